@@ -1,0 +1,92 @@
+"""leaderboard-consensus: exact answers for multi-task benchmark leaderboards.
+
+Data flow: scores -> :class:`Leaderboard` -> :func:`pairwise` / :func:`majority_graph`
+-> voting rules and exact solvers -> result objects -> reports and the ``consensus`` CLI.
+"""
+
+from . import datasets
+from .datasets import gumbel_leaderboard, list_examples, load_example
+from .errors import (
+    CompositeScoreError,
+    ConsensusError,
+    DegenerateTaskWarning,
+    DuplicateLabelError,
+    EmptyLabelError,
+    EmptySystemError,
+    InvalidOptionError,
+    InvalidWeightError,
+    LeaderboardError,
+    MissingScoreError,
+    NonFiniteScoreError,
+    NonNumericScoreError,
+    NoTaskError,
+    SolveFailedError,
+    TooFewSystemsError,
+    UnknownSystemError,
+    UnknownTaskError,
+)
+from .leaderboard import Leaderboard, read_leaderboard
+from .majority import (
+    beats,
+    condorcet_cycle,
+    condorcet_loser,
+    condorcet_winner,
+    is_condorcet_winner,
+    majority_graph,
+    majority_ties,
+    pareto_dominated,
+    smith_set,
+    weak_condorcet_winners,
+)
+from .pairwise import PairwiseMatrix, pairwise
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "Leaderboard",
+    "read_leaderboard",
+    "PairwiseMatrix",
+    "pairwise",
+    "majority_graph",
+    "majority_ties",
+    "beats",
+    "condorcet_winner",
+    "is_condorcet_winner",
+    "weak_condorcet_winners",
+    "condorcet_loser",
+    "condorcet_cycle",
+    "smith_set",
+    "pareto_dominated",
+    "datasets",
+    "load_example",
+    "list_examples",
+    "gumbel_leaderboard",
+    "ConsensusError",
+    "LeaderboardError",
+    "DuplicateLabelError",
+    "EmptyLabelError",
+    "NonNumericScoreError",
+    "CompositeScoreError",
+    "NonFiniteScoreError",
+    "InvalidWeightError",
+    "UnknownSystemError",
+    "UnknownTaskError",
+    "EmptySystemError",
+    "TooFewSystemsError",
+    "NoTaskError",
+    "MissingScoreError",
+    "InvalidOptionError",
+    "SolveFailedError",
+    "DegenerateTaskWarning",
+]
+
+# Each capability adds its public names in its own block below.
+# --- rules (issue 3) ---
+
+# --- kemeny (issue 4) ---
+
+# --- condorcet weights (issue 5) ---
+
+# --- missing scores (issue 6) ---
+
+# --- comparison, reports, plots (issue 7) ---

@@ -1,0 +1,186 @@
+"""Exception and warning classes of the package.
+
+Every error is a subclass of :class:`ConsensusError` and also of the builtin
+``ValueError`` (bad input) or ``RuntimeError`` (a solve that failed), and
+carries the offending labels as attributes, so callers can react precisely and
+the command line can print one clear line.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable, Sequence
+
+__all__ = [
+    "ConsensusError",
+    "LeaderboardError",
+    "DuplicateLabelError",
+    "EmptyLabelError",
+    "NonNumericScoreError",
+    "CompositeScoreError",
+    "NonFiniteScoreError",
+    "InvalidWeightError",
+    "UnknownSystemError",
+    "UnknownTaskError",
+    "EmptySystemError",
+    "TooFewSystemsError",
+    "NoTaskError",
+    "MissingScoreError",
+    "InvalidOptionError",
+    "SolveFailedError",
+    "DegenerateTaskWarning",
+]
+
+
+def _shown(labels: Sequence[object], limit: int = 3) -> str:
+    """``'a', 'b', 'c', ...`` for the first `limit` labels."""
+    text = ", ".join(repr(x) for x in labels[:limit])
+    return text + (", ..." if len(labels) > limit else "")
+
+
+class ConsensusError(Exception):
+    """Root of every error raised by the package."""
+
+
+class LeaderboardError(ConsensusError, ValueError):
+    """The scores cannot form a valid Leaderboard."""
+
+
+class InvalidOptionError(ConsensusError, ValueError):
+    """An option value is not allowed (unknown rule, negative delta, ...)."""
+
+
+class DuplicateLabelError(LeaderboardError):
+    """The same system or task name appears more than once."""
+
+    def __init__(self, kind: str, labels: Sequence[str]) -> None:
+        self.kind, self.labels = kind, tuple(labels)
+        hint = (
+            "; rename them (the CLI's --dedupe renames them NAME_1, NAME_2, ...)"
+            if kind == "system"
+            else "; rename the columns"
+        )
+        super().__init__(f"duplicate {kind} name(s): {_shown(self.labels, 10)}{hint}")
+
+
+class EmptyLabelError(LeaderboardError):
+    """A system or task name is empty (or NaN)."""
+
+    def __init__(self, kind: str, position: int) -> None:
+        self.kind, self.position = kind, position
+        super().__init__(f"{kind} at position {position} has an empty name; give every {kind} a name")
+
+
+class NonNumericScoreError(LeaderboardError):
+    """A cell holds text that is not a number (and is not a missing marker)."""
+
+    def __init__(self, task: str, systems: Sequence[str], sample: object) -> None:
+        self.task, self.systems, self.sample = task, tuple(systems), sample
+        super().__init__(
+            f"task {task!r} has non-numeric scores for system(s) {_shown(self.systems)} "
+            f"(e.g. {sample!r}); fix the cells, convert the column with pd.to_numeric, "
+            "or exclude the column"
+        )
+
+
+class CompositeScoreError(NonNumericScoreError):
+    """A cell holds two metrics such as ``"93.9/91.8"``."""
+
+    def __init__(self, task: str, systems: Sequence[str], sample: object) -> None:
+        self.task, self.systems, self.sample = task, tuple(systems), sample
+        LeaderboardError.__init__(
+            self,
+            f"task {task!r} has composite cell(s) for system(s) {_shown(self.systems)} "
+            f"(e.g. {sample!r}); pass split_composite=True (CLI: --split-composite) to split "
+            f"the task into {task + '[1]'!r} and {task + '[2]'!r}",
+        )
+
+
+class NonFiniteScoreError(LeaderboardError):
+    """A score is +inf or -inf."""
+
+    def __init__(self, task: str, systems: Sequence[str], value: float) -> None:
+        self.task, self.systems, self.value = task, tuple(systems), value
+        super().__init__(
+            f"task {task!r} has infinite score(s) ({value}) for system(s) {_shown(self.systems)}; "
+            "use NaN for a missing score"
+        )
+
+
+class InvalidWeightError(LeaderboardError):
+    """A task weight is negative, non-finite or all weights are zero."""
+
+    def __init__(self, message: str, task: str | None = None) -> None:
+        self.task = task
+        super().__init__(message)
+
+
+class _UnknownLabelError(ConsensusError, ValueError):
+    kind = "label"
+
+    def __init__(self, label: object, valid: Iterable[str], context: str = "") -> None:
+        valid = list(valid)
+        self.label, self.valid = label, tuple(valid)
+        close = difflib.get_close_matches(str(label), valid, n=3, cutoff=0.5)
+        hint = f"; did you mean {_shown(close)}?" if close else f"; known {self.kind}s: {_shown(valid, 8)}"
+        where = f" in {context}" if context else ""
+        super().__init__(f"unknown {self.kind} {label!r}{where}{hint}")
+
+
+class UnknownSystemError(_UnknownLabelError):
+    """A system name that is not a row of the leaderboard."""
+
+    kind = "system"
+
+
+class UnknownTaskError(_UnknownLabelError):
+    """A task name that is not a column of the leaderboard."""
+
+    kind = "task"
+
+
+class EmptySystemError(LeaderboardError):
+    """A system has no score at all."""
+
+    def __init__(self, systems: Sequence[str]) -> None:
+        self.systems = tuple(systems)
+        super().__init__(
+            f"system(s) {_shown(self.systems, 10)} have no score on any task; "
+            "remove them or pass drop_empty=True"
+        )
+
+
+class TooFewSystemsError(LeaderboardError):
+    """Fewer than two systems: nothing to rank."""
+
+    def __init__(self, n_systems: int) -> None:
+        self.n_systems = n_systems
+        super().__init__(f"a leaderboard needs at least 2 systems, got {n_systems}")
+
+
+class NoTaskError(LeaderboardError):
+    """No task column at all."""
+
+    def __init__(self, detail: str = "") -> None:
+        super().__init__("a leaderboard needs at least 1 task" + (f" ({detail})" if detail else ""))
+
+
+class MissingScoreError(ConsensusError, ValueError):
+    """A rule that cannot use missing scores got some, and no policy was given."""
+
+    def __init__(self, rule: str, cells: Sequence[tuple[str, str]]) -> None:
+        self.rule, self.cells = rule, tuple(cells)
+        shown = ", ".join(f"({s!r}, {t!r})" for s, t in self.cells[:3])
+        more = ", ..." if len(self.cells) > 3 else ""
+        super().__init__(
+            f"rule {rule!r} needs complete scores but {len(self.cells)} cell(s) are missing: "
+            f"{shown}{more}; pass missing='impute', 'drop_tasks' or 'drop_systems'"
+        )
+
+
+class SolveFailedError(ConsensusError, RuntimeError):
+    """An optimization solver stopped without a usable answer."""
+
+
+class DegenerateTaskWarning(UserWarning):
+    """Every scored system ties on a task, so the task cannot discriminate."""

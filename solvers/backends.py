@@ -1,0 +1,100 @@
+"""The configured pulp solver: HiGHS (through highspy) by default, CBC or any pulp solver by name.
+
+PuLP 4 ships no CBC and never should the package rely on PuLP's default solver, so
+:func:`make_solver` always names a backend and raises :class:`SolverUnavailableError`
+with an install hint when it cannot be used.
+"""
+
+from __future__ import annotations
+
+import functools
+
+import pulp
+
+from .status import SolverUnavailableError
+
+__all__ = ["make_solver", "available_backends", "backend_name", "BACKENDS"]
+
+#: Short names accepted everywhere, mapped to pulp solver class names.
+BACKENDS: dict[str, str] = {
+    "highs": "HiGHS",
+    "cbc": "PULP_CBC_CMD",
+    "glpk": "GLPK_CMD",
+    "gurobi": "GUROBI",
+    "cplex": "CPLEX_PY",
+    "scip": "SCIP_PY",
+    "copt": "COPT",
+    "mosek": "MOSEK",
+    "xpress": "XPRESS_PY",
+}
+
+_HINTS = {
+    "highs": "pip install highspy",
+    "cbc": "CBC ships with PuLP 3 only; pip install 'pulp<4' or use solver='highs'",
+    "glpk": "install GLPK (e.g. apt-get install glpk-utils)",
+}
+
+
+def backend_name(name: str) -> str:
+    """The pulp class name of a backend given by short name (``"highs"``) or pulp name (``"HiGHS"``)."""
+    key = name.lower()
+    if key in BACKENDS:
+        return BACKENDS[key]
+    if name in pulp.listSolvers():
+        return name
+    raise SolverUnavailableError(
+        f"unknown solver {name!r}; use one of {', '.join(BACKENDS)} or a pulp solver name "
+        f"({', '.join(pulp.listSolvers())})"
+    )
+
+
+@functools.cache
+def _available() -> frozenset[str]:
+    return frozenset(pulp.listSolvers(onlyAvailable=True))
+
+
+def available_backends() -> list[str]:
+    """Short names of the backends usable on this machine, HiGHS first."""
+    have = _available()
+    return [short for short, cls in BACKENDS.items() if cls in have]
+
+
+def make_solver(
+    name: str = "highs",
+    *,
+    time_limit: float | None = None,
+    verbose: bool = False,
+    mip: bool = True,
+    threads: int | None = None,
+    gap_abs: float | None = None,
+) -> pulp.LpSolver:
+    """A configured pulp solver.
+
+    Parameters
+    ----------
+    name : str, default="highs"
+        ``"highs"``, ``"cbc"``, ... or any pulp solver class name.
+    time_limit : float, optional
+        Seconds; None means no limit.
+    verbose : bool, default=False
+        Show the solver log.
+    gap_abs : float, optional
+        Stop when incumbent and bound are within this (used with integral objectives).
+
+    Raises
+    ------
+    SolverUnavailableError
+        The backend is unknown or not installed, with an install hint.
+    """
+    cls_name = backend_name(name)
+    if cls_name not in _available():
+        hint = _HINTS.get(name.lower(), "install it, or use solver='highs'")
+        raise SolverUnavailableError(f"solver {name!r} is not available here ({hint})")
+    options: dict = {"msg": bool(verbose)}
+    if time_limit is not None:
+        options["timeLimit"] = float(time_limit)
+    if cls_name == "HiGHS":
+        return pulp.HiGHS(mip=mip, threads=threads, gapAbs=gap_abs, **options)
+    if cls_name == "PULP_CBC_CMD":
+        return pulp.PULP_CBC_CMD(mip=mip, threads=threads, gapAbs=gap_abs, **options)
+    return pulp.getSolver(cls_name, **options)
