@@ -212,6 +212,16 @@ def pairwise(data: Leaderboard | PairwiseMatrix, *, tie_tol: float = 0.0) -> Pai
     return PairwiseMatrix(data.systems, wins, ties, counts, float(tie_tol), "scores")
 
 
-def as_pairwise(data: Leaderboard | PairwiseMatrix) -> PairwiseMatrix:
-    """A PairwiseMatrix from either input (shared by every majority-based function)."""
-    return pairwise(data)
+def as_pairwise(data: object) -> PairwiseMatrix:
+    """A PairwiseMatrix from any supported input (shared by every pairwise-based function).
+
+    Accepts a :class:`PairwiseMatrix` (returned as is), a :class:`Leaderboard`, or any
+    object with a ``to_pairwise()`` method returning a PairwiseMatrix (e.g. instance-level
+    scores, imputed profiles).
+    """
+    if hasattr(data, "to_pairwise") and not isinstance(data, PairwiseMatrix):
+        result = data.to_pairwise()
+        if not isinstance(result, PairwiseMatrix):
+            raise InvalidOptionError(f"{type(data).__name__}.to_pairwise() did not return a PairwiseMatrix")
+        return result
+    return pairwise(data)  # type: ignore[arg-type]

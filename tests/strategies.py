@@ -1,0 +1,57 @@
+"""Hypothesis strategies shared by the test modules.
+
+Small integer scores make ties and majority cycles common, which is where rules differ.
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pandas as pd
+from hypothesis import strategies as st
+
+from consensus import DegenerateTaskWarning, Leaderboard
+
+
+@st.composite
+def score_frames(
+    draw,
+    min_systems: int = 2,
+    max_systems: int = 6,
+    min_tasks: int = 1,
+    max_tasks: int = 5,
+    max_score: int = 4,
+    missing: bool = False,
+) -> pd.DataFrame:
+    """A systems x tasks frame of small integer scores (NaN cells if `missing`; no empty row/column)."""
+    n = draw(st.integers(min_systems, max_systems))
+    m = draw(st.integers(min_tasks, max_tasks))
+    cells = st.integers(0, max_score).map(float)
+    if missing:
+        cells = st.one_of(cells, cells, cells, st.just(float("nan")))
+    rows = draw(st.lists(st.lists(cells, min_size=m, max_size=m), min_size=n, max_size=n))
+    values = np.array(rows, dtype=float)
+    # every system and every task keeps at least one score
+    for i in range(n):
+        if np.isnan(values[i]).all():
+            values[i, draw(st.integers(0, m - 1))] = float(draw(st.integers(0, max_score)))
+    for j in range(m):
+        if np.isnan(values[:, j]).all():
+            values[draw(st.integers(0, n - 1)), j] = float(draw(st.integers(0, max_score)))
+    return pd.DataFrame(values, index=[f"s{i}" for i in range(n)], columns=[f"t{j}" for j in range(m)])
+
+
+@st.composite
+def score_tables(draw, weighted: bool = False, **kwargs) -> Leaderboard:
+    """A Leaderboard from :func:`score_frames`; with `weighted`, integer task weights 0..3 (not all 0)."""
+    frame = draw(score_frames(**kwargs))
+    weights = None
+    if weighted:
+        ws = draw(st.lists(st.integers(0, 3), min_size=frame.shape[1], max_size=frame.shape[1]))
+        if not any(ws):
+            ws[0] = 1
+        weights = dict(zip(frame.columns, map(float, ws)))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DegenerateTaskWarning)
+        return Leaderboard.from_frame(frame, weights=weights)
