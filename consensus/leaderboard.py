@@ -266,9 +266,9 @@ class Leaderboard:
         >>> long = pd.DataFrame({"system": ["a", "a", "b"], "task": ["t1", "t2", "t1"],
         ...                      "score": [1.0, 2.0, 3.0]})
         >>> Leaderboard.from_long(long).scores
-             t1   t2
-        a   1.0  2.0
-        b   3.0  NaN
+            t1   t2
+        a  1.0  2.0
+        b  3.0  NaN
         """
         for col in (system, task, score):
             if col not in frame.columns:
@@ -716,9 +716,9 @@ def read_leaderboard(
     >>> path = os.path.join(tempfile.mkdtemp(), "lb.csv")
     >>> _ = open(path, "w").write("model,qa,nli\\na,0.7,-\\nb,0.6,0.5\\n")
     >>> read_leaderboard(path).scores
-        qa   nli
-    a  0.7   NaN
-    b  0.6   0.5
+        qa  nli
+    a  0.7  NaN
+    b  0.6  0.5
     """
     frame = read_table(path, format=format, sep=sep)
     if long is not None:

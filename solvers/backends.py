@@ -8,6 +8,7 @@ with an install hint when it cannot be used.
 from __future__ import annotations
 
 import functools
+import warnings
 
 import pulp
 
@@ -36,8 +37,13 @@ _HINTS = {
 
 
 def backend_name(name: str) -> str:
-    """The pulp class name of a backend given by short name (``"highs"``) or pulp name (``"HiGHS"``)."""
+    """The pulp class name of a backend given by short name (``"highs"``) or pulp name (``"HiGHS"``).
+
+    ``"cbc"`` is PuLP 3's bundled CBC when present, else ``COIN_CMD`` (a CBC on the PATH, PuLP 4).
+    """
     key = name.lower()
+    if key == "cbc" and BACKENDS["cbc"] not in _available() and "COIN_CMD" in _available():
+        return "COIN_CMD"
     if key in BACKENDS:
         return BACKENDS[key]
     if name in pulp.listSolvers():
@@ -56,7 +62,7 @@ def _available() -> frozenset[str]:
 def available_backends() -> list[str]:
     """Short names of the backends usable on this machine, HiGHS first."""
     have = _available()
-    return [short for short, cls in BACKENDS.items() if cls in have]
+    return [short for short in BACKENDS if backend_name(short) in have]
 
 
 def make_solver(
@@ -96,5 +102,9 @@ def make_solver(
     if cls_name == "HiGHS":
         return pulp.HiGHS(mip=mip, threads=threads, gapAbs=gap_abs, **options)
     if cls_name == "PULP_CBC_CMD":
-        return pulp.PULP_CBC_CMD(mip=mip, threads=threads, gapAbs=gap_abs, **options)
+        with warnings.catch_warnings():  # PuLP 3.3 announces its removal in PuLP 4; we fall back to COIN_CMD there
+            warnings.simplefilter("ignore", DeprecationWarning)
+            return pulp.PULP_CBC_CMD(mip=mip, threads=threads, gapAbs=gap_abs, **options)
+    if cls_name == "COIN_CMD":
+        return pulp.COIN_CMD(mip=mip, threads=threads, gapAbs=gap_abs, **options)
     return pulp.getSolver(cls_name, **options)
