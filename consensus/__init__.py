@@ -82,6 +82,12 @@ __all__ = [
 
 # Each capability adds its public names in its own block below.
 # --- rules (issue 3) ---
+from . import rules
+from .errors import NonPositiveScoreError
+from .rank import rank
+from .results import RuleResult
+
+__all__ += ["rank", "rules", "RuleResult", "NonPositiveScoreError"]
 
 # --- kemeny (issue 4) ---
 

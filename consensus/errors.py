@@ -29,6 +29,9 @@ __all__ = [
     "InvalidOptionError",
     "SolveFailedError",
     "DegenerateTaskWarning",
+    "NonPositiveScoreError",
+    "DuplicateInstanceError",
+    "EmptyTaskError",
 ]
 
 
@@ -184,3 +187,40 @@ class SolveFailedError(ConsensusError, RuntimeError):
 
 class DegenerateTaskWarning(UserWarning):
     """Every scored system ties on a task, so the task cannot discriminate."""
+
+
+class NonPositiveScoreError(ConsensusError, ValueError):
+    """A rule that needs positive scores (the geometric mean) got a zero or negative one."""
+
+    def __init__(self, rule: str, task: str, systems: Sequence[str], value: float) -> None:
+        self.rule, self.task, self.systems, self.value = rule, task, tuple(systems), value
+        super().__init__(
+            f"rule {rule!r} needs positive scores but task {task!r} has {value!r} for system(s) "
+            f"{_shown(self.systems)}; shift or rescale the task, or use rule 'mean'"
+        )
+
+
+class DuplicateInstanceError(LeaderboardError):
+    """The same instance id appears twice for one system on one task (instance-level scores)."""
+
+    def __init__(self, system: str, task: str, instances: Sequence[object]) -> None:
+        self.system, self.task, self.instances = system, task, tuple(instances)
+        super().__init__(
+            f"system {system!r} has more than one score for instance(s) {_shown(self.instances, 5)} "
+            f"of task {task!r}; keep one row per (system, task, instance)"
+        )
+
+
+class EmptyTaskError(LeaderboardError):
+    """A task (or one of its instances) has no score for any system."""
+
+    def __init__(self, task: str, instances: Sequence[object] = ()) -> None:
+        self.task, self.instances = task, tuple(instances)
+        if self.instances:
+            message = (
+                f"task {task!r}: instance(s) {_shown(self.instances, 5)} have no score for any system; "
+                "drop those instances"
+            )
+        else:
+            message = f"task {task!r} has no score for any system; drop the task"
+        super().__init__(message)
