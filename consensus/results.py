@@ -441,11 +441,8 @@ class Check:
     name: str
     expected: str
     actual: str
+    ok: bool
     source: str
-
-    @property
-    def ok(self) -> bool:
-        return self.expected == self.actual
 
     def to_dict(self) -> dict[str, Any]:
         return {"name": self.name, "expected": self.expected, "actual": self.actual, "ok": self.ok,
