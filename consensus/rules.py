@@ -154,7 +154,8 @@ def _position_points(c: np.ndarray, values: np.ndarray, ties: str) -> np.ndarray
     if ties == "max":
         return c[last - 1]
     cum = np.concatenate([[0.0], np.cumsum(c)])
-    return (cum[last] - cum[first - 1]) / (last - first + 1)
+    shared = (cum[last] - cum[first - 1]) / (last - first + 1)
+    return np.where(first == last, c[first - 1], shared)  # untied positions: exact points
 
 
 def _complete_values(lb: Leaderboard) -> np.ndarray:
@@ -168,9 +169,13 @@ def _positional_core(rule: str) -> Callable[[Any, Mapping[str, Any], bool], Core
     def core(lb: Leaderboard, opts: Mapping[str, Any], impute: bool) -> CoreOutput:
         ties = opts["ties"]
         if impute:  # only borda gets here (spec.impute): sigma_l of Himmi et al.
+            if ties != "average":
+                raise InvalidOptionError(
+                    f"rule {rule!r}: missing='impute' needs ties='average': the imputed pairwise "
+                    "matrix already splits every tied or unscored pair half and half"
+                )
             p = pairwise_of(lb, True)
-            pref = {"average": p.wins + p.ties / 2.0, "min": p.wins + p.ties, "max": p.wins}[ties]
-            return CoreOutput(pref.sum(axis=1), {"vector": "borda on the imputed pairwise matrix"})
+            return CoreOutput((p.wins + p.ties / 2.0).sum(axis=1), {"vector": "sum of the imputed pairwise matrix"})
         values = _complete_values(lb)
         c = scoring_vector(rule, lb.n_systems, opts.get("vector"))
         points = _position_points(c, values, ties)
