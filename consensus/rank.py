@@ -37,7 +37,7 @@ from .leaderboard import Leaderboard
 from .pairwise import PairwiseMatrix, as_pairwise, pairwise
 from .results import RuleResult, tiers_from_scores
 
-__all__ = ["rank", "run_rule", "RuleSpec", "SharedOptions", "MissingPolicy", "TieBreak", "SCORE_TOL"]
+__all__ = ["rank", "run_rule", "RuleSpec", "SharedOptions", "SHARED_OPTION_NAMES", "MissingPolicy", "TieBreak", "SCORE_TOL"]
 
 MissingPolicy = Literal["drop_tasks", "drop_systems", "impute"]
 TieBreak = Literal["mean", "lexicographic"]
@@ -67,6 +67,8 @@ _SHARED_DEFAULTS: dict[str, Any] = {
     "two_step": False,
     "tie_break": None,
 }
+#: Names of the options every rule accepts.
+SHARED_OPTION_NAMES: tuple[str, ...] = tuple(_SHARED_DEFAULTS)
 
 
 @dataclass

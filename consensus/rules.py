@@ -32,7 +32,7 @@ References
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, Literal
+from typing import Any, Literal, Unpack
 
 import numpy as np
 import pandas as pd
@@ -41,15 +41,8 @@ from scipy.stats import rankdata
 from .errors import InvalidOptionError, NonPositiveScoreError, UnknownTaskError
 from .leaderboard import Leaderboard
 from .pairwise import PairwiseMatrix
-from .rank import SCORE_TOL, CoreOutput, RuleSpec, check_choice, pairwise_of, run_rule, tiers
+from .rank import SCORE_TOL, SHARED_OPTION_NAMES, CoreOutput, RuleSpec, SharedOptions, check_choice, pairwise_of, run_rule
 from .results import RuleResult
-
-try:  # Python >= 3.11
-    from typing import Unpack
-except ImportError:  # pragma: no cover
-    from typing_extensions import Unpack
-
-from .rank import SharedOptions
 
 __all__ = [
     "plurality",
@@ -357,8 +350,9 @@ def _gap_core(lb: Leaderboard, opts: Mapping[str, Any], impute: bool) -> CoreOut
         raw = np.array([float(gamma[t]) if isinstance(gamma, Mapping) else float(gamma) for t in lb.tasks])
         target = np.where([t in lb.lower_is_better for t in lb.tasks], -raw, raw)
     gaps = np.minimum(values, target) - target
-    return CoreOutput(gaps @ w / float(w.sum()), {"targets": pd.Series(np.where(
-        [t in lb.lower_is_better for t in lb.tasks], -target, target) + 0.0, index=pd.Index(lb.tasks, dtype=object))})
+    lower = np.array([t in lb.lower_is_better for t in lb.tasks], dtype=bool)
+    gamma_used = pd.Series(np.where(lower, -target, target) + 0.0, index=pd.Index(lb.tasks, dtype=object))
+    return CoreOutput(gaps @ w / float(w.sum()), {"gamma": gamma_used})
 
 
 def _check_gamma(gamma: Any) -> float | dict[str, float] | None:
@@ -492,11 +486,9 @@ def scoring(
     >>> scoring(cs.load_example("votenrank-toy"), vector=(1, 1)).scores.tolist()
     [2.0, 4.0, 2.0, 2.0]
     """
-    return _positional("scoring", data, ties, options, vector=None if vector is None else tuple(float(x) for x in vector) if _is_seq(vector) else vector)
-
-
-def _is_seq(value: Any) -> bool:
-    return isinstance(value, (Sequence, np.ndarray)) and not isinstance(value, str)
+    if vector is not None and isinstance(vector, (Sequence, np.ndarray)) and not isinstance(vector, str):
+        vector = tuple(vector)  # recorded in result.options; checked against the number of systems later
+    return _positional("scoring", data, ties, options, vector=vector)
 
 
 def rank_complement(data: Leaderboard, *, ties: Ties = "average", **options: Unpack[SharedOptions]) -> RuleResult:
@@ -752,11 +744,8 @@ def kemeny(data: Leaderboard | PairwiseMatrix, **kemeny_options: Any) -> RuleRes
     order), ``scores`` the number of systems ranked below each system, and
     ``details["kemeny"]`` the KemenyResult (objective, bound, status).
     """
-    shared = {k: kemeny_options.pop(k) for k in list(kemeny_options) if k in _SHARED_KEYS}
+    shared = {k: kemeny_options.pop(k) for k in list(kemeny_options) if k in SHARED_OPTION_NAMES}
     return run_rule(_SPECS["kemeny"], data, kemeny_options, shared)
-
-
-_SHARED_KEYS = ("missing", "weighting", "group_weights", "two_step", "tie_break")
 
 #: Rule name -> function, in documentation order.
 RULES: dict[str, Callable[..., RuleResult]] = {
