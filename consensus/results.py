@@ -94,6 +94,10 @@ def _detail_value(value: Any) -> Any:
         return {str(k): _detail_value(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
         return [_detail_value(v) for v in value]
+    import dataclasses
+
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: _detail_value(getattr(value, f.name)) for f in dataclasses.fields(value) if not f.name.startswith("_")}
     return jsonable(value)
 
 
