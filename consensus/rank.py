@@ -144,8 +144,10 @@ def pairwise_of(data: Leaderboard | PairwiseMatrix, impute: bool, *, tie_tol: fl
     if impute:
         if tie_tol:
             raise InvalidOptionError("tie_tol cannot be combined with missing='impute'")
-        from .impute import impute_pairwise  # issue 6; imported lazily
-
+        try:
+            from .impute import impute_pairwise  # imported lazily
+        except ImportError as exc:
+            raise InvalidOptionError(f"missing='impute' needs consensus.impute, which cannot be imported: {exc}") from exc
         return impute_pairwise(data).matrix
     return pairwise(data, tie_tol=tie_tol)
 

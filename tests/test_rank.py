@@ -442,3 +442,11 @@ def test_every_rule_gives_a_total_preorder_of_all_systems(lb):
         assert len(res.order) == len(set(res.order))
         if rule != "condorcet":
             assert res.winners == res.ranking[0]
+
+
+def test_missing_impute_without_the_module_is_a_clear_error(holes, monkeypatch):
+    import sys
+
+    monkeypatch.setitem(sys.modules, "consensus.impute", None)  # import fails
+    with pytest.raises(InvalidOptionError, match="missing='impute' needs consensus.impute"):
+        cs.rank(holes, "borda", missing="impute")
