@@ -92,6 +92,17 @@ __all__ += ["rank", "rules", "RuleResult", "NonPositiveScoreError"]
 # --- kemeny (issue 4) ---
 
 # --- condorcet weights (issue 5) ---
+from .condorcet import condorcet_weights, prospective, weighted_margins
+from .results import CondorcetCertificate, CondorcetWeightsResult, WeightConstraint
+
+__all__ += [
+    "condorcet_weights",
+    "prospective",
+    "weighted_margins",
+    "CondorcetWeightsResult",
+    "CondorcetCertificate",
+    "WeightConstraint",
+]
 
 # --- missing scores (issue 6) ---
 
