@@ -105,5 +105,36 @@ __all__ += [
 ]
 
 # --- missing scores (issue 6) ---
+from . import experiments
+from .errors import DuplicateInstanceError, EmptyTaskError
+from .impute import (
+    impute_pairwise,
+    mean_baseline,
+    pairwise_confidence,
+    partial_ranking_matrix,
+    sigma_2l,
+    sigma_l,
+)
+from .instances import InstanceScores, read_instances
+from .results import ImputationResult, MeanBaselineResult, PairwiseConfidence, RobustnessResult
+
+__all__ += [
+    "InstanceScores",
+    "read_instances",
+    "impute_pairwise",
+    "sigma_l",
+    "sigma_2l",
+    "mean_baseline",
+    "pairwise_confidence",
+    "partial_ranking_matrix",
+    "ImputationResult",
+    "MeanBaselineResult",
+    "PairwiseConfidence",
+    "RobustnessResult",
+    "DuplicateInstanceError",
+    "EmptyTaskError",
+    "experiments",
+]
+
 
 # --- comparison, reports, plots (issue 7) ---

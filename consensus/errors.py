@@ -203,12 +203,16 @@ class NonPositiveScoreError(ConsensusError, ValueError):
 class DuplicateInstanceError(LeaderboardError):
     """The same instance id appears twice for one system on one task (instance-level scores)."""
 
-    def __init__(self, system: str, task: str, instances: Sequence[object]) -> None:
+    def __init__(self, system: str | None, task: str, instances: Sequence[object]) -> None:
         self.system, self.task, self.instances = system, task, tuple(instances)
-        super().__init__(
-            f"system {system!r} has more than one score for instance(s) {_shown(self.instances, 5)} "
-            f"of task {task!r}; keep one row per (system, task, instance)"
-        )
+        if system is None:
+            message = f"task {task!r} lists instance id(s) {_shown(self.instances, 5)} more than once; ids must be unique"
+        else:
+            message = (
+                f"system {system!r} has more than one score for instance(s) {_shown(self.instances, 5)} "
+                f"of task {task!r}; keep one row per (system, task, instance)"
+            )
+        super().__init__(message)
 
 
 class EmptyTaskError(LeaderboardError):

@@ -530,6 +530,399 @@ __all__ += ["WeightConstraint", "CondorcetCertificate", "CondorcetWeightsResult"
 
 # --- missing scores (issue 6): imputation results --------------------------------------
 
+import dataclasses as _dataclasses
+
+
+def _ranking_table(ranking: tuple[tuple[str, ...], ...], scores: Any) -> Any:
+    """Rows in ranking order: score, position (1 + systems above) and tier."""
+    import pandas as pd
+
+    rows, positions, tiers = [], [], []
+    above = 0
+    for k, group in enumerate(ranking, start=1):
+        for s in group:
+            rows.append(s)
+            positions.append(above + 1)
+            tiers.append(k)
+        above += len(group)
+    return pd.DataFrame(
+        {"score": scores.reindex(rows).to_numpy(), "position": positions, "tier": tiers},
+        index=pd.Index(rows, dtype=object),
+    )
+
+
+def _readonly(array: Any, dtype: Any = None) -> Any:
+    import numpy as np
+
+    out = np.array(array, dtype=dtype, copy=True)
+    if out.dtype.kind == "f":
+        out[out == 0] = 0.0  # no -0.0
+    out.flags.writeable = False
+    return out
+
+
+@_dataclasses.dataclass(frozen=True, slots=True)
+class ImputationResult:
+    """The imputed pairwise matrix of a leaderboard with missing scores and its Borda ranking.
+
+    Returned by :func:`consensus.impute_pairwise` (and :func:`consensus.sigma_l`,
+    :func:`consensus.sigma_2l`).
+
+    Attributes
+    ----------
+    method : str
+        ``"sigma_l"`` (one level) or ``"sigma_2l"`` (two levels).
+    levels : int
+        1 or 2.
+    matrix : PairwiseMatrix
+        ``source="imputed"``. Levels 1: ``wins`` = the weighted sum of the compatible-ranking
+        matrices M, ``counts`` = z (tasks or instances scoring both systems). Levels 2:
+        ``wins`` = pairwise matrix of the per-task rankings, ``counts`` = tasks with a direct
+        comparison. ``ties`` is zero: tied and unscored pairs are already split in ``wins``.
+    scores : pandas.Series
+        Borda score ``sum_j wins[i, j]`` per system, in input order.
+    ranking : tuple of tuple of str
+        Tie groups, best first (within a group, input order).
+    n_rankings : int
+        Partial rankings summed (levels 1: tasks or instances) or task rankings (levels 2).
+    task_scores : pandas.DataFrame or None
+        Levels 2: Borda score of each system on each task (row sums of the task's summed
+        matrix, unweighted), systems x tasks.
+    """
+
+    method: str
+    levels: int
+    matrix: Any  # PairwiseMatrix
+    scores: Any  # pandas.Series
+    ranking: tuple[tuple[str, ...], ...]
+    n_rankings: int
+    task_scores: Any = None  # pandas.DataFrame | None
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "ranking", tuple(tuple(g) for g in self.ranking))
+        scores = self.scores.copy()
+        scores[scores == 0] = 0.0
+        object.__setattr__(self, "scores", scores)
+        if self.task_scores is not None:
+            object.__setattr__(self, "task_scores", self.task_scores.copy())
+
+    @property
+    def systems(self) -> tuple[str, ...]:
+        """Systems in input order."""
+        return tuple(self.matrix.systems)
+
+    @property
+    def order(self) -> tuple[str, ...]:
+        """The ranking flattened, best first (tied systems in input order; see ``ranking``)."""
+        return tuple(s for group in self.ranking for s in group)
+
+    @property
+    def winners(self) -> tuple[str, ...]:
+        """The first tie group."""
+        return self.ranking[0]
+
+    @property
+    def counts(self) -> Any:
+        """``matrix.counts``: direct comparisons per pair."""
+        return self.matrix.counts
+
+    def to_pairwise(self) -> Any:
+        """The imputed :class:`PairwiseMatrix` (so ``kemeny(result)`` works)."""
+        return self.matrix
+
+    def to_frame(self) -> Any:
+        """A table in ranking order: ``score``, ``position`` (1 + systems above) and ``tier``.
+
+        Examples
+        --------
+        >>> import consensus as cs
+        >>> cs.impute_pairwise(cs.load_example("votenrank-toy")).to_frame()
+           score  position  tier
+        B    9.0         1     1
+        C    8.0         2     2
+        D    7.0         3     3
+        A    6.0         4     4
+        """
+        return _ranking_table(self.ranking, self.scores)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain JSON-able values."""
+        out = {
+            "method": self.method,
+            "levels": self.levels,
+            "scores": {str(k): jsonable(v) for k, v in self.scores.items()},
+            "ranking": [list(g) for g in self.ranking],
+            "n_rankings": self.n_rankings,
+            "systems": list(self.systems),
+            "wins": jsonable(self.matrix.wins),
+            "counts": jsonable(self.matrix.counts),
+        }
+        if self.task_scores is not None:
+            out["task_scores"] = {str(t): jsonable(self.task_scores[t].to_numpy()) for t in self.task_scores.columns}
+        return out
+
+
+@_dataclasses.dataclass(frozen=True, slots=True)
+class MeanBaselineResult:
+    """The mean baseline ``sigma_mu`` that ignores missing scores (Himmi et al. sec. 2.4).
+
+    Attributes
+    ----------
+    scores : pandas.Series
+        Weighted mean of each system's available (oriented) scores, input order.
+    ranking : tuple of tuple of str
+        Tie groups, best first.
+    coverage : pandas.Series
+        Share of the total task weight on which each system is scored.
+    """
+
+    scores: Any
+    ranking: tuple[tuple[str, ...], ...]
+    coverage: Any
+    method: str = "mean"
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "ranking", tuple(tuple(g) for g in self.ranking))
+        object.__setattr__(self, "scores", self.scores.copy())
+        object.__setattr__(self, "coverage", self.coverage.copy())
+
+    @property
+    def systems(self) -> tuple[str, ...]:
+        return tuple(self.scores.index)
+
+    @property
+    def order(self) -> tuple[str, ...]:
+        """The ranking flattened, best first (tied systems in input order)."""
+        return tuple(s for group in self.ranking for s in group)
+
+    def to_frame(self) -> Any:
+        """``score``, ``position``, ``tier`` and ``coverage`` in ranking order."""
+        table = _ranking_table(self.ranking, self.scores)
+        table["coverage"] = self.coverage.reindex(table.index).to_numpy()
+        return table
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "method": self.method,
+            "scores": {str(k): jsonable(v) for k, v in self.scores.items()},
+            "ranking": [list(g) for g in self.ranking],
+            "coverage": {str(k): jsonable(v) for k, v in self.coverage.items()},
+        }
+
+
+_CONFIDENCE_MATRICES = ("estimate", "half_width", "lower", "upper", "confident", "counts", "distance")
+
+
+@_dataclasses.dataclass(frozen=True, slots=True)
+class PairwiseConfidence:
+    """Hoeffding confidence on each pairwise comparison (Himmi et al. sec. 2.3, Figure 6).
+
+    Every matrix is indexed by :attr:`order` (the ``sigma_l`` ranking, best first), so the
+    upper triangle holds "a better-ranked system against a worse-ranked one", as in the
+    paper's heatmap.
+
+    Attributes
+    ----------
+    order : tuple of str
+        Systems in ``sigma_l`` order (ties in input order; see ``ranking``).
+    ranking : tuple of tuple of str
+        The ``sigma_l`` tie groups.
+    estimate : ndarray (n, n)
+        ``p_ij``: share of the direct comparisons won by ``i`` (ties 1/2); NaN if none.
+    half_width : ndarray (n, n)
+        ``c_ij = sqrt(-log(delta) / (2 z_ij))``; ``inf`` if never compared.
+    counts : ndarray (n, n)
+        ``z_ij``: number of tasks or instances scoring both.
+    delta : float
+        Error level of each one-sided claim.
+    """
+
+    order: tuple[str, ...]
+    ranking: tuple[tuple[str, ...], ...]
+    estimate: Any
+    half_width: Any
+    counts: Any
+    delta: float
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "order", tuple(self.order))
+        object.__setattr__(self, "ranking", tuple(tuple(g) for g in self.ranking))
+        for name in ("estimate", "half_width", "counts"):
+            object.__setattr__(self, name, _readonly(getattr(self, name), float))
+
+    @property
+    def lower(self) -> Any:
+        """``estimate - half_width`` (NaN on the diagonal and for pairs never compared)."""
+        import numpy as np
+
+        with np.errstate(invalid="ignore"):
+            return self.estimate - self.half_width
+
+    @property
+    def upper(self) -> Any:
+        """``estimate + half_width``."""
+        import numpy as np
+
+        with np.errstate(invalid="ignore"):
+            return self.estimate + self.half_width
+
+    @property
+    def confident(self) -> Any:
+        """Boolean matrix: ``i`` beats ``j`` with confidence ``1 - delta`` (``lower > 1/2``)."""
+        import numpy as np
+
+        with np.errstate(invalid="ignore"):
+            return np.nan_to_num(self.lower, nan=-np.inf) > 0.5
+
+    @property
+    def distance(self) -> Any:
+        """How far the interval lies above 1/2 (``lower - 1/2`` where confident, else 0): the
+        colour scale of the paper's Figure 6."""
+        import numpy as np
+
+        return np.where(self.confident, self.lower - 0.5, 0.0)
+
+    @property
+    def n_confident(self) -> int:
+        """Number of ordered pairs ``(i, j)`` where ``i`` confidently beats ``j``."""
+        return int(self.confident.sum())
+
+    def matrix(self, what: str = "confident") -> Any:
+        """One matrix as a frame labelled by :attr:`order`: ``estimate``, ``half_width``,
+        ``lower``, ``upper``, ``confident``, ``counts`` or ``distance``."""
+        import pandas as pd
+
+        if what not in _CONFIDENCE_MATRICES:
+            from .errors import InvalidOptionError
+
+            raise InvalidOptionError(f"unknown matrix {what!r}; use one of {', '.join(_CONFIDENCE_MATRICES)}")
+        idx = pd.Index(self.order, dtype=object)
+        return pd.DataFrame(getattr(self, what), index=idx, columns=idx)
+
+    def to_frame(self) -> Any:
+        """One row per ordered pair ``(system, other)``, ``system != other``, in :attr:`order`:
+        ``estimate``, ``half_width``, ``lower``, ``upper``, ``comparisons`` and ``beats``
+        (``i`` beats ``j`` with confidence ``1 - delta``)."""
+        import numpy as np
+        import pandas as pd
+
+        n = len(self.order)
+        i, j = np.nonzero(~np.eye(n, dtype=bool))
+        return pd.DataFrame(
+            {
+                "system": [self.order[a] for a in i],
+                "other": [self.order[b] for b in j],
+                "estimate": self.estimate[i, j],
+                "half_width": self.half_width[i, j],
+                "lower": self.lower[i, j],
+                "upper": self.upper[i, j],
+                "comparisons": self.counts[i, j].astype(np.int64),
+                "beats": self.confident[i, j],
+            }
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        import numpy as np
+
+        half = np.where(np.isinf(self.half_width), np.nan, self.half_width)
+        return {
+            "order": list(self.order),
+            "ranking": [list(g) for g in self.ranking],
+            "delta": self.delta,
+            "estimate": jsonable(self.estimate),
+            "half_width": jsonable(half),
+            "counts": jsonable(self.counts),
+            "confident": jsonable(self.confident),
+        }
+
+
+@_dataclasses.dataclass(frozen=True, slots=True)
+class RobustnessResult:
+    """Kendall tau between rankings on complete and on thinned scores (Himmi et al. sec. 3).
+
+    Attributes
+    ----------
+    etas : tuple of float
+        Shares of scores removed.
+    methods : tuple of str
+        ``"sigma_l"``, ``"mean"`` (and ``"sigma_2l"`` on instance-level data).
+    taus : ndarray (n_etas, n_seeds, n_methods)
+        Kendall tau-b between each method's ranking with and without the removed scores.
+    removed : ndarray (n_etas, n_seeds)
+        Share of scores actually removed (a removal that would leave a system, task or
+        instance without any score is skipped).
+    parameters : Mapping[str, Any]
+        The generator and removal settings.
+    """
+
+    etas: tuple[float, ...]
+    methods: tuple[str, ...]
+    taus: Any
+    removed: Any
+    parameters: Mapping[str, Any]
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "etas", tuple(float(e) for e in self.etas))
+        object.__setattr__(self, "methods", tuple(self.methods))
+        object.__setattr__(self, "taus", _readonly(self.taus, float))
+        object.__setattr__(self, "removed", _readonly(self.removed, float))
+        object.__setattr__(self, "parameters", freeze_mapping(self.parameters))
+
+    @property
+    def n_seeds(self) -> int:
+        return int(self.taus.shape[1])
+
+    def mean_tau(self, method: str) -> Any:
+        """Mean tau over seeds, one value per eta."""
+        if method not in self.methods:
+            from .errors import InvalidOptionError
+
+            raise InvalidOptionError(f"unknown method {method!r}; this result has {', '.join(self.methods)}")
+        return self.taus[:, :, self.methods.index(method)].mean(axis=1)
+
+    def summary(self) -> Any:
+        """Mean and standard deviation of tau over seeds: one row per eta."""
+        import pandas as pd
+
+        data: dict[str, Any] = {}
+        for k, m in enumerate(self.methods):
+            data[m] = self.taus[:, :, k].mean(axis=1)
+        for k, m in enumerate(self.methods):
+            data[f"{m}_std"] = self.taus[:, :, k].std(axis=1)
+        data["removed"] = self.removed.mean(axis=1)
+        return pd.DataFrame(data, index=pd.Index(self.etas, name="eta"))
+
+    def to_frame(self) -> Any:
+        """One row per (eta, seed, method): ``eta``, ``seed``, ``method``, ``tau``, ``removed``."""
+        import numpy as np
+        import pandas as pd
+
+        e, s, m = np.meshgrid(
+            np.arange(len(self.etas)), np.arange(self.n_seeds), np.arange(len(self.methods)), indexing="ij"
+        )
+        return pd.DataFrame(
+            {
+                "eta": np.asarray(self.etas)[e.ravel()],
+                "seed": s.ravel(),
+                "method": np.asarray(self.methods, dtype=object)[m.ravel()],
+                "tau": self.taus.ravel(),
+                "removed": self.removed[e.ravel(), s.ravel()],
+            }
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "etas": list(self.etas),
+            "methods": list(self.methods),
+            "taus": jsonable(self.taus),
+            "removed": jsonable(self.removed),
+            "parameters": jsonable(dict(self.parameters)),
+        }
+
+
+__all__ += ["ImputationResult", "MeanBaselineResult", "PairwiseConfidence", "RobustnessResult"]
+
+
 # --- comparison (issue 7) --------------------------------------------------------------
 
 from dataclasses import dataclass as _dataclass7

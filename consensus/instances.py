@@ -1,0 +1,736 @@
+"""Instance-level scores: one score per system, task and test instance.
+
+Colombo et al. (2022, sec. 3.3) and Himmi et al. (2023, sec. 1.2) aggregate instance-level
+scores ``s[n, t, k]`` either in one level (every instance of every task is a ranking) or in two
+levels (instances -> task ranking -> final ranking). :class:`InstanceScores` holds such data,
+validated once, with missing scores allowed (a system may miss whole tasks or some instances),
+and plugs into :func:`consensus.impute_pairwise` and everything that accepts a pairwise matrix
+(through :meth:`InstanceScores.to_pairwise`).
+
+Storage is one dense ``float64`` array, systems x instances of all tasks (tasks contiguous),
+oriented so that higher is better, NaN where missing: 10 million scores take 80 MB.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import pandas as pd
+
+from .errors import (
+    DuplicateInstanceError,
+    DuplicateLabelError,
+    EmptyLabelError,
+    EmptySystemError,
+    EmptyTaskError,
+    InvalidOptionError,
+    LeaderboardError,
+    NoTaskError,
+    NonFiniteScoreError,
+    NonNumericScoreError,
+    TooFewSystemsError,
+    UnknownSystemError,
+    UnknownTaskError,
+)
+from .leaderboard import Leaderboard, _check_labels, _check_task_names, _check_weights, _file_format
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .pairwise import PairwiseMatrix
+
+__all__ = ["InstanceScores", "read_instances"]
+
+#: Files larger than this are read in chunks of :data:`DEFAULT_CHUNKSIZE` rows by default.
+CHUNKED_FILE_BYTES = 64 * 1024 * 1024
+DEFAULT_CHUNKSIZE = 1_000_000
+
+
+class InstanceScores:
+    """Validated instance-level scores: systems x (task, instance), missing scores allowed.
+
+    Build it with :meth:`from_long` (one row per system, task and instance), :meth:`from_arrays`
+    (one systems x instances array per task) or :func:`read_instances` (CSV/Parquet files).
+    Every task is oriented so that higher is better (lower-is-better tasks are negated).
+
+    Attributes
+    ----------
+    systems, tasks : tuple of str
+        Labels, in order of first appearance.
+    values : ndarray (n_systems, n_instances_total)
+        Oriented scores, read-only, NaN where missing; the instances of task ``t`` are the
+        columns ``offsets[t]:offsets[t + 1]``.
+    offsets : ndarray (n_tasks + 1,)
+        Column offsets of the tasks in :attr:`values`.
+    weights : pandas.Series
+        Task weights (default 1); each instance of a task carries its task's weight.
+    lower_is_better : frozenset of str
+        Tasks where a lower score is better.
+
+    Examples
+    --------
+    >>> long = pd.DataFrame({
+    ...     "system":   ["a", "a", "b", "b", "c", "a", "b", "c"],
+    ...     "task":     ["qa", "qa", "qa", "qa", "qa", "mt", "mt", "mt"],
+    ...     "instance": [1, 2, 1, 2, 2, "x", "x", "x"],
+    ...     "score":    [1.0, 0.0, 1.0, 1.0, 0.0, 0.3, 0.5, 0.4],
+    ... })
+    >>> scores = InstanceScores.from_long(long)
+    >>> scores
+    InstanceScores(3 systems x 2 tasks, 3 instances, 8 scores, 1 missing)
+    >>> scores.task_frame("qa")
+         1    2
+    a  1.0  0.0
+    b  1.0  1.0
+    c  NaN  0.0
+    """
+
+    __slots__ = ("_systems", "_tasks", "_values", "_offsets", "_instances", "_weights", "_lower")
+
+    def __init__(
+        self,
+        values: np.ndarray,
+        *,
+        systems: Sequence[str],
+        tasks: Sequence[str],
+        offsets: Sequence[int],
+        instances: Sequence[Sequence[object]],
+        lower_is_better: Iterable[str] = (),
+        weights: Mapping[str, float] | None = None,
+        oriented: bool = False,
+        copy: bool = True,
+    ) -> None:
+        """Low-level constructor; prefer :meth:`from_long` or :meth:`from_arrays`.
+
+        `values` is a float array systems x instances (tasks contiguous, see `offsets`), in the
+        original orientation unless `oriented` is true. It is validated (:func:`_check_instances`)
+        and copied unless `copy` is false (then the array is taken over and made read-only).
+        """
+        systems = tuple(systems)
+        tasks = tuple(tasks)
+        _check_labels(systems, "system")
+        _check_labels(tasks, "task")
+        if not tasks:
+            raise NoTaskError()
+        if len(systems) < 2:
+            raise TooFewSystemsError(len(systems))
+        offsets_arr = np.array(offsets, dtype=np.int64)
+        values = np.asarray(values, dtype=np.float64)
+        if values.ndim != 2 or values.shape[0] != len(systems):
+            raise LeaderboardError(
+                f"instance scores must be a {len(systems)} x n_instances array, got shape {values.shape}"
+            )
+        if (
+            offsets_arr.shape != (len(tasks) + 1,)
+            or offsets_arr[0] != 0
+            or offsets_arr[-1] != values.shape[1]
+            or np.any(np.diff(offsets_arr) < 1)
+        ):
+            raise LeaderboardError(
+                f"offsets must rise from 0 to {values.shape[1]} with at least one instance per task, "
+                f"got {offsets_arr.tolist()[:10]}"
+            )
+        ids = tuple(pd.Index(list(ids) if not isinstance(ids, pd.Index) else ids) for ids in instances)
+        if len(ids) != len(tasks) or any(len(ix) != b - a for ix, a, b in zip(ids, offsets_arr, offsets_arr[1:])):
+            raise LeaderboardError("one instance id is needed per column of each task")
+        lower = frozenset(_check_task_names(lower_is_better, tasks, "lower_is_better"))
+        w = _check_weights(weights, tasks)
+        for t, ix in zip(tasks, ids):
+            if ix.has_duplicates:
+                raise DuplicateInstanceError(None, t, ix[ix.duplicated()].unique().tolist())
+        _check_instances(values, systems, tasks, offsets_arr, ids)
+        if copy or (lower and not oriented and not values.flags.writeable):
+            values = values.copy()
+        if lower and not oriented:
+            for t in lower:
+                k = tasks.index(t)
+                values[:, offsets_arr[k] : offsets_arr[k + 1]] *= -1.0
+        values.flags.writeable = False
+        offsets_arr.flags.writeable = False
+        self._systems = systems
+        self._tasks = tasks
+        self._values = values
+        self._offsets = offsets_arr
+        self._instances = ids
+        self._weights = w
+        self._lower = lower
+
+    # ------------------------------------------------------------------ constructors
+    @classmethod
+    def from_long(
+        cls,
+        frame: pd.DataFrame,
+        *,
+        system: str = "system",
+        task: str = "task",
+        instance: str = "instance",
+        score: str = "score",
+        lower_is_better: Iterable[str] = (),
+        weights: Mapping[str, float] | None = None,
+    ) -> InstanceScores:
+        """Build from a long frame: one row per (system, task, instance).
+
+        Parameters
+        ----------
+        frame : pandas.DataFrame
+            Holds the four columns named below (other columns are ignored).
+        system, task, instance, score : str
+            Column names. Instance ids are matched within a task (``1`` of task ``qa`` and
+            ``1`` of task ``mt`` are different instances); they are kept as given.
+        lower_is_better : list of str, optional
+            Tasks where a lower score is better.
+        weights : dict, optional
+            Task -> weight (finite, >= 0, not all zero); unlisted tasks weigh 1.
+
+        Returns
+        -------
+        InstanceScores
+            Systems and tasks in order of first appearance; the instances of a task in
+            order of first appearance. A (system, task, instance) never listed, or listed
+            with a NaN score, is a missing score.
+
+        Raises
+        ------
+        DuplicateInstanceError
+            A (system, task, instance) listed twice, naming the system, task and instances.
+        EmptyTaskError
+            A task, or an instance, where no system has a score.
+        NonNumericScoreError, NonFiniteScoreError, EmptySystemError, EmptyLabelError
+            Bad scores or labels, naming the culprit.
+
+        Examples
+        --------
+        >>> long = pd.DataFrame({"system": ["a", "b", "a", "b"], "task": ["t"] * 4,
+        ...                      "instance": [0, 0, 1, 1], "score": [0.2, 0.4, 0.9, 0.1]})
+        >>> InstanceScores.from_long(long).task_frame("t")
+             0    1
+        a  0.2  0.9
+        b  0.4  0.1
+        """
+        if not isinstance(frame, pd.DataFrame):
+            raise LeaderboardError(f"expected a pandas DataFrame, got {type(frame).__name__}")
+        for col in (system, task, instance, score):
+            if col not in frame.columns:
+                raise LeaderboardError(
+                    f"column {col!r} is not in the frame; its columns are "
+                    f"{', '.join(repr(str(c)) for c in frame.columns[:10])}"
+                    "; pass system=, task=, instance=, score= to name them"
+                )
+        if len(frame) == 0:
+            raise NoTaskError("the frame has no rows")
+        sys_codes, systems = _label_codes(frame[system], "system")
+        task_codes, tasks = _label_codes(frame[task], "task")
+        inst_raw = frame[instance]
+        inst_codes, inst_uniques = pd.factorize(inst_raw, sort=False, use_na_sentinel=True)
+        if (inst_codes < 0).any():
+            row = int(np.argmax(inst_codes < 0))
+            raise EmptyLabelError("instance", row)
+        scores = _numeric_scores(frame[score], task_codes, tasks, sys_codes, systems)
+
+        n_sys, n_inst = len(systems), max(len(inst_uniques), 1)
+        key = task_codes.astype(np.int64) * n_inst + inst_codes
+        key_codes, key_uniques = pd.factorize(key, sort=False)
+        task_of_key = key_uniques // n_inst
+        order = np.argsort(task_of_key, kind="stable")  # tasks contiguous, first-appearance inside
+        position = np.empty(len(order), dtype=np.int64)
+        position[order] = np.arange(len(order), dtype=np.int64)
+        col = position[key_codes]
+        n_cols = len(order)
+        offsets = np.searchsorted(task_of_key[order], np.arange(len(tasks) + 1))
+        instance_ids = inst_uniques.take(key_uniques[order] % n_inst)
+        ids = [instance_ids[offsets[t] : offsets[t + 1]] for t in range(len(tasks))]
+
+        cell = sys_codes.astype(np.int64) * n_cols + col
+        seen = np.bincount(cell, minlength=n_sys * n_cols)
+        if seen.max(initial=0) > 1:
+            dup_cells = np.nonzero(seen > 1)[0]
+            first_sys = dup_cells[0] // n_cols
+            same = dup_cells[dup_cells // n_cols == first_sys]
+            t_first = int(np.searchsorted(offsets, same[0] % n_cols, side="right") - 1)
+            in_task = same[(same % n_cols >= offsets[t_first]) & (same % n_cols < offsets[t_first + 1])]
+            shown = instance_ids.take(in_task % n_cols).tolist()
+            raise DuplicateInstanceError(systems[first_sys], tasks[t_first], shown)
+        del seen
+        values = np.full(n_sys * n_cols, np.nan)
+        values[cell] = scores
+        values = values.reshape(n_sys, n_cols)
+        return cls(
+            values,
+            systems=systems,
+            tasks=tasks,
+            offsets=offsets,
+            instances=ids,
+            lower_is_better=lower_is_better,
+            weights=weights,
+            copy=False,
+        )
+
+    @classmethod
+    def from_arrays(
+        cls,
+        arrays: Mapping[str, Any],
+        *,
+        systems: Sequence[str],
+        instances: Mapping[str, Sequence[object]] | None = None,
+        lower_is_better: Iterable[str] = (),
+        weights: Mapping[str, float] | None = None,
+    ) -> InstanceScores:
+        """Build from one array per task, systems x instances (NaN where missing).
+
+        Parameters
+        ----------
+        arrays : dict
+            Task -> array of shape (n_systems, n_instances of the task).
+        systems : list of str
+            Row labels shared by every array.
+        instances : dict, optional
+            Task -> instance ids (default ``0 .. K_t - 1``).
+
+        Examples
+        --------
+        >>> s = InstanceScores.from_arrays({"t": [[1.0, 2.0], [3.0, float("nan")]]}, systems=["a", "b"])
+        >>> s.n_instances, s.missing_share
+        ({'t': 2}, 0.25)
+        """
+        if not isinstance(arrays, Mapping) or not arrays:
+            raise NoTaskError("pass a non-empty dict task -> array")
+        systems = tuple(str(s) for s in systems)
+        tasks = tuple(str(t) for t in arrays)
+        blocks = []
+        for t, raw in arrays.items():
+            block = np.asarray(raw)
+            if block.dtype == bool or not (np.issubdtype(block.dtype, np.number)):
+                sample = block.flat[0] if block.size else None
+                raise NonNumericScoreError(str(t), systems[:1], sample)
+            block = block.astype(np.float64, copy=False)
+            if block.ndim != 2 or block.shape[0] != len(systems) or block.shape[1] < 1:
+                raise LeaderboardError(
+                    f"task {str(t)!r}: expected an array of shape ({len(systems)}, n_instances >= 1), "
+                    f"got {block.shape}"
+                )
+            blocks.append(block)
+        sizes = [b.shape[1] for b in blocks]
+        offsets = np.concatenate([[0], np.cumsum(sizes)])
+        values = np.array(blocks[0]) if len(blocks) == 1 else np.concatenate(blocks, axis=1)
+        if instances is None:
+            ids: list[Sequence[object]] = [pd.RangeIndex(k) for k in sizes]
+        else:
+            _check_task_names(instances.keys(), tasks, "instances")
+            ids = [instances[t] if t in instances else pd.RangeIndex(k) for t, k in zip(tasks, sizes)]
+        return cls(
+            values,
+            systems=systems,
+            tasks=tasks,
+            offsets=offsets,
+            instances=ids,
+            lower_is_better=lower_is_better,
+            weights=weights,
+            copy=False,
+        )
+
+    # ------------------------------------------------------------------ accessors
+    @property
+    def systems(self) -> tuple[str, ...]:
+        return self._systems
+
+    @property
+    def tasks(self) -> tuple[str, ...]:
+        return self._tasks
+
+    @property
+    def n_systems(self) -> int:
+        return len(self._systems)
+
+    @property
+    def n_tasks(self) -> int:
+        return len(self._tasks)
+
+    @property
+    def n_instances(self) -> dict[str, int]:
+        """Task -> number of instances."""
+        return {t: int(b - a) for t, a, b in zip(self._tasks, self._offsets, self._offsets[1:])}
+
+    @property
+    def n_scores(self) -> int:
+        """Number of scores present."""
+        return int(np.count_nonzero(~np.isnan(self._values)))
+
+    @property
+    def missing_share(self) -> float:
+        """Share of (system, task, instance) cells without a score."""
+        return 1.0 - self.n_scores / self._values.size
+
+    @property
+    def values(self) -> np.ndarray:
+        """Oriented scores (higher is better), systems x instances, read-only, NaN where missing."""
+        return self._values
+
+    @property
+    def offsets(self) -> np.ndarray:
+        """Column offsets of the tasks in :attr:`values` (read-only, length ``n_tasks + 1``)."""
+        return self._offsets
+
+    @property
+    def weights(self) -> pd.Series:
+        """Task weights as given (default 1)."""
+        return self._weights.copy()
+
+    @property
+    def normalized_weights(self) -> pd.Series:
+        """Task weights divided by their sum."""
+        return self._weights / float(self._weights.sum())
+
+    @property
+    def lower_is_better(self) -> frozenset[str]:
+        return self._lower
+
+    def task_index(self, task: str) -> int:
+        """Position of `task`; :class:`UnknownTaskError` lists close names."""
+        try:
+            return self._tasks.index(task)
+        except ValueError:
+            raise UnknownTaskError(task, self._tasks) from None
+
+    def system_index(self, system: str) -> int:
+        """Row of `system`; :class:`UnknownSystemError` lists close names."""
+        try:
+            return self._systems.index(system)
+        except ValueError:
+            raise UnknownSystemError(system, self._systems) from None
+
+    def instances(self, task: str) -> pd.Index:
+        """Instance ids of `task`, in column order."""
+        return self._instances[self.task_index(task)]
+
+    def task_values(self, task: str) -> np.ndarray:
+        """Oriented scores of one task, systems x instances (a read-only view)."""
+        k = self.task_index(task)
+        return self._values[:, self._offsets[k] : self._offsets[k + 1]]
+
+    def task_frame(self, task: str) -> pd.DataFrame:
+        """Original scores of one task (as given, not oriented), systems x instances."""
+        k = self.task_index(task)
+        block = np.array(self.task_values(task))
+        if task in self._lower:
+            block = -block
+        block[block == 0] = 0.0
+        return pd.DataFrame(block, index=pd.Index(self._systems, dtype=object), columns=self._instances[k])
+
+    def to_long(self) -> pd.DataFrame:
+        """The present scores as a long frame (original orientation), one row per score."""
+        frames = []
+        for k, t in enumerate(self._tasks):
+            frame = self.task_frame(t)
+            stacked = frame.stack(future_stack=True).dropna()
+            frames.append(
+                pd.DataFrame(
+                    {
+                        "system": stacked.index.get_level_values(0).astype(object),
+                        "task": t,
+                        "instance": stacked.index.get_level_values(1),
+                        "score": stacked.to_numpy(),
+                    }
+                )
+            )
+        return pd.concat(frames, ignore_index=True)
+
+    def task_means(self) -> pd.DataFrame:
+        """Mean original score of each system on each task over its scored instances (NaN if none)."""
+        out = np.full((self.n_systems, self.n_tasks), np.nan)
+        present = ~np.isnan(self._values)
+        filled = np.where(present, self._values, 0.0)
+        for k in range(self.n_tasks):
+            a, b = self._offsets[k], self._offsets[k + 1]
+            n = present[:, a:b].sum(axis=1)
+            with np.errstate(invalid="ignore", divide="ignore"):
+                out[:, k] = np.where(n > 0, filled[:, a:b].sum(axis=1) / np.maximum(n, 1), np.nan)
+            if self._tasks[k] in self._lower:
+                out[:, k] = -out[:, k]
+        out[out == 0] = 0.0
+        return pd.DataFrame(out, index=pd.Index(self._systems, dtype=object), columns=pd.Index(self._tasks, dtype=object))
+
+    def to_leaderboard(self) -> Leaderboard:
+        """Task-level leaderboard of :meth:`task_means` (directions and weights kept).
+
+        This is the first step of the mean baseline of Himmi et al. (sec. 2.4); a system with
+        no scored instance on a task has a missing score there.
+        """
+        return Leaderboard.from_frame(
+            self.task_means(), lower_is_better=sorted(self._lower), weights=dict(self._weights.items())
+        )
+
+    def to_pairwise(self, *, levels: int = 1) -> PairwiseMatrix:
+        """The imputed pairwise matrix (:func:`consensus.impute_pairwise`), one or two levels.
+
+        This is what makes :func:`consensus.pairwise.as_pairwise` (and so ``kemeny``, the
+        majority functions and ``rank``) accept instance-level scores.
+        """
+        from .impute import impute_pairwise
+
+        return impute_pairwise(self, levels=levels).matrix
+
+    def with_weights(self, weights: Mapping[str, float]) -> InstanceScores:
+        """The same scores with new task weights (unlisted tasks weigh 1)."""
+        return InstanceScores(
+            self._values,
+            systems=self._systems,
+            tasks=self._tasks,
+            offsets=self._offsets,
+            instances=self._instances,
+            lower_is_better=self._lower,
+            weights=weights,
+            oriented=True,
+            copy=False,
+        )
+
+    def describe(self) -> str:
+        """One paragraph: size, instances per task, directions, weights, missing scores."""
+        lines = [
+            f"{self.n_systems} systems x {self.n_tasks} tasks, {self._values.shape[1]} instances, "
+            f"{self.n_scores} scores ({self.missing_share:.1%} missing)"
+        ]
+        lines.append("instances: " + ", ".join(f"{t}={k}" for t, k in self.n_instances.items()))
+        if self._lower:
+            lines.append("lower is better: " + ", ".join(t for t in self._tasks if t in self._lower))
+        if not np.allclose(self._weights.to_numpy(), 1.0):
+            lines.append("weights: " + ", ".join(f"{t}={w:g}" for t, w in self._weights.items()))
+        return "\n".join(lines)
+
+    def __repr__(self) -> str:
+        missing = self._values.size - self.n_scores
+        return (
+            f"InstanceScores({self.n_systems} systems x {self.n_tasks} tasks, {self._values.shape[1]} instances, "
+            f"{self.n_scores} scores, {missing} missing)"
+        )
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, InstanceScores):
+            return NotImplemented
+        return (
+            self._systems == other._systems
+            and self._tasks == other._tasks
+            and np.array_equal(self._offsets, other._offsets)
+            and np.array_equal(self._values, other._values, equal_nan=True)
+            and all(a.equals(b) for a, b in zip(self._instances, other._instances))
+            and self._weights.equals(other._weights)
+            and self._lower == other._lower
+        )
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+# ---------------------------------------------------------------------- validation helpers
+def _check_instances(
+    values: np.ndarray,
+    systems: tuple[str, ...],
+    tasks: tuple[str, ...],
+    offsets: np.ndarray,
+    instances: Sequence[pd.Index],
+) -> None:
+    """All checks on the score array: finite, no empty system, task or instance."""
+    inf = np.isinf(values)
+    if inf.any():
+        c = int(np.nonzero(inf.any(axis=0))[0][0])
+        t = int(np.searchsorted(offsets, c, side="right") - 1)
+        rows = np.nonzero(inf[:, c])[0]
+        raise NonFiniteScoreError(tasks[t], [systems[i] for i in rows], float(values[rows[0], c]))
+    present = ~np.isnan(values)
+    per_column = present.any(axis=0)
+    if not per_column.all():
+        empty = np.nonzero(~per_column)[0]
+        t = int(np.searchsorted(offsets, empty[0], side="right") - 1)
+        a, b = offsets[t], offsets[t + 1]
+        if not per_column[a:b].any():
+            raise EmptyTaskError(tasks[t])
+        in_task = empty[(empty >= a) & (empty < b)] - a
+        raise EmptyTaskError(tasks[t], instances[t].take(in_task).tolist())
+    empty_rows = np.nonzero(~present.any(axis=1))[0]
+    if len(empty_rows):
+        raise EmptySystemError([systems[i] for i in empty_rows])
+
+
+def _label_codes(column: pd.Series, kind: str) -> tuple[np.ndarray, tuple[str, ...]]:
+    """Integer codes and string labels of a label column (first-appearance order)."""
+    codes, uniques = pd.factorize(column, sort=False, use_na_sentinel=True)
+    if (codes < 0).any():
+        raise EmptyLabelError(kind, int(np.argmax(codes < 0)))
+    labels = [str(u).strip() for u in uniques]
+    for i, label in enumerate(labels):
+        if not label:
+            raise EmptyLabelError(kind, int(np.argmax(codes == i)))
+    if len(set(labels)) != len(labels):  # e.g. 1 and "1": merge them, keeping first appearance
+        merged, names = pd.factorize(pd.Index(labels), sort=False)
+        return merged[codes].astype(np.int64), tuple(str(n) for n in names)
+    return codes.astype(np.int64), tuple(labels)
+
+
+def _numeric_scores(
+    column: pd.Series, task_codes: np.ndarray, tasks: tuple[str, ...], sys_codes: np.ndarray, systems: tuple[str, ...]
+) -> np.ndarray:
+    """The score column as float64 (NaN = missing); text or booleans raise naming the task."""
+    dtype = column.dtype
+    if pd.api.types.is_bool_dtype(dtype):
+        raise NonNumericScoreError(tasks[task_codes[0]], [systems[sys_codes[0]]], column.iloc[0])
+    if pd.api.types.is_numeric_dtype(dtype):
+        return column.to_numpy(dtype=np.float64, na_value=np.nan)
+    numeric = pd.to_numeric(column, errors="coerce").to_numpy(dtype=np.float64, na_value=np.nan)
+    raw_missing = column.isna().to_numpy()
+    bad = np.isnan(numeric) & ~raw_missing
+    if bad.any():
+        text = column[bad].astype(str).str.strip().str.lower()
+        from .leaderboard import MISSING_MARKERS
+
+        really_bad = ~text.isin(MISSING_MARKERS).to_numpy()
+        if really_bad.any():
+            rows = np.nonzero(bad)[0][really_bad]
+            t = task_codes[rows[0]]
+            in_task = rows[task_codes[rows] == t]
+            names = list(dict.fromkeys(systems[s] for s in sys_codes[in_task]))
+            raise NonNumericScoreError(tasks[t], names, column.iloc[rows[0]])
+    return numeric
+
+
+# ---------------------------------------------------------------------- file reading
+def read_instances(
+    path: str | Path,
+    *,
+    system: str = "system",
+    task: str = "task",
+    instance: str = "instance",
+    score: str = "score",
+    lower_is_better: Iterable[str] = (),
+    weights: Mapping[str, float] | None = None,
+    format: str | None = None,
+    sep: str | None = None,
+    chunksize: int | None = None,
+) -> InstanceScores:
+    """Read instance-level scores from a long CSV/TSV or Parquet file.
+
+    Only the four named columns are read. Files larger than 64 MiB are read in chunks of one
+    million rows (or `chunksize` rows when given), with system and task labels held as
+    categoricals, so memory stays near the size of the final array (8 bytes per cell).
+
+    Parameters
+    ----------
+    path : str or Path
+        ``.csv``, ``.tsv``, ``.txt``, ``.parquet`` or ``.pq`` (or pass `format`).
+    system, task, instance, score : str
+        Column names.
+    lower_is_better, weights
+        As in :meth:`InstanceScores.from_long`.
+    sep : str, optional
+        Delimiter of a CSV/TSV file.
+    chunksize : int, optional
+        Rows per chunk; ``0`` reads the file at once.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> path = os.path.join(tempfile.mkdtemp(), "inst.csv")
+    >>> _ = open(path, "w").write("system,task,instance,score\\na,qa,1,0.5\\nb,qa,1,0.7\\nb,qa,2,0.1\\n")
+    >>> read_instances(path)
+    InstanceScores(2 systems x 1 tasks, 2 instances, 3 scores, 1 missing)
+    """
+    path = Path(path)
+    if not path.exists():
+        raise LeaderboardError(f"file not found: {str(path)!r}")
+    if path.is_dir():
+        raise LeaderboardError(f"{str(path)!r} is a directory, not a file")
+    fmt = _file_format(path, format)
+    if fmt == "json":
+        raise LeaderboardError("instance-level scores are read from csv, tsv or parquet files, not json")
+    if chunksize is not None and (int(chunksize) != chunksize or chunksize < 0):
+        raise InvalidOptionError(f"chunksize must be a non-negative integer, got {chunksize!r}")
+    size = path.stat().st_size
+    if chunksize is None:
+        chunksize = DEFAULT_CHUNKSIZE if size > CHUNKED_FILE_BYTES else 0
+    columns = [system, task, instance, score]
+    if len(set(columns)) != 4:
+        raise InvalidOptionError(f"system, task, instance and score must be four different columns, got {columns}")
+    if fmt in {"csv", "tsv"}:
+        frame = _read_csv(path, columns, sep or ("\t" if fmt == "tsv" else ","), int(chunksize), size)
+    else:
+        frame = _read_parquet(path, columns, int(chunksize))
+    return InstanceScores.from_long(
+        frame,
+        system=system,
+        task=task,
+        instance=instance,
+        score=score,
+        lower_is_better=lower_is_better,
+        weights=weights,
+    )
+
+
+def _check_columns(found: Sequence[object], columns: Sequence[str], path: Path) -> None:
+    missing = [c for c in columns if c not in set(map(str, found))]
+    if missing:
+        raise LeaderboardError(
+            f"file {str(path)!r} has no column(s) {', '.join(repr(c) for c in missing)}; its columns are "
+            f"{', '.join(repr(str(c)) for c in list(found)[:10])}; pass system=, task=, instance=, score="
+        )
+
+
+def _compact(frame: pd.DataFrame, columns: Sequence[str]) -> pd.DataFrame:
+    """Labels as categoricals (small), the other columns untouched."""
+    system, task = columns[0], columns[1]
+    return frame.assign(**{system: frame[system].astype("category"), task: frame[task].astype("category")})
+
+
+def _concat(pieces: list[pd.DataFrame], columns: Sequence[str]) -> pd.DataFrame:
+    if len(pieces) == 1:
+        return pieces[0]
+    from pandas.api.types import union_categoricals
+
+    out = {}
+    for c in columns:
+        if isinstance(pieces[0][c].dtype, pd.CategoricalDtype):
+            out[c] = pd.Series(union_categoricals([p[c] for p in pieces]))
+        else:
+            out[c] = pd.concat([p[c] for p in pieces], ignore_index=True)
+    return pd.DataFrame(out)
+
+
+def _read_csv(path: Path, columns: Sequence[str], sep: str, chunksize: int, size: int) -> pd.DataFrame:
+    if size == 0:
+        raise LeaderboardError(f"file {str(path)!r} is empty")
+    try:
+        header = pd.read_csv(path, sep=sep, nrows=0)
+    except pd.errors.EmptyDataError:
+        raise LeaderboardError(f"file {str(path)!r} is empty") from None
+    _check_columns(header.columns, columns, path)
+    label_types = {columns[0]: str, columns[1]: str}
+    try:
+        if chunksize:
+            reader = pd.read_csv(path, sep=sep, usecols=list(columns), dtype=label_types, chunksize=chunksize)
+            pieces = [_compact(chunk, columns) for chunk in reader]
+        else:
+            pieces = [pd.read_csv(path, sep=sep, usecols=list(columns), dtype=label_types)]
+    except (pd.errors.ParserError, UnicodeDecodeError, ValueError) as exc:
+        raise LeaderboardError(f"cannot parse {str(path)!r}: {str(exc).strip()}") from None
+    if not pieces:
+        raise LeaderboardError(f"file {str(path)!r} has no rows")
+    return _concat(pieces, columns)[list(columns)]
+
+
+def _read_parquet(path: Path, columns: Sequence[str], chunksize: int) -> pd.DataFrame:
+    try:
+        import pyarrow.parquet as pq
+    except ImportError as exc:  # pragma: no cover - pyarrow is a test dependency
+        raise ImportError("reading Parquet needs pyarrow: pip install 'leaderboard-consensus[parquet]'") from exc
+    try:
+        handle = pq.ParquetFile(path)
+    except Exception as exc:  # pyarrow raises its own error types
+        raise LeaderboardError(f"cannot read {str(path)!r} as parquet: {exc}") from None
+    _check_columns(handle.schema_arrow.names, columns, path)
+    if chunksize:
+        pieces = [
+            _compact(batch.to_pandas(), columns)
+            for batch in handle.iter_batches(batch_size=chunksize, columns=list(columns))
+        ]
+    else:
+        pieces = [handle.read(columns=list(columns)).to_pandas()]
+    if not pieces:
+        raise LeaderboardError(f"file {str(path)!r} has no rows")
+    return _concat(pieces, columns)[list(columns)]
