@@ -287,6 +287,7 @@ def _accumulate(units: _Units, *, per_task: bool) -> _Sums:
             if seg_counts is not None:
                 seg_counts += c + len(w_full)
         if seg_counts is not None and task_counts is not None:
+            np.fill_diagonal(seg_counts, 0.0)
             task_counts += seg_counts > 0
     neither = partial_w - seen[:, None] - seen[None, :] + both
     mixed = q_sum[None, :] - q_obs.T + seen[:, None] - q_sum[:, None] - both + q_obs
