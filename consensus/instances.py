@@ -186,8 +186,8 @@ class InstanceScores:
         Returns
         -------
         InstanceScores
-            Systems and tasks in order of first appearance; the instances of a task in
-            order of first appearance. A (system, task, instance) never listed, or listed
+            Systems and tasks in order of first appearance (or in the order of the categories
+            of a categorical column); the instances of a task in order of first appearance. A (system, task, instance) never listed, or listed
             with a NaN score, is a missing score.
 
         Raises
@@ -418,22 +418,30 @@ class InstanceScores:
         return pd.DataFrame(block, index=pd.Index(self._systems, dtype=object), columns=self._instances[k])
 
     def to_long(self) -> pd.DataFrame:
-        """The present scores as a long frame (original orientation), one row per score."""
-        frames = []
+        """The present scores as a long frame (original orientation), one row per score.
+
+        Rows go instance by instance (systems in order within an instance); ``system`` and
+        ``task`` are categoricals in the order of :attr:`systems` and :attr:`tasks`, so
+        :meth:`from_long` rebuilds the same object.
+        """
+        parts: dict[str, list] = {"system": [], "task": [], "instance": [], "score": []}
         for k, t in enumerate(self._tasks):
-            frame = self.task_frame(t)
-            stacked = frame.stack(future_stack=True).dropna()
-            frames.append(
-                pd.DataFrame(
-                    {
-                        "system": stacked.index.get_level_values(0).astype(object),
-                        "task": t,
-                        "instance": stacked.index.get_level_values(1),
-                        "score": stacked.to_numpy(),
-                    }
-                )
-            )
-        return pd.concat(frames, ignore_index=True)
+            block = self._values[:, self._offsets[k] : self._offsets[k + 1]]
+            cols, rows = np.nonzero(~np.isnan(block.T))
+            scores = block[rows, cols]
+            if t in self._lower:
+                scores = -scores
+            parts["system"].append(rows)
+            parts["task"].append(np.full(len(rows), k))
+            parts["instance"].append(self._instances[k].take(cols))
+            parts["score"].append(scores)
+        codes = np.concatenate(parts["system"])
+        systems = pd.Categorical.from_codes(codes, categories=list(self._systems))
+        tasks = pd.Categorical.from_codes(np.concatenate(parts["task"]), categories=list(self._tasks))
+        instances = parts["instance"][0].append(parts["instance"][1:]) if len(parts["instance"]) > 1 else parts["instance"][0]
+        score = np.concatenate(parts["score"])
+        score[score == 0] = 0.0
+        return pd.DataFrame({"system": systems, "task": tasks, "instance": np.asarray(instances), "score": score})
 
     def task_means(self) -> pd.DataFrame:
         """Mean original score of each system on each task over its scored instances (NaN if none)."""
@@ -551,8 +559,13 @@ def _check_instances(
 
 
 def _label_codes(column: pd.Series, kind: str) -> tuple[np.ndarray, tuple[str, ...]]:
-    """Integer codes and string labels of a label column (first-appearance order)."""
-    codes, uniques = pd.factorize(column, sort=False, use_na_sentinel=True)
+    """Integer codes and string labels of a label column: first-appearance order, or the order of
+    the (used) categories for a categorical column."""
+    if isinstance(column.dtype, pd.CategoricalDtype):
+        used = column.cat.remove_unused_categories()
+        codes, uniques = used.cat.codes.to_numpy(dtype=np.int64), used.cat.categories
+    else:
+        codes, uniques = pd.factorize(column, sort=False, use_na_sentinel=True)
     if (codes < 0).any():
         raise EmptyLabelError(kind, int(np.argmax(codes < 0)))
     labels = [str(u).strip() for u in uniques]
@@ -673,9 +686,12 @@ def _check_columns(found: Sequence[object], columns: Sequence[str], path: Path) 
 
 
 def _compact(frame: pd.DataFrame, columns: Sequence[str]) -> pd.DataFrame:
-    """Labels as categoricals (small), the other columns untouched."""
-    system, task = columns[0], columns[1]
-    return frame.assign(**{system: frame[system].astype("category"), task: frame[task].astype("category")})
+    """Labels as categoricals in first-appearance order (small), the other columns untouched."""
+    labels = {}
+    for c in columns[:2]:
+        values = frame[c]
+        labels[c] = pd.Categorical(values, categories=pd.unique(values.dropna()))
+    return frame.assign(**labels)
 
 
 def _concat(pieces: list[pd.DataFrame], columns: Sequence[str]) -> pd.DataFrame:
