@@ -752,19 +752,19 @@ class PairwiseConfidence:
 
     @property
     def lower(self) -> Any:
-        """``estimate - half_width`` (NaN on the diagonal and for pairs never compared)."""
+        """``max(estimate - half_width, 0)`` (NaN on the diagonal and for pairs never compared)."""
         import numpy as np
 
         with np.errstate(invalid="ignore"):
-            return self.estimate - self.half_width
+            return np.maximum(self.estimate - self.half_width, 0.0)
 
     @property
     def upper(self) -> Any:
-        """``estimate + half_width``."""
+        """``min(estimate + half_width, 1)`` (a share never exceeds 1)."""
         import numpy as np
 
         with np.errstate(invalid="ignore"):
-            return self.estimate + self.half_width
+            return np.minimum(self.estimate + self.half_width, 1.0)
 
     @property
     def confident(self) -> Any:
