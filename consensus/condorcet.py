@@ -66,6 +66,31 @@ BINDING_TOL = 1e-9
 Reference = Literal["leaderboard", "uniform"] | Mapping[str, float] | pd.Series | bool | None
 
 
+class _Labels:
+    """System and task labels of one leaderboard, read once (the properties copy on each access)."""
+
+    __slots__ = ("systems", "tasks", "index")
+
+    def __init__(self, lb: Leaderboard) -> None:
+        self.systems = lb.systems
+        self.tasks = lb.tasks
+        self.index = {s: j for j, s in enumerate(self.systems)}
+
+    def rivals(self, system: str) -> tuple[str, ...]:
+        i = self.index[system]
+        return self.systems[:i] + self.systems[i + 1 :]
+
+
+def _row_margins(values: np.ndarray, i: int, w: np.ndarray) -> np.ndarray:
+    """Margins of row `i` over every other row under weights `w`, from the scores (as pairwise)."""
+    with np.errstate(invalid="ignore"):
+        better = (values[i][None, :] > values).astype(np.float64)  # NaN compares False: a tie
+        worse = (values[i][None, :] < values).astype(np.float64)
+    margins = better @ w - worse @ w
+    margins[margins == 0] = 0.0
+    return np.delete(margins, i)
+
+
 # ---------------------------------------------------------------------- public helpers
 def weighted_margins(lb: Leaderboard, system: str, weights: Mapping[str, float] | pd.Series) -> pd.Series:
     """The weighted margin of `system` over every other system under `weights`.
@@ -103,14 +128,9 @@ def weighted_margins(lb: Leaderboard, system: str, weights: Mapping[str, float] 
     """
     i = lb.system_index(system)
     w = _weight_vector(lb, weights, "weights")
-    v = lb.values
-    with np.errstate(invalid="ignore"):
-        better = (v[i][None, :] > v).astype(np.float64)  # NaN compares False: missing counts for neither
-        worse = (v[i][None, :] < v).astype(np.float64)
-    margins = better @ w - worse @ w
-    margins[margins == 0] = 0.0
-    rivals = [s for s in lb.systems if s != system]
-    return pd.Series(np.delete(margins, i), index=pd.Index(rivals, dtype=object), name="margin")
+    systems = lb.systems
+    rivals = systems[:i] + systems[i + 1 :]
+    return pd.Series(_row_margins(lb.values, i, w), index=pd.Index(rivals, dtype=object), name="margin")
 
 
 # ---------------------------------------------------------------------- option parsing
@@ -135,9 +155,13 @@ def _task(lb: Leaderboard, name: object, context: str) -> str:
 def _weight_vector(lb: Leaderboard, weights: Mapping[str, float] | pd.Series, context: str) -> np.ndarray:
     if not isinstance(weights, (Mapping, pd.Series)):
         raise InvalidOptionError(f"{context} must be a mapping or Series task -> weight, got {type(weights).__name__}")
-    w = np.zeros(lb.n_tasks)
+    tasks = lb.tasks
+    index = {t: k for k, t in enumerate(tasks)}
+    w = np.zeros(len(tasks))
     for t, value in weights.items():
-        k = lb.tasks.index(_task(lb, t, context))
+        if t not in index:
+            raise UnknownTaskError(t, tasks, context)
+        k = index[t]
         try:
             x = float(value)
         except (TypeError, ValueError):
@@ -308,6 +332,7 @@ def _exact_bound(
     rival_mix: Mapping[str, float],
     multipliers: Mapping[str, float],
     constraints: Sequence[WeightConstraint],
+    labels: _Labels | None = None,
 ) -> Fraction:
     """The certificate's bound recomputed from the scores, in rational arithmetic (no solver).
 
@@ -315,22 +340,33 @@ def _exact_bound(
     multipliers; ``bound = max_k (c_k - d_k) + sum mu_upper * upper - sum mu_lower * lower``.
     """
     v = lb.values
-    i = lb.system_index(system)
-    ys = {s: Fraction(float(y)) for s, y in rival_mix.items()}
-    if any(y < 0 for y in ys.values()):
+    labels = labels if labels is not None else _Labels(lb)
+    tasks, index = labels.tasks, labels.index
+    i = index[system]
+    # y_s are floats, i.e. dyadic rationals n_s / 2^e_s: over the common denominator they are
+    # integers N_s, and c_k = sum_s N_s R(m, s, k) / sum_s N_s exactly.
+    ratios = [float(y).as_integer_ratio() for y in rival_mix.values()]
+    if any(n < 0 for n, _ in ratios):
         raise SolveFailedError(f"certificate of {system!r} has a negative rival weight")
-    total = sum(ys.values(), Fraction(0))
-    c = {t: Fraction(0) for t in lb.tasks}
+    denom = max((d for _, d in ratios), default=1)
+    nums = [n * (denom // d) for n, d in ratios]
+    total = sum(nums)
+    c_num = [0] * len(tasks)
     if total > 0:
-        for s, y in ys.items():
-            j = lb.system_index(s)
-            for k, t in enumerate(lb.tasks):
-                a, b = v[i, k], v[j, k]
-                if math.isnan(a) or math.isnan(b) or a == b:
-                    continue
-                c[t] += y if a > b else -y
-        c = {t: x / total for t, x in c.items()}
-    d = {t: Fraction(0) for t in lb.tasks}
+        for s, n in zip(rival_mix, nums):
+            j = index[s]
+            with np.errstate(invalid="ignore"):
+                better = (v[i] > v[j]).tolist()  # NaN compares False either way: a tie
+                worse = (v[i] < v[j]).tolist()
+            for k in range(len(tasks)):
+                if better[k]:
+                    c_num[k] += n
+                elif worse[k]:
+                    c_num[k] -= n
+    if not multipliers or not any(float(mu) != 0 for mu in multipliers.values()):
+        return Fraction(max(c_num), total if total > 0 else 1)
+    c = {t: Fraction(x, total if total > 0 else 1) for t, x in zip(tasks, c_num)}
+    d = {t: Fraction(0) for t in tasks}
     const = Fraction(0)
     by_label = {con.label: con for con in constraints}
     for key, mu in multipliers.items():
@@ -348,7 +384,7 @@ def _exact_bound(
         for t, a in con.coefficients.items():
             d[t] += sign * m * Fraction(a)
         const += sign * m * Fraction(rhs)
-    return max(c[t] - d[t] for t in lb.tasks) + const
+    return max(c[t] - d[t] for t in tasks) + const
 
 
 def _certificate_holds(lb: Leaderboard, cert: CondorcetCertificate, constraints: Sequence[WeightConstraint]) -> bool:
@@ -402,6 +438,8 @@ def _certificate(
     kind: str,
     threshold: float,
     cons: Sequence[WeightConstraint],
+    R: np.ndarray | None = None,
+    tasks: Sequence[str] | None = None,
 ) -> CondorcetCertificate:
     mix = {rivals[j]: float(cert.rivals[j]) for j in np.nonzero(cert.rivals)[0]}
     multipliers: dict[str, float] = {}
@@ -421,7 +459,8 @@ def _certificate(
         if multipliers:
             what = f"against {who}, the weight constraints ({used}) cap its weighted margin"
         elif len(mix) == 1:
-            row = relation_matrix(lb.values, lb.system_index(system))[list(rivals).index(next(iter(mix)))]
+            j = int(np.nonzero(cert.rivals)[0][0])
+            row = (R if R is not None else relation_matrix(lb.values, lb.system_index(system)))[j]
             if (row == -1).all():
                 what = f"{who} scores strictly better than {system!r} on every task"
             elif (row == 0).all():
@@ -441,7 +480,7 @@ def _certificate(
         system=system,
         kind=kind,
         rival_mix=mix,
-        task_advantage={t: float(a) for t, a in zip(lb.tasks, cert.advantage)} if mix else {},
+        task_advantage={t: float(a) for t, a in zip(tasks or lb.tasks, cert.advantage.tolist())} if mix else {},
         multipliers=multipliers,
         offset=float(cert.offset),
         bound=float(cert.bound),
@@ -488,6 +527,7 @@ def _solve_system(
     min_margin: float,
     verify_with: Literal["pairwise", "rows"],
     counters: dict[str, float],
+    labels: _Labels,
 ) -> tuple[CondorcetWeightsResult, bool | None]:
     """One system: the result, and (for :func:`prospective`) the other notion's answer.
 
@@ -495,8 +535,9 @@ def _solve_system(
     LP and is backed by the same kind of evidence (verified weights or certificate).
     """
     start = time.perf_counter()
-    i = lb.system_index(system)
-    rivals = [s for s in lb.systems if s != system]
+    i = labels.index[system]
+    tasks = labels.tasks
+    rivals = labels.rivals(system)
     R = relation_matrix(lb.values, i)
     context = f"Condorcet weights of {system!r}"
 
@@ -515,9 +556,9 @@ def _solve_system(
     def margins_of(w: np.ndarray) -> np.ndarray:
         if verify_with == "pairwise":
             return _margins_from_pairwise(lb, system, w)
-        return weighted_margins(lb, system, dict(zip(lb.tasks, w))).to_numpy()
+        return _row_margins(lb.values, i, w)
 
-    ref_map = dict(zip(lb.tasks, reference.tolist())) if reference is not None else None
+    ref_map = dict(zip(tasks, reference.tolist())) if reference is not None else None
     mm = run(engine.max_margin, R)
     common = dict(
         system=system, strict=strict, reference_values=ref_map, objective=objective, constraints=cons,
@@ -538,18 +579,29 @@ def _solve_system(
     best = np.asarray(mm.weights)
     best_margins = margins_of(best)
     margin = float(best_margins.min())
-    if abs(margin - mm.margin) > 1e-9 or (cons and max(c.violation(dict(zip(lb.tasks, best))) for c in cons) > CONSTRAINT_TOL):
+    if abs(margin - mm.margin) > 1e-9 or (cons and max(c.violation(dict(zip(tasks, best))) for c in cons) > CONSTRAINT_TOL):
         raise SolveFailedError(f"{context}: the max-margin weights do not reproduce from the scores")
     bound = float(mm.certificate.bound)
     method = mm.method
 
+    proven: dict[tuple[int | None, int | None], Fraction] = {}  # which raw certificate -> its exact bound
+
     def never(strict_kind: bool) -> CondorcetCertificate:
         """The verified proof that the system cannot win (prefer one rival over a blend)."""
         j = _single_rival(R, strict_kind)
-        raw = certificate_bound(R, np.eye(len(rivals))[j]) if j is not None else mm.certificate
+        if j is not None:
+            y = np.zeros(len(rivals))
+            y[j] = 1.0
+            raw = certificate_bound(R, y)
+        else:
+            raw = mm.certificate
         kind, threshold = ("strict", tol) if strict_kind else ("weak", -tol)
-        cert = _certificate(lb, system, rivals, raw, kind, threshold, cons if j is None else ())
-        if not _certificate_holds(lb, cert, cons):
+        cert = _certificate(lb, system, rivals, raw, kind, threshold, cons if j is None else (), R, tasks)
+        key = (j, id(raw) if j is None else None)
+        if key not in proven:
+            proven[key] = _exact_bound(lb, system, cert.rival_mix, cert.multipliers, cons, labels)
+        bound_ok = proven[key] <= Fraction(threshold) if strict_kind else proven[key] < Fraction(threshold)
+        if not bound_ok:
             raise SolveFailedError(
                 f"{context}: the best margin is {margin:.3g} but the dual certificate only proves "
                 f"{cert.bound:.3g} (tolerance {tol:g}); retry with a larger tol"
@@ -586,7 +638,7 @@ def _solve_system(
                     raise SolveFailedError(f"{context}: the nearest-weights LP found no weighting reaching margin {threshold:.3g}")
                 weights, method = np.asarray(second.weights), method + "+nearest"
         else:
-            coefs = np.array([1.0 if t in objective[1] else 0.0 for t in lb.tasks])
+            coefs = np.array([1.0 if t in objective[1] else 0.0 for t in tasks])
             second = run(engine.optimize, R, coefs, objective[0] == "max", threshold)
             if second.weights is None:
                 raise SolveFailedError(f"{context}: the objective LP found no weighting reaching margin {threshold:.3g}")
@@ -594,7 +646,7 @@ def _solve_system(
 
     # Independent verification: the weights must make the system win in the majority relation.
     final = margins_of(weights) if weights is not best else best_margins
-    weight_map = dict(zip(lb.tasks, weights.tolist()))
+    weight_map = dict(zip(tasks, weights.tolist()))
     if cons:
         worst = max(c.violation(weight_map) for c in cons)
         if worst > CONSTRAINT_TOL:
@@ -753,7 +805,7 @@ def condorcet_weights(
     counters = {"lps": 0, "solves": 0, "solver_seconds": 0.0}
     res, _ = _solve_system(
         lb, system, strict=bool(strict), reference=reference, objective=obj, cons=cons, engine=engine,
-        tol=tol, min_margin=min_margin, verify_with="pairwise", counters=counters,
+        tol=tol, min_margin=min_margin, verify_with="pairwise", counters=counters, labels=_Labels(lb),
     )
     object.__setattr__(res, "seconds", time.perf_counter() - start)
     return res
@@ -874,10 +926,11 @@ def prospective(
             )
     else:
         engine = _Engine(lb, solver_cons, solver, method)
-        for s in lb.systems:
+        labels = _Labels(lb)
+        for s in labels.systems:
             res, other = _solve_system(
                 lb, s, strict=bool(strict), reference=reference, objective=obj, cons=cons, engine=engine,
-                tol=tol, min_margin=min_margin, verify_with="rows", counters=counters,
+                tol=tol, min_margin=min_margin, verify_with="rows", counters=counters, labels=labels,
             )
             strict_ok, weak_ok = (res.feasible, other) if strict else (other, res.feasible)
             weights = ""

@@ -320,10 +320,14 @@ def certificate_bound(
     if ((mu_u > 0) & np.isinf(cons.upper)).any() or ((mu_l > 0) & np.isinf(cons.lower)).any():
         raise ValueError("a multiplier is set on an open (infinite) side of a constraint")
 
-    # c = R^T y, exactly: the floats y_i are dyadic rationals; scale them to integers.
+    # c = R^T y, exactly: the floats y_i are dyadic rationals; over their common denominator
+    # they are integers N_i, and c_k = c_num_k / total with c_num_k = sum_i N_i R_ik.
     if y.sum() > 0:
         y = y / y.sum()  # the stored mix; it is normalized once more, exactly, below
     support = np.nonzero(y)[0]
+    total = 1
+    c_num: list[int] | None = None
+    c: list[Fraction]
     if len(support):
         ratios = [float(v).as_integer_ratio() for v in y[support]]
         denom = max(d for _, d in ratios)  # powers of two: the largest is a common multiple
@@ -331,34 +335,45 @@ def certificate_bound(
         total = sum(nums)
         rows = R[support]
         if np.array_equal(rows, np.round(rows)) and np.abs(rows).max() < 2**52:
-            ints = rows.astype(np.int64).tolist()
-            c = [Fraction(sum(nums[i] * ints[i][k] for i in range(len(nums))), total) for k in range(n_tasks)]
+            ints = rows.astype(np.int64).T.tolist()  # per task: the integer column over the support
+            c_num = [sum(n * r for n, r in zip(nums, col) if r) for col in ints]
+            c = []  # built lazily below
         else:
             fr = [_fractions(r) for r in rows.tolist()]
             c = [sum((nums[i] * fr[i][k] for i in range(len(nums))), Fraction(0)) / total for k in range(n_tasks)]
         y_out = y
     else:
-        c = [Fraction(0)] * n_tasks
+        c_num = [0] * n_tasks
+        c = []
         y_out = np.zeros(n_rivals)
 
     active = np.nonzero((mu_u > 0) | (mu_l > 0))[0]
-    d = [Fraction(0)] * n_tasks
-    const = Fraction(0)
-    for i in active.tolist():
-        net = Fraction(float(mu_u[i])) - Fraction(float(mu_l[i]))
-        for k in np.nonzero(cons.matrix[i])[0].tolist():
-            d[k] += net * Fraction(float(cons.matrix[i, k]))
-        if mu_u[i] > 0:
-            const += Fraction(float(mu_u[i])) * Fraction(float(cons.upper[i]))
-        if mu_l[i] > 0:
-            const -= Fraction(float(mu_l[i])) * Fraction(float(cons.lower[i]))
-    offset = max(ck - dk for ck, dk in zip(c, d))
-    bound = offset + const
+    if c_num is not None and len(active) == 0:
+        # the common case (no constraint multipliers): one Fraction, correctly rounded floats
+        offset = Fraction(max(c_num), total)
+        bound = offset
+        advantage = np.array([x / total for x in c_num], dtype=np.float64)
+    else:
+        if c_num is not None:
+            c = [Fraction(x, total) for x in c_num]
+        d = [Fraction(0)] * n_tasks
+        const = Fraction(0)
+        for i in active.tolist():
+            net = Fraction(float(mu_u[i])) - Fraction(float(mu_l[i]))
+            for k in np.nonzero(cons.matrix[i])[0].tolist():
+                d[k] += net * Fraction(float(cons.matrix[i, k]))
+            if mu_u[i] > 0:
+                const += Fraction(float(mu_u[i])) * Fraction(float(cons.upper[i]))
+            if mu_l[i] > 0:
+                const -= Fraction(float(mu_l[i])) * Fraction(float(cons.lower[i]))
+        offset = max(ck - dk for ck, dk in zip(c, d))
+        bound = offset + const
+        advantage = np.array([float(v) for v in c])
     return MarginCertificate(
         rivals=_frozen(y_out),
         upper_multipliers=_frozen(mu_u),
         lower_multipliers=_frozen(mu_l),
-        advantage=_frozen(np.array([float(v) for v in c])),
+        advantage=_frozen(advantage),
         offset=_clean(float(offset)),
         bound=_clean(float(bound)),
         bound_exact=bound,
