@@ -316,7 +316,6 @@ def _products(stack: np.ndarray, o: np.ndarray) -> np.ndarray:
 def _midranks(scores: np.ndarray, *, tol: float = _SCORE_TOL) -> np.ndarray:
     """Average ranks (1 = highest score) of each column of `scores`; values within a relative
     `tol` of their neighbour (sorted) tie."""
-    scores = np.atleast_2d(scores.T).T if scores.ndim == 1 else scores
     out = np.empty(scores.shape)
     for t in range(scores.shape[1]):
         v = scores[:, t]

@@ -324,6 +324,21 @@ def test_two_levels_counts_tasks_with_a_direct_comparison():
     assert cs.impute_pairwise(data).matrix.counts.tolist() == [[0, 1, 1], [1, 0, 1], [1, 1, 0]]
 
 
+@given(score_tables(missing=True, weighted=True, max_systems=6, max_tasks=5))
+@settings(max_examples=40, deadline=None)
+def test_levels_two_on_a_leaderboard_property(lb):
+    res = cs.sigma_2l(lb)
+    n = lb.n_systems
+    points = np.zeros(n)
+    for t, task in enumerate(lb.tasks):
+        s = brute_force_matrix(lb.values[:, t]).sum(axis=1)
+        np.testing.assert_allclose(res.task_scores[task].to_numpy(), s, atol=1e-9)
+        mid = np.array([np.sum(s > s[i] + 1e-9) + (np.sum(np.abs(s - s[i]) <= 1e-9) + 1) / 2 for i in range(n)])
+        points += lb.weights[task] * (n - mid)
+    np.testing.assert_allclose(res.scores.to_numpy(), points, atol=1e-9)
+    np.testing.assert_array_equal(res.matrix.counts, cs.pairwise(lb).counts)
+
+
 def test_levels_two_on_a_leaderboard_ranks_each_task():
     frame = pd.DataFrame({"t1": [3.0, 2.0, np.nan], "t2": [1.0, np.nan, 2.0]}, index=["a", "b", "c"])
     res = cs.sigma_2l(leaderboard(frame))
