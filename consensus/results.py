@@ -309,8 +309,9 @@ class CondorcetCertificate:
       is exactly 0 or negative): no weighting lets the system beat every rival.
     - ``kind="weak"``: ``bound < threshold`` (= ``-tol``): every weighting leaves the system
       losing to some rival.
-    - ``kind="constraints"``: no rivals; the weight constraints alone are contradictory
-      (``bound < 0``).
+    - ``kind="constraints"``: no rivals; the weight constraints alone are contradictory:
+      ``bound < threshold * sum(multipliers)`` (``threshold = -1e-9``; the multipliers sum to
+      1), so no weighting meets them even within 1e-9 per constraint.
 
     A Pareto-dominated system's certificate is its dominator (``y = 1`` on it): it is at
     least as good on every task both are scored on, so ``advantage <= 0`` everywhere.
