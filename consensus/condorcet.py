@@ -391,6 +391,9 @@ def _certificate_holds(lb: Leaderboard, cert: CondorcetCertificate, constraints:
     bound = _exact_bound(lb, cert.system, cert.rival_mix, cert.multipliers, constraints)
     if cert.kind == "strict":
         return bound <= Fraction(cert.threshold)
+    if cert.kind == "constraints":  # contradictory even within CONSTRAINT_TOL per row
+        total = sum((Fraction(float(mu)) for mu in cert.multipliers.values()), Fraction(0))
+        return bound < -Fraction(CONSTRAINT_TOL) * total
     return bound < Fraction(cert.threshold)
 
 
@@ -501,7 +504,7 @@ class _Engine:
     def max_margin(self, R: np.ndarray) -> WeightsLPResult:
         if self.fast is not None:
             return self.fast.max_margin(R)
-        return max_margin_lp(R, constraints=self.cons, backend=self.solver)
+        return max_margin_lp(R, constraints=self.cons, backend=self.solver, slack=CONSTRAINT_TOL)
 
     def nearest(self, R: np.ndarray, ref: np.ndarray, threshold: float) -> WeightsLPResult:
         if self.fast is not None:
@@ -565,7 +568,7 @@ def _solve_system(
         tol=tol, min_margin=min_margin,
     )
     if mm.status is SolveStatus.INFEASIBLE:
-        cert = _certificate(lb, system, rivals, mm.certificate, "constraints", 0.0, cons)
+        cert = _certificate(lb, system, rivals, mm.certificate, "constraints", -CONSTRAINT_TOL, cons)
         if not _certificate_holds(lb, cert, cons):
             raise SolveFailedError(f"{context}: the Farkas certificate of the contradictory constraints does not verify")
         return CondorcetWeightsResult(
@@ -909,13 +912,13 @@ def prospective(
     contradiction: CondorcetCertificate | None = None
     if solver_cons is not None:
         try:
-            farkas = constraints_farkas_lp(solver_cons, backend=solver)
+            farkas = constraints_farkas_lp(solver_cons, backend=solver, slack=CONSTRAINT_TOL)
         except SolverError as exc:
             raise SolveFailedError(f"prospective: checking the weight constraints: {exc}") from exc
         counters["lps"] += 1
         counters["solves"] += 1
         if farkas is not None:
-            contradiction = _certificate(lb, lb.systems[0], lb.systems[1:], farkas, "constraints", 0.0, cons)
+            contradiction = _certificate(lb, lb.systems[0], lb.systems[1:], farkas, "constraints", -CONSTRAINT_TOL, cons)
             if not _certificate_holds(lb, contradiction, cons):
                 raise SolveFailedError("prospective: the Farkas certificate of the constraints does not verify")
     if contradiction is not None:

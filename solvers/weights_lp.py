@@ -604,6 +604,7 @@ def max_margin_lp(
     constraints: WeightConstraints | None = None,
     backend: str = "highs",
     shortcut: bool = True,
+    slack: float = 0.0,
 ) -> WeightsLPResult:
     """Maximize the smallest weighted margin ``min_j (R w)_j`` over admissible weightings.
 
@@ -625,6 +626,8 @@ def max_margin_lp(
         A :func:`solvers.backends.make_solver` name.
     shortcut : bool, default=True
         Use :func:`max_margin_shortcut` when there are no constraints.
+    slack : float, default=0.0
+        Passed to :func:`constraints_farkas_lp` when the constraints look contradictory.
 
     Returns
     -------
@@ -656,13 +659,18 @@ def max_margin_lp(
     status, solver_seconds = _run_pulp(prob, backend)
     method = f"lp:{backend}"
     if status is SolveStatus.INFEASIBLE:
-        cert = constraints_farkas_lp(cons, backend=backend)
-        if cert is None:
+        farkas = constraints_farkas_lp(cons, backend=backend, slack=slack)
+        if farkas is None:
             raise SolverError(
                 f"{backend} reports the weight constraints infeasible, but no Farkas certificate "
-                "confirms it (the constraints are contradictory only within solver tolerance)",
+                f"confirms it beyond {slack:g} (the constraints are contradictory only within "
+                "solver tolerance; loosen or tighten them)",
                 SolveStatus.INFEASIBLE,
             )
+        cert = certificate_bound(
+            R, np.zeros(n_rivals), constraints=cons,
+            upper_multipliers=farkas.upper_multipliers, lower_multipliers=farkas.lower_multipliers,
+        )
         return WeightsLPResult(
             SolveStatus.INFEASIBLE, None, math.nan, None, cert, method, 2, n_rivals,
             time.perf_counter() - start, solver_seconds,
@@ -830,13 +838,18 @@ def dual_certificate_lp(
     return certificate_bound(R, yv, constraints=cons, upper_multipliers=mu_u, lower_multipliers=mu_l)
 
 
-def constraints_farkas_lp(constraints: WeightConstraints, *, backend: str = "highs") -> MarginCertificate | None:
+def constraints_farkas_lp(
+    constraints: WeightConstraints, *, backend: str = "highs", slack: float = 0.0
+) -> MarginCertificate | None:
     """A Farkas certificate that no weighting satisfies `constraints`, or None if one does.
 
     Solves ``min offset + mu_u . upper - mu_l . lower`` s.t. ``offset + (A^T (mu_u -
     mu_l))_k >= 0`` for every task and ``sum mu = 1``. Any feasible ``w`` would give
     ``0 <= bound`` (see :class:`MarginCertificate` with no rivals), so an optimum below 0,
-    confirmed exactly, proves the constraints contradictory.
+    confirmed exactly, proves the constraints contradictory. More: a weighting that misses
+    every row by at most `slack` gives ``-slack * sum(mu) <= bound``, so the certificate is
+    returned only when ``bound < -slack * sum(mu)`` (exactly): the constraints are then
+    contradictory even within `slack`.
 
     Examples
     --------
@@ -881,7 +894,8 @@ def constraints_farkas_lp(constraints: WeightConstraints, *, backend: str = "hig
         mu_l[i] = max(v.value() or 0.0, 0.0)
     dummy_r = np.zeros((1, n_tasks))
     cert = certificate_bound(dummy_r, [0.0], constraints=cons, upper_multipliers=mu_u, lower_multipliers=mu_l)
-    return cert if cert.bound_exact < 0 else None
+    total = sum(Fraction(float(v)) for v in np.concatenate([mu_u, mu_l]))
+    return cert if cert.bound_exact < -Fraction(slack) * total else None
 
 
 # ---------------------------------------------------------------------- highspy fast path

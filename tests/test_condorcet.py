@@ -607,3 +607,13 @@ def test_prospective_on_a_larger_gumbel_board():
             assert majority_wins(lb, row.system, w.weights, strict=True)
             assert float(np.abs(w.weights - ref).sum()) == pytest.approx(row.distance, abs=1e-7)
     assert table["strict_feasible"].sum() >= 1
+
+
+def test_constraints_that_meet_exactly_are_not_contradictory(votenrank_toy):
+    # float 0.2 is slightly above 1/5, so five minimums of 0.2 exceed 1 by ~1e-17: within the
+    # 1e-9 constraint tolerance this is the uniform weighting, not a contradiction
+    res = cs.condorcet_weights(votenrank_toy, "B", min_weight=0.2)
+    assert res.feasible and res.weights.to_numpy() == pytest.approx(0.2)
+    table = cs.prospective(votenrank_toy, min_weight=0.2).set_index("system")
+    assert table.loc["B", "strict_feasible"] and table.loc["B", "distance"] == 0.0
+    assert table.loc["A", "certificate"] != "contradictory constraints"
