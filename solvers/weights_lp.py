@@ -1003,13 +1003,11 @@ class HighsWeightsLP:
 
     def _add_rows(self, w_part: FloatArray, lo: FloatArray, hi: FloatArray, extra_cols: FloatArray | None) -> None:
         """Add rows ``lo <= [w_part | extra] x <= hi`` (``extra`` over the columns after w)."""
-        n = self.n_tasks
         dense = w_part if extra_cols is None else np.hstack([w_part, extra_cols])
         rows, cols = np.nonzero(dense)
         starts = np.searchsorted(rows, np.arange(dense.shape[0])).astype(np.int32)
         values = dense[rows, cols]
         self._h.addRows(dense.shape[0], lo, hi, len(values), starts, cols.astype(np.int32), values)
-        del n
 
     def _add_rival_rows(self, R: FloatArray, idx: NDArray[np.intp], mode: Mode, threshold: float) -> None:
         block = R[idx]

@@ -274,6 +274,7 @@ def test_rock_paper_scissors_blend_proves_a_weak_never():
 
 
 # ---------------------------------------------------------------------- brute force (hypothesis)
+@pytest.mark.slow
 @given(score_tables(max_systems=5, max_tasks=4, missing=True), st.booleans())
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 def test_brute_force_grid_cross_check(lb, strict):
@@ -303,6 +304,7 @@ def test_brute_force_grid_cross_check(lb, strict):
     (check_witness if res.feasible else check_certificate)(lb, res)
 
 
+@pytest.mark.slow
 @given(score_tables(max_systems=5, max_tasks=4, missing=True), st.booleans(), st.data())
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 def test_every_answer_carries_verified_evidence(lb, strict, data):
@@ -350,6 +352,7 @@ def constrained(draw):
     return lb, options, grid_ok
 
 
+@pytest.mark.slow
 @given(constrained(), st.booleans())
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 def test_user_constraints_brute_force(case, strict):
@@ -374,6 +377,7 @@ def test_user_constraints_brute_force(case, strict):
     (check_witness if res.feasible else check_certificate)(lb, res)
 
 
+@pytest.mark.slow
 @given(score_tables(max_systems=5, max_tasks=4), st.sampled_from(["min", "max"]), st.data())
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 def test_objective_brute_force(lb, sense, data):
@@ -584,6 +588,7 @@ def test_prospective_frame_is_jsonable_and_agrees(votenrank_toy):
     assert table.attrs["n_lps"] >= 1 and table.attrs["method"] == "highspy"
 
 
+@pytest.mark.slow
 @given(score_tables(max_systems=6, max_tasks=4, missing=True), st.booleans())
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 def test_prospective_highspy_fast_path_matches_pulp(lb, strict):
