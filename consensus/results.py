@@ -237,6 +237,10 @@ __all__ += ["RuleResult"]
 
 from dataclasses import dataclass as _dataclass5
 from dataclasses import field as _field5
+from typing import TYPE_CHECKING as _TYPE_CHECKING5
+
+if _TYPE_CHECKING5:  # pragma: no cover
+    from solvers import SolveStatus
 
 
 def _series5(mapping: Mapping[str, float] | None, name: str) -> Any:
@@ -439,7 +443,7 @@ class CondorcetWeightsResult:
     objective: tuple[str, tuple[str, ...]] | None
     objective_value: float | None
     constraints: tuple[WeightConstraint, ...]
-    status: Any
+    status: SolveStatus
     method: str
     tol: float
     min_margin: float
