@@ -859,7 +859,8 @@ def prospective(
         the paper's "prospective"); ``strict_feasible``; ``margin`` (the best smallest margin
         ``eps*``); ``distance`` (L1 from the reference to the nearest winning weighting, NaN
         when it cannot win or without `nearest_to`); ``weights`` (the example weighting as
-        text ``"t1=0.5, t3=0.5"``, non-zero weights only); ``certificate`` (for systems that
+        text ``"t1=0.5, t3=0.5"``, non-zero weights only: the nearest weighting, the
+        `objective`'s optimum, or with neither the max-margin weights); ``certificate`` (for systems that
         cannot win: the rival mix, e.g. ``"C"`` or ``"0.5 C + 0.5 D"``); ``method``.
         ``frame.attrs`` records the options, the number of LPs and solver runs and the time
         spent; everything in the frame and its attrs is JSON-able.
