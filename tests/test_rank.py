@@ -450,3 +450,46 @@ def test_missing_impute_without_the_module_is_a_clear_error(holes, monkeypatch):
     monkeypatch.setitem(sys.modules, "consensus.impute", None)  # import fails
     with pytest.raises(InvalidOptionError, match="missing='impute' needs consensus.impute"):
         cs.rank(holes, "borda", missing="impute")
+
+
+def test_rank_kemeny_route_with_a_stand_in_module(votenrank_toy, monkeypatch):
+    """The wrapping logic, checked against a brute-force stand-in for consensus.kemeny."""
+    import itertools
+    import sys
+    import types
+
+    @dataclasses.dataclass(frozen=True)
+    class FakeKemenyResult:
+        ranking: tuple[str, ...]
+        objective: float
+
+    calls: list[dict] = []
+
+    def fake_kemeny(data, **options):
+        calls.append(options)
+        p = cs.pairwise(data) if isinstance(data, Leaderboard) else data
+        idx = {s: i for i, s in enumerate(p.systems)}
+        pref = p.preferences
+
+        def cost(order):  # placing j above i disagrees with pref[i, j]
+            return sum(pref[idx[b], idx[a]] for k, a in enumerate(order) for b in order[k + 1 :])
+
+        best = min(itertools.permutations(p.systems), key=cost)
+        return FakeKemenyResult(tuple(best), float(cost(best)))
+
+    module = types.ModuleType("consensus.kemeny")
+    module.kemeny = fake_kemeny  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "consensus.kemeny", module)
+    res = cs.rank(votenrank_toy, "kemeny", method="brute_force", tie_break="lexicographic")
+    assert calls == [{"method": "brute_force"}]  # shared options stay in rank()
+    assert res.order == ("B", "C", "D", "A") and res.details["kemeny"].objective == 12.0
+    assert res.scores.to_dict() == {"A": 0.0, "B": 3.0, "C": 2.0, "D": 1.0}
+    assert res.ranking == (("B",), ("C",), ("D",), ("A",)) and res.winners == ("B",)
+    assert res.ties == "neither" and res.options["method"] == "brute_force"
+    assert json.loads(json.dumps(res.to_dict()))["details"]["kemeny"]["objective"] == 12.0
+    grouped = votenrank_toy.with_groups({"g1": ["t1", "t2"], "g2": ["t3", "t4", "t5"]})
+    two = cs.rank(grouped, "kemeny", two_step=True)
+    assert set(two.details["group_results"]) == {"g1", "g2"}
+    assert sorted(two.scores.tolist()) == [0.0, 1.0, 2.0, 3.0]
+    p = cs.pairwise(votenrank_toy)
+    assert cs.rank(p, "kemeny").order == res.order
