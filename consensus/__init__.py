@@ -138,3 +138,38 @@ __all__ += [
 
 
 # --- comparison, reports, plots (issue 7) ---
+from . import plot, report
+from .compare import (
+    compare,
+    compare_rules,
+    kendall_tau,
+    kendall_tau_distance,
+    rank_changes,
+    ranking_objective,
+    task_distance,
+    task_dispersion,
+    top_k_agreement,
+)
+from .report import analyze, majority_summary, render
+from .results import Analysis, Check, MajoritySummary, RuleComparison
+
+__all__ += [
+    "compare",
+    "compare_rules",
+    "kendall_tau",
+    "kendall_tau_distance",
+    "top_k_agreement",
+    "rank_changes",
+    "ranking_objective",
+    "task_distance",
+    "task_dispersion",
+    "analyze",
+    "majority_summary",
+    "render",
+    "report",
+    "plot",
+    "RuleComparison",
+    "MajoritySummary",
+    "Analysis",
+    "Check",
+]
