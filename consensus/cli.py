@@ -21,7 +21,7 @@ from typing import Any, NoReturn
 
 import pandas as pd
 
-from .errors import CompositeScoreError, ConsensusError, InvalidOptionError, NonNumericScoreError
+from .errors import CompositeScoreError, ConsensusError, NonNumericScoreError
 
 __all__ = ["main", "build_parser"]
 

@@ -219,7 +219,7 @@ def _parse_ranking(text: str) -> tuple[tuple[str, ...], ...]:
     return tuple(tuple(s.strip() for s in part.split("=")) for part in text.split(">"))
 
 
-def _majority_relation(summary: MajoritySummary, systems: Iterable[str]) -> dict[frozenset[str], str]:
+def _majority_relation(summary: MajoritySummary) -> dict[frozenset[str], str]:
     relation = {frozenset((w, l)): f"{w}>{l}" for w, l, *_ in summary.edges}
     for a, b in summary.ties:
         relation[frozenset((a, b))] = f"{a}={b}"
@@ -269,7 +269,7 @@ def _actual_value(
     if kind == "majority":
         if majority is None:
             return "not computed", False
-        relation = _majority_relation(majority, comparison.systems)
+        relation = _majority_relation(majority)
         wanted = [item.strip() for item in expected.split(";")]
         got = []
         for item in wanted:

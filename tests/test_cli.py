@@ -21,7 +21,6 @@ import numpy as np
 import pandas as pd
 import pytest
 
-import consensus as cs
 from consensus.cli import main
 
 TOY = "model,t1,t2,t3,t4,t5\nA,4,4,1,1,1\nB,3,1,4,3,3\nC,2,3,2,4,2\nD,1,2,3,2,4\n"
@@ -44,6 +43,18 @@ def _command() -> list[str]:
 def installed(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
     env = dict(os.environ, MPLBACKEND="Agg")
     return subprocess.run(_command() + list(args), capture_output=True, text=True, timeout=120, cwd=cwd, env=env)
+
+
+def installed_many(argvs: list[list[str]]) -> list[subprocess.CompletedProcess]:
+    """Run several commands concurrently (each starts a Python interpreter: ~1 s of imports)."""
+    env = dict(os.environ, MPLBACKEND="Agg")
+    procs = [subprocess.Popen(_command() + argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+             for argv in argvs]
+    results = []
+    for argv, proc in zip(argvs, procs):
+        out, err = proc.communicate(timeout=180)
+        results.append(subprocess.CompletedProcess(argv, proc.returncode, out, err))
+    return results
 
 
 def run(capsys, *args: str) -> tuple[int, str, str]:
@@ -103,24 +114,20 @@ def test_installed_analyze_without_file_checks_itself():
     assert proc.stderr == ""
 
 
+@needs_kemeny
 @pytest.mark.slow
-@pytest.mark.parametrize(
-    "args, expected",
-    [
+def test_installed_subcommands(files):
+    cases = [
         (["rank", "{toy.csv}", "--rule", "borda", "--format", "csv"], "position,tier,system,score\n1,1,B,9.0\n"),
         (["kemeny", "{toy.csv}", "--format", "csv"], "position,system\n1,B\n2,C\n3,D\n4,A\n"),
         (["compare", "{toy.csv}", "--format", "csv"], "rule,status,winner,"),
         (["prospective", "{toy.csv}", "--format", "json"], '"command": "prospective"'),
         (["impute", "{missing.csv}", "--format", "json"], '"command": "impute"'),
-    ],
-    ids=["rank", "kemeny", "compare", "prospective", "impute"],
-)
-@needs_kemeny
-def test_installed_subcommands(files, args, expected):
-    argv = [str(files[a[1:-1]]) if a.startswith("{") else a for a in args]
-    proc = installed(*argv)
-    assert proc.returncode == 0, proc.stderr
-    assert proc.stdout.startswith(expected) or expected in proc.stdout
+    ]
+    argvs = [[str(files[a[1:-1]]) if a.startswith("{") else a for a in args] for args, _ in cases]
+    for (args, expected), proc in zip(cases, installed_many(argvs)):
+        assert proc.returncode == 0, (args, proc.stderr)
+        assert proc.stdout.startswith(expected) or expected in proc.stdout, args
 
 
 @pytest.mark.slow
@@ -142,8 +149,7 @@ def test_installed_bad_files_print_one_error_line(files, tmp_path):
         (["rank", str(files["toy.csv"]), "--rule", "borda", "--weights", "t1x=2"], "unknown task 't1x' in weights; "
          "did you mean 't1'?"),
     ]
-    for argv, message in cases:
-        proc = installed(*argv)
+    for (argv, message), proc in zip(cases, installed_many([argv for argv, _ in cases])):
         assert (proc.returncode, proc.stdout) == (2, ""), argv
         assert proc.stderr == f"consensus: error: {message}\n", argv
 

@@ -4,21 +4,17 @@ from __future__ import annotations
 
 import itertools
 import math
-import warnings
 
 import numpy as np
 import pandas as pd
 import pytest
 import scipy.stats
-from hypothesis import assume, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import consensus as cs
 from consensus.compare import (
-    DEFAULT_RULES,
     as_tiers,
-    compare,
-    compare_rules,
     kendall_tau,
     kendall_tau_distance,
     rank_changes,
@@ -31,7 +27,7 @@ from consensus.compare import (
     top_k_agreement,
 )
 from consensus.errors import InvalidOptionError, UnknownSystemError
-from tests.strategies import score_frames, score_tables
+from tests.strategies import score_tables
 
 
 # ---------------------------------------------------------------- helpers (independent references)
