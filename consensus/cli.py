@@ -401,20 +401,28 @@ class _Progress:
 
 
 def _progress_details(args: tuple[Any, ...], kwargs: dict[str, Any]) -> str:
+    """The interesting fields of a progress report (an object such as the Kemeny solver's
+    ``SolveProgress``, a mapping, or keywords): stage, component, round, cuts, incumbent, bound, gap."""
+    names = ("stage", "component", "n_components", "round", "iteration", "cuts", "objective", "incumbent",
+             "lower_bound", "bound", "gap")
     info: dict[str, Any] = dict(kwargs)
     for arg in args:
         if isinstance(arg, dict):
             info.update(arg)
-        elif hasattr(arg, "__dict__") or hasattr(arg, "__slots__"):
-            for name in ("stage", "objective", "incumbent", "lower_bound", "bound", "gap", "cuts", "iteration"):
-                if hasattr(arg, name):
-                    info[name] = getattr(arg, name)
         elif isinstance(arg, str):
             info.setdefault("stage", arg)
+        else:
+            for name in names:
+                if hasattr(arg, name):
+                    info[name] = getattr(arg, name)
     parts = []
-    for name in ("stage", "iteration", "cuts", "objective", "incumbent", "lower_bound", "bound", "gap"):
+    if "component" in info and "n_components" in info and info["n_components"] and info["n_components"] > 1:
+        info["component"] = f"{int(info['component']) + 1}/{info['n_components']}"
+    else:
+        info.pop("component", None)
+    for name in names:
         value = info.get(name)
-        if value is None:
+        if value is None or name == "n_components":
             continue
         if isinstance(value, float):
             value = f"{value:g}"

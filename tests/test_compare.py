@@ -301,3 +301,22 @@ def test_kemeny_distance_lies_between_half_and_all_of_the_dispersion(table):
     mean_distance = task_distance(table, order) / float(table.weights.sum())
     dispersion = task_dispersion(table)
     assert 0.5 * dispersion - 1e-9 <= mean_distance <= dispersion + 1e-9
+
+
+@given(st.lists(st.integers(0, 6), max_size=70))
+@settings(max_examples=80, deadline=None)
+def test_inversion_count_matches_the_pair_loop(values):
+    from consensus.compare import _strict_inversions
+
+    naive = sum(1 for i, j in itertools.combinations(range(len(values)), 2) if values[i] > values[j])
+    assert _strict_inversions(np.array(values, dtype=np.int64)) == naive
+
+
+def test_kendall_measures_on_a_long_tied_ranking_match_scipy():
+    rng = np.random.default_rng(7)
+    labels = [f"s{i}" for i in range(400)]
+    la, lb = rng.integers(0, 60, 400), rng.integers(0, 60, 400)
+    a = _tiers_from_levels(labels, la.tolist())
+    b = _tiers_from_levels(labels, lb.tolist())
+    assert kendall_tau(a, b) == pytest.approx(scipy.stats.kendalltau(la, lb).statistic)
+    assert kendall_tau_distance(a, b) == pytest.approx(_naive_distance(a, b))
