@@ -171,13 +171,20 @@ class NoTaskError(LeaderboardError):
 class MissingScoreError(ConsensusError, ValueError):
     """A rule that cannot use missing scores got some, and no policy was given."""
 
-    def __init__(self, rule: str, cells: Sequence[tuple[str, str]]) -> None:
-        self.rule, self.cells = rule, tuple(cells)
+    def __init__(
+        self,
+        rule: str,
+        cells: Sequence[tuple[str, str]],
+        policies: Sequence[str] = ("impute", "drop_tasks", "drop_systems"),
+    ) -> None:
+        self.rule, self.cells, self.policies = rule, tuple(cells), tuple(policies)
         shown = ", ".join(f"({s!r}, {t!r})" for s, t in self.cells[:3])
         more = ", ..." if len(self.cells) > 3 else ""
+        options = [repr(p) for p in self.policies]
+        listed = options[0] if len(options) == 1 else ", ".join(options[:-1]) + " or " + options[-1]
         super().__init__(
             f"rule {rule!r} needs complete scores but {len(self.cells)} cell(s) are missing: "
-            f"{shown}{more}; pass missing='impute', 'drop_tasks' or 'drop_systems'"
+            f"{shown}{more}; pass missing={listed}"
         )
 
 

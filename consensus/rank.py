@@ -178,6 +178,23 @@ def run_rule(spec: RuleSpec, data: Any, rule_options: Mapping[str, Any], shared:
         else:
             out = spec.core(lb, rule_options, impute)
         systems = lb.systems
+    elif (
+        opts["missing"] == "impute"
+        and spec.impute
+        and hasattr(data, "to_pairwise")
+        and not isinstance(data, PairwiseMatrix)
+    ):
+        # instance-level scores (InstanceScores): the one-level imputed matrix, sigma_l of Himmi et al.
+        for key in ("weighting", "group_weights", "two_step"):
+            if opts[key] != _SHARED_DEFAULTS[key]:
+                raise InvalidOptionError(f"rule {spec.name!r}: option {key}={opts[key]!r} needs a Leaderboard")
+        if "mean" in _tie_break_methods(opts["tie_break"]):
+            raise InvalidOptionError("tie_break='mean' needs a Leaderboard")
+        lb = None
+        matrix = pairwise_of(data, True)
+        missing_info = _missing_info("impute", 0, "imputed pairwise matrix of the instance-level scores (impute_pairwise)")
+        out = spec.core(matrix, rule_options, True)
+        systems = matrix.systems
     elif spec.accepts_matrix and (isinstance(data, PairwiseMatrix) or hasattr(data, "to_pairwise")):
         for key in ("missing", "weighting", "group_weights", "two_step"):
             if opts[key] != _SHARED_DEFAULTS[key]:
@@ -193,7 +210,8 @@ def run_rule(spec: RuleSpec, data: Any, rule_options: Mapping[str, Any], shared:
         systems = matrix.systems
     else:
         what = "a Leaderboard or a PairwiseMatrix" if spec.accepts_matrix else "a Leaderboard"
-        raise InvalidOptionError(f"rule {spec.name!r} needs {what}, got {type(data).__name__}")
+        hint = "; instance-level scores need missing='impute'" if spec.impute and hasattr(data, "to_pairwise") else ""
+        raise InvalidOptionError(f"rule {spec.name!r} needs {what}, got {type(data).__name__}{hint}")
     options = {**dict(rule_options), **opts}
     return build_result(spec, systems, out, options, missing_info, lb)
 
@@ -271,6 +289,11 @@ def _tie_break_methods(tie_break: Any) -> tuple[str, ...]:
 
 
 # ---------------------------------------------------------------------- missing scores
+def _policies_for(spec: RuleSpec) -> tuple[str, ...]:
+    """The missing-score policies `spec` accepts, for error messages."""
+    return (("impute",) if spec.impute else ()) + ("drop_tasks", "drop_systems")
+
+
 def _missing_info(policy: str | None, n_cells: int, treatment: str, tasks: Sequence[str] = (), systems: Sequence[str] = ()) -> dict[str, Any]:
     return {
         "policy": policy,
@@ -295,7 +318,7 @@ def _apply_missing(spec: RuleSpec, lb: Leaderboard, policy: str | None) -> tuple
         return lb, _missing_info(policy, 0, "no missing scores"), False
     if policy is None:
         if not spec.pairwise_missing:
-            raise MissingScoreError(spec.name, cells)
+            raise MissingScoreError(spec.name, cells, _policies_for(spec))
         return lb, _missing_info(None, len(cells), "pairwise: each pair compared on the tasks both are scored on"), False
     if policy == "impute":
         return lb, _missing_info(policy, len(cells), "imputed pairwise matrix (impute_pairwise)"), True
@@ -408,7 +431,7 @@ def _two_step(
     meta_lb = quiet_leaderboard(meta, weights=gw)
     meta_impute = impute and meta_lb.has_missing
     if meta_lb.has_missing and not (second.pairwise_missing or meta_impute):
-        raise MissingScoreError(second.name, meta_lb.missing_cells())
+        raise MissingScoreError(second.name, meta_lb.missing_cells(), _policies_for(second))
     out = second.core(meta_lb, rule_options if second is spec else {}, meta_impute)
     details = {
         "group_results": group_results,

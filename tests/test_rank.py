@@ -493,3 +493,16 @@ def test_rank_kemeny_route_with_a_stand_in_module(votenrank_toy, monkeypatch):
     assert sorted(two.scores.tolist()) == [0.0, 1.0, 2.0, 3.0]
     p = cs.pairwise(votenrank_toy)
     assert cs.rank(p, "kemeny").order == res.order
+
+
+def test_instance_level_scores_rank_by_borda_on_the_imputed_matrix():
+    from consensus.experiments import gumbel_instances
+
+    data = gumbel_instances(5, 3, 20, phi=0.5, seed=1)
+    result = cs.rank(data, "borda", missing="impute")
+    expected = cs.sigma_l(data)
+    assert result.ranking == expected.ranking
+    assert np.allclose(result.scores.to_numpy(), expected.scores.to_numpy())
+    assert result.missing["policy"] == "impute"
+    with pytest.raises(cs.InvalidOptionError, match=r"instance-level scores need missing='impute'"):
+        cs.rank(data, "borda")
