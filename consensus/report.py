@@ -547,25 +547,18 @@ def render_majority(summary: MajoritySummary, *, format: str = "table") -> str:
 
 
 # ====================================================================== kemeny
-def _attr(obj: Any, *names: str, default: Any = None) -> Any:
-    for name in names:
-        if hasattr(obj, name):
-            return getattr(obj, name)
-    return default
-
-
 def kemeny_json(result: Any) -> dict[str, Any]:
     """The JSON object of a Kemeny result (schema in ``docs/cli.md``)."""
     return {
         "ranking": list(result.ranking),
         "objective": jsonable(result.objective),
-        "lower_bound": jsonable(_attr(result, "lower_bound", "bound")),
-        "gap": jsonable(_attr(result, "gap")),
-        "status": jsonable(_attr(result, "status")),
-        "optimal": bool(_attr(result, "optimal", "is_optimal", default=False)),
-        "unique": jsonable(_attr(result, "unique")),
-        "method": jsonable(_attr(result, "method")),
-        "seconds": jsonable(_attr(result, "seconds")),
+        "lower_bound": jsonable(result.lower_bound),
+        "gap": jsonable(result.gap),
+        "status": jsonable(result.status),
+        "optimal": bool(result.optimal),
+        "unique": result.unique,
+        "method": result.method,
+        "seconds": jsonable(result.seconds),
     }
 
 
@@ -576,15 +569,10 @@ def _kemeny_blocks(result: Any) -> list[Any]:
         "ranking: " + " > ".join(result.ranking),
         f"objective: {_num(info['objective'])} (task weight the ranking disagrees with)",
     ]
-    detail = f"status: {status}"
-    if info["lower_bound"] is not None:
-        detail += f", lower bound {_num(info['lower_bound'])}"
-    if info["gap"] is not None and not info["optimal"]:
-        detail += f", gap {_num(info['gap'])}"
-    if info["method"]:
-        detail += f", method {info['method']}"
-    if info["seconds"] is not None:
-        detail += f", {_num(info['seconds'], 2)} s"
+    detail = f"status: {status}, lower bound {_num(info['lower_bound'])}"
+    if not info["optimal"]:
+        detail += f", gap {_num(info['gap'])} (not proven optimal: the time limit stopped the proof)"
+    detail += f", method {info['method']}, {_num(info['seconds'], 2)} s"
     lines.append(detail)
     if info["unique"] is not None:
         lines.append("unique optimum: " + ("yes" if info["unique"] else "no (other orders reach the same objective)"))
@@ -688,6 +676,20 @@ def _comparison_blocks(comparison: RuleComparison) -> list[Any]:
     blocks += [_lines(change_note), _rankings_table(comparison)]
 
     blocks.append(_Heading("Each rule against the exact Kemeny ranking"))
+    if not bool(getattr(comparison.kemeny, "optimal", True)):
+        blocks.append(
+            _lines(
+                "the Kemeny ranking below is the best found within the time limit, not proven optimal: "
+                "gaps are measured against it (a negative gap means the rule found a better ranking)"
+            )
+        )
+    if getattr(comparison.kemeny, "unique", None) is False:
+        blocks.append(
+            _lines(
+                "the Kemeny optimum is not unique: tau, dist and top/least-k refer to the optimum shown above; "
+                "objective and gap do not depend on the choice"
+            )
+        )
     cw = comparison.condorcet_winner
     blocks.append(
         _lines(
@@ -743,7 +745,7 @@ def _comparison_blocks(comparison: RuleComparison) -> list[Any]:
          _num(frame.loc[rule, "seconds"], 4))
         for rule in ran
     )
-    blocks.append(_Table(("rule", "sum", "per task weight", "seconds"), rows))
+    blocks.append(_Table(("rule", "sum", "per task weight", "rule time (s)"), rows))
     return blocks
 
 
@@ -829,8 +831,8 @@ def render_prospective(
     indexed = _prospective_frame(frame)
     return _dispatch(
         format,
-        lambda: _frame_blocks("Prospective systems (Condorcet winners under some task weights)", indexed, "system",
-                              _PROSPECTIVE_LINES),
+        lambda: _frame_blocks("Prospective systems (Condorcet winners under some task weights)",
+                              indexed.drop(columns=["method"], errors="ignore"), "system", _PROSPECTIVE_LINES),
         lambda: _frame_csv(indexed, "system"),
         lambda: _json("prospective", table, source, {"systems": _frame_json(indexed, "system")}),
     )
@@ -1032,7 +1034,7 @@ def _analysis_blocks(analysis: Analysis) -> list[Any]:
     if analysis.prospective is not None:
         blocks += _frame_blocks(
             "Prospective systems (Condorcet winners under some task weights)",
-            _prospective_frame(analysis.prospective),
+            _prospective_frame(analysis.prospective).drop(columns=["method"], errors="ignore"),
             "system",
             _PROSPECTIVE_LINES,
         )

@@ -12,6 +12,7 @@ import importlib.util
 import io
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -21,6 +22,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+import consensus as cs
 from consensus.cli import main
 
 TOY = "model,t1,t2,t3,t4,t5\nA,4,4,1,1,1\nB,3,1,4,3,3\nC,2,3,2,4,2\nD,1,2,3,2,4\n"
@@ -488,3 +490,17 @@ def test_progress_indicator_is_fed_by_the_solver_and_silenced_by_quiet(capsys):
     progress.close()
     err = capsys.readouterr().err
     assert "consensus: Kemeny consensus: 0 s" in err and "objective 12, lower bound 10" in err
+
+
+@needs_kemeny
+@pytest.mark.slow
+def test_long_solves_show_progress_on_stderr_unless_quiet(tmp_path, capsys):
+    lb = cs.gumbel_leaderboard(60, 30, phi=0.0, seed=0)
+    path = tmp_path / "noise.csv"
+    lb.scores.to_csv(path)
+    code, out, err = run(capsys, "kemeny", str(path), "--time-limit", "1.5", "--format", "json")
+    assert code == 0
+    assert json.loads(out)["result"]["status"] == "time_limit"
+    assert re.match(r"consensus: Kemeny consensus: \d+ s, stage \w+, .*incumbent [\d.]+, bound [\d.]+", err)
+    code, out, err = run(capsys, "kemeny", str(path), "--time-limit", "1.5", "--quiet", "--format", "csv")
+    assert code == 0 and err == ""

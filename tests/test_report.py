@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import importlib
 import importlib.util
 import io
 import json
@@ -134,8 +135,7 @@ def test_comparison_rankings_and_rank_changes(votenrank_toy):
 @needs_kemeny
 def test_compare_reuses_a_given_kemeny_result(votenrank_toy, monkeypatch):
     result = cs.kemeny(votenrank_toy)
-    import consensus.kemeny as kemeny_module
-
+    kemeny_module = importlib.import_module("consensus.kemeny")  # the module (cs.kemeny is the function)
     monkeypatch.setattr(kemeny_module, "kemeny", lambda *a, **k: pytest.fail("re-solved"))
     comp = cs.compare_rules(votenrank_toy, rules=["borda"], kemeny_result=result)
     assert comp.kemeny is result
@@ -178,11 +178,8 @@ def test_checks_catch_a_wrong_answer(votenrank_toy):
 
 @needs_kemeny
 def test_analysis_renders_without_re_solving(toy_analysis, monkeypatch):
-    import consensus.condorcet
-    import consensus.kemeny
-
-    monkeypatch.setattr(consensus.kemeny, "kemeny", lambda *a, **k: pytest.fail("re-solved"))
-    monkeypatch.setattr(consensus.condorcet, "prospective", lambda *a, **k: pytest.fail("re-solved"))
+    for name, function in (("consensus.kemeny", "kemeny"), ("consensus.condorcet", "prospective")):
+        monkeypatch.setattr(importlib.import_module(name), function, lambda *a, **k: pytest.fail("re-solved"))
     for fmt in FORMATS:
         assert render_analysis(toy_analysis, format=fmt)
 
@@ -216,12 +213,12 @@ def test_analysis_json_document(toy_analysis):
 def test_analysis_with_missing_scores_and_no_prospective(missing_table):
     a = cs.analyze(missing_table, source="x.csv", prospective=False)
     text = render_analysis(a)
-    assert "missing scores: 2 (b/t2, a/t3)" in text
+    assert "missing scores: 2 (a/t3, b/t2)" in text
     assert "not run: mean: MissingScoreError" in text
     assert "no rank changes: the mean ranking could not be computed" in text
     assert "Prospective systems" not in text
     doc = json.loads(render_analysis(a, format="json"))
-    assert doc["input"]["missing"] == [["b", "t2"], ["a", "t3"]]
+    assert doc["input"]["missing"] == [["a", "t3"], ["b", "t2"]]
     assert doc["result"]["comparison"]["rank_changes"] is None
 
 
@@ -285,3 +282,18 @@ def test_comparison_csv_is_the_compare_table(votenrank_toy):
     assert [r["rule"] for r in rows] == ["mean", "borda", "kemeny"]
     assert list(rows[0]) == ["rule"] + list(comp.table.columns)
     assert rows[2]["condorcet_winner"] == "true" and rows[0]["top5"] == ""
+
+
+@needs_kemeny
+@pytest.mark.slow
+def test_a_time_limited_kemeny_ranking_is_reported_as_such():
+    lb = cs.gumbel_leaderboard(60, 30, phi=0.0, seed=0)  # pure noise: hard to prove in 0.3 s
+    comp = cs.compare_rules(lb, rules=["mean", "borda"], time_limit=0.3)
+    assert comp.kemeny.status.value == "time_limit" and comp.kemeny.gap > 0
+    text = render_comparison(comp)
+    assert "gap " + text.split(", gap ")[1].split(" ")[0] in text
+    assert "(not proven optimal: the time limit stopped the proof)" in text
+    assert "the Kemeny ranking below is the best found within the time limit, not proven optimal" in text
+    result = json.loads(render_kemeny(comp.kemeny, format="json"))["result"]
+    assert result["status"] == "time_limit" and result["optimal"] is False
+    assert result["gap"] == pytest.approx(result["objective"] - result["lower_bound"])
