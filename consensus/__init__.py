@@ -90,6 +90,10 @@ from .results import RuleResult
 __all__ += ["rank", "rules", "RuleResult", "NonPositiveScoreError"]
 
 # --- kemeny (issue 4) ---
+from .kemeny import kemeny, kemeny_objective
+from .results import KemenyResult
+
+__all__ += ["kemeny", "kemeny_objective", "KemenyResult"]
 
 # --- condorcet weights (issue 5) ---
 from .condorcet import condorcet_weights, prospective, weighted_margins
