@@ -637,12 +637,17 @@ def compare_rules(
 
     Examples
     --------
-    >>> import consensus as cs  # doctest: +SKIP
-    >>> comp = compare_rules(cs.load_example("votenrank-toy"), rules=["mean", "borda", "plurality"])  # doctest: +SKIP
-    >>> comp.table[["winner", "kendall_tau", "gap"]]  # doctest: +SKIP
-                    winner  kendall_tau  gap
+    >>> import consensus as cs
+    >>> comp = compare_rules(cs.load_example("votenrank-toy"), rules=["mean", "borda", "plurality"])
+    >>> comp.table[["winner", "kendall_tau", "objective", "gap"]].round(3)  # doctest: +NORMALIZE_WHITESPACE
+              winner  kendall_tau  objective  gap
     rule
-    mean             A = B          ...
+    mean           B        1.000       12.0  0.0
+    borda          B        1.000       12.0  0.0
+    plurality      A       -0.707       16.5  4.5
+    kemeny         B        1.000       12.0  0.0
+    >>> comp.rank_changes()["plurality"].to_dict()
+    {'B': -1, 'C': 0, 'D': 1, 'A': 3}
     """
     from .leaderboard import Leaderboard
     from .majority import condorcet_winner
@@ -791,10 +796,12 @@ def compare(table: Leaderboard, *, rules: Iterable[str] = DEFAULT_RULES, **optio
 
     Examples
     --------
-    >>> import consensus as cs  # doctest: +SKIP
-    >>> compare(cs.load_example("votenrank-toy"), rules=["borda"])[["winner", "objective", "gap"]]  # doctest: +SKIP
+    >>> import consensus as cs
+    >>> table = compare(cs.load_example("votenrank-toy"), rules=["borda"])
+    >>> table[["winner", "objective", "gap"]]  # doctest: +NORMALIZE_WHITESPACE
            winner  objective  gap
     rule
+    mean        B       12.0  0.0
     borda       B       12.0  0.0
     kemeny      B       12.0  0.0
     """

@@ -178,11 +178,11 @@ def plot_rank_changes(
 
     Examples
     --------
-    >>> import consensus as cs  # doctest: +SKIP
-    >>> comp = cs.compare_rules(cs.load_example("votenrank-toy"), rules=["mean", "borda"])  # doctest: +SKIP
-    >>> fig = plot_rank_changes(comp)  # doctest: +SKIP
-    >>> [line.get_ydata().tolist() for line in fig.axes[0].lines if line.get_gid() == "system:A"]  # doctest: +SKIP
-    [[1, 4, 4]]
+    >>> import consensus as cs
+    >>> comp = cs.compare_rules(cs.load_example("votenrank-toy"), rules=["mean", "plurality"])
+    >>> fig = plot_rank_changes(comp)
+    >>> [line.get_ydata().tolist() for line in fig.axes[0].lines if line.get_gid() == "system:A"]
+    [[4, 1, 4]]
     """
     positions = comparison.positions()
     if rules is None:
@@ -192,12 +192,13 @@ def plot_rank_changes(
     missing = [r for r in rules if r not in positions.columns]
     if missing:
         raise InvalidOptionError(f"no ranking for rule(s) {', '.join(map(repr, missing))}")
-    fig, ax = _axes(ax, (1.2 + 1.1 * len(rules), 1.0 + 0.35 * len(positions)))
+    fig, ax = _axes(ax, (max(6.0, 1.2 + 1.1 * len(rules)), max(3.5, 1.0 + 0.35 * len(positions))))
     x = np.arange(len(rules))
-    cmap = _matplotlib()[0].colormaps["tab20"]
+    palette = "tab10" if len(positions) <= 10 else "tab20"
+    cmap = _matplotlib()[0].colormaps[palette]
     for k, system in enumerate(positions.index):
         y = positions.loc[system, list(rules)].to_numpy()
-        (line,) = ax.plot(x, y, marker="o", color=cmap(k % 20), linewidth=1.5)
+        (line,) = ax.plot(x, y, marker="o", color=cmap(k % cmap.N), linewidth=1.5)
         line.set_gid(f"system:{system}")
         ax.annotate(system, (x[0], y[0]), xytext=(-6, 0), textcoords="offset points", ha="right", va="center",
                     fontsize=8)
@@ -229,17 +230,22 @@ def plot_confidence(confidence: PairwiseConfidence, *, ax: Axes | None = None) -
     >>> fig.axes[0].images[0].get_array().shape
     (4, 4)
     """
-    fig, ax = _axes(ax, (1.5 + 0.45 * len(confidence.order), 1.0 + 0.45 * len(confidence.order)))
+    n = len(confidence.order)
+    fig, ax = _axes(ax, (max(5.0, 2.5 + 0.45 * n), max(4.5, 2.0 + 0.45 * n)))
     values = np.asarray(confidence.distance, dtype=float)
-    vmax = max(float(values.max()), 1e-9)
-    image = ax.imshow(values, cmap="Greens", vmin=0.0, vmax=vmax, interpolation="nearest")
+    # lower bound - 1/2 lies in [0, 1/2]: a fixed scale makes figures comparable
+    image = ax.imshow(values, cmap="Greens", vmin=0.0, vmax=0.5, interpolation="nearest")
     image.set_gid("confidence")
+    if n <= 15:
+        for i, j in zip(*np.nonzero(values > 0)):
+            ax.text(j, i, f"{values[i, j]:.2f}", ha="center", va="center", fontsize=7,
+                    color="white" if values[i, j] > 0.3 else "black")
     labels = list(confidence.order)
-    ax.set_xticks(range(len(labels)), labels, rotation=90)
-    ax.set_yticks(range(len(labels)), labels)
+    ax.set_xticks(range(n), labels, rotation=90)
+    ax.set_yticks(range(n), labels)
     ax.set_xlabel("final ranking, best to worst")
-    ax.set_title(f"Confident pairwise wins (delta = {confidence.delta:g})")
-    fig.colorbar(image, ax=ax, label="lower bound - 1/2")
+    ax.set_title(f"Confident wins (row beats column), delta = {confidence.delta:g}", fontsize=10)
+    fig.colorbar(image, ax=ax, label="lower bound - 1/2", shrink=0.8)
     return fig
 
 

@@ -155,9 +155,9 @@ def analyze(
 
     Examples
     --------
-    >>> import consensus as cs  # doctest: +SKIP
-    >>> a = analyze(cs.load_example("votenrank-toy"), example="votenrank-toy")  # doctest: +SKIP
-    >>> a.kemeny.ranking, a.majority.condorcet_winner, a.checks_ok  # doctest: +SKIP
+    >>> import consensus as cs
+    >>> a = analyze(cs.load_example("votenrank-toy"), example="votenrank-toy")
+    >>> a.kemeny.ranking, a.majority.condorcet_winner, a.checks_ok
     (('B', 'C', 'D', 'A'), 'B', True)
     """
     notes: list[str] = []
@@ -238,9 +238,9 @@ def example_checks(
 
     Examples
     --------
-    >>> import consensus as cs  # doctest: +SKIP
-    >>> comp = cs.compare_rules(cs.load_example("colombo-table1"), rules=["mean", "borda"])  # doctest: +SKIP
-    >>> [(c.name, c.ok) for c in example_checks("colombo-table1", comparison=comp)][1:]  # doctest: +SKIP
+    >>> import consensus as cs
+    >>> comp = cs.compare_rules(cs.load_example("colombo-table1"), rules=["mean", "borda"])
+    >>> [(c.name, c.ok) for c in example_checks("colombo-table1", comparison=comp)][1:]
     [('ranking:mean', True), ('ranking:borda', True), ('kemeny_ranking', True), ('kemeny_objective', True)]
     """
     checks = []
@@ -1075,9 +1075,9 @@ def render_analysis(analysis: Analysis, *, format: str = "table") -> str:
 
     Examples
     --------
-    >>> import consensus as cs  # doctest: +SKIP
-    >>> text = render_analysis(analyze(cs.load_example("votenrank-toy"), example="votenrank-toy"))  # doctest: +SKIP
-    >>> text.splitlines()[-1]  # doctest: +SKIP
+    >>> import consensus as cs
+    >>> text = render_analysis(analyze(cs.load_example("votenrank-toy"), example="votenrank-toy"))
+    >>> text.splitlines()[-1]
     'checks: 11/11 ok'
     """
     return _dispatch(

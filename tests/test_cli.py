@@ -8,7 +8,6 @@ bad files with their exact error line and exit code); the bulk of option combina
 from __future__ import annotations
 
 import csv
-import importlib.util
 import io
 import json
 import os
@@ -28,10 +27,6 @@ from consensus.cli import main
 TOY = "model,t1,t2,t3,t4,t5\nA,4,4,1,1,1\nB,3,1,4,3,3\nC,2,3,2,4,2\nD,1,2,3,2,4\n"
 
 
-# Until consensus.kemeny (issue 4) is merged, the tests that need the exact Kemeny ranking are skipped.
-needs_kemeny = pytest.mark.skipif(
-    importlib.util.find_spec("consensus.kemeny") is None, reason="needs consensus.kemeny (issue 4), not merged yet"
-)
 
 
 def _command() -> list[str]:
@@ -103,7 +98,6 @@ def files(tmp_path: Path) -> dict[str, Path]:
 
 
 # ====================================================================== the installed command
-@needs_kemeny
 @pytest.mark.slow
 def test_installed_analyze_without_file_checks_itself():
     proc = installed("analyze")
@@ -116,7 +110,6 @@ def test_installed_analyze_without_file_checks_itself():
     assert proc.stderr == ""
 
 
-@needs_kemeny
 @pytest.mark.slow
 def test_installed_subcommands(files):
     cases = [
@@ -166,7 +159,6 @@ def test_python_dash_m_consensus_runs_the_same_command(files):
 
 
 # ====================================================================== analyze (in-process)
-@needs_kemeny
 def test_analyze_report_sections(capsys):
     code, out, err = run(capsys, "analyze", "--quiet")
     assert code == 0 and err == ""
@@ -177,7 +169,6 @@ def test_analyze_report_sections(capsys):
     assert "Condorcet loser: A" in out and "Smith set: {B}" in out
 
 
-@needs_kemeny
 def test_analyze_formats(capsys):
     code, out, _ = run(capsys, "analyze", "--format", "json")
     doc = json.loads(out)
@@ -203,7 +194,6 @@ def test_analyze_formats(capsys):
     assert "- checks: 11/11 ok" in out
 
 
-@needs_kemeny
 def test_analyze_examples_and_synthetic(capsys):
     code, out, _ = run(capsys, "analyze", "--list-examples")
     assert code == 0 and out.split()[0] == "votenrank-toy" and "colombo-table1" in out and "gumbel" in out
@@ -218,7 +208,6 @@ def test_analyze_examples_and_synthetic(capsys):
     assert doc["result"]["checks"] == [] and doc["result"]["prospective"] is None
 
 
-@needs_kemeny
 def test_analyze_failed_self_check_exits_1(capsys, monkeypatch):
     import consensus.report as report
 
@@ -232,7 +221,6 @@ def test_analyze_failed_self_check_exits_1(capsys, monkeypatch):
     assert "checks: 10/11 ok" in out
 
 
-@needs_kemeny
 def test_analyze_a_file_with_missing_scores_and_options(files, capsys):
     code, out, err = run(capsys, "analyze", str(files["missing.csv"]), "--no-prospective")
     assert code == 0, err
@@ -258,7 +246,6 @@ def test_rank_every_format(files, capsys, fmt):
         assert "ranking: B > C > D > A" in out
 
 
-@needs_kemeny
 @pytest.mark.parametrize("fmt", ["table", "markdown", "json", "csv"])
 def test_kemeny_every_format(files, capsys, fmt):
     code, out, _ = run(capsys, "kemeny", str(files["toy.csv"]), "--time-limit", "30", "--format", fmt)
@@ -273,7 +260,6 @@ def test_kemeny_every_format(files, capsys, fmt):
         assert "B > C > D > A" in out and "objective: 12" in out
 
 
-@needs_kemeny
 @pytest.mark.parametrize("fmt", ["table", "markdown", "json", "csv"])
 def test_compare_every_format(files, capsys, fmt):
     code, out, _ = run(capsys, "compare", str(files["toy.csv"]), "--rules", "mean,borda,plurality", "--k", "1,2",
@@ -336,7 +322,6 @@ def test_impute_every_format(files, capsys, fmt):
         assert "Imputed pairwise matrix" in out and "Pairwise confidence" in out
 
 
-@needs_kemeny
 def test_impute_instance_level_file(files, capsys):
     code, out, err = run(capsys, "impute", str(files["instances.csv"]), "--instances", "system,task,instance,score",
                          "--levels", "2", "--format", "json")
@@ -460,7 +445,6 @@ def test_usage_errors(capsys, files):
 
 
 # ====================================================================== output options
-@needs_kemeny
 def test_output_and_plot_files(files, capsys, tmp_path):
     pytest.importorskip("matplotlib")
     report = tmp_path / "out" / "report.md"
@@ -492,7 +476,6 @@ def test_progress_indicator_is_fed_by_the_solver_and_silenced_by_quiet(capsys):
     assert "consensus: Kemeny consensus: 0 s" in err and "objective 12, lower bound 10" in err
 
 
-@needs_kemeny
 @pytest.mark.slow
 def test_long_solves_show_progress_on_stderr_unless_quiet(tmp_path, capsys):
     lb = cs.gumbel_leaderboard(60, 30, phi=0.0, seed=0)

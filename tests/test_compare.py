@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 import consensus as cs
 from consensus.compare import (
     as_tiers,
+    compare_rules,
     kendall_tau,
     kendall_tau_distance,
     rank_changes,
@@ -320,3 +321,30 @@ def test_kendall_measures_on_a_long_tied_ranking_match_scipy():
     b = _tiers_from_levels(labels, lb.tolist())
     assert kendall_tau(a, b) == pytest.approx(scipy.stats.kendalltau(la, lb).statistic)
     assert kendall_tau_distance(a, b) == pytest.approx(_naive_distance(a, b))
+
+
+# ---------------------------------------------------------------- consistency with consensus.kemeny (issue 4)
+@given(score_tables(weighted=True, missing=True, max_systems=6, max_tasks=4), st.data())
+@settings(max_examples=40, deadline=None)
+def test_ranking_objective_agrees_with_kemeny_objective_and_the_optimum(table, data):
+    order = data.draw(st.permutations(table.systems))
+    assert ranking_objective(table, order) == pytest.approx(cs.kemeny_objective(table, order))
+    result = cs.kemeny(table)
+    assert ranking_objective(table, result.ranking) == pytest.approx(result.objective)
+    assert result.objective == pytest.approx(_brute_kemeny(cs.pairwise(table))[0])
+    assert task_distance(table, result.ranking) == pytest.approx(result.objective)
+
+
+@given(score_tables(max_systems=6, max_tasks=5))
+@settings(max_examples=30, deadline=None)
+def test_compare_gaps_are_never_negative_and_the_reference_row_is_exact(table):
+    comp = compare_rules(table, rules=["mean", "borda", "plurality", "copeland", "minimax"])
+    ok = comp.table[comp.table["status"] != "failed"]
+    assert (ok["gap"] >= -1e-9).all() and (ok["gap_ratio"] >= 1 - 1e-9).all()
+    kem = comp.table.loc["kemeny"]
+    assert (kem["kendall_tau"] == 1.0 or table.n_systems < 2, kem["kendall_distance"], kem["gap"]) == (True, 0.0, 0.0)
+    for rule, tiers in comp.rankings.items():
+        row = comp.table.loc[rule]
+        assert row["kendall_distance"] == pytest.approx(kendall_tau_distance(tiers, comp.kemeny.ranking))
+        assert row["objective"] == pytest.approx(ranking_objective(table, tiers))
+        assert row["tie_groups"] == len(tiers)

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
-
 import numpy as np
 import pandas as pd
 import pytest
@@ -26,10 +24,6 @@ from consensus.plot import (  # noqa: E402
 )
 
 
-# Until consensus.kemeny (issue 4) is merged, the tests that need the exact Kemeny ranking are skipped.
-needs_kemeny = pytest.mark.skipif(
-    importlib.util.find_spec("consensus.kemeny") is None, reason="needs consensus.kemeny (issue 4), not merged yet"
-)
 
 
 def _png(fig, tmp_path, name="fig.png"):
@@ -97,7 +91,6 @@ def test_majority_graph_options(cycle3):
 
 
 # ---------------------------------------------------------------- rank changes
-@needs_kemeny
 def test_rank_change_chart_lines_are_the_positions(votenrank_toy, tmp_path):
     comp = cs.compare_rules(votenrank_toy, rules=["mean", "borda", "plurality", "minimax"])
     fig = plot_rank_changes(comp)
@@ -140,7 +133,6 @@ def test_bars_and_scores(votenrank_toy, tmp_path):
     assert heights == {"B": 9.0, "C": 8.0, "D": 7.0, "A": 6.0}
 
 
-@needs_kemeny
 def test_analysis_figure_has_both_panels(votenrank_toy, tmp_path):
     analysis = cs.analyze(votenrank_toy, prospective=False)
     fig = plot_analysis(analysis)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import csv
 import importlib
-import importlib.util
 import io
 import json
 import math
@@ -32,10 +31,6 @@ from consensus.report import (
 )
 
 
-# Until consensus.kemeny (issue 4) is merged, the tests that need the exact Kemeny ranking are skipped.
-needs_kemeny = pytest.mark.skipif(
-    importlib.util.find_spec("consensus.kemeny") is None, reason="needs consensus.kemeny (issue 4), not merged yet"
-)
 
 
 @pytest.fixture(scope="module")
@@ -81,7 +76,6 @@ def test_majority_summary_lists_pareto_dominated_systems():
 
 
 # ---------------------------------------------------------------- the comparison table
-@needs_kemeny
 def test_compare_the_toy_against_kemeny(votenrank_toy):
     table = cs.compare(votenrank_toy, rules=["mean", "borda", "plurality", "dowdall", "minimax", "threshold"])
     assert list(table.index) == ["mean", "borda", "plurality", "dowdall", "minimax", "threshold", "kemeny"]
@@ -101,7 +95,6 @@ def test_compare_the_toy_against_kemeny(votenrank_toy):
     assert table.loc["mean", "mean_tau"] == 1.0
 
 
-@needs_kemeny
 def test_compare_rows_explain_rules_that_cannot_run(colombo_table1, missing_table):
     table = cs.compare(colombo_table1, rules=["geometric_mean", "borda"])
     row = table.loc["geometric_mean"]
@@ -118,7 +111,6 @@ def test_compare_rows_explain_rules_that_cannot_run(colombo_table1, missing_tabl
     assert comp.rank_changes("copeland").loc["a", "kemeny"] == 0
 
 
-@needs_kemeny
 def test_comparison_rankings_and_rank_changes(votenrank_toy):
     comp = cs.compare_rules(votenrank_toy, rules=["mean", "plurality"])
     assert comp.rankings["plurality"] == (("A",), ("B", "C", "D"))
@@ -132,7 +124,6 @@ def test_comparison_rankings_and_rank_changes(votenrank_toy):
     assert doc["kemeny"]["ranking"] == ["B", "C", "D", "A"]
 
 
-@needs_kemeny
 def test_compare_reuses_a_given_kemeny_result(votenrank_toy, monkeypatch):
     result = cs.kemeny(votenrank_toy)
     kemeny_module = importlib.import_module("consensus.kemeny")  # the module (cs.kemeny is the function)
@@ -141,7 +132,6 @@ def test_compare_reuses_a_given_kemeny_result(votenrank_toy, monkeypatch):
     assert comp.kemeny is result
 
 
-@needs_kemeny
 def test_compare_options_are_checked(votenrank_toy):
     with pytest.raises(InvalidOptionError, match="every k must be >= 1"):
         cs.compare(votenrank_toy, rules=["borda"], ks=(0,))
@@ -152,7 +142,6 @@ def test_compare_options_are_checked(votenrank_toy):
 
 
 # ---------------------------------------------------------------- analyze and its self-checks
-@needs_kemeny
 def test_analyze_the_toy_checks_itself(toy_analysis):
     a = toy_analysis
     assert a.source == "example:votenrank-toy"
@@ -162,7 +151,6 @@ def test_analyze_the_toy_checks_itself(toy_analysis):
     assert a.prospective is not None and set(a.prospective["system"]) == {"A", "B", "C", "D"}
 
 
-@needs_kemeny
 def test_checks_catch_a_wrong_answer(votenrank_toy):
     comp = cs.compare_rules(votenrank_toy, rules=["borda"])
     wrong = SimpleNamespace(ranking=("A", "B", "C", "D"), objective=14.0, status="optimal")
@@ -176,7 +164,6 @@ def test_checks_catch_a_wrong_answer(votenrank_toy):
     assert good["kemeny_ranking"] and good["condorcet_winner"]
 
 
-@needs_kemeny
 def test_analysis_renders_without_re_solving(toy_analysis, monkeypatch):
     for name, function in (("consensus.kemeny", "kemeny"), ("consensus.condorcet", "prospective")):
         monkeypatch.setattr(importlib.import_module(name), function, lambda *a, **k: pytest.fail("re-solved"))
@@ -184,7 +171,6 @@ def test_analysis_renders_without_re_solving(toy_analysis, monkeypatch):
         assert render_analysis(toy_analysis, format=fmt)
 
 
-@needs_kemeny
 def test_analysis_text_report(toy_analysis):
     text = render_analysis(toy_analysis)
     lines = text.splitlines()
@@ -197,7 +183,6 @@ def test_analysis_text_report(toy_analysis):
     assert row2.split()[:2] == ["2", "C"] and "B (-1)" in row2  # plurality moves B down one place
 
 
-@needs_kemeny
 def test_analysis_json_document(toy_analysis):
     doc = json.loads(render_analysis(toy_analysis, format="json"))
     assert set(doc) == {"schema_version", "command", "input", "result"}
@@ -209,7 +194,6 @@ def test_analysis_json_document(toy_analysis):
     assert set(kem) == {"ranking", "objective", "lower_bound", "gap", "status", "optimal", "unique", "method", "seconds"}
 
 
-@needs_kemeny
 def test_analysis_with_missing_scores_and_no_prospective(missing_table):
     a = cs.analyze(missing_table, source="x.csv", prospective=False)
     text = render_analysis(a)
@@ -223,7 +207,6 @@ def test_analysis_with_missing_scores_and_no_prospective(missing_table):
 
 
 # ---------------------------------------------------------------- every renderer, every format
-@needs_kemeny
 def test_render_dispatches_on_the_result_type(votenrank_toy):
     rule = cs.rank(votenrank_toy, "borda")
     kem = cs.kemeny(votenrank_toy)
@@ -247,7 +230,6 @@ def test_render_dispatches_on_the_result_type(votenrank_toy):
         render(3)
 
 
-@needs_kemeny
 def test_rule_and_kemeny_renderings(votenrank_toy):
     rule = cs.rank(votenrank_toy, "plurality")
     text = render_rule(rule)
@@ -275,7 +257,6 @@ def test_leaderboard_rendering_shows_what_was_parsed():
     assert csv_text.splitlines()[0] == "system,acc[1],acc[2],latency"
 
 
-@needs_kemeny
 def test_comparison_csv_is_the_compare_table(votenrank_toy):
     comp = cs.compare_rules(votenrank_toy, rules=["mean", "borda"])
     rows = list(csv.DictReader(io.StringIO(render_comparison(comp, format="csv"))))
@@ -284,7 +265,6 @@ def test_comparison_csv_is_the_compare_table(votenrank_toy):
     assert rows[2]["condorcet_winner"] == "true" and rows[0]["top5"] == ""
 
 
-@needs_kemeny
 @pytest.mark.slow
 def test_a_time_limited_kemeny_ranking_is_reported_as_such():
     lb = cs.gumbel_leaderboard(60, 30, phi=0.0, seed=0)  # pure noise: hard to prove in 0.3 s
