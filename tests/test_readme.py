@@ -1,4 +1,4 @@
-"""The README's interactive examples (``>>>`` lines in python blocks) print what the README shows."""
+"""The interactive examples (``>>>`` lines in python blocks) of README.md and docs/*.md print what they show."""
 
 from __future__ import annotations
 
@@ -8,10 +8,12 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+import pytest
 
 import consensus as cs
 
-README = Path(__file__).resolve().parent.parent / "README.md"
+ROOT = Path(__file__).resolve().parent.parent
+PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 
 
 def _interactive_blocks(text: str) -> str:
@@ -19,14 +21,16 @@ def _interactive_blocks(text: str) -> str:
     return "\n\n".join(b for b in blocks if ">>>" in b)
 
 
-def test_readme_examples_print_what_they_show(tmp_path, monkeypatch):
+@pytest.mark.parametrize("page", PAGES, ids=[p.name for p in PAGES])
+def test_page_examples_print_what_they_show(page, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)  # examples may write files
     monkeypatch.setenv("MPLBACKEND", "Agg")
-    source = _interactive_blocks(README.read_text(encoding="utf-8"))
+    source = _interactive_blocks(page.read_text(encoding="utf-8"))
+    if not source:
+        pytest.skip(f"{page.name} has no interactive example")
     parser = doctest.DocTestParser()
-    test = parser.get_doctest(source, {"cs": cs, "pd": pd, "np": np}, "README.md", str(README), 0)
+    test = parser.get_doctest(source, {"cs": cs, "pd": pd, "np": np}, page.name, str(page), 0)
     runner = doctest.DocTestRunner(optionflags=doctest.NORMALIZE_WHITESPACE | doctest.ELLIPSIS)
     runner.run(test)
     result = runner.summarize(verbose=False)
-    assert result.attempted > 0
-    assert result.failed == 0, f"{result.failed} README example(s) print something else than shown"
+    assert result.failed == 0, f"{result.failed} example(s) in {page.name} print something else than shown"
