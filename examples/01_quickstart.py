@@ -48,6 +48,9 @@ def main() -> None:
     columns = ["winner", "kendall_tau", "objective", "gap", "top1", "top3"]
     print(comparison.table[columns].round(3).to_string())
     print()
+    print("The mean adds milliseconds and perplexities to percentages, so latency decides it;")
+    print("rank-based rules and the exact Kemeny ranking only use each task's order.")
+    print()
     print("rank changes versus the mean (positive = moved up):")
     print(comparison.rank_changes().to_string())
 
