@@ -326,7 +326,7 @@ def _load(args: argparse.Namespace, *, leaderboard: bool) -> tuple[Any, str, str
     for note in notes:
         _note(args, note)
     if leaderboard and not _is_leaderboard(data):
-        _note(args, "instance-level scores aggregated to task means (weighted) for this command")
+        _note(args, "instance-level scores averaged per task (InstanceScores.to_leaderboard) for this command")
         data = data.to_leaderboard()
     return data, str(args.file), None
 

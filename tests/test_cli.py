@@ -487,3 +487,16 @@ def test_long_solves_show_progress_on_stderr_unless_quiet(tmp_path, capsys):
     assert re.match(r"consensus: Kemeny consensus: \d+ s, stage \w+, .*incumbent [\d.]+, bound [\d.]+", err)
     code, out, err = run(capsys, "kemeny", str(path), "--time-limit", "1.5", "--quiet", "--format", "csv")
     assert code == 0 and err == ""
+
+
+def test_task_level_commands_on_instance_files_use_task_means(files, capsys):
+    code, out, err = run(capsys, "rank", str(files["instances.csv"]), "--instances", "system,task,instance,score",
+                         "--rule", "copeland", "--format", "json")
+    assert code == 0
+    assert err == ("consensus: note: instance-level scores averaged per task (InstanceScores.to_leaderboard) "
+                   "for this command\n")
+    doc = json.loads(out)
+    assert doc["input"]["tasks"] == ["t0", "t1", "t2"] and doc["input"]["missing"] == [["s0", "t2"]]
+    code, _, err = run(capsys, "rank", str(files["instances.csv"]), "--instances", "system,task,instance,score",
+                       "--rule", "borda", "--dedupe")
+    assert code == 2 and err.startswith("consensus: error: --instances files take --lower-is-better, --weights")
