@@ -662,7 +662,8 @@ def read_table(path: str | Path, *, format: str | None = None, sep: str | None =
         except (pd.errors.ParserError, UnicodeDecodeError) as exc:
             raise LeaderboardError(f"cannot parse {str(path)!r} as {fmt}: {str(exc).strip()}") from None
         if frame.shape[1] <= 1:
-            header = path.open(encoding="utf-8", errors="replace").readline()
+            with path.open(encoding="utf-8", errors="replace") as fh:
+                header = fh.readline()
             for name, char in ((";", ";"), ("tab", "\t"), (",", ","), ("|", "|")):
                 if char != delimiter and char in header:
                     raise LeaderboardError(
