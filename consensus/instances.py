@@ -22,7 +22,6 @@ import pandas as pd
 
 from .errors import (
     DuplicateInstanceError,
-    DuplicateLabelError,
     EmptyLabelError,
     EmptySystemError,
     EmptyTaskError,
@@ -32,10 +31,8 @@ from .errors import (
     NonFiniteScoreError,
     NonNumericScoreError,
     TooFewSystemsError,
-    UnknownSystemError,
-    UnknownTaskError,
 )
-from .leaderboard import Leaderboard, _check_labels, _check_task_names, _check_weights, _file_format
+from .leaderboard import Leaderboard, _TaskScores, _check_labels, _check_task_names, _check_weights, _file_format
 
 if TYPE_CHECKING:  # pragma: no cover
     from .pairwise import PairwiseMatrix
@@ -47,7 +44,7 @@ CHUNKED_FILE_BYTES = 64 * 1024 * 1024
 DEFAULT_CHUNKSIZE = 1_000_000
 
 
-class InstanceScores:
+class InstanceScores(_TaskScores):
     """Validated instance-level scores: systems x (task, instance), missing scores allowed.
 
     Build it with :meth:`from_long` (one row per system, task and instance), :meth:`from_arrays`
@@ -370,34 +367,6 @@ class InstanceScores:
     def offsets(self) -> np.ndarray:
         """Column offsets of the tasks in :attr:`values` (read-only, length ``n_tasks + 1``)."""
         return self._offsets
-
-    @property
-    def weights(self) -> pd.Series:
-        """Task weights as given (default 1)."""
-        return self._weights.copy()
-
-    @property
-    def normalized_weights(self) -> pd.Series:
-        """Task weights divided by their sum."""
-        return self._weights / float(self._weights.sum())
-
-    @property
-    def lower_is_better(self) -> frozenset[str]:
-        return self._lower
-
-    def task_index(self, task: str) -> int:
-        """Position of `task`; :class:`UnknownTaskError` lists close names."""
-        try:
-            return self._tasks.index(task)
-        except ValueError:
-            raise UnknownTaskError(task, self._tasks) from None
-
-    def system_index(self, system: str) -> int:
-        """Row of `system`; :class:`UnknownSystemError` lists close names."""
-        try:
-            return self._systems.index(system)
-        except ValueError:
-            raise UnknownSystemError(system, self._systems) from None
 
     def instances(self, task: str) -> pd.Index:
         """Instance ids of `task`, in column order."""

@@ -52,7 +52,50 @@ def _composite_name(task: str, part: int) -> str:
     return f"{task}[{part}]"
 
 
-class Leaderboard:
+class _TaskScores:
+    """Accessors shared by task-level and instance-level score tables.
+
+    Subclasses define ``systems``, ``tasks`` and the slots ``_weights`` (a Series over
+    tasks) and ``_lower`` (a frozenset of lower-is-better tasks).
+    """
+
+    __slots__ = ()
+    _weights: pd.Series
+    _lower: frozenset[str]
+    systems: tuple[str, ...]
+    tasks: tuple[str, ...]
+
+    @property
+    def weights(self) -> pd.Series:
+        """Task weights as given (default 1)."""
+        return self._weights.copy()
+
+    @property
+    def normalized_weights(self) -> pd.Series:
+        """Task weights divided by their sum."""
+        return self._weights / float(self._weights.sum())
+
+    @property
+    def lower_is_better(self) -> frozenset[str]:
+        """Tasks where a lower score is better."""
+        return self._lower
+
+    def system_index(self, system: str) -> int:
+        """Row position of `system`; :class:`UnknownSystemError` lists close names."""
+        try:
+            return self.systems.index(system)
+        except ValueError:
+            raise UnknownSystemError(system, self.systems) from None
+
+    def task_index(self, task: str) -> int:
+        """Column position of `task`; :class:`UnknownTaskError` lists close names."""
+        try:
+            return self.tasks.index(task)
+        except ValueError:
+            raise UnknownTaskError(task, self.tasks) from None
+
+
+class Leaderboard(_TaskScores):
     """A validated table of scores, systems (rows) x tasks (columns).
 
     Build it with :meth:`from_frame`, :meth:`from_long` or :func:`read_leaderboard`.
@@ -319,20 +362,6 @@ class Leaderboard:
         return pd.DataFrame(self._values.copy(), index=self._scores.index, columns=self._scores.columns)
 
     @property
-    def weights(self) -> pd.Series:
-        """Task weights as given (default 1)."""
-        return self._weights.copy()
-
-    @property
-    def normalized_weights(self) -> pd.Series:
-        """Task weights divided by their sum."""
-        return self._weights / float(self._weights.sum())
-
-    @property
-    def lower_is_better(self) -> frozenset[str]:
-        return self._lower
-
-    @property
     def groups(self) -> Mapping[str, tuple[str, ...]]:
         return self._groups
 
@@ -353,20 +382,6 @@ class Leaderboard:
         """``(system, task)`` pairs without a score, row by row."""
         rows, cols = np.nonzero(np.isnan(self._values))
         return [(self.systems[i], self.tasks[j]) for i, j in zip(rows, cols)]
-
-    def system_index(self, system: str) -> int:
-        """Row position of `system`; :class:`UnknownSystemError` lists close names."""
-        try:
-            return self.systems.index(system)
-        except ValueError:
-            raise UnknownSystemError(system, self.systems) from None
-
-    def task_index(self, task: str) -> int:
-        """Column position of `task`; :class:`UnknownTaskError` lists close names."""
-        try:
-            return self.tasks.index(task)
-        except ValueError:
-            raise UnknownTaskError(task, self.tasks) from None
 
     # ------------------------------------------------------------------ derived leaderboards
     def select(self, *, systems: Iterable[str] | None = None, tasks: Iterable[str] | None = None) -> Leaderboard:
