@@ -321,3 +321,23 @@ def test_gumbel_leaderboard_with_signal_is_solved_at_the_lp(backend):
     assert res.optimal and res.objective == ordering_cost(costs, res.order)
     assert sum(len(c) for c in res.components) == 60 and len(res.components) > 1
     assert res.objective <= heuristic_order(costs)[1]
+
+
+@pytest.mark.slow
+def test_purging_slack_cuts_keeps_the_optimum(monkeypatch):
+    costs = _tournament_costs(30, 20, 9)
+    expected = solve_linear_ordering(costs, unique=False)
+    removed: list[int] = []
+    purge = lo._OrderingModel.purge_slack_cycles
+
+    def spy(self, y, *, slack):
+        removed.append(purge(self, y, slack=slack))
+        return removed[-1]
+
+    monkeypatch.setattr(lo._OrderingModel, "purge_slack_cycles", spy)
+    monkeypatch.setattr(lo, "_PURGE_MIN_ROWS", 0)  # purge after every LP round
+    monkeypatch.setattr(lo, "_CUTS_PER_ITEM", 2)
+    purged = solve_linear_ordering(costs, unique=False)
+    assert sum(removed) > 0
+    assert purged.optimal and purged.objective == expected.objective
+    assert ordering_cost(costs, purged.order) == purged.objective
