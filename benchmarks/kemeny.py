@@ -24,6 +24,7 @@ import argparse
 import itertools
 import multiprocessing as mp
 import platform
+import queue as queue_module
 import resource
 import sys
 import time
@@ -135,11 +136,11 @@ def _in_child(target: Any, spec: dict[str, Any], wall: float) -> dict[str, Any] 
         while time.perf_counter() < deadline:
             try:
                 return queue.get(timeout=0.5)
-            except Exception:  # queue.Empty: still running, or the child died
+            except queue_module.Empty:  # still running, or the child died
                 if not proc.is_alive():
                     try:
                         return queue.get(timeout=0.5)
-                    except Exception:
+                    except queue_module.Empty:
                         return None
         return None
     finally:
@@ -190,7 +191,7 @@ def main(argv: list[str] | None = None) -> None:
         spec = {"kind": kind, "n": n, "phi": phi, "seed": args.seed, "tasks": tasks, "limit": args.limit, "cap": cap}
         ours = _in_child(_run_ours, spec, wall=3 * args.limit + 60)
         naive = None if args.no_naive else _in_child(_run_naive, spec, wall=cap + 120)
-        name = f"{kind} phi={phi:g}" if kind == "gumbel" else f"{kind} phi={phi:g}"
+        name = f"{kind} phi={phi:g}"
         if ours is None:
             print(f"{name:<18}{n:>5}{tasks:>4}  (ours did not finish)")
             continue
@@ -207,7 +208,7 @@ def main(argv: list[str] | None = None) -> None:
         print(
             f"{name:<18}{n:>5}{tasks:>4}{ours['largest']:>6}{_fmt_time(ours['seconds']):>9}{ours['status']:>12}"
             f"{('-' if args.no_naive else _fmt_time(None if naive is None else naive['seconds'], naive_capped, cap)):>10}"
-            f"{speedup:>9}{ours['objective']:>11g}{ours['bound']:>10g}{gap:>7g}{str(ours['unique']):>8}"
+            f"{speedup:>9}{ours['objective']:>11g}{ours['bound']:>10g}{gap:>7g}{ours['unique']!s:>8}"
             f"{_fmt_time(ours['unique_seconds']):>8}{borda:>16}{ours['cuts']:>7}{ours['peak_mb']:>6.0f}",
             flush=True,
         )

@@ -160,4 +160,4 @@ def brute_force_linear_ordering(
     hits = np.nonzero(values <= best + tol)[0]
     optima = tuple(tuple(int(x) for x in orders[r]) for r in hits)
     objective = float(values[hits[0]])
-    return BruteForceOutcome(optima[0], 0.0 if objective == 0 else objective, optima, int(len(values)), float(tol))
+    return BruteForceOutcome(optima[0], 0.0 if objective == 0 else objective, optima, len(values), float(tol))

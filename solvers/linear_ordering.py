@@ -8,25 +8,26 @@ no labels and no pandas.
 How it is solved (each step is exact; the heuristics only speed up the proof):
 
 1. **Decomposition** (:func:`majority_components`). Strongly connected components of the
-   strict majority relation, in a topological order. If every member of ``X`` beats or
-   ties every member of ``Y`` (and some optimal order is not split), moving a ``Y`` item
-   that sits directly above an ``X`` item one step down changes the cost by
-   ``-margin <= 0``; bubbling all such pairs gives an optimal order that respects the
-   component order, so the optimal *value* is the sum of the components' optima plus
-   a constant. Every optimal order is reached back from a component-respecting one by
-   swapping adjacent *majority-tied* items (the swaps above have cost change 0 exactly
-   when the margin is 0), which is how :func:`solve_linear_ordering` checks uniqueness
-   and enumerates all optima across components.
+   strict majority relation, in a topological order, so that no item of a later component
+   beats an item of an earlier one. Moving a later item that sits directly above an
+   earlier item one step down changes the cost by ``-margin <= 0``; bubbling all such
+   pairs gives an order that respects the components and costs no more, so the optimal
+   *value* is the sum of the components' optima plus a constant. From an optimal order
+   every such swap costs exactly 0, i.e. exchanges two majority-*tied* items: every
+   optimal order is a component-respecting optimal order with adjacent tied items
+   swapped. That is how :func:`solve_linear_ordering` checks uniqueness and enumerates
+   all optima across components.
 2. **Incumbent**: the better of the Borda (row sums) and Copeland (majority wins minus
    losses) orders, improved by insertion local search.
 3. **LP phase**: one variable per pair ``i < j`` (``y_ij = 1``: ``i`` above ``j``; the
    reverse order is ``1 - y_ij``, so "exactly one direction per pair" needs no
    constraint); solve the LP relaxation, add the most violated 3-cycle inequalities
-   (vectorized search over all triples), repeat. The LP value is a proven lower bound,
+   (vectorized search over all triples), drop rows with all their slack left once the LP
+   grows, repeat. The LP value is a proven lower bound,
    re-derived from the duals by independent arithmetic (a Lagrangian bound). Often the
    LP optimum is already a linear order, and then it is optimal.
-4. **MIP phase**: binary variables, the incumbent as MIP start (HiGHS), absolute gap just
-   below the objective's lattice step; integer solutions with 3-cycles get those cuts
+4. **MIP phase**: binary variables, the incumbent as MIP start (HiGHS), absolute gap of
+   half the objective's lattice step; integer solutions with 3-cycles get those cuts
    added and are re-solved with the *remaining* time, until the bound meets the incumbent.
 
 References
@@ -47,7 +48,7 @@ import math
 import time
 from collections import deque
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Literal
 
 import numpy as np
@@ -801,9 +802,6 @@ class _Component:
     kind: str  # "trivial", "brute_force", "ilp"
     model: _OrderingModel | None = None
     brute_optima: tuple[tuple[int, ...], ...] | None = None
-    unique: bool | None = None
-    optima: list[tuple[int, ...]] = field(default_factory=list)
-    optima_complete: bool = False
 
 
 def _trivial_bound(costs: NDArray[np.float64]) -> float:
@@ -892,10 +890,14 @@ def _lp_phase(comp: _Component, index: int, ctx: _Context) -> None:
         cycles = violated_cycles(above, limit=per_round)
         if len(cycles) == 0:
             if np.all(np.abs(y - np.round(y)) <= 1e-6):
-                # an integral LP optimum without 3-cycles is a linear order: optimal
+                # an integral LP optimum without 3-cycles is a linear order: optimal when the
+                # verified bound agrees (up to the LP's own tolerances)
                 exact = _order_of(np.round(above))
-                comp.order, comp.value = exact, ordering_cost(comp.costs, exact)
-                comp.status, comp.bound = SolveStatus.OPTIMAL, comp.value
+                exact_value = ordering_cost(comp.costs, exact)
+                if exact_value < comp.value - ctx.tol:
+                    comp.order, comp.value = exact, exact_value
+                if comp.bound >= comp.value - 1e-6 * max(1.0, abs(comp.value)):
+                    comp.status, comp.bound = SolveStatus.OPTIMAL, comp.value
                 ctx.report("lp", index, comp.value, comp.bound)
             return
         if _PURGE_SLACK is not None and len(model.rows) > _PURGE_MIN_ROWS * n:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import dataclasses
-import itertools
 import json
 import math
 import warnings
@@ -17,9 +16,16 @@ from hypothesis import strategies as st
 
 import consensus as cs
 import solvers.linear_ordering as lo
-from consensus import InvalidOptionError, KemenyResult, SolveFailedError, UnknownSystemError, kemeny, kemeny_objective
+from consensus import (
+    InvalidOptionError,
+    KemenyResult,
+    SolveFailedError,
+    UnknownSystemError,
+    kemeny,
+    kemeny_objective,
+)
 from consensus.pairwise import as_pairwise
-from solvers import SolveStatus, SolverError, available_backends
+from solvers import SolverError, SolveStatus, available_backends
 from solvers.brute_force import brute_force_linear_ordering
 from solvers.linear_ordering import majority_components
 from tests.strategies import score_tables

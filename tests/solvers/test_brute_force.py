@@ -9,7 +9,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from solvers.brute_force import MAX_BRUTE_FORCE, all_order_costs, brute_force_linear_ordering
+from solvers.brute_force import (
+    MAX_BRUTE_FORCE,
+    all_order_costs,
+    brute_force_linear_ordering,
+)
 
 
 def _naive_cost(costs: np.ndarray, order: tuple[int, ...]) -> float:

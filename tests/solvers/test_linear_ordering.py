@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 import consensus as cs
 import solvers.linear_ordering as lo
-from solvers import SolveStatus, SolverError, available_backends, make_solver
+from solvers import SolverError, SolveStatus, available_backends, make_solver
 from solvers.brute_force import brute_force_linear_ordering
 from solvers.linear_ordering import (
     SolveProgress,
