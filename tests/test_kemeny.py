@@ -109,6 +109,7 @@ def _check(table, **options) -> None:
     assert plain.unique == (len(optima) == 1)
 
 
+@pytest.mark.slow
 @given(score_tables(weighted=True, missing=True, max_systems=8))
 @settings(max_examples=100, deadline=None)
 def test_auto_matches_brute_force(table):
