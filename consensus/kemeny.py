@@ -279,7 +279,10 @@ def kemeny(
             f"the recomputed {objective!r}"
         )
     lower_bound = objective if outcome.optimal else min(objective, float(outcome.lower_bound))
-    blocks = tuple(tuple(labels[i] for i in outcome.order if i in set(members)) for members in outcome.components)
+    block_of = {i: b for b, members in enumerate(outcome.components) for i in members}
+    blocks = tuple(
+        tuple(labels[i] for i in outcome.order if block_of[i] == b) for b in range(len(outcome.components))
+    )
     return KemenyResult(
         ranking=ranking,
         objective=objective,
