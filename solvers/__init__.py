@@ -1,10 +1,20 @@
-"""Optimization layer: LP/ILP models built with pulp (HiGHS by default).
+"""Optimization layer: the LP and ILP models of the package, on HiGHS (highspy) or a pulp solver.
 
 Plain numpy arrays and Python values in, frozen result dataclasses out; this package
-knows nothing of pandas, labels or the command line.
+knows nothing of pandas, labels or the command line. Every model is posed on
+:class:`solvers.model.LinearModel`, the one place that talks to highspy and pulp.
 """
 
 from .backends import available_backends, make_solver
+from .model import LinearModel, ModelSolution
 from .status import SolveStatus, SolverError, SolverUnavailableError
 
-__all__ = ["SolveStatus", "SolverError", "SolverUnavailableError", "available_backends", "make_solver"]
+__all__ = [
+    "LinearModel",
+    "ModelSolution",
+    "SolveStatus",
+    "SolverError",
+    "SolverUnavailableError",
+    "available_backends",
+    "make_solver",
+]

@@ -73,6 +73,7 @@ def make_solver(
     mip: bool = True,
     threads: int | None = None,
     gap_abs: float | None = None,
+    gap_rel: float | None = None,
 ) -> pulp.LpSolver:
     """A configured pulp solver.
 
@@ -86,6 +87,8 @@ def make_solver(
         Show the solver log.
     gap_abs : float, optional
         Stop when incumbent and bound are within this (used with integral objectives).
+    gap_rel : float, optional
+        Relative gap (0 makes the absolute gap the only stopping rule).
 
     Raises
     ------
@@ -100,11 +103,11 @@ def make_solver(
     if time_limit is not None:
         options["timeLimit"] = float(time_limit)
     if cls_name == "HiGHS":
-        return pulp.HiGHS(mip=mip, threads=threads, gapAbs=gap_abs, **options)
+        return pulp.HiGHS(mip=mip, threads=threads, gapAbs=gap_abs, gapRel=gap_rel, **options)
     if cls_name == "PULP_CBC_CMD":
         with warnings.catch_warnings():  # PuLP 3.3 announces its removal in PuLP 4; we fall back to COIN_CMD there
             warnings.simplefilter("ignore", DeprecationWarning)
-            return pulp.PULP_CBC_CMD(mip=mip, threads=threads, gapAbs=gap_abs, **options)
+            return pulp.PULP_CBC_CMD(mip=mip, threads=threads, gapAbs=gap_abs, gapRel=gap_rel, **options)
     if cls_name == "COIN_CMD":
-        return pulp.COIN_CMD(mip=mip, threads=threads, gapAbs=gap_abs, **options)
+        return pulp.COIN_CMD(mip=mip, threads=threads, gapAbs=gap_abs, gapRel=gap_rel, **options)
     return pulp.getSolver(cls_name, **options)

@@ -3,12 +3,9 @@
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 from enum import Enum
 
-import pulp
-
-__all__ = ["SolveStatus", "SolverError", "SolverUnavailableError", "PulpStatus", "status_from_pulp", "clean"]
+__all__ = ["SolveStatus", "SolverError", "SolverUnavailableError", "clean"]
 
 
 class SolveStatus(Enum):
@@ -39,39 +36,6 @@ class SolverError(RuntimeError):
 
 class SolverUnavailableError(SolverError, ImportError):
     """The named solver backend is not installed or not usable."""
-
-
-@dataclass(frozen=True, slots=True)
-class PulpStatus:
-    """The two status codes of a solved pulp problem, mapped to a SolveStatus."""
-
-    status: SolveStatus
-    pulp_status: str
-    pulp_sol_status: str
-
-    @property
-    def has_solution(self) -> bool:
-        return self.status in (SolveStatus.OPTIMAL, SolveStatus.TIME_LIMIT)
-
-
-def status_from_pulp(prob: pulp.LpProblem) -> PulpStatus:
-    """Map ``prob.status`` and ``prob.sol_status`` to a :class:`SolveStatus`.
-
-    Measured with pulp 3.3.2 + highspy 1.15: on a HiGHS time limit pulp still reports
-    ``prob.status == 1`` ("Optimal") with ``prob.sol_status == 2`` (an incumbent, not
-    proven), so only ``sol_status == 1`` becomes OPTIMAL.
-    """
-    st, sol = prob.status, prob.sol_status
-    names = (pulp.LpStatus.get(st, str(st)), pulp.LpSolution.get(sol, str(sol)))
-    if sol == pulp.LpSolutionOptimal:
-        status = SolveStatus.OPTIMAL
-    elif sol == pulp.LpSolutionIntegerFeasible:
-        status = SolveStatus.TIME_LIMIT
-    elif st == pulp.LpStatusInfeasible or sol == pulp.LpSolutionInfeasible:
-        status = SolveStatus.INFEASIBLE
-    else:
-        status = SolveStatus.NOT_SOLVED
-    return PulpStatus(status, names[0], names[1])
 
 
 def clean(value: float, *, integral: bool = False, tol: float = 1e-6) -> float:

@@ -6,7 +6,8 @@ either score missing): the R operator of Rofin et al. 2023, eq. (1). A weighting
 tasks (``w >= 0``, ``sum w = 1``, optionally inside user constraints ``lo <= A w <= hi``)
 gives the system the weighted margin ``(R w)_j`` over rival ``j``.
 
-Three LPs over that polytope, each built with pulp (HiGHS by default):
+Three LPs over that polytope, each posed once on :class:`solvers.model.LinearModel`
+(HiGHS through highspy by default, or a pulp solver by name):
 
 - :func:`max_margin_lp`: maximize ``eps`` subject to ``R w >= eps``, the smallest weighted
   margin. Always solvable when the constraints are, so "no weights exist" is an answer
@@ -20,9 +21,9 @@ rational arithmetic by :func:`certificate_bound`, which needs no solver. By LP d
 mixes ``y``: a mix ``y`` whose blended advantage ``y^T R`` is ``<= 0`` on every task proves
 that no weighting gives a positive smallest margin.
 
-:class:`HighsWeightsLP` solves the same LPs through highspy directly, adding rival rows
+:class:`HighsWeightsLP` solves the same model on one reused HiGHS object, adding rival rows
 lazily (constraint generation); it is the fast path for the thousands of small LPs of
-``consensus.prospective`` and is cross-checked against the pulp models in the tests.
+``consensus.prospective`` and is cross-checked against the eager models in the tests.
 
 Only integer indices and numpy arrays cross this module's boundary: no labels, no pandas.
 
@@ -42,11 +43,10 @@ from fractions import Fraction
 from typing import Literal
 
 import numpy as np
-import pulp
 from numpy.typing import ArrayLike, NDArray
 
-from .backends import make_solver
-from .status import SolverError, SolveStatus, status_from_pulp
+from .model import LinearModel, dense_rows
+from .status import SolverError, SolveStatus
 
 __all__ = [
     "relation_matrix",
@@ -520,82 +520,148 @@ def max_margin_shortcut(R: ArrayLike) -> WeightsLPResult | None:
     return None
 
 
-# ---------------------------------------------------------------------- pulp models
+# ---------------------------------------------------------------------- the models
 Mode = Literal["margin", "nearest", "linear"]
 
 
-def _pulp_model(
+def _margin_sense(mode: Mode, maximize: bool) -> Literal["min", "max"]:
+    return "max" if (mode == "margin" or (mode == "linear" and maximize)) else "min"
+
+
+class _WeightsModel:
+    """One task-weight LP on a :class:`~solvers.model.LinearModel`: the single description of
+    the three LPs, solved with every rival row at once or with rival rows added lazily.
+
+    Columns: ``w`` (n_tasks, >= 0), then ``eps`` (free, margin mode) or ``d`` (n_tasks, >= 0,
+    nearest mode). Rows, in this order: the simplex row, the user rows, the nearest-mode
+    distance rows, then rival rows in the order they were added.
+    """
+
+    def __init__(self, model: LinearModel, n_tasks: int, cons: WeightConstraints) -> None:
+        self.model, self.n_tasks, self.cons = model, n_tasks, cons
+
+    def build(self, mode: Mode, reference: FloatArray | None, coefs: FloatArray | None, maximize: bool) -> int:
+        """Clear the model and pose everything but the rival rows; returns the number of rows."""
+        m, n, cons = self.model, self.n_tasks, self.cons
+        m.clear()
+        m.set_sense(_margin_sense(mode, maximize))
+        m.add_columns(np.zeros(n), np.full(n, np.inf), coefs if mode == "linear" else np.zeros(n))
+        if mode == "margin":
+            m.add_columns([-np.inf], [np.inf], [1.0])  # eps, maximized
+        elif mode == "nearest":
+            m.add_columns(np.zeros(n), np.full(n, np.inf), np.ones(n))  # d, summed
+        # the weights form a probability vector
+        m.add_rows([1.0], [1.0], *dense_rows(self._wide(np.ones((1, n)))))
+        if cons.n_rows:
+            # user row i: lower_i <= A_i . w <= upper_i
+            m.add_rows(cons.lower, cons.upper, *dense_rows(self._wide(cons.matrix)))
+        if mode == "nearest":
+            ref = np.asarray(reference, dtype=np.float64)
+            eye = np.eye(n)
+            # d_k - w_k >= -r_k and d_k + w_k >= r_k: d_k >= |w_k - r_k|
+            m.add_rows(-ref, np.full(n, np.inf), *dense_rows(np.hstack([-eye, eye])))
+            m.add_rows(ref, np.full(n, np.inf), *dense_rows(np.hstack([eye, eye])))
+        return m.n_rows
+
+    def _wide(self, w_part: FloatArray) -> FloatArray:
+        """Rows over ``w`` padded with zeros for the columns after it."""
+        extra = self.model.n_cols - self.n_tasks
+        return np.hstack([w_part, np.zeros((w_part.shape[0], extra))]) if extra else w_part
+
+    def add_rivals(self, R: FloatArray, idx: NDArray[np.intp], mode: Mode, threshold: float) -> None:
+        block = R[idx]
+        k = len(idx)
+        if mode == "margin":
+            # R_j w - eps >= 0: rival j is beaten by at least eps
+            self.model.add_rows(np.zeros(k), np.full(k, np.inf), *dense_rows(np.hstack([block, -np.ones((k, 1))])))
+        else:
+            # R_j w >= threshold
+            self.model.add_rows(np.full(k, float(threshold)), np.full(k, np.inf), *dense_rows(self._wide(block)))
+
+
+@dataclass
+class _Solved:
+    status: SolveStatus
+    x: FloatArray | None
+    duals: FloatArray | None
+    rival_duals: FloatArray | None  # one per rival of R (0 for rows never added)
+    user_duals: FloatArray | None
+    n_solves: int
+    n_rows: int
+    solver_seconds: float
+
+
+def _solve_weights(
+    wm: _WeightsModel,
     R: FloatArray,
-    cons: WeightConstraints,
     mode: Mode,
     *,
+    lazy: bool,
+    initial_rows: int,
     threshold: float = 0.0,
     reference: FloatArray | None = None,
     coefs: FloatArray | None = None,
     maximize: bool = False,
-) -> tuple[pulp.LpProblem, list[pulp.LpVariable], list[pulp.LpConstraint], list[list[pulp.LpConstraint]]]:
+    first: FloatArray | None = None,
+) -> _Solved:
+    """Pose and solve; with `lazy`, start from the most dangerous rivals and add violated rows."""
     n_rivals, n_tasks = R.shape
-    sense = pulp.LpMaximize if (mode == "margin" or (mode == "linear" and maximize)) else pulp.LpMinimize
-    prob = pulp.LpProblem("task_weights", sense)
-    w = [prob.add_variable(f"w_{k}", lowBound=0) for k in range(n_tasks)]
-    eps = prob.add_variable("eps") if mode == "margin" else None
-    if mode == "margin":
-        prob += eps
-    elif mode == "nearest":
-        d = [prob.add_variable(f"d_{k}", lowBound=0) for k in range(n_tasks)]
-        prob += pulp.lpSum(d)
-        for k in range(n_tasks):
-            # d_k >= |w_k - r_k|: the L1 distance to the reference, one side each
-            prob.addConstraint(d[k] - w[k] >= -float(reference[k]), name=f"dpos_{k}")
-            prob.addConstraint(d[k] + w[k] >= float(reference[k]), name=f"dneg_{k}")
+    base_rows = wm.build(mode, reference, coefs, maximize)
+    in_model = np.zeros(n_rivals, dtype=bool)
+    order: list[int] = []
+    if lazy:
+        k0 = min(n_rivals, initial_rows)
+        first_idx = np.argsort(first if first is not None else R.sum(axis=1), kind="stable")[:k0]
     else:
-        prob += pulp.LpAffineExpression([(w[k], float(coefs[k])) for k in range(n_tasks) if coefs[k] != 0])
-    rival_rows: list[pulp.LpConstraint] = []
-    for j in range(n_rivals):
-        terms = [(w[k], float(R[j, k])) for k in np.nonzero(R[j])[0].tolist()]
-        expr = pulp.LpAffineExpression(terms)
-        # the system's weighted margin over rival j is at least eps (or the threshold)
-        row = (expr - eps >= 0) if eps is not None else (expr >= float(threshold))
-        prob.addConstraint(row, name=f"r_{j}")
-        rival_rows.append(row)
-    # the weights form a probability vector
-    prob.addConstraint(pulp.lpSum(w) == 1, name="simplex")
-    user_rows: list[list[pulp.LpConstraint]] = []
-    for i in range(cons.n_rows):
-        expr = pulp.LpAffineExpression(
-            [(w[k], float(cons.matrix[i, k])) for k in np.nonzero(cons.matrix[i])[0].tolist()]
+        first_idx = np.arange(n_rivals)
+    wm.add_rivals(R, first_idx, mode, threshold)
+    in_model[first_idx] = True
+    order.extend(first_idx.tolist())
+    batch = max(8, n_tasks)
+    n_solves, seconds = 0, 0.0
+    while True:
+        sol = wm.model.solve()
+        n_solves += 1
+        seconds += sol.seconds
+        if sol.status is not SolveStatus.OPTIMAL:
+            return _Solved(sol.status, None, None, None, None, n_solves, len(order), seconds)
+        x = sol.x
+        level = x[n_tasks] if mode == "margin" else float(threshold)
+        margins = R @ x[:n_tasks]
+        violated = np.nonzero((margins < level - CUT_TOL) & ~in_model)[0]
+        if len(violated) == 0:
+            break
+        worst = violated[np.argsort(margins[violated], kind="stable")[:batch]]
+        wm.add_rivals(R, worst, mode, threshold)
+        in_model[worst] = True
+        order.extend(worst.tolist())
+    rival_duals = user_duals = None
+    if sol.row_duals is not None:
+        rival_duals = np.zeros(n_rivals)
+        rival_duals[np.array(order, dtype=np.intp)] = sol.row_duals[base_rows:]
+        user_duals = sol.row_duals[1 : 1 + wm.cons.n_rows]
+    return _Solved(SolveStatus.OPTIMAL, x, sol.row_duals, rival_duals, user_duals, n_solves, len(order), seconds)
+
+
+def _margin_certificate(
+    R: FloatArray, solved: _Solved, cons: WeightConstraints, objective: float, backend: str
+) -> tuple[MarginCertificate, int]:
+    """The dual certificate of a solved max-margin LP, checked exactly; the dual LP if the duals fall short."""
+    cert = None
+    if solved.rival_duals is not None:
+        cert = certificate_from_duals(R, solved.rival_duals, solved.user_duals, cons)
+    if cert is not None and cert.bound_exact <= Fraction(objective) + Fraction(GAP_TOL):
+        return cert, 0
+    cert = dual_certificate_lp(R, constraints=cons, backend=backend)
+    if cert.bound_exact > Fraction(objective) + Fraction(GAP_TOL):
+        raise SolverError(
+            f"the dual certificate bounds the margin by {cert.bound:.3g}, above the LP optimum {objective:.3g}"
         )
-        lo, hi = float(cons.lower[i]), float(cons.upper[i])
-        # user row i: lower_i <= A_i . w <= upper_i (an equality when the sides meet)
-        if lo == hi:
-            sides = [expr == lo]
-        else:
-            sides = ([expr >= lo] if math.isfinite(lo) else []) + ([expr <= hi] if math.isfinite(hi) else [])
-        for s, row in enumerate(sides):
-            prob.addConstraint(row, name=f"u_{i}_{s}")
-        user_rows.append(sides)
-    return prob, w, rival_rows, user_rows
+    return cert, 1
 
 
-def _run_pulp(prob: pulp.LpProblem, backend: str) -> tuple[SolveStatus, float]:
-    start = time.perf_counter()
-    try:
-        prob.solve(make_solver(backend, mip=False))
-    except pulp.PulpSolverError as exc:
-        raise SolverError(f"{backend} failed on the task-weight LP: {exc}") from exc
-    elapsed = time.perf_counter() - start
-    status = status_from_pulp(prob).status
-    if status is SolveStatus.TIME_LIMIT:  # no time limit is set; treat as a failure
-        status = SolveStatus.NOT_SOLVED
-    return status, elapsed
-
-
-def _user_row_duals(user_rows: list[list[pulp.LpConstraint]]) -> FloatArray:
-    """One dual per user row, as if it were a single ranged row (solver's sign convention).
-
-    The two one-sided duals of a ranged row have opposite signs; their sum is its dual.
-    """
-    return np.array([sum(row.pi or 0.0 for row in sides) for sides in user_rows], dtype=np.float64)
+def _stopped(backend: str, what: str, status: SolveStatus) -> SolverError:
+    return SolverError(f"{backend} stopped on the {what} weight LP with status {status}", status)
 
 
 def max_margin_lp(
@@ -608,7 +674,7 @@ def max_margin_lp(
 ) -> WeightsLPResult:
     """Maximize the smallest weighted margin ``min_j (R w)_j`` over admissible weightings.
 
-    The model (pulp; HiGHS unless `backend` says otherwise)::
+    The model (HiGHS unless `backend` names a pulp solver)::
 
         max eps  s.t.  R w >= eps 1,  sum w = 1,  w >= 0,  lower <= A w <= upper
 
@@ -623,7 +689,7 @@ def max_margin_lp(
         See :func:`relation_matrix`.
     constraints : WeightConstraints, optional
     backend : str, default="highs"
-        A :func:`solvers.backends.make_solver` name.
+        ``"highs"`` or a :func:`solvers.backends.make_solver` name.
     shortcut : bool, default=True
         Use :func:`max_margin_shortcut` when there are no constraints.
     slack : float, default=0.0
@@ -655,10 +721,10 @@ def max_margin_lp(
         quick = max_margin_shortcut(R)
         if quick is not None:
             return quick
-    prob, w, rival_rows, user_rows = _pulp_model(R, cons, "margin")
-    status, solver_seconds = _run_pulp(prob, backend)
+    wm = _WeightsModel(LinearModel(backend=backend), n_tasks, cons)
+    solved = _solve_weights(wm, R, "margin", lazy=False, initial_rows=n_rivals)
     method = f"lp:{backend}"
-    if status is SolveStatus.INFEASIBLE:
+    if solved.status is SolveStatus.INFEASIBLE:
         farkas = constraints_farkas_lp(cons, backend=backend, slack=slack)
         if farkas is None:
             raise SolverError(
@@ -673,25 +739,16 @@ def max_margin_lp(
         )
         return WeightsLPResult(
             SolveStatus.INFEASIBLE, None, math.nan, None, cert, method, 2, n_rivals,
-            time.perf_counter() - start, solver_seconds,
+            time.perf_counter() - start, solved.solver_seconds,
         )
-    if status is not SolveStatus.OPTIMAL:
-        raise SolverError(f"{backend} stopped on the max-margin LP with status {status}", status)
-    weights = _clean_weights([v.value() for v in w], n_tasks)
-    objective = float(pulp.value(prob.objective))
-    rival_duals = np.array([row.pi or 0.0 for row in rival_rows])
-    cert = certificate_from_duals(R, rival_duals, _user_row_duals(user_rows), cons)
-    n_solves = 1
-    if cert is None or cert.bound_exact > Fraction(objective) + Fraction(GAP_TOL):
-        cert = dual_certificate_lp(R, constraints=cons, backend=backend)
-        n_solves += 1
-        if cert.bound_exact > Fraction(objective) + Fraction(GAP_TOL):
-            raise SolverError(
-                f"the dual certificate bounds the margin by {cert.bound:.3g}, above the LP optimum {objective:.3g}"
-            )
+    if solved.status is not SolveStatus.OPTIMAL:
+        raise _stopped(backend, "margin", solved.status)
+    weights = _clean_weights(solved.x[:n_tasks].tolist(), n_tasks)
+    objective = float(solved.x[n_tasks])
+    cert, extra = _margin_certificate(R, solved, cons, objective, backend)
     return WeightsLPResult(
-        SolveStatus.OPTIMAL, weights, _clean(objective), _margins(R, weights), cert, method, n_solves,
-        n_rivals, time.perf_counter() - start, solver_seconds,
+        SolveStatus.OPTIMAL, weights, _clean(objective), _margins(R, weights), cert, method, solved.n_solves + extra,
+        n_rivals, time.perf_counter() - start, solved.solver_seconds,
     )
 
 
@@ -741,6 +798,43 @@ def optimize_weights_lp(
     return _threshold_lp(R, "linear", threshold, constraints, backend, coefs=coefs, maximize=maximize)
 
 
+def _check_threshold_inputs(
+    mode: Mode, n_tasks: int, threshold: float, reference: ArrayLike | None, coefs: ArrayLike | None
+) -> tuple[FloatArray | None, FloatArray | None]:
+    if not math.isfinite(threshold):
+        raise ValueError(f"threshold must be finite, got {threshold!r}")
+    ref = c = None
+    if mode == "nearest":
+        ref = np.asarray(reference, dtype=np.float64)
+        if ref.shape != (n_tasks,) or not np.isfinite(ref).all():
+            raise ValueError(f"reference must hold {n_tasks} finite weights")
+    else:
+        c = np.asarray(coefs, dtype=np.float64)
+        if c.shape != (n_tasks,) or not np.isfinite(c).all():
+            raise ValueError(f"coefs must hold {n_tasks} finite numbers")
+    return ref, c
+
+
+def _threshold_result(
+    R: FloatArray, solved: _Solved, mode: Mode, ref: FloatArray | None, c: FloatArray | None,
+    method: str, backend: str, start: float,
+) -> WeightsLPResult:
+    n_rivals, n_tasks = R.shape
+    if solved.status is SolveStatus.INFEASIBLE:
+        return WeightsLPResult(
+            SolveStatus.INFEASIBLE, None, math.nan, None, None, method, solved.n_solves, solved.n_rows,
+            time.perf_counter() - start, solved.solver_seconds,
+        )
+    if solved.status is not SolveStatus.OPTIMAL:
+        raise _stopped(backend, mode, solved.status)
+    weights = _clean_weights(solved.x[:n_tasks].tolist(), n_tasks)
+    objective = float(np.abs(weights - ref).sum()) if mode == "nearest" else float(c @ weights)
+    return WeightsLPResult(
+        SolveStatus.OPTIMAL, weights, _clean(objective), _margins(R, weights), None, method, solved.n_solves,
+        solved.n_rows, time.perf_counter() - start, solved.solver_seconds,
+    )
+
+
 def _threshold_lp(
     R: ArrayLike,
     mode: Mode,
@@ -756,33 +850,32 @@ def _threshold_lp(
     R = _check_r(R)
     n_rivals, n_tasks = R.shape
     cons = _check_constraints(constraints, n_tasks)
-    if not math.isfinite(threshold):
-        raise ValueError(f"threshold must be finite, got {threshold!r}")
-    ref = c = None
-    if mode == "nearest":
-        ref = np.asarray(reference, dtype=np.float64)
-        if ref.shape != (n_tasks,) or not np.isfinite(ref).all():
-            raise ValueError(f"reference must hold {n_tasks} finite weights")
-    else:
-        c = np.asarray(coefs, dtype=np.float64)
-        if c.shape != (n_tasks,) or not np.isfinite(c).all():
-            raise ValueError(f"coefs must hold {n_tasks} finite numbers")
-    prob, w, _, _ = _pulp_model(R, cons, mode, threshold=threshold, reference=ref, coefs=c, maximize=maximize)
-    status, solver_seconds = _run_pulp(prob, backend)
-    method = f"lp:{backend}"
-    if status is SolveStatus.INFEASIBLE:
-        return WeightsLPResult(
-            SolveStatus.INFEASIBLE, None, math.nan, None, None, method, 1, n_rivals,
-            time.perf_counter() - start, solver_seconds,
-        )
-    if status is not SolveStatus.OPTIMAL:
-        raise SolverError(f"{backend} stopped on the {mode} weight LP with status {status}", status)
-    weights = _clean_weights([v.value() for v in w], n_tasks)
-    objective = float(np.abs(weights - ref).sum()) if mode == "nearest" else float(c @ weights)
-    return WeightsLPResult(
-        SolveStatus.OPTIMAL, weights, _clean(objective), _margins(R, weights), None, method, 1, n_rivals,
-        time.perf_counter() - start, solver_seconds,
+    ref, c = _check_threshold_inputs(mode, n_tasks, threshold, reference, coefs)
+    wm = _WeightsModel(LinearModel(backend=backend), n_tasks, cons)
+    solved = _solve_weights(
+        wm, R, mode, lazy=False, initial_rows=n_rivals, threshold=threshold, reference=ref, coefs=c, maximize=maximize
     )
+    return _threshold_result(R, solved, mode, ref, c, f"lp:{backend}", backend, start)
+
+
+def _multiplier_columns(model: LinearModel, cons: WeightConstraints) -> tuple[list[int], list[int]]:
+    """Columns ``mu_i >= 0`` for the finite upper sides and ``nu_i >= 0`` for the finite lower
+    sides of the user rows, costed ``upper_i`` and ``-lower_i``; returns their row indices."""
+    up = [i for i in range(cons.n_rows) if math.isfinite(cons.upper[i])]
+    lo = [i for i in range(cons.n_rows) if math.isfinite(cons.lower[i])]
+    if up:
+        model.add_columns(np.zeros(len(up)), np.full(len(up), np.inf), cons.upper[up])
+    if lo:
+        model.add_columns(np.zeros(len(lo)), np.full(len(lo), np.inf), -cons.lower[lo])
+    return up, lo
+
+
+def _multipliers(x: FloatArray, first: int, up: list[int], lo: list[int], n_rows: int) -> tuple[FloatArray, FloatArray]:
+    mu_u = np.zeros(n_rows)
+    mu_l = np.zeros(n_rows)
+    mu_u[up] = np.maximum(x[first : first + len(up)], 0.0)
+    mu_l[lo] = np.maximum(x[first + len(up) : first + len(up) + len(lo)], 0.0)
+    return mu_u, mu_l
 
 
 def dual_certificate_lp(
@@ -805,36 +898,24 @@ def dual_certificate_lp(
     R = _check_r(R)
     n_rivals, n_tasks = R.shape
     cons = _check_constraints(constraints, n_tasks)
-    prob = pulp.LpProblem("weights_dual", pulp.LpMinimize)
-    y = [prob.add_variable(f"y_{j}", lowBound=0) for j in range(n_rivals)]
-    offset = prob.add_variable("t")
-    up = {i: prob.add_variable(f"mu_{i}", lowBound=0) for i in range(cons.n_rows) if math.isfinite(cons.upper[i])}
-    lo = {i: prob.add_variable(f"nu_{i}", lowBound=0) for i in range(cons.n_rows) if math.isfinite(cons.lower[i])}
-    prob += (
-        offset
-        + pulp.lpSum(float(cons.upper[i]) * v for i, v in up.items())
-        - pulp.lpSum(float(cons.lower[i]) * v for i, v in lo.items())
-    )
-    for k in range(n_tasks):
-        terms = [(offset, 1.0)]
-        terms += [(y[j], -float(R[j, k])) for j in np.nonzero(R[:, k])[0].tolist()]
-        terms += [(v, float(cons.matrix[i, k])) for i, v in up.items() if cons.matrix[i, k] != 0]
-        terms += [(v, -float(cons.matrix[i, k])) for i, v in lo.items() if cons.matrix[i, k] != 0]
-        # task k: the offset plus the constraint terms cover the blend's advantage on k
-        prob.addConstraint(pulp.LpAffineExpression(terms) >= 0, name=f"k_{k}")
+    model = LinearModel(backend=backend)
+    # columns: y (the rival mix), the free offset, then the user-row multipliers
+    model.add_columns(np.zeros(n_rivals), np.full(n_rivals, np.inf), np.zeros(n_rivals))
+    model.add_columns([-np.inf], [np.inf], [1.0])
+    up, lo = _multiplier_columns(model, cons)
+    # task k: the offset plus the constraint terms cover the blend's advantage on k
+    block = np.hstack([-R.T, np.ones((n_tasks, 1)), cons.matrix[up].T, -cons.matrix[lo].T])
+    model.add_rows(np.zeros(n_tasks), np.full(n_tasks, np.inf), *dense_rows(block))
     # the rival blend is a probability mix
-    prob.addConstraint(pulp.lpSum(y) == 1, name="mix")
-    status, _ = _run_pulp(prob, backend)
-    if status is not SolveStatus.OPTIMAL:
-        raise SolverError(f"{backend} stopped on the dual weight LP with status {status}", status)
-    yv = np.maximum(np.array([v.value() or 0.0 for v in y]), 0.0)
+    mix = np.zeros((1, model.n_cols))
+    mix[0, :n_rivals] = 1.0
+    model.add_rows([1.0], [1.0], *dense_rows(mix))
+    sol = model.solve()
+    if sol.status is not SolveStatus.OPTIMAL:
+        raise _stopped(backend, "dual", sol.status)
+    yv = np.maximum(sol.x[:n_rivals], 0.0)
     yv[yv < WEIGHT_NOISE * max(yv.max(), 1e-300)] = 0.0
-    mu_u = np.zeros(cons.n_rows)
-    mu_l = np.zeros(cons.n_rows)
-    for i, v in up.items():
-        mu_u[i] = max(v.value() or 0.0, 0.0)
-    for i, v in lo.items():
-        mu_l[i] = max(v.value() or 0.0, 0.0)
+    mu_u, mu_l = _multipliers(sol.x, n_rivals + 1, up, lo, cons.n_rows)
     return certificate_bound(R, yv, constraints=cons, upper_multipliers=mu_u, lower_multipliers=mu_l)
 
 
@@ -862,53 +943,41 @@ def constraints_farkas_lp(
     if constraints.n_rows == 0:
         return None
     cons = constraints
-    prob = pulp.LpProblem("weights_farkas", pulp.LpMinimize)
-    offset = prob.add_variable("t")
-    up = {i: prob.add_variable(f"mu_{i}", lowBound=0) for i in range(cons.n_rows) if math.isfinite(cons.upper[i])}
-    lo = {i: prob.add_variable(f"nu_{i}", lowBound=0) for i in range(cons.n_rows) if math.isfinite(cons.lower[i])}
+    model = LinearModel(backend=backend)
+    model.add_columns([-np.inf], [np.inf], [1.0])  # the free offset
+    up, lo = _multiplier_columns(model, cons)
     if not up and not lo:
         return None
-    prob += (
-        offset
-        + pulp.lpSum(float(cons.upper[i]) * v for i, v in up.items())
-        - pulp.lpSum(float(cons.lower[i]) * v for i, v in lo.items())
-    )
-    for k in range(n_tasks):
-        terms = [(offset, 1.0)]
-        terms += [(v, float(cons.matrix[i, k])) for i, v in up.items() if cons.matrix[i, k] != 0]
-        terms += [(v, -float(cons.matrix[i, k])) for i, v in lo.items() if cons.matrix[i, k] != 0]
-        # task k: the combined rows leave a non-negative slack on w_k
-        prob.addConstraint(pulp.LpAffineExpression(terms) >= 0, name=f"k_{k}")
+    # task k: the combined rows leave a non-negative slack on w_k
+    block = np.hstack([np.ones((n_tasks, 1)), cons.matrix[up].T, -cons.matrix[lo].T])
+    model.add_rows(np.zeros(n_tasks), np.full(n_tasks, np.inf), *dense_rows(block))
     # the multipliers are normalized (the certificate is a direction)
-    prob.addConstraint(pulp.lpSum(list(up.values()) + list(lo.values())) == 1, name="norm")
-    status, _ = _run_pulp(prob, backend)
-    if status is not SolveStatus.OPTIMAL:
-        raise SolverError(f"{backend} stopped on the Farkas LP with status {status}", status)
-    if float(pulp.value(prob.objective)) >= 0:
+    norm = np.ones((1, model.n_cols))
+    norm[0, 0] = 0.0
+    model.add_rows([1.0], [1.0], *dense_rows(norm))
+    sol = model.solve()
+    if sol.status is not SolveStatus.OPTIMAL:
+        raise _stopped(backend, "Farkas", sol.status)
+    if float(sol.objective) >= 0:
         return None
-    mu_u = np.zeros(cons.n_rows)
-    mu_l = np.zeros(cons.n_rows)
-    for i, v in up.items():
-        mu_u[i] = max(v.value() or 0.0, 0.0)
-    for i, v in lo.items():
-        mu_l[i] = max(v.value() or 0.0, 0.0)
+    mu_u, mu_l = _multipliers(sol.x, 1, up, lo, cons.n_rows)
     dummy_r = np.zeros((1, n_tasks))
     cert = certificate_bound(dummy_r, [0.0], constraints=cons, upper_multipliers=mu_u, lower_multipliers=mu_l)
     total = sum(Fraction(float(v)) for v in np.concatenate([mu_u, mu_l]))
     return cert if cert.bound_exact < -Fraction(slack) * total else None
 
 
-# ---------------------------------------------------------------------- highspy fast path
+# ---------------------------------------------------------------------- the batch path
 class HighsWeightsLP:
-    """The LPs of this module through highspy directly, for many systems of one leaderboard.
+    """The LPs of this module for many systems of one leaderboard, on one reused HiGHS model.
 
-    One ``Highs`` object is reused: for each system the model is cleared and rebuilt from
-    numpy arrays (no Python loop over coefficients), and the rival rows are added lazily:
-    start with the rivals that look most dangerous, solve, add the rows the solution
-    violates, re-solve warm, until every rival row holds. A basic optimum needs at most
-    ``n_tasks + 1`` tight rows, so the models stay small however many rivals there are.
-    The dual certificate uses the duals of the rows present: a mix over a subset of rivals
-    is a mix over all of them.
+    For each system the model is cleared and rebuilt from numpy arrays (no Python loop over
+    coefficients), and the rival rows are added lazily: start with the rivals that look most
+    dangerous, solve, add the rows the solution violates, re-solve warm, until every rival
+    row holds. A basic optimum needs at most ``n_tasks + 1`` tight rows, so the models stay
+    small however many rivals there are. The dual certificate uses the duals of the rows
+    present: a mix over a subset of rivals is a mix over all of them. It is the same model
+    description as :func:`max_margin_lp` (:class:`_WeightsModel`), only with lazy rows.
 
     Parameters
     ----------
@@ -926,7 +995,7 @@ class HighsWeightsLP:
     n_lps : int
         LPs posed so far (one per call).
     solver_seconds : float
-        Time spent inside ``Highs.run``.
+        Time spent inside the solver.
 
     Examples
     --------
@@ -943,183 +1012,57 @@ class HighsWeightsLP:
         *,
         initial_rows: int | None = None,
     ) -> None:
-        try:
-            import highspy
-        except ImportError as exc:  # pragma: no cover - highspy is a dependency
-            from .status import SolverUnavailableError
-
-            raise SolverUnavailableError("the highspy fast path needs highspy: pip install highspy") from exc
-        self._hs = highspy
         self.n_tasks = int(n_tasks)
         self.constraints = _check_constraints(constraints, self.n_tasks)
         self.initial_rows = int(initial_rows) if initial_rows is not None else self.n_tasks + 8
         self.n_solves = 0
         self.n_lps = 0
         self.solver_seconds = 0.0
-        h = highspy.Highs()
-        h.setOptionValue("output_flag", False)
-        h.setOptionValue("threads", 1)
-        self._h = h
+        self._wm = _WeightsModel(LinearModel(backend="highs"), self.n_tasks, self.constraints)
 
-    # -- model pieces
-    def _build(self, mode: Mode, reference: FloatArray | None, coefs: FloatArray | None, maximize: bool) -> int:
-        hs, h, n = self._hs, self._h, self.n_tasks
-        inf = hs.kHighsInf
-        h.clearModel()
-        cost = np.zeros(n)
-        if mode == "linear":
-            cost = np.asarray(coefs, dtype=np.float64).copy()
-        h.addVars(n, np.zeros(n), np.full(n, inf))
-        extra = 0
-        if mode == "margin":
-            h.addVars(1, np.array([-inf]), np.array([inf]))
-            extra = 1
-        elif mode == "nearest":
-            h.addVars(n, np.zeros(n), np.full(n, inf))
-            extra = n
-        full_cost = np.concatenate([cost, np.zeros(extra)])
-        if mode == "margin":
-            full_cost[n] = 1.0
-        elif mode == "nearest":
-            full_cost[n:] = 1.0
-        h.changeColsCost(n + extra, np.arange(n + extra, dtype=np.int32), full_cost)
-        maxi = mode == "margin" or (mode == "linear" and maximize)
-        h.changeObjectiveSense(hs.ObjSense.kMaximize if maxi else hs.ObjSense.kMinimize)
-        # the weights form a probability vector (row 0)
-        self._add_rows(np.ones((1, n)), np.array([1.0]), np.array([1.0]), extra_cols=None)
-        cons = self.constraints
-        if cons.n_rows:
-            # user rows: lower <= A w <= upper (rows 1 .. n_rows)
-            lo = np.where(np.isfinite(cons.lower), cons.lower, -inf)
-            hi = np.where(np.isfinite(cons.upper), cons.upper, inf)
-            self._add_rows(cons.matrix, lo, hi, extra_cols=None)
-        if mode == "nearest":
-            ref = np.asarray(reference, dtype=np.float64)
-            eye = np.eye(n)
-            # d_k - w_k >= -r_k and d_k + w_k >= r_k: d_k >= |w_k - r_k|
-            self._add_rows(-eye, -ref, np.full(n, inf), extra_cols=eye)
-            self._add_rows(eye, ref, np.full(n, inf), extra_cols=eye)
-        return 1 + cons.n_rows + (2 * n if mode == "nearest" else 0)
-
-    def _add_rows(self, w_part: FloatArray, lo: FloatArray, hi: FloatArray, extra_cols: FloatArray | None) -> None:
-        """Add rows ``lo <= [w_part | extra] x <= hi`` (``extra`` over the columns after w)."""
-        dense = w_part if extra_cols is None else np.hstack([w_part, extra_cols])
-        rows, cols = np.nonzero(dense)
-        starts = np.searchsorted(rows, np.arange(dense.shape[0])).astype(np.int32)
-        values = dense[rows, cols]
-        self._h.addRows(dense.shape[0], lo, hi, len(values), starts, cols.astype(np.int32), values)
-
-    def _add_rival_rows(self, R: FloatArray, idx: NDArray[np.intp], mode: Mode, threshold: float) -> None:
-        block = R[idx]
-        inf = self._hs.kHighsInf
-        if mode == "margin":
-            # R_j w - eps >= 0: rival j is beaten by at least eps
-            self._add_rows(block, np.zeros(len(idx)), np.full(len(idx), inf), extra_cols=-np.ones((len(idx), 1)))
-        else:
-            # R_j w >= threshold
-            self._add_rows(block, np.full(len(idx), float(threshold)), np.full(len(idx), inf), extra_cols=None)
-
-    def _run(self) -> None:
-        start = time.perf_counter()
-        self._h.run()
-        self.solver_seconds += time.perf_counter() - start
-        self.n_solves += 1
-
-    # -- the solve loop
-    def _solve(
-        self,
-        R: ArrayLike,
-        mode: Mode,
-        *,
-        threshold: float = 0.0,
-        reference: ArrayLike | None = None,
-        coefs: ArrayLike | None = None,
-        maximize: bool = False,
-        first: NDArray[np.intp] | None = None,
-    ) -> WeightsLPResult:
-        start = time.perf_counter()
-        solver_before, solves_before = self.solver_seconds, self.n_solves
-        R = _check_r(R)
-        n_rivals, n_tasks = R.shape
-        if n_tasks != self.n_tasks:
-            raise ValueError(f"R has {n_tasks} tasks, the batch {self.n_tasks}")
+    def _solve(self, R: FloatArray, mode: Mode, **kwargs: object) -> _Solved:
+        if R.shape[1] != self.n_tasks:
+            raise ValueError(f"R has {R.shape[1]} tasks, the batch {self.n_tasks}")
         self.n_lps += 1
-        hs, h = self._hs, self._h
-        base_rows = self._build(mode, None if reference is None else np.asarray(reference, float), coefs, maximize)
-        in_model = np.zeros(n_rivals, dtype=bool)
-        order: list[int] = []
-        k0 = min(n_rivals, self.initial_rows)
-        first_idx = np.argsort(first if first is not None else R.sum(axis=1), kind="stable")[:k0]
-        self._add_rival_rows(R, first_idx, mode, threshold)
-        in_model[first_idx] = True
-        order.extend(first_idx.tolist())
-        batch = max(8, n_tasks)
-        while True:
-            self._run()
-            model_status = h.getModelStatus()
-            if model_status == hs.HighsModelStatus.kInfeasible:
-                return WeightsLPResult(
-                    SolveStatus.INFEASIBLE, None, math.nan, None, None, "highspy",
-                    self.n_solves - solves_before, len(order), time.perf_counter() - start,
-                    self.solver_seconds - solver_before,
-                )
-            if model_status != hs.HighsModelStatus.kOptimal:
-                raise SolverError(f"highspy stopped on the {mode} weight LP with status {h.modelStatusToString(model_status)}")
-            sol = h.getSolution()
-            x = np.asarray(sol.col_value)
-            w = x[:n_tasks]
-            level = x[n_tasks] if mode == "margin" else float(threshold)
-            margins = R @ w
-            violated = np.nonzero((margins < level - CUT_TOL) & ~in_model)[0]
-            if len(violated) == 0:
-                break
-            worst = violated[np.argsort(margins[violated], kind="stable")[:batch]]
-            self._add_rival_rows(R, worst, mode, threshold)
-            in_model[worst] = True
-            order.extend(worst.tolist())
-        weights = _clean_weights(w.tolist(), n_tasks)
-        cert = None
-        n_rows = len(order)
-        if mode == "margin":
-            objective = float(x[n_tasks])
-            duals = np.asarray(sol.row_dual)
-            rival_duals = np.zeros(n_rivals)
-            rival_duals[np.array(order)] = duals[base_rows:]
-            user_duals = duals[1 : 1 + self.constraints.n_rows]
-            cert = certificate_from_duals(R, rival_duals, user_duals, self.constraints)
-            if cert is None or cert.bound_exact > Fraction(objective) + Fraction(GAP_TOL):
-                cert = dual_certificate_lp(R, constraints=self.constraints)
-                self.n_solves += 1
-                if cert.bound_exact > Fraction(objective) + Fraction(GAP_TOL):
-                    raise SolverError(
-                        f"the dual certificate bounds the margin by {cert.bound:.3g}, above the LP optimum {objective:.3g}"
-                    )
-        elif mode == "nearest":
-            objective = float(np.abs(weights - np.asarray(reference, float)).sum())
-        else:
-            objective = float(np.asarray(coefs, float) @ weights)
-        return WeightsLPResult(
-            SolveStatus.OPTIMAL, weights, _clean(objective), _margins(R, weights), cert, "highspy",
-            self.n_solves - solves_before, n_rows, time.perf_counter() - start, self.solver_seconds - solver_before,
-        )
+        solved = _solve_weights(self._wm, R, mode, lazy=True, initial_rows=self.initial_rows, **kwargs)  # type: ignore[arg-type]
+        self.n_solves += solved.n_solves
+        self.solver_seconds += solved.solver_seconds
+        return solved
 
     def max_margin(self, R: ArrayLike, *, shortcut: bool = True) -> WeightsLPResult:
         """As :func:`max_margin_lp` (the batch's constraints must be feasible)."""
+        start = time.perf_counter()
+        R = _check_r(R)
         if shortcut and self.constraints.n_rows == 0:
             quick = max_margin_shortcut(R)
             if quick is not None:
                 return quick
-        res = self._solve(R, "margin")
-        if res.status is SolveStatus.INFEASIBLE:
+        solved = self._solve(R, "margin")
+        if solved.status is SolveStatus.INFEASIBLE:
             raise SolverError("the weight constraints of this batch are contradictory", SolveStatus.INFEASIBLE)
-        return res
+        if solved.status is not SolveStatus.OPTIMAL:
+            raise _stopped("highs", "margin", solved.status)
+        weights = _clean_weights(solved.x[: self.n_tasks].tolist(), self.n_tasks)
+        objective = float(solved.x[self.n_tasks])
+        cert, extra = _margin_certificate(R, solved, self.constraints, objective, "highs")
+        self.n_solves += extra
+        return WeightsLPResult(
+            SolveStatus.OPTIMAL, weights, _clean(objective), _margins(R, weights), cert, "highspy",
+            solved.n_solves + extra, solved.n_rows, time.perf_counter() - start, solved.solver_seconds,
+        )
 
     def nearest(self, R: ArrayLike, reference: ArrayLike, *, threshold: float) -> WeightsLPResult:
         """As :func:`nearest_weights_lp`."""
+        start = time.perf_counter()
         R = _check_r(R)
-        ref = np.asarray(reference, dtype=np.float64)
-        return self._solve(R, "nearest", threshold=threshold, reference=ref, first=R @ ref)
+        ref, _ = _check_threshold_inputs("nearest", self.n_tasks, threshold, reference, None)
+        solved = self._solve(R, "nearest", threshold=threshold, reference=ref, first=R @ ref)
+        return _threshold_result(R, solved, "nearest", ref, None, "highspy", "highs", start)
 
     def optimize(self, R: ArrayLike, coefs: ArrayLike, *, maximize: bool, threshold: float) -> WeightsLPResult:
         """As :func:`optimize_weights_lp`."""
-        return self._solve(R, "linear", threshold=threshold, coefs=np.asarray(coefs, float), maximize=maximize)
+        start = time.perf_counter()
+        R = _check_r(R)
+        _, c = _check_threshold_inputs("linear", self.n_tasks, threshold, None, coefs)
+        solved = self._solve(R, "linear", threshold=threshold, coefs=c, maximize=maximize)
+        return _threshold_result(R, solved, "linear", None, c, "highspy", "highs", start)

@@ -8,14 +8,14 @@ import math
 
 import networkx as nx
 import numpy as np
-import pulp
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import consensus as cs
 import solvers.linear_ordering as lo
-from solvers import SolverError, SolveStatus, available_backends, make_solver
+from solvers import LinearModel, SolverError, SolveStatus, available_backends
+from solvers.model import dense_rows
 from solvers.brute_force import brute_force_linear_ordering
 from solvers.linear_ordering import (
     SolveProgress,
@@ -105,18 +105,32 @@ def test_ilp_matches_brute_force_with_incommensurable_weights(costs):
 
 
 def _naive_full_model(costs: np.ndarray) -> float:
-    """All 3-cycle constraints up front, one variable per ordered pair (the textbook model)."""
+    """All 3-cycle constraints up front, one binary per ordered pair (the textbook model)."""
     n = len(costs)
-    prob = pulp.LpProblem("naive", pulp.LpMinimize)
-    x = {(i, j): prob.add_variable(f"x_{i}_{j}", cat=pulp.LpBinary) for i in range(n) for j in range(n) if i != j}
-    prob += pulp.lpSum(float(costs[j, i]) * v for (i, j), v in x.items())
-    for i, j in itertools.combinations(range(n), 2):
-        prob += x[i, j] + x[j, i] == 1
-    for i, j, k in itertools.permutations(range(n), 3):
+    pairs = [(i, j) for i in range(n) for j in range(n) if i != j]
+    col = {p: k for k, p in enumerate(pairs)}
+    model = LinearModel()
+    # x[i, j] = 1: i above j, paying costs[j, i]
+    model.add_columns(np.zeros(len(pairs)), np.ones(len(pairs)), [float(costs[j, i]) for i, j in pairs])
+    model.set_integer(True)
+    rows, lower, upper = [], [], []
+    for i, j in itertools.combinations(range(n), 2):  # exactly one direction per pair
+        rows.append({col[i, j]: 1.0, col[j, i]: 1.0})
+        lower.append(1.0)
+        upper.append(1.0)
+    for i, j, k in itertools.permutations(range(n), 3):  # no 3-cycle
         if i < j and i < k:
-            prob += x[i, j] + x[j, k] + x[k, i] <= 2
-    prob.solve(make_solver("highs"))
-    return float(pulp.value(prob.objective))
+            rows.append({col[i, j]: 1.0, col[j, k]: 1.0, col[k, i]: 1.0})
+            lower.append(-np.inf)
+            upper.append(2.0)
+    dense = np.zeros((len(rows), len(pairs)))
+    for r, row in enumerate(rows):
+        for c, v in row.items():
+            dense[r, c] = v
+    model.add_rows(lower, upper, *dense_rows(dense))
+    sol = model.solve()
+    assert sol.status is SolveStatus.OPTIMAL
+    return float(sol.objective)
 
 
 @pytest.mark.slow

@@ -1,0 +1,150 @@
+"""Every HiGHS solve of the package succeeds whatever ran before it in the same process and thread.
+
+HiGHS keeps one task scheduler per calling thread, sized by the first run; since HiGHS 1.16 a
+later run asking for another thread count fails ("Not Set"). These tests mix, on one thread,
+bare highspy runs with other thread counts (as user code or another library would do), pulp's
+own HiGHS, the batch weight LPs of ``prospective``, the one-off LPs of ``condorcet_weights`` and
+the Kemeny ILP with its MIP phase, in both orders. Each scenario runs on a fresh thread, so it
+starts with no scheduler, like a new process. (Code that asks HiGHS for an explicit thread
+count *after* the package has run on the same thread meets HiGHS's own refusal; the package
+leaves ``threads`` at HiGHS's default so that it never meets it, see ``solvers.model``.)
+"""
+
+from __future__ import annotations
+
+import threading
+
+import numpy as np
+import pytest
+
+import consensus as cs
+from solvers import SolveStatus
+from solvers.model import new_highs
+
+
+def _on_fresh_thread(fn):
+    out: dict = {}
+
+    def target():
+        try:
+            out["value"] = fn()
+        except BaseException as exc:  # noqa: BLE001 - re-raised in the caller's thread
+            out["error"] = exc
+
+    t = threading.Thread(target=target)
+    t.start()
+    t.join()
+    if "error" in out:
+        raise out["error"]
+    return out.get("value")
+
+
+def _bare_highs(threads: int | None) -> None:
+    """What user code does: a highspy model run with its own `threads` setting."""
+    import highspy
+
+    h = new_highs()
+    if threads is not None:
+        h.setOptionValue("threads", threads)
+    h.addCols(2, np.array([1.0, 1.0]), np.zeros(2), np.ones(2), 0, np.zeros(2, np.int32), np.zeros(0, np.int32), np.zeros(0))
+    assert h.run() == highspy.HighsStatus.kOk
+
+
+def _pulp_highs() -> None:
+    """pulp's own HiGHS interface, default options (skipped where pulp cannot reach HiGHS)."""
+    import pulp
+
+    if "HiGHS" not in pulp.listSolvers(onlyAvailable=True):
+        return
+    prob = pulp.LpProblem("user", pulp.LpMinimize)
+    make = getattr(prob, "add_variable", None)
+    x = make("x", lowBound=0, upBound=1) if make else pulp.LpVariable("x", 0, 1)
+    prob += x
+    prob += x >= 0.5
+    prob.solve(pulp.HiGHS(msg=False))
+    assert x.varValue == pytest.approx(0.5)
+
+
+@pytest.fixture(scope="module")
+def board():
+    # the LPs are really solved here (not all answered by the max-margin shortcut)
+    return cs.gumbel_leaderboard(100, 14, phi=0.05, seed=0)
+
+
+def _weights_for_all(lb) -> set[str]:
+    methods = set()
+    for system in lb.systems:
+        res = cs.condorcet_weights(lb, system)
+        assert res.verify(lb)
+        methods.add(res.method)
+    assert "lp:highs" in methods  # the solver ran, not only the shortcut
+    return methods
+
+
+def _prospective(lb) -> None:
+    frame = cs.prospective(lb)
+    assert len(frame) == lb.n_systems
+    assert frame.attrs["n_solves"] > 0  # the batch LPs ran
+
+
+def _kemeny(lb) -> None:
+    res = cs.kemeny(lb)
+    assert res.status is SolveStatus.OPTIMAL
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("foreign_threads", [None, 1, 2])
+def test_weights_then_prospective_then_kemeny_then_weights(board, foreign_threads):
+    def scenario():
+        _bare_highs(foreign_threads)
+        _weights_for_all(board)
+        _prospective(board)
+        _kemeny(board)
+        _weights_for_all(board)
+        return True
+
+    assert _on_fresh_thread(scenario)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("foreign_threads", [None, 1, 2])
+def test_the_reverse_order(board, foreign_threads):
+    def scenario():
+        _bare_highs(foreign_threads)
+        _prospective(board)
+        _kemeny(board)
+        _weights_for_all(board)
+        _prospective(board)
+        return True
+
+    assert _on_fresh_thread(scenario)
+
+
+@pytest.mark.parametrize("first", ["pulp", "package"])
+def test_pulp_highs_and_the_batch_path_in_either_order(board, first):
+    def scenario():
+        if first == "pulp":
+            _pulp_highs()
+            _prospective(board)
+        else:
+            _prospective(board)
+            _pulp_highs()
+            _prospective(board)
+        return True
+
+    assert _on_fresh_thread(scenario)
+
+
+@pytest.mark.slow
+def test_kemeny_mip_phase_after_foreign_thread_counts():
+    lb = cs.gumbel_leaderboard(50, 20, phi=0.0, seed=0)  # pure noise: needs the MIP phase
+
+    def scenario():
+        _bare_highs(2)
+        stages: set[str] = set()
+        res = cs.kemeny(lb, progress=lambda p: stages.add(p.stage))
+        assert "mip" in stages and res.status is SolveStatus.OPTIMAL and res.gap == 0
+        _prospective(cs.gumbel_leaderboard(100, 14, phi=0.05, seed=0))
+        return res.objective
+
+    assert _on_fresh_thread(scenario) == cs.kemeny(lb).objective
