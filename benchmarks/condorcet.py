@@ -9,7 +9,7 @@ seed=0). For each size it times, in the same run:
 - the fast path with every shortcut disabled (one max-margin LP per system);
 - ``prospective(method="pulp")``: the same work (shortcuts included) with a fresh pulp model
   per LP instead of the reused highspy model;
-- the naive baseline: a fresh pulp model with every rival row per system
+- the naive baseline: a fresh model with every rival row per system
   (``solvers.weights_lp.max_margin_lp(R, shortcut=False)``), on every system for the small
   board and on an evenly spaced sample for the large one (extrapolated, and labelled so).
 
@@ -59,7 +59,7 @@ def run(n_systems: int, n_tasks: int, sample: int | None, repeats: int) -> list[
     if not np.allclose(pulp_table["margin"], table["margin"], atol=1e-9) or not (
         pulp_table["feasible"].equals(table["feasible"])
     ):
-        raise SystemExit("the pulp and highspy paths disagree")
+        raise SystemExit("the eager and lazy paths disagree")
     raw_wall, (_, lp, raw_margins) = _best(lambda: _fast_no_shortcut(lb), repeats)
     if not np.allclose(raw_margins, table["margin"], atol=1e-9):
         raise SystemExit("fast paths disagree on the margins")
@@ -75,10 +75,10 @@ def run(n_systems: int, n_tasks: int, sample: int | None, repeats: int) -> list[
         f"{a['n_lps']} | {a['n_solves']} | 1.0 |",
         f"| {size} | fast path, no shortcuts (max margin only) | {raw_wall:.3f} | {lp.solver_seconds:.3f} | "
         f"{lp.n_lps} | {lp.n_solves} | {raw_wall / wall:.1f} |",
-        f"| {size} | prospective(method='pulp'): fresh pulp model per LP | {pulp_wall:.3f} | "
+        f"| {size} | prospective(method='pulp'): fresh model per LP (every rival row) | {pulp_wall:.3f} | "
         f"{pulp_table.attrs['solver_seconds']:.3f} | {pulp_table.attrs['n_lps']} | {pulp_table.attrs['n_solves']} | "
         f"{pulp_wall / wall:.1f} |",
-        f"| {size} | naive: fresh pulp model per system, no shortcuts{label} | {naive_full:.2f} | - | "
+        f"| {size} | naive: fresh model per system, no shortcuts{label} | {naive_full:.2f} | - | "
         f"{n_systems} | {n_systems} | {naive_full / wall:.0f} |",
     ]
     summary = (

@@ -6,8 +6,8 @@ For each instance the script measures, in separate processes and in the same run
 
 - ``ours``: ``consensus.kemeny(lb, unique=False)``, time to a certified optimum, with its
   peak resident memory; then the uniqueness check (``unique=True``) as an extra column;
-- ``naive``: the textbook pulp model with *all* 2 * C(N, 3) 3-cycle constraints up front
-  (one binary per pair), solved by the same HiGHS through pulp; build + solve time,
+- ``naive``: the textbook model with *all* 2 * C(N, 3) 3-cycle constraints up front
+  (one binary per pair), solved by the same HiGHS (``solvers.LinearModel``); build + solve time,
   capped (``>cap`` when the cap is hit);
 - the Borda ranking's objective and its gap to the optimum.
 
@@ -90,37 +90,37 @@ def _run_ours(spec: dict[str, Any], out: Any) -> None:
 
 
 def _run_naive(spec: dict[str, Any], out: Any) -> None:
-    import pulp
-
     import consensus as cs
-    from solvers import make_solver
-    from solvers.status import SolveStatus, status_from_pulp
+    from solvers import LinearModel, SolveStatus
 
     lb = _leaderboard(spec["kind"], spec["n"], spec["phi"], spec["seed"], spec["tasks"])
     costs = cs.pairwise(lb).preferences
     n = len(costs)
     start = time.perf_counter()
-    prob = pulp.LpProblem("naive_kemeny", pulp.LpMinimize)
-    y = {(i, j): prob.add_variable(f"y_{i}_{j}", cat=pulp.LpBinary) for i, j in itertools.combinations(range(n), 2)}
+    iu, ju = np.triu_indices(n, 1)
+    pair = np.full((n, n), -1, dtype=np.int64)
+    pair[iu, ju] = np.arange(len(iu))
+    model = LinearModel(backend="highs")
     # y[i, j] = 1: i above j (pays costs[j, i]); 0: j above i (pays costs[i, j])
-    prob.setObjective(pulp.LpAffineExpression([(v, float(costs[j, i] - costs[i, j])) for (i, j), v in y.items()]))
-    for i, j, k in itertools.combinations(range(n), 3):
-        a, b, c = y[i, j], y[j, k], y[i, k]
-        # no cycle i > j > k > i
-        prob.addConstraint(pulp.LpConstraint(pulp.LpAffineExpression([(a, 1), (b, 1), (c, -1)]), pulp.LpConstraintLE, rhs=1))
-        # no cycle i > k > j > i
-        prob.addConstraint(pulp.LpConstraint(pulp.LpAffineExpression([(a, -1), (b, -1), (c, 1)]), pulp.LpConstraintLE, rhs=0))
+    model.add_columns(np.zeros(len(iu)), np.ones(len(iu)), costs[ju, iu] - costs[iu, ju])
+    model.set_integer(True)
+    t = np.array(list(itertools.combinations(range(n), 3)), dtype=np.int64).reshape(-1, 3)
+    ab, bc, ac = pair[t[:, 0], t[:, 1]], pair[t[:, 1], t[:, 2]], pair[t[:, 0], t[:, 2]]
+    m = len(t)
+    index = np.stack([ab, bc, ac], axis=1).repeat(2, axis=0).reshape(-1)
+    # per triple i < j < k: no cycle i > j > k > i (y_ij + y_jk - y_ik <= 1) and
+    # no cycle i > k > j > i (-y_ij - y_jk + y_ik <= 0)
+    value = np.tile([1.0, 1.0, -1.0, -1.0, -1.0, 1.0], m)
+    upper = np.tile([1.0, 0.0], m)
+    model.add_rows(np.full(2 * m, -np.inf), upper, np.arange(0, 6 * m, 3), index, value)
     left = max(1.0, spec["cap"] - (time.perf_counter() - start))
-    solver = make_solver("highs", time_limit=left)
-    solver.optionsDict["mip_rel_gap"] = 0.0  # certified optimum, like ours
-    prob.solve(solver)
-    status = status_from_pulp(prob).status
-    constant = float(costs[np.triu_indices(n, 1)].sum())
+    sol = model.solve(time_limit=left, highs_options={"mip_rel_gap": 0.0})  # certified optimum, like ours
+    constant = float(costs[iu, ju].sum())
     out.put(
         {
-            "status": status.value,
-            "optimal": status is SolveStatus.OPTIMAL,
-            "objective": float(pulp.value(prob.objective)) + constant if prob.objective is not None else float("nan"),
+            "status": sol.status.value,
+            "optimal": sol.status is SolveStatus.OPTIMAL,
+            "objective": float(sol.objective) + constant if sol.objective is not None else float("nan"),
             "seconds": time.perf_counter() - start,
         }
     )
@@ -216,7 +216,7 @@ def main(argv: list[str] | None = None) -> None:
 
     print()
     print("comp: size of the largest majority component; ours s: time to a certified optimum (unique=False);")
-    print("uniq s: a second solve with the uniqueness check; naive s: pulp build + HiGHS solve of the full model;")
+    print("uniq s: a second solve with the uniqueness check; naive s: build + HiGHS solve of the full model;")
     print("MB: peak resident memory of the process running ours; borda gap: Borda objective minus the optimum.")
 
     def find(kind: str, n: int, phi: float) -> tuple | None:
