@@ -21,6 +21,7 @@ from .errors import (
     NonNumericScoreError,
     NoTaskError,
     SolveFailedError,
+    SolverNotAvailableError,
     TooFewSystemsError,
     UnknownSystemError,
     UnknownTaskError,
@@ -77,6 +78,7 @@ __all__ = [
     "MissingScoreError",
     "InvalidOptionError",
     "SolveFailedError",
+    "SolverNotAvailableError",
     "DegenerateTaskWarning",
 ]
 

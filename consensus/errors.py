@@ -28,6 +28,7 @@ __all__ = [
     "MissingScoreError",
     "InvalidOptionError",
     "SolveFailedError",
+    "SolverNotAvailableError",
     "DegenerateTaskWarning",
     "NonPositiveScoreError",
     "DuplicateInstanceError",
@@ -186,6 +187,10 @@ class MissingScoreError(ConsensusError, ValueError):
             f"rule {rule!r} needs complete scores but {len(self.cells)} cell(s) are missing: "
             f"{shown}{more}; pass missing={listed}"
         )
+
+
+class SolverNotAvailableError(ConsensusError, RuntimeError):
+    """The solver named by ``solver=`` is not installed or cannot run here; the message says how to get it."""
 
 
 class SolveFailedError(ConsensusError, RuntimeError):

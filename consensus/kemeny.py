@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 
-from .errors import InvalidOptionError, SolveFailedError, UnknownSystemError
+from .errors import InvalidOptionError, SolveFailedError, SolverNotAvailableError, UnknownSystemError
 from .pairwise import PairwiseMatrix, as_pairwise
 from .results import KemenyResult
 
@@ -122,7 +122,7 @@ def _check_options(
 
 
 def _check_solver(name: str) -> None:
-    from solvers.backends import backend_name
+    from solvers.backends import backend_name, check_available
     from solvers.status import SolverUnavailableError
 
     if not isinstance(name, str):
@@ -131,6 +131,10 @@ def _check_solver(name: str) -> None:
         backend_name(name)
     except SolverUnavailableError as exc:
         raise InvalidOptionError(str(exc)) from exc
+    try:
+        check_available(name)
+    except SolverUnavailableError as exc:
+        raise SolverNotAvailableError(str(exc)) from exc
 
 
 def kemeny(

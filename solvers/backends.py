@@ -14,7 +14,7 @@ import pulp
 
 from .status import SolverUnavailableError
 
-__all__ = ["make_solver", "available_backends", "backend_name", "BACKENDS"]
+__all__ = ["make_solver", "available_backends", "backend_name", "check_available", "BACKENDS"]
 
 #: Short names accepted everywhere, mapped to pulp solver class names.
 BACKENDS: dict[str, str] = {
@@ -59,6 +59,25 @@ def _available() -> frozenset[str]:
     return frozenset(pulp.listSolvers(onlyAvailable=True))
 
 
+def check_available(name: str) -> str:
+    """The pulp class name of `name` if that solver can run here, else :class:`SolverUnavailableError`.
+
+    HiGHS is available when highspy imports (the package solves with it directly); any other
+    solver when pulp lists it as available. The error says how to get the solver.
+    """
+    cls_name = backend_name(name)
+    if cls_name == "HiGHS":
+        try:
+            import highspy  # noqa: F401
+        except ImportError as exc:
+            raise SolverUnavailableError(f"solver {name!r} is not available here (pip install highspy)") from exc
+        return cls_name
+    if cls_name not in _available():
+        hint = _HINTS.get(name.lower(), "install it, or use solver='highs'")
+        raise SolverUnavailableError(f"solver {name!r} is not available here ({hint})")
+    return cls_name
+
+
 def available_backends() -> list[str]:
     """Short names of the backends usable on this machine, HiGHS first."""
     have = _available()
@@ -95,10 +114,7 @@ def make_solver(
     SolverUnavailableError
         The backend is unknown or not installed, with an install hint.
     """
-    cls_name = backend_name(name)
-    if cls_name not in _available():
-        hint = _HINTS.get(name.lower(), "install it, or use solver='highs'")
-        raise SolverUnavailableError(f"solver {name!r} is not available here ({hint})")
+    cls_name = check_available(name)
     options: dict = {"msg": bool(verbose)}
     if time_limit is not None:
         options["timeLimit"] = float(time_limit)
