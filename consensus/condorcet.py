@@ -32,7 +32,6 @@ import numpy as np
 import pandas as pd
 
 from solvers import SolverError, SolverUnavailableError, SolveStatus
-from solvers.backends import check_available
 from solvers.weights_lp import (
     HighsWeightsLP,
     MarginCertificate,
@@ -47,7 +46,6 @@ from solvers.weights_lp import (
 )
 
 from .errors import (
-    SolverNotAvailableError,
     DegenerateTaskWarning,
     InvalidOptionError,
     InvalidWeightError,
@@ -56,6 +54,7 @@ from .errors import (
 )
 from .leaderboard import Leaderboard
 from .pairwise import pairwise
+from .solver_choice import check_solver
 from .results import CondorcetCertificate, CondorcetWeightsResult, WeightConstraint, jsonable
 
 __all__ = ["condorcet_weights", "prospective", "weighted_margins"]
@@ -499,13 +498,7 @@ class _Engine:
     """Which LP code solves: one fresh model per LP (any backend) or the batch path (HiGHS, lazy rows)."""
 
     def __init__(self, lb: Leaderboard, cons: WeightConstraints | None, solver: str, method: str) -> None:
-        if not isinstance(solver, str):
-            raise InvalidOptionError(f"solver must be a name such as 'highs' or 'cbc', got {solver!r}")
-        try:
-            check_available(solver)
-        except SolverUnavailableError as exc:
-            raise SolverNotAvailableError(str(exc)) from exc
-        self.solver = solver
+        self.solver = check_solver(solver)
         self.cons = cons
         self.fast = HighsWeightsLP(lb.n_tasks, cons) if method == "highspy" else None
 

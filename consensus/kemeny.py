@@ -20,8 +20,9 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 
-from .errors import InvalidOptionError, SolveFailedError, SolverNotAvailableError, UnknownSystemError
+from .errors import InvalidOptionError, SolveFailedError, UnknownSystemError
 from .pairwise import PairwiseMatrix, as_pairwise
+from .solver_choice import check_solver
 from .results import KemenyResult
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -119,22 +120,6 @@ def _check_options(
     if progress is not None and not callable(progress):
         raise InvalidOptionError(f"progress must be a callable, got {type(progress).__name__}")
     return time_limit, int(enumerate_optima)
-
-
-def _check_solver(name: str) -> None:
-    from solvers.backends import backend_name, check_available
-    from solvers.status import SolverUnavailableError
-
-    if not isinstance(name, str):
-        raise InvalidOptionError(f"solver must be a name such as 'highs' or 'cbc', got {name!r}")
-    try:
-        backend_name(name)
-    except SolverUnavailableError as exc:
-        raise InvalidOptionError(str(exc)) from exc
-    try:
-        check_available(name)
-    except SolverUnavailableError as exc:
-        raise SolverNotAvailableError(str(exc)) from exc
 
 
 def kemeny(
@@ -246,7 +231,7 @@ def kemeny(
     n = p.n_systems
     time_limit, cap = _check_options(n, method, time_limit, enumerate_optima, progress)
     if method != "brute_force":
-        _check_solver(solver)
+        check_solver(solver)
     from solvers.linear_ordering import solve_linear_ordering
     from solvers.status import SolverError
 

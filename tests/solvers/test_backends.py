@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import threading
-
 import numpy as np
 import pytest
 
 from solvers import LinearModel, SolveStatus, SolverError, SolverUnavailableError, available_backends, make_solver
-from solvers.model import THREADS, dense_rows, new_highs, pulp_status
+from solvers.model import THREADS, dense_rows, pulp_status
+
+from ..threads import bare_highs_run, on_fresh_thread
 from solvers.status import clean
 
 
@@ -118,36 +118,6 @@ def test_clean_removes_negative_zero_and_rounds_binaries():
 
 
 # ---------------------------------------------------------------- the HiGHS thread policy
-def _bare_run(threads: int | None) -> object:
-    """A bare highspy run with `threads` set (None: HiGHS's default), as user code would do."""
-    import highspy
-
-    h = new_highs()
-    if threads is not None:
-        h.setOptionValue("threads", threads)
-    h.addCols(1, np.array([1.0]), np.array([0.0]), np.array([1.0]), 0, np.zeros(1, np.int32), np.zeros(0, np.int32), np.zeros(0))
-    status = h.run()
-    return status == highspy.HighsStatus.kOk
-
-
-def _in_fresh_thread(fn):
-    """Run `fn` on a new thread (a fresh HiGHS scheduler) and return its result or raise its error."""
-    out: dict = {}
-
-    def target():
-        try:
-            out["value"] = fn()
-        except BaseException as exc:  # noqa: BLE001 - re-raised below
-            out["error"] = exc
-
-    t = threading.Thread(target=target)
-    t.start()
-    t.join()
-    if "error" in out:
-        raise out["error"]
-    return out["value"]
-
-
 def test_package_models_leave_threads_at_the_default():
     assert THREADS == 0
 
@@ -155,14 +125,14 @@ def test_package_models_leave_threads_at_the_default():
 @pytest.mark.parametrize("first", [1, 2, 3])
 def test_package_solves_after_user_code_set_another_thread_count(first):
     def scenario():
-        assert _bare_run(first)  # user code sets up this thread's scheduler with `first` threads
+        assert bare_highs_run(first)  # user code sets up this thread's scheduler with `first` threads
         sol = _knapsack("highs").solve()  # the package's model runs on it regardless
         assert sol.status is SolveStatus.OPTIMAL
         lp = LinearModel()
         lp.add_columns([0.0], [1.0], [1.0])
         return lp.solve().status
 
-    assert _in_fresh_thread(scenario) is SolveStatus.OPTIMAL
+    assert on_fresh_thread(scenario) is SolveStatus.OPTIMAL
 
 
 def test_an_explicit_thread_count_is_honoured_without_breaking_later_solves():
@@ -170,25 +140,25 @@ def test_an_explicit_thread_count_is_honoured_without_breaking_later_solves():
 
     if not hasattr(highspy.Highs, "resetThreadScheduler"):  # highspy < 1.16: refused with HiGHS's reason
         def refused():
-            assert _bare_run(1)
+            assert bare_highs_run(1)
             model = _knapsack("highs")
             model.threads = 2
             return model.solve()
 
         with pytest.raises(SolverError, match=r"scheduler.*leave threads unset"):
-            _in_fresh_thread(refused)
-        assert _in_fresh_thread(lambda: _knapsack("highs").solve().status) is SolveStatus.OPTIMAL
+            on_fresh_thread(refused)
+        assert on_fresh_thread(lambda: _knapsack("highs").solve().status) is SolveStatus.OPTIMAL
         return
 
     def scenario():
-        assert _bare_run(1)
+        assert bare_highs_run(1)
         model = _knapsack("highs")
         model.threads = 2  # asks for another count than this thread's scheduler has
         first = model.solve().status
         again = _knapsack("highs").solve().status  # default threads: fine after the restart
         return first, again
 
-    assert _in_fresh_thread(scenario) == (SolveStatus.OPTIMAL, SolveStatus.OPTIMAL)
+    assert on_fresh_thread(scenario) == (SolveStatus.OPTIMAL, SolveStatus.OPTIMAL)
 
 
 def test_a_highs_error_carries_highs_reason(monkeypatch):
@@ -197,10 +167,10 @@ def test_a_highs_error_carries_highs_reason(monkeypatch):
     monkeypatch.setattr(solvers.model, "_reset_thread_scheduler", lambda hs: False)  # as on an old highspy
 
     def scenario():
-        assert _bare_run(1)
+        assert bare_highs_run(1)
         model = _knapsack("highs")
         model.threads = 2
         return model.solve()
 
     with pytest.raises(SolverError, match=r"HiGHS failed: .*threads.*scheduler.*leave threads unset"):
-        _in_fresh_thread(scenario)
+        on_fresh_thread(scenario)
