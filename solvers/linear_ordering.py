@@ -520,7 +520,6 @@ class _OrderingModel:
         self.coef = costs[self.ju, self.iu] - costs[self.iu, self.ju]
         self.const = float(costs[self.iu, self.ju].sum())
         self.model = LinearModel(backend=backend, verbose=verbose, threads=threads)
-        self.is_highs = self.model.is_highs
         # one variable per pair, in [0, 1]; the objective is the total disagreement up to
         # the constant sum of costs[i, j] over i < j
         self.model.add_columns(np.zeros(self.n_pairs), np.ones(self.n_pairs), self.coef)

@@ -22,8 +22,9 @@ fails ("Option 'threads' is set to 1 but global scheduler has already been initi
 to use 2 threads"). A run that leaves ``threads`` at 0 (HiGHS's default) uses whatever
 scheduler the thread has, so it can never fail that way. Every model of the package
 therefore leaves ``threads`` at 0 unless the caller asks for a count. Measured on the
-Kemeny and weight-LP benchmarks (docs/kemeny.md): the LPs are solved by serial simplex and
-the MIP phase by HiGHS's mostly serial branch and bound, so a fixed count gains nothing.
+Kemeny benchmark (docs/kemeny.md: 1 thread against the default of 2, no difference beyond
+noise): the LPs are solved by serial simplex and the MIP phase by HiGHS's mostly serial
+branch and bound, so a fixed count gains nothing.
 When a caller does ask for a count that this thread's scheduler does not have, the
 scheduler of *this thread only* is restarted (``Highs.resetThreadScheduler``: no other
 solve can be running on this thread, and other threads have their own schedulers) and the
@@ -86,10 +87,6 @@ class ModelSolution:
     seconds: float
     detail: str  # the solver's own wording of how it stopped
     limit_reached: bool = False  # a time or iteration limit stopped the solve (point or not)
-
-    @property
-    def has_solution(self) -> bool:
-        return self.x is not None
 
 
 def _as_f64(values: ArrayLike, n: int, what: str) -> FloatArray:
@@ -169,10 +166,6 @@ class LinearModel:
         cost = np.asarray(cost, dtype=np.float64).reshape(-1)
         n = cost.shape[0]
         self._impl.add_columns(_as_f64(lower, n, "lower"), _as_f64(upper, n, "upper"), cost)
-
-    def set_cost(self, cost: ArrayLike) -> None:
-        """Replace the objective coefficients of every column."""
-        self._impl.set_cost(_as_f64(cost, self.n_cols, "cost"))
 
     def add_rows(self, lower: ArrayLike, upper: ArrayLike, starts: ArrayLike, index: ArrayLike, value: ArrayLike) -> None:
         """Append rows ``lower <= A x <= upper``, ``A`` in compressed-row form."""
@@ -310,9 +303,13 @@ class _HighsImpl:
         self.owner = owner
         self.hs = _highspy()
         self.h = self._new()
-        self.n_cols = 0
         self.n_rows = 0
+        self.cost = np.zeros(0)  # our copy of the objective, to check returned points
         self.integer = False
+
+    @property
+    def n_cols(self) -> int:
+        return len(self.cost)
 
     def _new(self) -> Any:
         h = new_highs(self.owner.verbose)
@@ -338,10 +335,7 @@ class _HighsImpl:
         )
         if self.integer:
             self._integrality(np.arange(self.n_cols, self.n_cols + n), True)
-        self.n_cols += n
-
-    def set_cost(self, cost: FloatArray) -> None:
-        self._check(self.h.changeColsCost(self.n_cols, np.arange(self.n_cols, dtype=np.int32), cost), "changeColsCost")
+        self.cost = np.concatenate([self.cost, cost])
 
     def add_rows(self, lower: FloatArray, upper: FloatArray, starts: Any, index: Any, value: Any) -> None:
         inf = self.hs.kHighsInf
@@ -370,7 +364,8 @@ class _HighsImpl:
     def clear(self) -> None:
         self._check(self.h.clearModel(), "clearModel")
         self.apply_sense()
-        self.n_cols = self.n_rows = 0
+        self.n_rows = 0
+        self.cost = np.zeros(0)
         self.integer = False
 
     def _check(self, status: Any, what: str) -> None:
@@ -391,7 +386,7 @@ class _HighsImpl:
             self.h.setOptionValue("output_flag", True)
             self.h.run()
             with open(path, encoding="utf-8", errors="replace") as fh:
-                lines = [ln.strip() for ln in fh if "ERROR" in ln or "rror" in ln]
+                lines = [ln.strip() for ln in fh if "error" in ln.lower()]
         finally:
             self.h.setOptionValue("output_flag", self.owner.verbose)
             self.h.setOptionValue("log_to_console", True)
@@ -475,10 +470,8 @@ class _HighsImpl:
         return ModelSolution(status, x, duals, objective, bound, seconds, detail, limited)
 
     def _point_matches(self, x: FloatArray, objective: float) -> bool:
-        """Whether `x` has the objective HiGHS reports (independent arithmetic on the costs)."""
-        cost = np.asarray(self.h.getLp().col_cost_, dtype=np.float64)
-        offset = float(self.h.getLp().offset_)
-        value = float(cost @ x) + offset
+        """Whether `x` has the objective HiGHS reports (independent arithmetic on our copy of the costs)."""
+        value = float(self.cost @ x)
         return abs(value - objective) <= 1e-6 * max(1.0, abs(objective))
 
     def _install_callbacks(
@@ -615,9 +608,6 @@ class _PulpImpl:
         self.upper = np.concatenate([self.upper, upper])
         self.cost = np.concatenate([self.cost, cost])
 
-    def set_cost(self, cost: FloatArray) -> None:
-        self.cost = cost.copy()
-
     def add_rows(self, lower: FloatArray, upper: FloatArray, starts: Any, index: Any, value: Any) -> None:
         ends = np.append(starts[1:], len(index))
         for r in range(len(lower)):
@@ -691,14 +681,14 @@ class _PulpImpl:
             values = [
                 min(max(0.0, lo), hi) if v is None else v for v, lo, hi in zip(values, self.lower, self.upper)
             ]
-            if True:
-                x = np.array(values, dtype=np.float64)
-                objective = float(self.cost @ x)
-                if not self.integer:
-                    pis = [[c.pi for c in sides] for sides in parts]
-                    if all(p is not None for sides in pis for p in sides):
-                        duals = np.array([sum(sides) for sides in pis], dtype=np.float64)
+            x = np.array(values, dtype=np.float64)
+            objective = float(self.cost @ x)
+            if not self.integer:
+                pis = [[c.pi for c in sides] for sides in parts]
+                if all(p is not None for sides in pis for p in sides):
+                    duals = np.array([sum(sides) for sides in pis], dtype=np.float64)
         bound = getattr(returned, "best_bound", None)
         bound = float(bound) if bound is not None and self.integer and math.isfinite(bound) else None
-        limited = "limit" in detail.lower() or "Not Solved" in detail and time_limit is not None
+        # a limit stopped it: the solver says so, or it stopped unsolved with a time limit set
+        limited = "limit" in detail.lower() or (status is SolveStatus.NOT_SOLVED and time_limit is not None)
         return ModelSolution(status, x, duals, objective, bound, seconds, detail, limited)

@@ -583,7 +583,6 @@ class _WeightsModel:
 class _Solved:
     status: SolveStatus
     x: FloatArray | None
-    duals: FloatArray | None
     rival_duals: FloatArray | None  # one per rival of R (0 for rows never added)
     user_duals: FloatArray | None
     n_solves: int
@@ -624,7 +623,7 @@ def _solve_weights(
         n_solves += 1
         seconds += sol.seconds
         if sol.status is not SolveStatus.OPTIMAL:
-            return _Solved(sol.status, None, None, None, None, n_solves, len(order), seconds)
+            return _Solved(sol.status, None, None, None, n_solves, len(order), seconds)
         x = sol.x
         level = x[n_tasks] if mode == "margin" else float(threshold)
         margins = R @ x[:n_tasks]
@@ -640,7 +639,7 @@ def _solve_weights(
         rival_duals = np.zeros(n_rivals)
         rival_duals[np.array(order, dtype=np.intp)] = sol.row_duals[base_rows:]
         user_duals = sol.row_duals[1 : 1 + wm.cons.n_rows]
-    return _Solved(SolveStatus.OPTIMAL, x, sol.row_duals, rival_duals, user_duals, n_solves, len(order), seconds)
+    return _Solved(SolveStatus.OPTIMAL, x, rival_duals, user_duals, n_solves, len(order), seconds)
 
 
 def _margin_certificate(

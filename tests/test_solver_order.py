@@ -12,7 +12,6 @@ leaves ``threads`` at HiGHS's default so that it never meets it, see ``solvers.m
 
 from __future__ import annotations
 
-import numpy as np
 import pytest
 
 import consensus as cs
