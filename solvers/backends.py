@@ -14,7 +14,7 @@ import pulp
 
 from .status import SolverUnavailableError
 
-__all__ = ["make_solver", "available_backends", "backend_name", "check_available", "BACKENDS"]
+__all__ = ["BACKENDS", "available_backends", "backend_name", "check_available", "make_solver"]
 
 #: Short names accepted everywhere, mapped to pulp solver class names.
 BACKENDS: dict[str, str] = {
@@ -40,6 +40,26 @@ def backend_name(name: str) -> str:
     """The pulp class name of a backend given by short name (``"highs"``) or pulp name (``"HiGHS"``).
 
     ``"cbc"`` is PuLP 3's bundled CBC when present, else ``COIN_CMD`` (a CBC on the PATH, PuLP 4).
+
+    Parameters
+    ----------
+    name : str
+        A short name of :data:`BACKENDS` (any case) or a pulp solver class name.
+
+    Returns
+    -------
+    str
+        The pulp solver class name (the solver need not be installed).
+
+    Raises
+    ------
+    SolverUnavailableError
+        `name` is neither a short name nor a pulp solver.
+
+    Examples
+    --------
+    >>> backend_name("highs"), backend_name("GLPK"), backend_name("HiGHS")
+    ('HiGHS', 'GLPK_CMD', 'HiGHS')
     """
     key = name.lower()
     if key == "cbc" and BACKENDS["cbc"] not in _available() and "COIN_CMD" in _available():
@@ -60,10 +80,30 @@ def _available() -> frozenset[str]:
 
 
 def check_available(name: str) -> str:
-    """The pulp class name of `name` if that solver can run here, else :class:`SolverUnavailableError`.
+    """The pulp class name of `name` if that solver can run here.
 
     HiGHS is available when highspy imports (the package solves with it directly); any other
-    solver when pulp lists it as available. The error says how to get the solver.
+    solver when pulp lists it as available.
+
+    Parameters
+    ----------
+    name : str
+        A short name (``"highs"``, ``"cbc"``, ...) or a pulp solver class name.
+
+    Returns
+    -------
+    str
+        The pulp solver class name.
+
+    Raises
+    ------
+    SolverUnavailableError
+        The solver is unknown or cannot run here; the message says how to get it.
+
+    Examples
+    --------
+    >>> check_available("highs")
+    'HiGHS'
     """
     cls_name = backend_name(name)
     if cls_name == "HiGHS":
@@ -79,7 +119,18 @@ def check_available(name: str) -> str:
 
 
 def available_backends() -> list[str]:
-    """Short names of the backends usable on this machine, HiGHS first."""
+    """Short names of the backends usable on this machine, HiGHS first.
+
+    Returns
+    -------
+    list of str
+        Keys of :data:`BACKENDS` whose solver pulp lists as available.
+
+    Examples
+    --------
+    >>> available_backends()[0]
+    'highs'
+    """
     have = _available()
     return [short for short in BACKENDS if backend_name(short) in have]
 
@@ -104,15 +155,29 @@ def make_solver(
         Seconds; None means no limit.
     verbose : bool, default=False
         Show the solver log.
+    mip : bool, default=True
+        Solve as a MIP (False: the LP relaxation).
+    threads : int, optional
+        Solver threads; None leaves the solver's default.
     gap_abs : float, optional
         Stop when incumbent and bound are within this (used with integral objectives).
     gap_rel : float, optional
         Relative gap (0 makes the absolute gap the only stopping rule).
 
+    Returns
+    -------
+    pulp.LpSolver
+        The solver, ready for ``prob.solve(solver)``.
+
     Raises
     ------
     SolverUnavailableError
         The backend is unknown or not installed, with an install hint.
+
+    Examples
+    --------
+    >>> make_solver("highs", time_limit=10).name
+    'HiGHS'
     """
     cls_name = check_available(name)
     options: dict = {"msg": bool(verbose)}

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
-__all__ = ["MAX_BRUTE_FORCE", "BruteForceOutcome", "brute_force_linear_ordering", "all_order_costs"]
+__all__ = ["MAX_BRUTE_FORCE", "BruteForceOutcome", "all_order_costs", "brute_force_linear_ordering"]
 
 #: Largest number of items the exhaustive search accepts (8! = 40320 orders).
 MAX_BRUTE_FORCE = 8
@@ -40,6 +40,12 @@ class BruteForceOutcome:
         Number of orders scored (``n!``).
     tol : float
         Two costs within `tol` count as equal.
+
+    Examples
+    --------
+    >>> res = brute_force_linear_ordering([[0, 2], [1, 0]])
+    >>> res.order, res.objective, res.n_orders, res.unique
+    ((0, 1), 1.0, 2, True)
     """
 
     order: tuple[int, ...]
@@ -88,6 +94,11 @@ def all_order_costs(costs: NDArray[np.float64], *, max_n: int = MAX_BRUTE_FORCE)
         Item indices, best first, in lexicographic order.
     values : ndarray (n!,)
         Cost of each order.
+
+    Raises
+    ------
+    ValueError
+        The matrix is not square, not finite, or larger than `max_n`.
 
     Examples
     --------

@@ -162,9 +162,9 @@ def test_an_explicit_thread_count_is_honoured_without_breaking_later_solves():
 
 
 def test_a_highs_error_carries_highs_reason(monkeypatch):
-    import solvers.model
+    import solvers.model_highs
 
-    monkeypatch.setattr(solvers.model, "_reset_thread_scheduler", lambda hs: False)  # as on an old highspy
+    monkeypatch.setattr(solvers.model_highs, "_reset_thread_scheduler", lambda hs: False)  # as on an old highspy
 
     def scenario():
         assert bare_highs_run(1)

@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 import consensus as cs
 import solvers.linear_ordering as lo
+import solvers.ordering_search as search
 from solvers import LinearModel, SolverError, SolveStatus, available_backends
 from solvers.model import dense_rows
 from solvers.brute_force import brute_force_linear_ordering
@@ -349,8 +350,8 @@ def test_purging_slack_cuts_keeps_the_optimum(monkeypatch):
         return removed[-1]
 
     monkeypatch.setattr(lo._OrderingModel, "purge_slack_cycles", spy)
-    monkeypatch.setattr(lo, "_PURGE_MIN_ROWS", 0)  # purge after every LP round
-    monkeypatch.setattr(lo, "_CUTS_PER_ITEM", 2)
+    monkeypatch.setattr(search, "_PURGE_MIN_ROWS", 0)  # purge after every LP round
+    monkeypatch.setattr(search, "_CUTS_PER_ITEM", 2)
     purged = solve_linear_ordering(costs, unique=False)
     assert sum(removed) > 0
     assert purged.optimal and purged.objective == expected.objective

@@ -1,0 +1,399 @@
+"""The HiGHS back-end of :class:`solvers.model.LinearModel`: one live ``highspy.Highs``, changed in place.
+
+Rows can be added and deleted between solves and each solve warm-starts from the last
+basis, which is what the Kemeny cutting-plane loop and the lazy rival rows of the weight
+LPs need. Nothing else in the package imports ``highspy``.
+
+Thread policy (one place, :data:`THREADS`)
+------------------------------------------
+HiGHS keeps one task scheduler per calling thread, created with the ``threads`` option of
+the first run on that thread; since HiGHS 1.16 a later run that asks for another count
+fails ("Option 'threads' is set to 1 but global scheduler has already been initialized
+to use 2 threads"). A run that leaves ``threads`` at 0 (HiGHS's default) uses whatever
+scheduler the thread has, so it can never fail that way. Every model of the package
+therefore leaves ``threads`` at 0 unless the caller asks for a count. Measured on the
+Kemeny benchmark (docs/kemeny.md: 1 thread against the default of 2, no difference beyond
+noise): the LPs are solved by serial simplex and the MIP phase by HiGHS's mostly serial
+branch and bound, so a fixed count gains nothing.
+When a caller does ask for a count that this thread's scheduler does not have, the
+scheduler of *this thread only* is restarted (``Highs.resetThreadScheduler``: no other
+solve can be running on this thread, and other threads have their own schedulers) and the
+run repeated once, with a log message; on a highspy without that call the solve fails
+with HiGHS's own reason and the hint to leave ``threads`` unset. Each Dask task on a
+worker thread thus runs its own HiGHS without touching the others.
+
+Every ``run()`` returns a ``HighsStatus`` that is checked: ``kError`` becomes a
+:class:`~solvers.status.SolverError` carrying HiGHS's own log line (the run is repeated
+once with the log captured to a temporary file, only on that error path).
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import os
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Callable
+from typing import Any, Literal, Protocol
+
+import numpy as np
+from numpy.typing import NDArray
+
+from .status import ModelSolution, SolverError, SolverUnavailableError, SolveStatus
+
+__all__ = ["THREADS", "highs_version", "new_highs"]
+
+logger = logging.getLogger(__name__)
+
+#: The HiGHS ``threads`` option of every model the package builds: 0, HiGHS's default,
+#: which reuses this thread's scheduler whatever its size (see the module docstring).
+THREADS = 0
+
+FloatArray = NDArray[np.float64]
+
+
+class _Owner(Protocol):
+    """The settings of the :class:`~solvers.model.LinearModel` this back-end serves, read at each call."""
+
+    sense: Literal["min", "max"]
+    verbose: bool
+    threads: int | None
+
+
+def _highspy() -> Any:
+    try:
+        import highspy
+    except ImportError as exc:  # pragma: no cover - highspy is a dependency
+        raise SolverUnavailableError("solver 'highs' needs highspy: pip install highspy") from exc
+    return highspy
+
+
+def highs_version() -> str:
+    """The version of the HiGHS library behind highspy.
+
+    Returns
+    -------
+    str
+        ``"major.minor.patch"``, e.g. ``"1.16.0"``; ``"unknown"`` on a highspy too old to say.
+
+    Raises
+    ------
+    SolverUnavailableError
+        highspy is not installed.
+
+    Examples
+    --------
+    >>> len(highs_version().split("."))
+    3
+    """
+    h = new_highs()
+    try:
+        return f"{h.versionMajor()}.{h.versionMinor()}.{h.versionPatch()}"
+    except AttributeError:  # pragma: no cover - very old highspy
+        return "unknown"
+
+
+_BANNER_LOCK = threading.Lock()
+_banner_shown = False
+
+
+def new_highs(verbose: bool = False) -> Any:
+    """A ``highspy.Highs`` with its output set by `verbose`.
+
+    HiGHS prints a two-line banner on standard output when the first ``Highs`` of a process
+    is made, before any option can silence it; it would corrupt a JSON or CSV report written
+    to standard output. So the first construction of a quiet one runs with file descriptor 1
+    pointed at ``/dev/null`` (once per process, under a lock).
+
+    Parameters
+    ----------
+    verbose : bool, default=False
+        Let HiGHS print its log (and its banner).
+
+    Returns
+    -------
+    highspy.Highs
+        A new, empty HiGHS instance.
+
+    Raises
+    ------
+    SolverUnavailableError
+        highspy is not installed.
+
+    Examples
+    --------
+    >>> h = new_highs()
+    >>> h.getOptionValue("output_flag")[1]  # (status, value)
+    False
+    """
+    global _banner_shown
+    hs = _highspy()
+    if verbose or _banner_shown:
+        h = hs.Highs()
+    else:
+        with _BANNER_LOCK:
+            sys.stdout.flush()
+            saved = os.dup(1)
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            try:
+                os.dup2(devnull, 1)
+                h = hs.Highs()
+            finally:
+                os.dup2(saved, 1)
+                os.close(saved)
+                os.close(devnull)
+            _banner_shown = True
+    h.setOptionValue("output_flag", bool(verbose))
+    return h
+
+
+def _reset_thread_scheduler(hs: Any) -> bool:
+    """Restart the calling thread's HiGHS scheduler; False if this highspy cannot."""
+    reset = getattr(hs.Highs, "resetThreadScheduler", None)
+    if reset is None:
+        return False
+    reset(True)  # blocking: wait until its worker threads have stopped
+    return True
+
+
+class _HighsImpl:
+    """The HiGHS back-end: the model lives in ``self.h`` and is changed in place."""
+
+    def __init__(self, owner: _Owner) -> None:
+        self.owner = owner
+        self.hs = _highspy()
+        self.h = self._new()
+        self.n_rows = 0
+        self.cost = np.zeros(0)  # our copy of the objective, to check returned points
+        self.integer = False
+
+    @property
+    def n_cols(self) -> int:
+        return len(self.cost)
+
+    def _new(self) -> Any:
+        h = new_highs(self.owner.verbose)
+        if self.owner.sense == "max":
+            h.changeObjectiveSense(self.hs.ObjSense.kMaximize)
+        return h
+
+    def forget_basis(self) -> None:
+        self.h.clearSolver()
+
+    def apply_sense(self) -> None:
+        kind = self.hs.ObjSense.kMaximize if self.owner.sense == "max" else self.hs.ObjSense.kMinimize
+        self._check(self.h.changeObjectiveSense(kind), "changeObjectiveSense")
+
+    def add_columns(self, lower: FloatArray, upper: FloatArray, cost: FloatArray) -> None:
+        n = len(cost)
+        inf = self.hs.kHighsInf
+        lo = np.where(np.isfinite(lower), lower, -inf)
+        hi = np.where(np.isfinite(upper), upper, inf)
+        empty_i = np.zeros(0, dtype=np.int32)
+        self._check(
+            self.h.addCols(n, cost, lo, hi, 0, np.zeros(n, dtype=np.int32), empty_i, np.zeros(0)), "addCols"
+        )
+        if self.integer:
+            self._integrality(np.arange(self.n_cols, self.n_cols + n), True)
+        self.cost = np.concatenate([self.cost, cost])
+
+    def add_rows(self, lower: FloatArray, upper: FloatArray, starts: Any, index: Any, value: Any) -> None:
+        inf = self.hs.kHighsInf
+        lo = np.where(np.isfinite(lower), lower, -inf)
+        hi = np.where(np.isfinite(upper), upper, inf)
+        self._check(self.h.addRows(len(lo), lo, hi, len(value), starts, index, value), "addRows")
+        self.n_rows += len(lo)
+
+    def delete_rows(self, rows: NDArray[np.int64]) -> None:
+        self._check(self.h.deleteRows(len(rows), rows.astype(np.int32)), "deleteRows")
+        self.n_rows -= len(rows)
+
+    def _integrality(self, cols: NDArray[Any], integer: bool) -> None:
+        kind = self.hs.HighsVarType.kInteger if integer else self.hs.HighsVarType.kContinuous
+        if len(cols):
+            self._check(
+                self.h.changeColsIntegrality(len(cols), cols.astype(np.int32), np.array([kind] * len(cols))),
+                "changeColsIntegrality",
+            )
+
+    def set_integer(self, integer: bool) -> None:
+        if integer != self.integer:
+            self._integrality(np.arange(self.n_cols), integer)
+            self.integer = integer
+
+    def clear(self) -> None:
+        self._check(self.h.clearModel(), "clearModel")
+        self.apply_sense()
+        self.n_rows = 0
+        self.cost = np.zeros(0)
+        self.integer = False
+
+    def _check(self, status: Any, what: str) -> None:
+        if status == self.hs.HighsStatus.kError:
+            raise SolverError(f"HiGHS rejected {what} (status {status})")
+
+    def _set(self, name: str, value: Any) -> None:
+        if self.h.setOptionValue(name, value) == self.hs.HighsStatus.kError:
+            raise SolverError(f"HiGHS has no option {name!r} accepting {value!r} (HiGHS {highs_version()})")
+
+    def _captured_error(self) -> str:
+        """Repeat the failed run with the log captured; return HiGHS's error lines."""
+        fd, path = tempfile.mkstemp(prefix="highs-", suffix=".log")
+        os.close(fd)
+        try:
+            self.h.setOptionValue("log_file", path)
+            self.h.setOptionValue("log_to_console", False)
+            self.h.setOptionValue("output_flag", True)
+            self.h.run()
+            with open(path, encoding="utf-8", errors="replace") as fh:
+                lines = [ln.strip() for ln in fh if "error" in ln.lower()]
+        finally:
+            self.h.setOptionValue("output_flag", self.owner.verbose)
+            self.h.setOptionValue("log_to_console", True)
+            self.h.setOptionValue("log_file", "")
+            os.unlink(path)
+        return " ".join(lines) or "no reason logged"
+
+    def _run(self) -> Any:
+        status = self.h.run()
+        if status != self.hs.HighsStatus.kError:
+            return status
+        reason = self._captured_error()
+        if "scheduler" in reason and self.owner.threads and _reset_thread_scheduler(self.hs):
+            # the caller asked for a thread count this thread's scheduler did not have: it was
+            # restarted (nothing else runs on this thread); repeat the run
+            logger.warning("HiGHS: restarted this thread's scheduler for threads=%s (%s)", self.owner.threads, reason)
+            status = self.h.run()
+            if status != self.hs.HighsStatus.kError:
+                return status
+            reason = self._captured_error()
+        hint = ""
+        if "scheduler" in reason:
+            hint = "; leave threads unset (None) so every solve shares this thread's HiGHS scheduler"
+        raise SolverError(f"HiGHS failed: {reason}{hint}")
+
+    def solve(
+        self,
+        time_limit: float | None,
+        mip_start: FloatArray | None,
+        gap_abs: float | None,
+        options: dict[str, Any],
+        on_dual_bound: Callable[[float], None] | None,
+    ) -> ModelSolution:
+        hs, h = self.hs, self.h
+        h.resetOptions()  # options are per solve
+        self._set("output_flag", self.owner.verbose)
+        self._set("threads", int(self.owner.threads) if self.owner.threads else THREADS)
+        self._set("time_limit", float(time_limit) if time_limit is not None else hs.kHighsInf)
+        if self.integer and gap_abs is not None:
+            self._set("mip_abs_gap", float(gap_abs))
+        for name, value in options.items():
+            self._set(name, value)
+        uninstall = self._install_callbacks(mip_start if self.integer else None, on_dual_bound if self.integer else None)
+        begin = time.perf_counter()
+        try:
+            self._run()
+        finally:
+            uninstall()
+        seconds = time.perf_counter() - begin
+        model_status = h.getModelStatus()
+        detail = h.modelStatusToString(model_status)
+        info = h.getInfo()
+        has_point = info.primal_solution_status == 2 if self.integer else h.getSolution().value_valid
+        ms = hs.HighsModelStatus
+        limited = model_status in (ms.kTimeLimit, ms.kIterationLimit, ms.kInterrupt)
+        if model_status == ms.kOptimal:
+            status = SolveStatus.OPTIMAL
+        elif model_status == ms.kInfeasible:
+            status = SolveStatus.INFEASIBLE
+        elif limited and has_point:
+            status = SolveStatus.TIME_LIMIT
+        else:
+            status = SolveStatus.NOT_SOLVED
+        x = duals = objective = bound = None
+        if status in (SolveStatus.OPTIMAL, SolveStatus.TIME_LIMIT):
+            sol = h.getSolution()
+            x = np.asarray(sol.col_value, dtype=np.float64)
+            if self.integer and not self._point_matches(x, float(info.objective_function_value)):
+                if mip_start is None:
+                    raise SolverError("HiGHS returned a MIP solution whose objective is not the one it reports")
+                # HiGHS 1.16 with presolve can hand back the MIP start instead of its optimum
+                # when the start was given by setSolution: solve again without the start
+                logger.info("HiGHS returned the MIP start instead of its solution; solving again without it")
+                h.clearSolver()
+                return self.solve(time_limit, None, gap_abs, options, on_dual_bound)
+            if not self.integer and sol.dual_valid:
+                duals = np.asarray(sol.row_dual, dtype=np.float64)
+            objective = float(info.objective_function_value)
+        if self.integer and math.isfinite(info.mip_dual_bound):
+            bound = float(info.mip_dual_bound)
+        return ModelSolution(status, x, duals, objective, bound, seconds, detail, limited)
+
+    def _point_matches(self, x: FloatArray, objective: float) -> bool:
+        """Whether `x` has the objective HiGHS reports (independent arithmetic on our copy of the costs)."""
+        value = float(self.cost @ x)
+        return abs(value - objective) <= 1e-6 * max(1.0, abs(objective))
+
+    def _install_callbacks(
+        self, start: FloatArray | None, report: Callable[[float], None] | None
+    ) -> Callable[[], None]:
+        """MIP start and dual-bound reports, through whichever callback API this highspy has.
+
+        The start goes in as a user solution at the MIP's first callback (highspy >= 1.8),
+        else through ``setSolution`` (highspy 1.7). Reports come about once a second.
+        Returns the function that removes what was installed.
+        """
+        hs, h = self.hs, self.h
+        state = {"given": start is None, "last": 0.0}
+
+        def forward(bound: float) -> None:
+            now = time.perf_counter()
+            if report is not None and now - state["last"] >= 1.0 and math.isfinite(bound):
+                state["last"] = now
+                report(float(bound))
+
+        def give(data_in: Any) -> None:
+            if not state["given"] and data_in is not None:
+                data_in.setSolution(start)
+                state["given"] = True
+
+        kinds = getattr(getattr(hs, "cb", None), "HighsCallbackType", None)
+        has_user = kinds is not None and hasattr(kinds, "kCallbackMipUserSolution")
+        removers: list[Callable[[], None]] = []
+        if hasattr(h, "cbMipInterrupt"):  # highspy >= 1.10: event subscriptions
+            if report is not None:
+                on_interrupt = lambda e: forward(e.data_out.mip_dual_bound)
+                h.cbMipInterrupt.subscribe(on_interrupt)
+                removers.append(lambda: h.cbMipInterrupt.unsubscribe(on_interrupt))
+            if start is not None and has_user:
+                on_user = lambda e: give(e.data_in)
+                h.cbMipUserSolution.subscribe(on_user)
+                removers.append(lambda: h.cbMipUserSolution.unsubscribe(on_user))
+        elif kinds is not None and (report is not None or (start is not None and has_user)):
+
+            def callback(kind: Any, message: str, data_out: Any, data_in: Any, user_data: Any) -> None:
+                if kind == kinds.kCallbackMipInterrupt:
+                    forward(data_out.mip_dual_bound)
+                elif has_user and kind == kinds.kCallbackMipUserSolution:
+                    give(data_in)
+
+            h.setCallback(callback, None)
+            wanted = [kinds.kCallbackMipInterrupt] if report is not None else []
+            wanted += [kinds.kCallbackMipUserSolution] if (start is not None and has_user) else []
+            for kind in wanted:
+                h.startCallback(kind)
+            removers.extend(lambda k=kind: h.stopCallback(k) for kind in wanted)
+        if start is not None and not has_user:  # highspy 1.7
+            sol = hs.HighsSolution()
+            sol.col_value = start.tolist()
+            sol.value_valid = True
+            self._check(h.setSolution(sol), "setSolution")
+
+        def uninstall() -> None:
+            for remove in removers:
+                remove()
+
+        return uninstall
