@@ -43,3 +43,26 @@ def test_floors_file_pins_exactly_the_declared_floors():
 def test_no_upper_caps_on_runtime_dependencies():
     deps = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["dependencies"]
     assert not [d for d in deps if "<" in d]
+
+
+def test_every_subpackage_is_installed():
+    """A regular (non-editable) install ships every package directory of the checkout."""
+    from setuptools import find_packages
+
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"]["find"]
+    shipped = set(find_packages(where=str(ROOT), include=config["include"]))
+    on_disk = {
+        ".".join(p.parent.relative_to(ROOT).parts)
+        for top in ("consensus", "solvers")
+        for p in (ROOT / top).rglob("__init__.py")
+    }
+    assert on_disk and on_disk <= shipped, sorted(on_disk - shipped)
+
+
+def test_version_has_one_source():
+    import consensus
+
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    assert project["project"]["dynamic"] == ["version"]
+    assert project["tool"]["setuptools"]["dynamic"]["version"] == {"attr": "consensus._version.__version__"}
+    assert re.fullmatch(r"\d+\.\d+\.\d+", consensus.__version__)
