@@ -1,181 +1,145 @@
 """leaderboard-consensus: exact answers for multi-task benchmark leaderboards.
 
-Data flow: scores -> :class:`Leaderboard` -> :func:`pairwise` / :func:`majority_graph`
--> voting rules and exact solvers -> result objects -> reports and the ``consensus`` CLI.
+Data flow (``docs/architecture.md``): scores -> :class:`Leaderboard` / :class:`InstanceScores`
+-> :func:`pairwise` / :func:`majority_graph` -> voting rules (:func:`rank`) and exact solvers
+(:func:`kemeny`, :func:`condorcet_weights`) -> result objects -> :func:`render` and the
+``consensus`` CLI. The names below are grouped in that order.
 """
 
-from . import datasets
-from .datasets import gumbel_leaderboard, list_examples, load_example
-from .errors import (
-    CompositeScoreError,
-    ConsensusError,
-    DegenerateTaskWarning,
-    DuplicateLabelError,
-    EmptyLabelError,
-    EmptySystemError,
-    InvalidOptionError,
-    InvalidWeightError,
-    LeaderboardError,
-    MissingScoreError,
-    NonFiniteScoreError,
-    NonNumericScoreError,
-    NoTaskError,
-    SolveFailedError,
-    SolverNotAvailableError,
-    TooFewSystemsError,
-    UnknownSystemError,
-    UnknownTaskError,
-)
-from .leaderboard import Leaderboard, read_leaderboard
-from .majority import (
-    beats,
-    condorcet_cycle,
-    condorcet_loser,
-    condorcet_winner,
-    is_condorcet_winner,
-    majority_graph,
-    majority_ties,
-    pareto_dominated,
-    smith_set,
-    weak_condorcet_winners,
-)
-from .pairwise import PairwiseMatrix, pairwise
+# The public names, grouped along the data flow, and the module each lives in. They are
+# imported on first use (PEP 562), so that ``import consensus`` and ``consensus --version``
+# do not pay for pandas, scipy and the solvers until something needs them.
+import importlib
+import sys
+import types
+from typing import Any
 
-__version__ = "0.1.0"
+from ._version import __version__
 
-__all__ = [
-    "Leaderboard",
-    "read_leaderboard",
-    "PairwiseMatrix",
-    "pairwise",
-    "majority_graph",
-    "majority_ties",
-    "beats",
-    "condorcet_winner",
-    "is_condorcet_winner",
-    "weak_condorcet_winners",
-    "condorcet_loser",
-    "condorcet_cycle",
-    "smith_set",
-    "pareto_dominated",
-    "datasets",
-    "load_example",
-    "list_examples",
-    "gumbel_leaderboard",
-    "ConsensusError",
-    "LeaderboardError",
-    "DuplicateLabelError",
-    "EmptyLabelError",
-    "NonNumericScoreError",
-    "CompositeScoreError",
-    "NonFiniteScoreError",
-    "InvalidWeightError",
-    "UnknownSystemError",
-    "UnknownTaskError",
-    "EmptySystemError",
-    "TooFewSystemsError",
-    "NoTaskError",
-    "MissingScoreError",
-    "InvalidOptionError",
-    "SolveFailedError",
-    "SolverNotAvailableError",
-    "DegenerateTaskWarning",
-]
+_EXPORTS: dict[str, str] = {
+    # errors
+    "CompositeScoreError": "errors",
+    "ConsensusError": "errors",
+    "DegenerateTaskWarning": "errors",
+    "DuplicateInstanceError": "errors",
+    "DuplicateLabelError": "errors",
+    "EmptyLabelError": "errors",
+    "EmptySystemError": "errors",
+    "EmptyTaskError": "errors",
+    "InvalidOptionError": "errors",
+    "InvalidWeightError": "errors",
+    "LeaderboardError": "errors",
+    "MissingScoreError": "errors",
+    "NonFiniteScoreError": "errors",
+    "NonNumericScoreError": "errors",
+    "NonPositiveScoreError": "errors",
+    "NoTaskError": "errors",
+    "SolveFailedError": "errors",
+    "SolverNotAvailableError": "errors",
+    "TooFewSystemsError": "errors",
+    "UnknownSystemError": "errors",
+    "UnknownTaskError": "errors",
+    # scores in: leaderboards, instance-level scores, files, built-in examples
+    "Leaderboard": "leaderboard",
+    "InstanceScores": "instances",
+    "read_instances": "readers",
+    "read_leaderboard": "readers",
+    "datasets": "datasets",
+    "gumbel_leaderboard": "datasets",
+    "list_examples": "datasets",
+    "load_example": "datasets",
+    # pairwise comparisons and the majority relation
+    "PairwiseMatrix": "pairwise",
+    "pairwise": "pairwise",
+    "beats": "majority",
+    "condorcet_cycle": "majority",
+    "condorcet_loser": "majority",
+    "condorcet_winner": "majority",
+    "is_condorcet_winner": "majority",
+    "majority_graph": "majority",
+    "majority_summary": "majority",
+    "majority_ties": "majority",
+    "pareto_dominated": "majority",
+    "smith_set": "majority",
+    "weak_condorcet_winners": "majority",
+    # missing scores
+    "impute_pairwise": "impute",
+    "mean_baseline": "impute",
+    "partial_ranking_matrix": "impute",
+    "sigma_2l": "impute",
+    "sigma_l": "impute",
+    "pairwise_confidence": "confidence",
+    # rules and exact solvers
+    "rules": "rules",
+    "rank": "rules",
+    "kemeny": "kemeny",
+    "kemeny_objective": "kemeny",
+    "condorcet_weights": "condorcet",
+    "weighted_margins": "condorcet",
+    "prospective": "prospective",
+    # distances, comparison, analysis, experiments
+    "kendall_tau": "distances",
+    "kendall_tau_distance": "distances",
+    "rank_changes": "distances",
+    "ranking_objective": "task_distances",
+    "task_dispersion": "task_distances",
+    "task_distance": "task_distances",
+    "top_k_agreement": "distances",
+    "compare": "compare",
+    "compare_rules": "compare",
+    "analyze": "analysis",
+    "experiments": "experiments",
+    # results
+    "Analysis": "results",
+    "Check": "results",
+    "CondorcetCertificate": "results",
+    "CondorcetWeightsResult": "results",
+    "ImputationResult": "results",
+    "KemenyResult": "results",
+    "MajoritySummary": "results",
+    "MeanBaselineResult": "results",
+    "PairwiseConfidence": "results",
+    "ProspectiveResult": "results",
+    "RobustnessResult": "results",
+    "RuleComparison": "results",
+    "RuleResult": "results",
+    "WeightConstraint": "results",
+    # reports and figures
+    "report": "report",
+    "plot": "plot",
+    "render": "report",
+}
 
-# Each capability adds its public names in its own block below.
-# --- rules (issue 3) ---
-from . import rules
-from .errors import NonPositiveScoreError
-from .rank import rank
-from .results import RuleResult
-
-__all__ += ["rank", "rules", "RuleResult", "NonPositiveScoreError"]
-
-# --- kemeny (issue 4) ---
-from .kemeny import kemeny, kemeny_objective
-from .results import KemenyResult
-
-__all__ += ["kemeny", "kemeny_objective", "KemenyResult"]
-
-# --- condorcet weights (issue 5) ---
-from .condorcet import condorcet_weights, prospective, weighted_margins
-from .results import CondorcetCertificate, CondorcetWeightsResult, WeightConstraint
-
-__all__ += [
-    "condorcet_weights",
-    "prospective",
-    "weighted_margins",
-    "CondorcetWeightsResult",
-    "CondorcetCertificate",
-    "WeightConstraint",
-]
-
-# --- missing scores (issue 6) ---
-from . import experiments
-from .errors import DuplicateInstanceError, EmptyTaskError
-from .impute import (
-    impute_pairwise,
-    mean_baseline,
-    pairwise_confidence,
-    partial_ranking_matrix,
-    sigma_2l,
-    sigma_l,
-)
-from .instances import InstanceScores, read_instances
-from .results import ImputationResult, MeanBaselineResult, PairwiseConfidence, RobustnessResult
-
-__all__ += [
-    "InstanceScores",
-    "read_instances",
-    "impute_pairwise",
-    "sigma_l",
-    "sigma_2l",
-    "mean_baseline",
-    "pairwise_confidence",
-    "partial_ranking_matrix",
-    "ImputationResult",
-    "MeanBaselineResult",
-    "PairwiseConfidence",
-    "RobustnessResult",
-    "DuplicateInstanceError",
-    "EmptyTaskError",
-    "experiments",
-]
+__all__ = ["__version__", *_EXPORTS]
 
 
-# --- comparison, reports, plots (issue 7) ---
-from . import plot, report
-from .compare import (
-    compare,
-    compare_rules,
-    kendall_tau,
-    kendall_tau_distance,
-    rank_changes,
-    ranking_objective,
-    task_distance,
-    task_dispersion,
-    top_k_agreement,
-)
-from .report import analyze, majority_summary, render
-from .results import Analysis, Check, MajoritySummary, RuleComparison
+#: Public names that are modules themselves (the others are functions, classes, errors).
+_SUBMODULES = frozenset({"datasets", "rules", "experiments", "plot", "report"})
 
-__all__ += [
-    "compare",
-    "compare_rules",
-    "kendall_tau",
-    "kendall_tau_distance",
-    "top_k_agreement",
-    "rank_changes",
-    "ranking_objective",
-    "task_distance",
-    "task_dispersion",
-    "analyze",
-    "majority_summary",
-    "render",
-    "report",
-    "plot",
-    "RuleComparison",
-    "MajoritySummary",
-    "Analysis",
-    "Check",
-]
+
+def __getattr__(name: str) -> Any:
+    module_name = _EXPORTS.get(name)
+    if module_name is None:
+        raise AttributeError(f"module 'consensus' has no attribute {name!r}")
+    module = importlib.import_module(f".{module_name}", __name__)
+    value = module if name in _SUBMODULES else getattr(module, name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))
+
+
+class _Package(types.ModuleType):
+    """The package module. Importing a submodule binds it as an attribute of the package;
+    where a public function has the submodule's name (``kemeny``, ``pairwise``, ``compare``,
+    ``prospective``), the function keeps the name (the module stays in ``sys.modules``)."""
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if isinstance(value, types.ModuleType) and name in _EXPORTS and name not in _SUBMODULES:
+            return
+        super().__setattr__(name, value)
+
+
+sys.modules[__name__].__class__ = _Package

@@ -38,6 +38,12 @@ def _read_csv(name: str) -> pd.DataFrame:
 def votenrank_toy() -> Leaderboard:
     """Rofin et al. 2023, appendix A.1, Table 6 (higher is better).
 
+    Returns
+    -------
+    Leaderboard
+        Systems A-D x tasks t1-t5, scores 4, 3, 2, 1 reproducing the paper's per-task
+        rankings; B is the Condorcet winner.
+
     Examples
     --------
     >>> votenrank_toy().scores
@@ -53,7 +59,19 @@ def votenrank_toy() -> Leaderboard:
 
 
 def colombo_table1() -> Leaderboard:
-    """Colombo et al. 2022, Table 1 (lower is better on every task, see the module notes)."""
+    """Colombo et al. 2022, Table 1 (lower is better on every task, see the module notes).
+
+    Returns
+    -------
+    Leaderboard
+        Systems A, B, C x tasks Task1-Task6, every task lower-is-better.
+
+    Examples
+    --------
+    >>> lb = colombo_table1()
+    >>> lb.systems, lb.n_tasks
+    (('A', 'B', 'C'), 6)
+    """
     frame = _read_csv("colombo_table1.csv")
     frame.index.name = None
     return Leaderboard.from_frame(frame, lower_is_better=list(frame.columns))
@@ -66,6 +84,29 @@ def gumbel_leaderboard(
 
     System ``s{n}`` (n = 1..N) scores Gumbel(phi * n, 1) on each task, independently.
     The ground-truth ranking is ``s{N}, ..., s1``.
+
+    Parameters
+    ----------
+    n_systems : int, default=20
+        Number of systems N (at least 2), labelled ``s1`` .. ``s{N}``.
+    n_tasks : int, default=20
+        Number of tasks (at least 1), labelled ``t1`` .. ``t{T}``.
+    phi : float, default=0.05
+        Dispersion: the location step between consecutive systems (finite, >= 0; 0 is
+        pure noise).
+    seed : int or None, default=0
+        Seed of ``numpy.random.default_rng``; the same seed gives the same scores.
+
+    Returns
+    -------
+    Leaderboard
+        Complete scores, higher is better, every task weight 1.
+
+    Raises
+    ------
+    InvalidOptionError
+        If `n_systems` < 2, `n_tasks` < 1 (or either is not a whole number), or `phi` is
+        negative or not finite.
 
     Examples
     --------
@@ -90,7 +131,19 @@ def gumbel_leaderboard(
 
 @dataclass(frozen=True, slots=True)
 class Example:
-    """A built-in example: its name, where it comes from, and how to load it."""
+    """A built-in example: its name, where it comes from, and how to load it.
+
+    Attributes
+    ----------
+    name : str
+        The name :func:`load_example` takes (``"votenrank-toy"``, ...).
+    description : str
+        The source and size, one line.
+    loader : callable
+        Returns the :class:`Leaderboard`; takes `parameters` as keywords.
+    parameters : tuple of str
+        Keyword arguments the loader accepts (empty for fixed tables).
+    """
 
     name: str
     description: str
@@ -114,17 +167,48 @@ _EXAMPLES: dict[str, Example] = {
 
 
 def list_examples() -> list[Example]:
-    """The built-in examples, in a fixed order."""
+    """The built-in examples, in a fixed order.
+
+    Returns
+    -------
+    list of Example
+        ``votenrank-toy``, ``colombo-table1``, ``gumbel``.
+
+    Examples
+    --------
+    >>> [e.name for e in list_examples()]
+    ['votenrank-toy', 'colombo-table1', 'gumbel']
+    """
     return list(_EXAMPLES.values())
 
 
 def load_example(name: str = "votenrank-toy", **params: Any) -> Leaderboard:
     """Load a built-in example by name; `params` go to the generator (``gumbel`` only).
 
+    Parameters
+    ----------
+    name : str, default="votenrank-toy"
+        One of the names of :func:`list_examples`.
+    **params
+        Keyword arguments of the example's loader: ``n_systems``, ``n_tasks``, ``phi``,
+        ``seed`` for ``gumbel`` (:func:`gumbel_leaderboard`); the others take none.
+
+    Returns
+    -------
+    Leaderboard
+
+    Raises
+    ------
+    InvalidOptionError
+        If `name` is unknown, a parameter is not one the example takes, or the generator
+        rejects a value.
+
     Examples
     --------
     >>> load_example("colombo-table1").lower_is_better == frozenset(f"Task{i}" for i in range(1, 7))
     True
+    >>> load_example("gumbel", n_systems=3, n_tasks=2, seed=1)
+    Leaderboard(3 systems x 2 tasks, missing=0)
     """
     try:
         example = _EXAMPLES[name]

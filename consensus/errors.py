@@ -55,7 +55,20 @@ class InvalidOptionError(ConsensusError, ValueError):
 
 
 class DuplicateLabelError(LeaderboardError):
-    """The same system or task name appears more than once."""
+    """The same system or task name appears more than once.
+
+    Parameters
+    ----------
+    kind : str
+        ``"system"`` or ``"task"`` (the hint differs).
+    labels : sequence of str
+        The duplicated names (kept as the attribute ``labels``; up to 10 shown).
+
+    Examples
+    --------
+    >>> str(DuplicateLabelError("task", ["qa"]))
+    "duplicate task name(s): 'qa'; rename the columns"
+    """
 
     def __init__(self, kind: str, labels: Sequence[str]) -> None:
         self.kind, self.labels = kind, tuple(labels)
@@ -68,7 +81,15 @@ class DuplicateLabelError(LeaderboardError):
 
 
 class EmptyLabelError(LeaderboardError):
-    """A system or task name is empty (or NaN)."""
+    """A system or task name is empty (or NaN).
+
+    Parameters
+    ----------
+    kind : str
+        ``"system"`` or ``"task"``.
+    position : int
+        Where the empty name is (attribute ``position``).
+    """
 
     def __init__(self, kind: str, position: int) -> None:
         self.kind, self.position = kind, position
@@ -76,7 +97,17 @@ class EmptyLabelError(LeaderboardError):
 
 
 class NonNumericScoreError(LeaderboardError):
-    """A cell holds text that is not a number (and is not a missing marker)."""
+    """A cell holds text that is not a number (and is not a missing marker).
+
+    Parameters
+    ----------
+    task : str
+        The column (attribute ``task``).
+    systems : sequence of str
+        The systems with non-numeric cells (attribute ``systems``; up to 3 shown).
+    sample : object
+        One offending cell value (attribute ``sample``).
+    """
 
     def __init__(self, task: str, systems: Sequence[str], sample: object) -> None:
         self.task, self.systems, self.sample = task, tuple(systems), sample
@@ -88,7 +119,19 @@ class NonNumericScoreError(LeaderboardError):
 
 
 class CompositeScoreError(NonNumericScoreError):
-    """A cell holds two metrics such as ``"93.9/91.8"``."""
+    """A cell holds two metrics such as ``"93.9/91.8"``.
+
+    The message suggests ``split_composite=True``.
+
+    Parameters
+    ----------
+    task : str
+        The column (attribute ``task``).
+    systems : sequence of str
+        The systems with composite cells (attribute ``systems``; up to 3 shown).
+    sample : object
+        One composite cell (attribute ``sample``).
+    """
 
     def __init__(self, task: str, systems: Sequence[str], sample: object) -> None:
         self.task, self.systems, self.sample = task, tuple(systems), sample
@@ -101,7 +144,17 @@ class CompositeScoreError(NonNumericScoreError):
 
 
 class NonFiniteScoreError(LeaderboardError):
-    """A score is +inf or -inf."""
+    """A score is +inf or -inf.
+
+    Parameters
+    ----------
+    task : str
+        The column (attribute ``task``).
+    systems : sequence of str
+        The systems with infinite scores (attribute ``systems``; up to 3 shown).
+    value : float
+        One infinite value (attribute ``value``).
+    """
 
     def __init__(self, task: str, systems: Sequence[str], value: float) -> None:
         self.task, self.systems, self.value = task, tuple(systems), value
@@ -112,7 +165,16 @@ class NonFiniteScoreError(LeaderboardError):
 
 
 class InvalidWeightError(LeaderboardError):
-    """A task weight is negative, non-finite or all weights are zero."""
+    """A task weight is negative, non-finite or all weights are zero.
+
+    Parameters
+    ----------
+    message : str
+        The full message.
+    task : str, optional
+        The task whose weight is bad (attribute ``task``); None when no single task is
+        to blame.
+    """
 
     def __init__(self, message: str, task: str | None = None) -> None:
         self.task = task
@@ -132,19 +194,59 @@ class _UnknownLabelError(ConsensusError, ValueError):
 
 
 class UnknownSystemError(_UnknownLabelError):
-    """A system name that is not a row of the leaderboard."""
+    """A system name that is not a row of the leaderboard.
+
+    The message suggests up to three close names, or lists up to eight known ones.
+
+    Parameters
+    ----------
+    label : object
+        The unknown name (attribute ``label``).
+    valid : iterable of str
+        The known systems (attribute ``valid``, a tuple).
+    context : str, default=""
+        Where the name was given (``"the ranking"``, ...), shown after ``in``.
+
+    Examples
+    --------
+    >>> str(UnknownSystemError("sys-x", ["sys-a", "sys-b"], "the ranking"))
+    "unknown system 'sys-x' in the ranking; did you mean 'sys-b', 'sys-a'?"
+    """
 
     kind = "system"
 
 
 class UnknownTaskError(_UnknownLabelError):
-    """A task name that is not a column of the leaderboard."""
+    """A task name that is not a column of the leaderboard.
+
+    The message suggests up to three close names, or lists up to eight known ones.
+
+    Parameters
+    ----------
+    label : object
+        The unknown name (attribute ``label``).
+    valid : iterable of str
+        The known tasks (attribute ``valid``, a tuple).
+    context : str, default=""
+        The option where the name was given (``"gamma"``, ``"fixed"``, ...).
+
+    Examples
+    --------
+    >>> str(UnknownTaskError("zz", ["qa", "nli"]))
+    "unknown task 'zz'; known tasks: 'qa', 'nli'"
+    """
 
     kind = "task"
 
 
 class EmptySystemError(LeaderboardError):
-    """A system has no score at all."""
+    """A system has no score at all.
+
+    Parameters
+    ----------
+    systems : sequence of str
+        The systems without scores (attribute ``systems``; up to 10 shown).
+    """
 
     def __init__(self, systems: Sequence[str]) -> None:
         self.systems = tuple(systems)
@@ -155,7 +257,13 @@ class EmptySystemError(LeaderboardError):
 
 
 class TooFewSystemsError(LeaderboardError):
-    """Fewer than two systems: nothing to rank."""
+    """Fewer than two systems: nothing to rank.
+
+    Parameters
+    ----------
+    n_systems : int
+        How many systems there are (attribute ``n_systems``).
+    """
 
     def __init__(self, n_systems: int) -> None:
         self.n_systems = n_systems
@@ -163,14 +271,36 @@ class TooFewSystemsError(LeaderboardError):
 
 
 class NoTaskError(LeaderboardError):
-    """No task column at all."""
+    """No task column at all.
+
+    Parameters
+    ----------
+    detail : str, default=""
+        Why, appended to the message in parentheses.
+    """
 
     def __init__(self, detail: str = "") -> None:
         super().__init__("a leaderboard needs at least 1 task" + (f" ({detail})" if detail else ""))
 
 
 class MissingScoreError(ConsensusError, ValueError):
-    """A rule that cannot use missing scores got some, and no policy was given."""
+    """A rule that cannot use missing scores got some, and no policy was given.
+
+    Parameters
+    ----------
+    rule : str
+        The rule (attribute ``rule``).
+    cells : sequence of (str, str)
+        The missing (system, task) cells (attribute ``cells``; up to 3 shown).
+    policies : sequence of str, default=("impute", "drop_tasks", "drop_systems")
+        The ``missing=`` policies the rule accepts, suggested in the message (attribute
+        ``policies``).
+
+    Examples
+    --------
+    >>> str(MissingScoreError("mean", [("a", "qa")], ("drop_tasks", "drop_systems")))
+    "rule 'mean' needs complete scores but 1 cell(s) are missing: ('a', 'qa'); pass missing='drop_tasks' or 'drop_systems'"
+    """
 
     def __init__(
         self,
@@ -202,7 +332,19 @@ class DegenerateTaskWarning(UserWarning):
 
 
 class NonPositiveScoreError(ConsensusError, ValueError):
-    """A rule that needs positive scores (the geometric mean) got a zero or negative one."""
+    """A rule that needs positive scores (the geometric mean) got a zero or negative one.
+
+    Parameters
+    ----------
+    rule : str
+        The rule (attribute ``rule``).
+    task : str
+        The task (attribute ``task``).
+    systems : sequence of str
+        The systems with a score <= 0 on it (attribute ``systems``; up to 3 shown).
+    value : float
+        One such score (attribute ``value``).
+    """
 
     def __init__(self, rule: str, task: str, systems: Sequence[str], value: float) -> None:
         self.rule, self.task, self.systems, self.value = rule, task, tuple(systems), value
@@ -213,7 +355,18 @@ class NonPositiveScoreError(ConsensusError, ValueError):
 
 
 class DuplicateInstanceError(LeaderboardError):
-    """The same instance id appears twice for one system on one task (instance-level scores)."""
+    """The same instance id appears twice for one system on one task (instance-level scores).
+
+    Parameters
+    ----------
+    system : str or None
+        The system (attribute ``system``); None when the task's own list of instance ids
+        repeats an id.
+    task : str
+        The task (attribute ``task``).
+    instances : sequence
+        The repeated instance ids (attribute ``instances``; up to 5 shown).
+    """
 
     def __init__(self, system: str | None, task: str, instances: Sequence[object]) -> None:
         self.system, self.task, self.instances = system, task, tuple(instances)
@@ -228,7 +381,16 @@ class DuplicateInstanceError(LeaderboardError):
 
 
 class EmptyTaskError(LeaderboardError):
-    """A task (or one of its instances) has no score for any system."""
+    """A task (or one of its instances) has no score for any system.
+
+    Parameters
+    ----------
+    task : str
+        The task (attribute ``task``).
+    instances : sequence, default=()
+        The instances without any score (attribute ``instances``); empty when the whole
+        task has none.
+    """
 
     def __init__(self, task: str, instances: Sequence[object] = ()) -> None:
         self.task, self.instances = task, tuple(instances)

@@ -61,6 +61,30 @@ def gumbel_instances(
     ``s[n, t, k]`` ~ Gumbel(loc = ``phi * n``, scale = 1), independent; systems ``s1..sN`` (true
     ranking ``s{N}`` first), tasks ``t1..tT``, instances ``0..K-1`` on every task.
 
+    Parameters
+    ----------
+    n_systems : int, default=20
+        Number of systems N (an integer >= 2).
+    n_tasks : int, default=20
+        Number of tasks T (an integer >= 1).
+    n_instances : int, default=20
+        Number of instances K per task (an integer >= 1).
+    phi : float, default=0.05
+        Dispersion (finite, >= 0; 0 is pure noise).
+    seed : int or None, default=0
+        Seed of ``numpy.random.default_rng``.
+
+    Returns
+    -------
+    InstanceScores
+        Complete scores, higher is better, every task weight 1.
+
+    Raises
+    ------
+    InvalidOptionError
+        If a count is not an integer (a ``bool`` or a float such as ``5.0`` is refused) or
+        is too small, or `phi` is negative or not finite.
+
     Examples
     --------
     >>> data = gumbel_instances(4, 2, 3, phi=1.0, seed=0)
@@ -136,9 +160,11 @@ def remove_scores(
     Parameters
     ----------
     data : Leaderboard or InstanceScores
+        The scores to thin; not modified.
     eta : float
         Share in [0, 1) of the scores (or score blocks) to remove.
     seed : int or numpy Generator, optional
+        Seed of ``numpy.random.default_rng``, or a Generator used (and advanced) as is.
     unit : {"cell", "task", "instance"}, optional
         What is removed. ``"cell"`` (the only unit of a Leaderboard): ``round(eta * cells)``
         scored (system, task) cells, in random order, skipping a cell whose removal would leave
@@ -146,6 +172,23 @@ def remove_scores(
         sec. 4.3): whole (system, task) blocks, every instance of a system on a task, with the
         same rule. ``"instance"``: each instance score independently with probability `eta`,
         then one random score put back in any instance or system left empty.
+
+    Returns
+    -------
+    Leaderboard or InstanceScores
+        The same type as `data`, with the same systems, tasks, directions and weights (and,
+        for a Leaderboard, groups and notes); removed scores are missing. With ``"cell"`` and
+        ``"task"``, fewer than ``round(eta * n)`` may be removed when the rule above blocks
+        the rest.
+
+    Raises
+    ------
+    InvalidOptionError
+        If `eta` is not a number in [0, 1), `data` is neither a Leaderboard nor
+        InstanceScores, or `unit` does not fit `data`.
+    EmptyTaskError
+        With ``unit="task"`` on instance scores that already miss some scores: removing
+        whole blocks can leave an instance with no score.
 
     Examples
     --------
@@ -264,6 +307,14 @@ def robustness_experiment(
     RobustnessResult
         ``taus[eta, seed, method]`` with methods ``sigma_l``, ``mean`` (task level) and also
         ``sigma_2l`` (instance level); ``summary()`` gives the mean per eta.
+
+    Raises
+    ------
+    InvalidOptionError
+        If `etas` is empty or holds a share outside [0, 1), `n_seeds` is not an integer
+        >= 1, `scale` is not finite and > 0, a size or `phi` is rejected by the generator,
+        or `unit` does not fit the level (``"cell"`` for task level, ``"task"`` or
+        ``"instance"`` for instance level).
 
     Examples
     --------

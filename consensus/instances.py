@@ -5,7 +5,7 @@ scores ``s[n, t, k]`` either in one level (every instance of every task is a ran
 levels (instances -> task ranking -> final ranking). :class:`InstanceScores` holds such data,
 validated once, with missing scores allowed (a system may miss whole tasks or some instances),
 and plugs into :func:`consensus.impute_pairwise` and everything that accepts a pairwise matrix
-(through :meth:`InstanceScores.to_pairwise`).
+(through :func:`consensus.inputs.as_pairwise`).
 
 Storage is one dense ``float64`` array, systems x instances of all tasks (tasks contiguous),
 oriented so that higher is better, NaN where missing: 10 million scores take 80 MB.
@@ -14,37 +14,29 @@ oriented so that higher is better, NaN where missing: 10 million scores take 80 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 import pandas as pd
 
+from .cells import check_instances, label_codes, numeric_scores
 from .errors import (
     DuplicateInstanceError,
     EmptyLabelError,
-    EmptySystemError,
-    EmptyTaskError,
-    InvalidOptionError,
     LeaderboardError,
-    NoTaskError,
-    NonFiniteScoreError,
     NonNumericScoreError,
+    NoTaskError,
     TooFewSystemsError,
 )
-from .leaderboard import Leaderboard, _TaskScores, _check_labels, _check_task_names, _check_weights, _file_format
+from .leaderboard import Leaderboard
+from .task_scores import TaskScores
+from .validation import check_labels, check_task_names, check_weights
 
-if TYPE_CHECKING:  # pragma: no cover
-    from .pairwise import PairwiseMatrix
-
-__all__ = ["InstanceScores", "read_instances"]
-
-#: Files larger than this are read in chunks of :data:`DEFAULT_CHUNKSIZE` rows by default.
-CHUNKED_FILE_BYTES = 64 * 1024 * 1024
-DEFAULT_CHUNKSIZE = 1_000_000
+__all__ = ["InstanceScores"]
 
 
-class InstanceScores(_TaskScores):
+
+class InstanceScores(TaskScores):
     """Validated instance-level scores: systems x (task, instance), missing scores allowed.
 
     Build it with :meth:`from_long` (one row per system, task and instance), :meth:`from_arrays`
@@ -101,13 +93,53 @@ class InstanceScores(_TaskScores):
         """Low-level constructor; prefer :meth:`from_long` or :meth:`from_arrays`.
 
         `values` is a float array systems x instances (tasks contiguous, see `offsets`), in the
-        original orientation unless `oriented` is true. It is validated (:func:`_check_instances`)
+        original orientation unless `oriented` is true. It is validated (:func:`check_instances`)
         and copied unless `copy` is false (then the array is taken over and made read-only).
+
+        Parameters
+        ----------
+        values : numpy.ndarray
+            Scores, systems x instances of all tasks (tasks contiguous), NaN where missing.
+        systems, tasks : sequence of str
+            Row labels and task labels.
+        offsets : sequence of int
+            ``n_tasks + 1`` column offsets rising from 0 to ``values.shape[1]``, at least one
+            instance per task.
+        instances : sequence of sequences
+            Instance ids of each task, one per column of the task.
+        lower_is_better : iterable of str, optional
+            Tasks where a lower score is better.
+        weights : dict, optional
+            Task -> weight (finite, >= 0, not all zero); unlisted tasks weigh 1.
+        oriented : bool, default=False
+            Whether `values` is already oriented (lower-is-better tasks negated).
+        copy : bool, default=True
+            Copy `values`; when false the array is taken over (copied anyway when it is
+            read-only and needs negating).
+
+        Raises
+        ------
+        EmptyLabelError, DuplicateLabelError
+            If a system or task label is blank, not a string, or repeated.
+        NoTaskError
+            If there is no task.
+        TooFewSystemsError
+            If there are fewer than 2 systems.
+        LeaderboardError
+            If `values`, `offsets` or `instances` do not fit together.
+        UnknownTaskError
+            If `lower_is_better` or `weights` name an unknown task.
+        InvalidWeightError
+            If a weight is invalid, or all weights are zero.
+        DuplicateInstanceError
+            If a task lists an instance id twice.
+        NonFiniteScoreError, EmptyTaskError, EmptySystemError
+            If a score is infinite, a task or instance has no score, or a system has none.
         """
         systems = tuple(systems)
         tasks = tuple(tasks)
-        _check_labels(systems, "system")
-        _check_labels(tasks, "task")
+        check_labels(systems, "system")
+        check_labels(tasks, "task")
         if not tasks:
             raise NoTaskError()
         if len(systems) < 2:
@@ -131,12 +163,12 @@ class InstanceScores(_TaskScores):
         ids = tuple(pd.Index(list(ids) if not isinstance(ids, pd.Index) else ids) for ids in instances)
         if len(ids) != len(tasks) or any(len(ix) != b - a for ix, a, b in zip(ids, offsets_arr, offsets_arr[1:])):
             raise LeaderboardError("one instance id is needed per column of each task")
-        lower = frozenset(_check_task_names(lower_is_better, tasks, "lower_is_better"))
-        w = _check_weights(weights, tasks)
+        lower = frozenset(check_task_names(lower_is_better, tasks, "lower_is_better"))
+        w = check_weights(weights, tasks)
         for t, ix in zip(tasks, ids):
             if ix.has_duplicates:
                 raise DuplicateInstanceError(None, t, ix[ix.duplicated()].unique().tolist())
-        _check_instances(values, systems, tasks, offsets_arr, ids)
+        check_instances(values, systems, tasks, offsets_arr, ids)
         if copy or (lower and not oriented and not values.flags.writeable):
             values = values.copy()
         if lower and not oriented:
@@ -184,8 +216,9 @@ class InstanceScores(_TaskScores):
         -------
         InstanceScores
             Systems and tasks in order of first appearance (or in the order of the categories
-            of a categorical column); the instances of a task in order of first appearance. A (system, task, instance) never listed, or listed
-            with a NaN score, is a missing score.
+            of a categorical column); the instances of a task in order of first appearance.
+            A (system, task, instance) never listed, or listed with a NaN score, is a missing
+            score.
 
         Raises
         ------
@@ -194,7 +227,15 @@ class InstanceScores(_TaskScores):
         EmptyTaskError
             A task, or an instance, where no system has a score.
         NonNumericScoreError, NonFiniteScoreError, EmptySystemError, EmptyLabelError
-            Bad scores or labels, naming the culprit.
+            Bad scores or labels (also a missing instance id), naming the culprit.
+        LeaderboardError
+            `frame` is not a DataFrame or lacks one of the named columns.
+        NoTaskError
+            `frame` has no rows.
+        TooFewSystemsError
+            Fewer than 2 systems.
+        UnknownTaskError, InvalidWeightError
+            `lower_is_better` or `weights` name an unknown task, or a weight is invalid.
 
         Examples
         --------
@@ -216,14 +257,14 @@ class InstanceScores(_TaskScores):
                 )
         if len(frame) == 0:
             raise NoTaskError("the frame has no rows")
-        sys_codes, systems = _label_codes(frame[system], "system")
-        task_codes, tasks = _label_codes(frame[task], "task")
+        sys_codes, systems = label_codes(frame[system], "system")
+        task_codes, tasks = label_codes(frame[task], "task")
         inst_raw = frame[instance]
         inst_codes, inst_uniques = pd.factorize(inst_raw, sort=False, use_na_sentinel=True)
         if (inst_codes < 0).any():
             row = int(np.argmax(inst_codes < 0))
             raise EmptyLabelError("instance", row)
-        scores = _numeric_scores(frame[score], task_codes, tasks, sys_codes, systems)
+        scores = numeric_scores(frame[score], task_codes, tasks, sys_codes, systems)
 
         n_sys, n_inst = len(systems), max(len(inst_uniques), 1)
         key = task_codes.astype(np.int64) * n_inst + inst_codes
@@ -282,7 +323,30 @@ class InstanceScores(_TaskScores):
         systems : list of str
             Row labels shared by every array.
         instances : dict, optional
-            Task -> instance ids (default ``0 .. K_t - 1``).
+            Task -> instance ids (default ``0 .. K_t - 1``); unlisted tasks get the default.
+        lower_is_better : list of str, optional
+            Tasks where a lower score is better.
+        weights : dict, optional
+            Task -> weight (finite, >= 0, not all zero); unlisted tasks weigh 1.
+
+        Returns
+        -------
+        InstanceScores
+            Systems and tasks in the given order (labels converted to ``str``).
+
+        Raises
+        ------
+        NoTaskError
+            If `arrays` is not a dict or is empty.
+        NonNumericScoreError
+            If an array is boolean or not numeric.
+        LeaderboardError
+            If an array is not of shape (n_systems, n_instances >= 1), or the instance ids
+            of a task do not match its number of columns.
+        UnknownTaskError
+            If `instances`, `lower_is_better` or `weights` name an unknown task.
+        DuplicateInstanceError, EmptyTaskError, EmptySystemError, NonFiniteScoreError
+            As in :meth:`from_long`; also the label and weight errors of the constructor.
 
         Examples
         --------
@@ -313,7 +377,7 @@ class InstanceScores(_TaskScores):
         if instances is None:
             ids: list[Sequence[object]] = [pd.RangeIndex(k) for k in sizes]
         else:
-            _check_task_names(instances.keys(), tasks, "instances")
+            check_task_names(instances.keys(), tasks, "instances")
             ids = [instances[t] if t in instances else pd.RangeIndex(k) for t, k in zip(tasks, sizes)]
         return cls(
             values,
@@ -329,18 +393,22 @@ class InstanceScores(_TaskScores):
     # ------------------------------------------------------------------ accessors
     @property
     def systems(self) -> tuple[str, ...]:
+        """System labels (rows), in order of first appearance."""
         return self._systems
 
     @property
     def tasks(self) -> tuple[str, ...]:
+        """Task labels, in order of first appearance."""
         return self._tasks
 
     @property
     def n_systems(self) -> int:
+        """Number of systems."""
         return len(self._systems)
 
     @property
     def n_tasks(self) -> int:
+        """Number of tasks."""
         return len(self._tasks)
 
     @property
@@ -369,16 +437,89 @@ class InstanceScores(_TaskScores):
         return self._offsets
 
     def instances(self, task: str) -> pd.Index:
-        """Instance ids of `task`, in column order."""
+        """Instance ids of `task`, in column order.
+
+        Parameters
+        ----------
+        task : str
+            A task label.
+
+        Returns
+        -------
+        pandas.Index
+            The ids as given, one per column of the task in :attr:`values`.
+
+        Raises
+        ------
+        UnknownTaskError
+            If `task` is not a task; the message lists close names.
+
+        Examples
+        --------
+        >>> s = InstanceScores.from_arrays({"t": [[1.0, 2.0], [3.0, 4.0]]}, systems=["a", "b"],
+        ...                                instances={"t": ["q1", "q2"]})
+        >>> list(s.instances("t"))
+        ['q1', 'q2']
+        """
         return self._instances[self.task_index(task)]
 
     def task_values(self, task: str) -> np.ndarray:
-        """Oriented scores of one task, systems x instances (a read-only view)."""
+        """Oriented scores of one task, systems x instances (a read-only view).
+
+        Parameters
+        ----------
+        task : str
+            A task label.
+
+        Returns
+        -------
+        numpy.ndarray
+            A read-only view of the task's columns of :attr:`values`: higher is better
+            (a lower-is-better task is negated), NaN where missing.
+
+        Raises
+        ------
+        UnknownTaskError
+            If `task` is not a task; the message lists close names.
+
+        Examples
+        --------
+        >>> s = InstanceScores.from_arrays({"err": [[0.5], [0.25]]}, systems=["a", "b"],
+        ...                                lower_is_better=["err"])
+        >>> s.task_values("err").tolist()
+        [[-0.5], [-0.25]]
+        """
         k = self.task_index(task)
         return self._values[:, self._offsets[k] : self._offsets[k + 1]]
 
     def task_frame(self, task: str) -> pd.DataFrame:
-        """Original scores of one task (as given, not oriented), systems x instances."""
+        """Original scores of one task (as given, not oriented), systems x instances.
+
+        Parameters
+        ----------
+        task : str
+            A task label.
+
+        Returns
+        -------
+        pandas.DataFrame
+            A copy, indexed by system, with the task's instance ids as columns, NaN where
+            missing.
+
+        Raises
+        ------
+        UnknownTaskError
+            If `task` is not a task; the message lists close names.
+
+        Examples
+        --------
+        >>> s = InstanceScores.from_arrays({"err": [[0.5], [0.25]]}, systems=["a", "b"],
+        ...                                lower_is_better=["err"])
+        >>> s.task_frame("err")
+              0
+        a  0.50
+        b  0.25
+        """
         k = self.task_index(task)
         block = np.array(self.task_values(task))
         if task in self._lower:
@@ -392,6 +533,23 @@ class InstanceScores(_TaskScores):
         Rows go instance by instance (systems in order within an instance); ``system`` and
         ``task`` are categoricals in the order of :attr:`systems` and :attr:`tasks`, so
         :meth:`from_long` rebuilds the same object.
+
+        Returns
+        -------
+        pandas.DataFrame
+            Columns ``system``, ``task``, ``instance`` and ``score``; tasks one after the
+            other, missing scores left out.
+
+        Examples
+        --------
+        >>> s = InstanceScores.from_arrays({"t": [[1.0, 2.0], [3.0, float("nan")]]}, systems=["a", "b"])
+        >>> s.to_long()
+          system task  instance  score
+        0      a    t         0    1.0
+        1      b    t         0    3.0
+        2      a    t         1    2.0
+        >>> InstanceScores.from_long(s.to_long()) == s
+        True
         """
         parts: dict[str, list] = {"system": [], "task": [], "instance": [], "score": []}
         for k, t in enumerate(self._tasks):
@@ -413,7 +571,21 @@ class InstanceScores(_TaskScores):
         return pd.DataFrame({"system": systems, "task": tasks, "instance": np.asarray(instances), "score": score})
 
     def task_means(self) -> pd.DataFrame:
-        """Mean original score of each system on each task over its scored instances (NaN if none)."""
+        """Mean original score of each system on each task over its scored instances (NaN if none).
+
+        Returns
+        -------
+        pandas.DataFrame
+            Systems x tasks, in the original orientation (not negated).
+
+        Examples
+        --------
+        >>> s = InstanceScores.from_arrays({"t": [[1.0, 2.0], [3.0, float("nan")]]}, systems=["a", "b"])
+        >>> s.task_means()
+             t
+        a  1.5
+        b  3.0
+        """
         out = np.full((self.n_systems, self.n_tasks), np.nan)
         present = ~np.isnan(self._values)
         filled = np.where(present, self._values, 0.0)
@@ -432,23 +604,56 @@ class InstanceScores(_TaskScores):
 
         This is the first step of the mean baseline of Himmi et al. (sec. 2.4); a system with
         no scored instance on a task has a missing score there.
+
+        Returns
+        -------
+        Leaderboard
+            :meth:`task_means` read by :meth:`Leaderboard.from_frame`, with the same
+            lower-is-better tasks and weights (instance-level data has no groups).
+
+        Warns
+        -----
+        DegenerateTaskWarning
+            For each task on which every system has the same mean.
+
+        Examples
+        --------
+        >>> s = InstanceScores.from_arrays({"t": [[1.0, 2.0], [3.0, float("nan")]]}, systems=["a", "b"])
+        >>> s.to_leaderboard()
+        Leaderboard(2 systems x 1 tasks, missing=0)
         """
         return Leaderboard.from_frame(
             self.task_means(), lower_is_better=sorted(self._lower), weights=dict(self._weights.items())
         )
 
-    def to_pairwise(self, *, levels: int = 1) -> PairwiseMatrix:
-        """The imputed pairwise matrix (:func:`consensus.impute_pairwise`), one or two levels.
-
-        This is what makes :func:`consensus.pairwise.as_pairwise` (and so ``kemeny``, the
-        majority functions and ``rank``) accept instance-level scores.
-        """
-        from .impute import impute_pairwise
-
-        return impute_pairwise(self, levels=levels).matrix
-
     def with_weights(self, weights: Mapping[str, float]) -> InstanceScores:
-        """The same scores with new task weights (unlisted tasks weigh 1)."""
+        """The same scores with new task weights (unlisted tasks weigh 1).
+
+        The new weights replace the old ones entirely: a task not in `weights` weighs 1.
+
+        Parameters
+        ----------
+        weights : dict
+            Task -> weight (finite, >= 0, not all zero).
+
+        Returns
+        -------
+        InstanceScores
+            Same scores (the read-only array is shared, not copied), instances and directions.
+
+        Raises
+        ------
+        UnknownTaskError
+            If `weights` names a task that is not in the data.
+        InvalidWeightError
+            If a weight is not a number, not finite or negative, or all weights are zero.
+
+        Examples
+        --------
+        >>> s = InstanceScores.from_arrays({"t": [[1.0], [2.0]], "u": [[0.5], [0.25]]}, systems=["a", "b"])
+        >>> s.with_weights({"u": 3}).weights.tolist()
+        [1.0, 3.0]
+        """
         return InstanceScores(
             self._values,
             systems=self._systems,
@@ -462,7 +667,21 @@ class InstanceScores(_TaskScores):
         )
 
     def describe(self) -> str:
-        """One paragraph: size, instances per task, directions, weights, missing scores."""
+        """One paragraph: size, instances per task, directions, weights, missing scores.
+
+        Returns
+        -------
+        str
+            The size and share of missing scores, the instances per task, then the
+            lower-is-better tasks and the weights when they apply (weights only when not all 1).
+
+        Examples
+        --------
+        >>> s = InstanceScores.from_arrays({"t": [[1.0, 2.0], [3.0, float("nan")]]}, systems=["a", "b"])
+        >>> print(s.describe())
+        2 systems x 1 tasks, 2 instances, 3 scores (25.0% missing)
+        instances: t=2
+        """
         lines = [
             f"{self.n_systems} systems x {self.n_tasks} tasks, {self._values.shape[1]} instances, "
             f"{self.n_scores} scores ({self.missing_share:.1%} missing)"
@@ -496,226 +715,3 @@ class InstanceScores(_TaskScores):
 
     __hash__ = None  # type: ignore[assignment]
 
-
-# ---------------------------------------------------------------------- validation helpers
-def _check_instances(
-    values: np.ndarray,
-    systems: tuple[str, ...],
-    tasks: tuple[str, ...],
-    offsets: np.ndarray,
-    instances: Sequence[pd.Index],
-) -> None:
-    """All checks on the score array: finite, no empty system, task or instance."""
-    inf = np.isinf(values)
-    if inf.any():
-        c = int(np.nonzero(inf.any(axis=0))[0][0])
-        t = int(np.searchsorted(offsets, c, side="right") - 1)
-        rows = np.nonzero(inf[:, c])[0]
-        raise NonFiniteScoreError(tasks[t], [systems[i] for i in rows], float(values[rows[0], c]))
-    present = ~np.isnan(values)
-    per_column = present.any(axis=0)
-    if not per_column.all():
-        empty = np.nonzero(~per_column)[0]
-        t = int(np.searchsorted(offsets, empty[0], side="right") - 1)
-        a, b = offsets[t], offsets[t + 1]
-        if not per_column[a:b].any():
-            raise EmptyTaskError(tasks[t])
-        in_task = empty[(empty >= a) & (empty < b)] - a
-        raise EmptyTaskError(tasks[t], instances[t].take(in_task).tolist())
-    empty_rows = np.nonzero(~present.any(axis=1))[0]
-    if len(empty_rows):
-        raise EmptySystemError([systems[i] for i in empty_rows])
-
-
-def _label_codes(column: pd.Series, kind: str) -> tuple[np.ndarray, tuple[str, ...]]:
-    """Integer codes and string labels of a label column: first-appearance order, or the order of
-    the (used) categories for a categorical column."""
-    if isinstance(column.dtype, pd.CategoricalDtype):
-        used = column.cat.remove_unused_categories()
-        codes, uniques = used.cat.codes.to_numpy(dtype=np.int64), used.cat.categories
-    else:
-        codes, uniques = pd.factorize(column, sort=False, use_na_sentinel=True)
-    if (codes < 0).any():
-        raise EmptyLabelError(kind, int(np.argmax(codes < 0)))
-    labels = [str(u).strip() for u in uniques]
-    for i, label in enumerate(labels):
-        if not label:
-            raise EmptyLabelError(kind, int(np.argmax(codes == i)))
-    if len(set(labels)) != len(labels):  # e.g. 1 and "1": merge them, keeping first appearance
-        merged, names = pd.factorize(pd.Index(labels), sort=False)
-        return merged[codes].astype(np.int64), tuple(str(n) for n in names)
-    return codes.astype(np.int64), tuple(labels)
-
-
-def _numeric_scores(
-    column: pd.Series, task_codes: np.ndarray, tasks: tuple[str, ...], sys_codes: np.ndarray, systems: tuple[str, ...]
-) -> np.ndarray:
-    """The score column as float64 (NaN = missing); text or booleans raise naming the task."""
-    dtype = column.dtype
-    if pd.api.types.is_bool_dtype(dtype):
-        raise NonNumericScoreError(tasks[task_codes[0]], [systems[sys_codes[0]]], column.iloc[0])
-    if pd.api.types.is_numeric_dtype(dtype):
-        return column.to_numpy(dtype=np.float64, na_value=np.nan)
-    numeric = pd.to_numeric(column, errors="coerce").to_numpy(dtype=np.float64, na_value=np.nan)
-    raw_missing = column.isna().to_numpy()
-    bad = np.isnan(numeric) & ~raw_missing
-    if bad.any():
-        text = column[bad].astype(str).str.strip().str.lower()
-        from .leaderboard import MISSING_MARKERS
-
-        really_bad = ~text.isin(MISSING_MARKERS).to_numpy()
-        if really_bad.any():
-            rows = np.nonzero(bad)[0][really_bad]
-            t = task_codes[rows[0]]
-            in_task = rows[task_codes[rows] == t]
-            names = list(dict.fromkeys(systems[s] for s in sys_codes[in_task]))
-            raise NonNumericScoreError(tasks[t], names, column.iloc[rows[0]])
-    return numeric
-
-
-# ---------------------------------------------------------------------- file reading
-def read_instances(
-    path: str | Path,
-    *,
-    system: str = "system",
-    task: str = "task",
-    instance: str = "instance",
-    score: str = "score",
-    lower_is_better: Iterable[str] = (),
-    weights: Mapping[str, float] | None = None,
-    format: str | None = None,
-    sep: str | None = None,
-    chunksize: int | None = None,
-) -> InstanceScores:
-    """Read instance-level scores from a long CSV/TSV or Parquet file.
-
-    Only the four named columns are read. Files larger than 64 MiB are read in chunks of one
-    million rows (or `chunksize` rows when given), with system and task labels held as
-    categoricals, so memory stays near the size of the final array (8 bytes per cell).
-
-    Parameters
-    ----------
-    path : str or Path
-        ``.csv``, ``.tsv``, ``.txt``, ``.parquet`` or ``.pq`` (or pass `format`).
-    system, task, instance, score : str
-        Column names.
-    lower_is_better, weights
-        As in :meth:`InstanceScores.from_long`.
-    sep : str, optional
-        Delimiter of a CSV/TSV file.
-    chunksize : int, optional
-        Rows per chunk; ``0`` reads the file at once.
-
-    Examples
-    --------
-    >>> import os, tempfile
-    >>> path = os.path.join(tempfile.mkdtemp(), "inst.csv")
-    >>> _ = open(path, "w").write("system,task,instance,score\\na,qa,1,0.5\\nb,qa,1,0.7\\nb,qa,2,0.1\\n")
-    >>> read_instances(path)
-    InstanceScores(2 systems x 1 tasks, 2 instances, 3 scores, 1 missing)
-    """
-    path = Path(path)
-    if not path.exists():
-        raise LeaderboardError(f"file not found: {str(path)!r}")
-    if path.is_dir():
-        raise LeaderboardError(f"{str(path)!r} is a directory, not a file")
-    fmt = _file_format(path, format)
-    if fmt == "json":
-        raise LeaderboardError("instance-level scores are read from csv, tsv or parquet files, not json")
-    if chunksize is not None and (int(chunksize) != chunksize or chunksize < 0):
-        raise InvalidOptionError(f"chunksize must be a non-negative integer, got {chunksize!r}")
-    size = path.stat().st_size
-    if chunksize is None:
-        chunksize = DEFAULT_CHUNKSIZE if size > CHUNKED_FILE_BYTES else 0
-    columns = [system, task, instance, score]
-    if len(set(columns)) != 4:
-        raise InvalidOptionError(f"system, task, instance and score must be four different columns, got {columns}")
-    if fmt in {"csv", "tsv"}:
-        frame = _read_csv(path, columns, sep or ("\t" if fmt == "tsv" else ","), int(chunksize), size)
-    else:
-        frame = _read_parquet(path, columns, int(chunksize))
-    return InstanceScores.from_long(
-        frame,
-        system=system,
-        task=task,
-        instance=instance,
-        score=score,
-        lower_is_better=lower_is_better,
-        weights=weights,
-    )
-
-
-def _check_columns(found: Sequence[object], columns: Sequence[str], path: Path) -> None:
-    missing = [c for c in columns if c not in set(map(str, found))]
-    if missing:
-        raise LeaderboardError(
-            f"file {str(path)!r} has no column(s) {', '.join(repr(c) for c in missing)}; its columns are "
-            f"{', '.join(repr(str(c)) for c in list(found)[:10])}; pass system=, task=, instance=, score="
-        )
-
-
-def _compact(frame: pd.DataFrame, columns: Sequence[str]) -> pd.DataFrame:
-    """Labels as categoricals in first-appearance order (small), the other columns untouched."""
-    labels = {}
-    for c in columns[:2]:
-        values = frame[c]
-        labels[c] = pd.Categorical(values, categories=pd.unique(values.dropna()))
-    return frame.assign(**labels)
-
-
-def _concat(pieces: list[pd.DataFrame], columns: Sequence[str]) -> pd.DataFrame:
-    if len(pieces) == 1:
-        return pieces[0]
-    from pandas.api.types import union_categoricals
-
-    out = {}
-    for c in columns:
-        if isinstance(pieces[0][c].dtype, pd.CategoricalDtype):
-            out[c] = pd.Series(union_categoricals([p[c] for p in pieces]))
-        else:
-            out[c] = pd.concat([p[c] for p in pieces], ignore_index=True)
-    return pd.DataFrame(out)
-
-
-def _read_csv(path: Path, columns: Sequence[str], sep: str, chunksize: int, size: int) -> pd.DataFrame:
-    if size == 0:
-        raise LeaderboardError(f"file {str(path)!r} is empty")
-    try:
-        header = pd.read_csv(path, sep=sep, nrows=0)
-    except pd.errors.EmptyDataError:
-        raise LeaderboardError(f"file {str(path)!r} is empty") from None
-    _check_columns(header.columns, columns, path)
-    label_types = {columns[0]: str, columns[1]: str}
-    try:
-        if chunksize:
-            reader = pd.read_csv(path, sep=sep, usecols=list(columns), dtype=label_types, chunksize=chunksize)
-            pieces = [_compact(chunk, columns) for chunk in reader]
-        else:
-            pieces = [pd.read_csv(path, sep=sep, usecols=list(columns), dtype=label_types)]
-    except (pd.errors.ParserError, UnicodeDecodeError, ValueError) as exc:
-        raise LeaderboardError(f"cannot parse {str(path)!r}: {str(exc).strip()}") from None
-    if not pieces:
-        raise LeaderboardError(f"file {str(path)!r} has no rows")
-    return _concat(pieces, columns)[list(columns)]
-
-
-def _read_parquet(path: Path, columns: Sequence[str], chunksize: int) -> pd.DataFrame:
-    try:
-        import pyarrow.parquet as pq
-    except ImportError as exc:  # pragma: no cover - pyarrow is a test dependency
-        raise ImportError("reading Parquet needs pyarrow: pip install 'leaderboard-consensus[parquet]'") from exc
-    try:
-        handle = pq.ParquetFile(path)
-    except Exception as exc:  # pyarrow raises its own error types
-        raise LeaderboardError(f"cannot read {str(path)!r} as parquet: {exc}") from None
-    _check_columns(handle.schema_arrow.names, columns, path)
-    if chunksize:
-        pieces = [
-            _compact(batch.to_pandas(), columns)
-            for batch in handle.iter_batches(batch_size=chunksize, columns=list(columns))
-        ]
-    else:
-        pieces = [handle.read(columns=list(columns)).to_pandas()]
-    if not pieces:
-        raise LeaderboardError(f"file {str(path)!r} has no rows")
-    return _concat(pieces, columns)[list(columns)]

@@ -21,9 +21,10 @@ from typing import TYPE_CHECKING, Any, Literal
 import numpy as np
 
 from .errors import InvalidOptionError, SolveFailedError, UnknownSystemError
-from .pairwise import PairwiseMatrix, as_pairwise
-from .solver_choice import check_solver
+from .inputs import as_pairwise
+from .pairwise import PairwiseMatrix
 from .results import KemenyResult
+from .solver_choice import check_solver
 
 if TYPE_CHECKING:  # pragma: no cover
     from solvers.linear_ordering import SolveProgress
@@ -73,13 +74,16 @@ def kemeny_objective(data: Leaderboard | PairwiseMatrix | Any, ranking: Sequence
     Returns
     -------
     float
+        The weight of the task preferences that `ranking` contradicts (0.0, never -0.0,
+        when it contradicts none).
 
     Raises
     ------
     UnknownSystemError
         A label is not a system of `data`.
     InvalidOptionError
-        A system is repeated or left out.
+        A system is repeated or left out, `ranking` is a string, or `data` has an
+        unsupported type.
 
     References
     ----------
@@ -175,14 +179,21 @@ def kemeny(
     Returns
     -------
     KemenyResult
+        The ranking, its objective (recomputed by :func:`kemeny_objective`), the proven
+        lower bound, the status, uniqueness, optima (if asked for), the components and
+        the solve statistics.
 
     Raises
     ------
     InvalidOptionError
-        An unknown method or solver name, a bad time limit or cap, or brute force on
-        more than 8 systems.
+        An unknown method or solver name, a bad time limit, cap or `progress`, brute
+        force on more than 8 systems, or `data` of an unsupported type.
+    SolverNotAvailableError
+        The solver named by `solver` is not installed here (not checked with
+        ``method="brute_force"``).
     SolveFailedError
-        The solver failed or, without a time limit, stopped before proving optimality.
+        The solver failed or, without a time limit, stopped before proving optimality,
+        or its objective does not match the recomputed one.
 
     Notes
     -----

@@ -7,95 +7,32 @@ better; the original scores stay available for display.
 
 from __future__ import annotations
 
-import math
-import re
-import warnings
 from collections.abc import Iterable, Mapping
-from pathlib import Path
-from types import MappingProxyType
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 import pandas as pd
 
+from .cells import MISSING_MARKERS, parse_frame
 from .errors import (
-    CompositeScoreError,
-    DegenerateTaskWarning,
     DuplicateLabelError,
-    EmptyLabelError,
-    EmptySystemError,
-    InvalidWeightError,
-    LeaderboardError,
     NoTaskError,
-    NonFiniteScoreError,
-    NonNumericScoreError,
     TooFewSystemsError,
-    UnknownSystemError,
     UnknownTaskError,
 )
+from .task_scores import TaskScores
+from .validation import (
+    check_groups,
+    check_labels,
+    check_scores,
+    check_task_names,
+    check_weights,
+)
 
-if TYPE_CHECKING:  # pragma: no cover
-    import networkx as nx
-
-    from .pairwise import PairwiseMatrix
-
-__all__ = ["Leaderboard", "read_leaderboard", "MISSING_MARKERS"]
-
-#: Cell texts that mean "not evaluated" (compared after stripping whitespace, case-insensitive).
-MISSING_MARKERS: tuple[str, ...] = ("", "-", "\u2013", "\u2014", "nan", "na", "n/a", "none", "null")
-
-_NUMBER = r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?"
-_COMPOSITE = re.compile(rf"^\s*({_NUMBER})\s*/\s*({_NUMBER})\s*$")
+__all__ = ["Leaderboard", "MISSING_MARKERS"]
 
 
-def _composite_name(task: str, part: int) -> str:
-    return f"{task}[{part}]"
-
-
-class _TaskScores:
-    """Accessors shared by task-level and instance-level score tables.
-
-    Subclasses define ``systems``, ``tasks`` and the slots ``_weights`` (a Series over
-    tasks) and ``_lower`` (a frozenset of lower-is-better tasks).
-    """
-
-    __slots__ = ()
-    _weights: pd.Series
-    _lower: frozenset[str]
-    systems: tuple[str, ...]
-    tasks: tuple[str, ...]
-
-    @property
-    def weights(self) -> pd.Series:
-        """Task weights as given (default 1)."""
-        return self._weights.copy()
-
-    @property
-    def normalized_weights(self) -> pd.Series:
-        """Task weights divided by their sum."""
-        return self._weights / float(self._weights.sum())
-
-    @property
-    def lower_is_better(self) -> frozenset[str]:
-        """Tasks where a lower score is better."""
-        return self._lower
-
-    def system_index(self, system: str) -> int:
-        """Row position of `system`; :class:`UnknownSystemError` lists close names."""
-        try:
-            return self.systems.index(system)
-        except ValueError:
-            raise UnknownSystemError(system, self.systems) from None
-
-    def task_index(self, task: str) -> int:
-        """Column position of `task`; :class:`UnknownTaskError` lists close names."""
-        try:
-            return self.tasks.index(task)
-        except ValueError:
-            raise UnknownTaskError(task, self.tasks) from None
-
-
-class Leaderboard(_TaskScores):
+class Leaderboard(TaskScores):
     """A validated table of scores, systems (rows) x tasks (columns).
 
     Build it with :meth:`from_frame`, :meth:`from_long` or :func:`read_leaderboard`.
@@ -137,20 +74,59 @@ class Leaderboard(_TaskScores):
         groups: Mapping[str, Iterable[str]] | None = None,
         notes: Iterable[str] = (),
     ) -> None:
-        """Low-level constructor: `scores` must already be a float frame; prefer :meth:`from_frame`."""
+        """Low-level constructor: `scores` must already be a float frame; prefer :meth:`from_frame`.
+
+        Parameters
+        ----------
+        scores : pandas.DataFrame
+            Numeric scores, systems (index, str labels) x tasks (columns, str labels), NaN
+            where missing, in the original orientation.
+        lower_is_better : iterable of str, optional
+            Tasks where a lower score is better (negated in :attr:`values`).
+        weights : dict, optional
+            Task -> weight (finite, >= 0, not all zero); unlisted tasks weigh 1.
+        groups : dict, optional
+            Group -> tasks; a task belongs to at most one group.
+        notes : iterable of str, optional
+            What parsing did, kept in :attr:`notes`.
+
+        Raises
+        ------
+        EmptyLabelError, DuplicateLabelError
+            If a label is not a non-blank string, or is repeated.
+        NoTaskError
+            If there is no task.
+        TooFewSystemsError
+            If there are fewer than 2 systems.
+        UnknownTaskError
+            If `lower_is_better`, `weights` or `groups` name an unknown task.
+        InvalidWeightError
+            If a weight is invalid, or all weights are zero.
+        LeaderboardError
+            If a group is empty or a task is in two groups, or a task has no score at all.
+        NonFiniteScoreError
+            If a score is +inf or -inf.
+        EmptySystemError
+            If a system has no score at all.
+
+        Warns
+        -----
+        DegenerateTaskWarning
+            For each task on which every scored system ties.
+        """
         systems = tuple(scores.index)
         tasks = tuple(scores.columns)
-        _check_labels(systems, "system")
-        _check_labels(tasks, "task")
+        check_labels(systems, "system")
+        check_labels(tasks, "task")
         if len(tasks) == 0:
             raise NoTaskError()
         if len(systems) < 2:
             raise TooFewSystemsError(len(systems))
         values = scores.to_numpy(dtype=np.float64, copy=True)
-        lower = frozenset(_check_task_names(lower_is_better, tasks, "lower_is_better"))
-        w = _check_weights(weights, tasks)
-        grp = _check_groups(groups, tasks)
-        _check_scores(values, systems, tasks)
+        lower = frozenset(check_task_names(lower_is_better, tasks, "lower_is_better"))
+        w = check_weights(weights, tasks)
+        grp = check_groups(groups, tasks)
+        check_scores(values, systems, tasks)
         frame = pd.DataFrame(values, index=pd.Index(systems, dtype=object), columns=pd.Index(tasks, dtype=object))
         oriented = values.copy()
         for j, t in enumerate(tasks):
@@ -199,12 +175,36 @@ class Leaderboard(_TaskScores):
             Drop systems and tasks with no score at all, listing them in :attr:`notes` and
             in a ``UserWarning``. Without it they raise an error.
         tasks, exclude : list of str, optional
-            Keep only these columns / drop these columns (e.g. rank or URL columns).
+            Keep only these columns, in this order / drop these columns (e.g. rank or URL
+            columns). `exclude` is applied after `tasks`.
+
+        Returns
+        -------
+        Leaderboard
+            Tasks in column order (a split composite task in place of the original); the
+            other options checked against the kept tasks.
 
         Raises
         ------
         LeaderboardError
-            Subclasses name the system, task or cell at fault.
+            Subclasses name the system, task or cell at fault: :class:`EmptyLabelError` and
+            :class:`DuplicateLabelError` (labels, also a split name ``TASK[k]`` that is
+            already a column), :class:`NonNumericScoreError`, :class:`CompositeScoreError`,
+            :class:`NonFiniteScoreError`, :class:`InvalidWeightError`,
+            :class:`EmptySystemError`, :class:`NoTaskError` (every column excluded),
+            :class:`TooFewSystemsError`. A plain LeaderboardError when `frame` is not a
+            DataFrame, a task has no score (without `drop_empty`), a column mixes composite
+            and single numbers, or the groups overlap.
+        UnknownTaskError
+            If `tasks`, `exclude`, `lower_is_better`, `weights` or `groups` name a column that
+            is not in the frame (or, for the last three, that `tasks` / `exclude` removed).
+
+        Warns
+        -----
+        DegenerateTaskWarning
+            For each task on which every scored system ties.
+        UserWarning
+            With `drop_empty`, naming the dropped systems and tasks.
 
         Examples
         --------
@@ -213,80 +213,23 @@ class Leaderboard(_TaskScores):
         >>> lb.tasks, lb.weights.tolist()
         (('glue[1]', 'glue[2]', 'qa'), [0.5, 0.5, 1.0])
         """
-        if not isinstance(frame, pd.DataFrame):
-            raise LeaderboardError(f"expected a pandas DataFrame, got {type(frame).__name__}")
-        systems = [_label(s, "system", i) for i, s in enumerate(frame.index)]
-        columns = [_label(c, "task", i) for i, c in enumerate(frame.columns)]
-        _check_labels(tuple(systems), "system")
-        _check_labels(tuple(columns), "task")
-        frame = frame.copy()
-        frame.index = pd.Index(systems, dtype=object)
-        frame.columns = pd.Index(columns, dtype=object)
-        exclude = list(exclude)
-        for name in exclude:
-            if name not in columns:
-                raise UnknownTaskError(name, columns, "exclude")
-        if tasks is not None:
-            tasks = list(tasks)
-            for name in tasks:
-                if name not in columns:
-                    raise UnknownTaskError(name, columns, "tasks")
-            columns = tasks
-        columns = [c for c in columns if c not in set(exclude)]
-        if not columns:
-            raise NoTaskError("every column was excluded")
-
-        if isinstance(lower_is_better, Mapping):
-            lower_names = [t for t, flag in lower_is_better.items() if flag]
-            _check_task_names(lower_is_better.keys(), columns, "lower_is_better")
-        else:
-            lower_names = list(_check_task_names(lower_is_better, columns, "lower_is_better"))
-        user_weights = dict(weights or {})
-        _check_task_names(user_weights.keys(), columns, "weights")
-        user_groups = {str(g): list(ts) for g, ts in (groups or {}).items()}
-        for g, ts in user_groups.items():
-            _check_task_names(ts, columns, f"group {g!r}")
-
-        parsed: dict[str, np.ndarray] = {}
-        renamed: dict[str, list[str]] = {}
-        notes: list[str] = []
-        for task in columns:
-            parts = _parse_column(frame[task], task, systems, split_composite)
-            if len(parts) == 1:
-                parsed[task] = parts[0]
-                renamed[task] = [task]
-            else:
-                names = [_composite_name(task, k + 1) for k in range(len(parts))]
-                for name in names:
-                    if name in columns:
-                        raise DuplicateLabelError("task", [name])
-                parsed.update(zip(names, parts))
-                renamed[task] = names
-                notes.append(f"split composite task {task!r} into {', '.join(repr(n) for n in names)}")
-
-        new_tasks = [name for task in columns for name in renamed[task]]
-        values = pd.DataFrame(parsed, index=pd.Index(systems, dtype=object), columns=new_tasks)
-        new_lower = [name for task in lower_names for name in renamed[task]]
-        new_weights: dict[str, float] = {}
-        for task, w in user_weights.items():
-            w = _weight_value(w, task)
-            for name in renamed[task]:
-                new_weights[name] = w / len(renamed[task])
-        for task in columns:
-            if len(renamed[task]) > 1 and task not in user_weights:
-                for name in renamed[task]:
-                    new_weights[name] = 1.0 / len(renamed[task])
-        new_groups = {g: [name for t in ts for name in renamed[t]] for g, ts in user_groups.items()}
-
-        if drop_empty:
-            values, dropped_notes = _drop_empty(values)
-            notes.extend(dropped_notes)
-            kept = set(values.columns)
-            new_lower = [t for t in new_lower if t in kept]
-            new_weights = {t: w for t, w in new_weights.items() if t in kept}
-            new_groups = {g: [t for t in ts if t in kept] for g, ts in new_groups.items()}
-            new_groups = {g: ts for g, ts in new_groups.items() if ts}
-        return cls(values, lower_is_better=new_lower, weights=new_weights, groups=new_groups, notes=notes)
+        parsed = parse_frame(
+            frame,
+            lower_is_better=lower_is_better,
+            weights=weights,
+            groups=groups,
+            split_composite=split_composite,
+            drop_empty=drop_empty,
+            tasks=tasks,
+            exclude=exclude,
+        )
+        return cls(
+            parsed.values,
+            lower_is_better=parsed.lower_is_better,
+            weights=parsed.weights,
+            groups=parsed.groups,
+            notes=parsed.notes,
+        )
 
     @classmethod
     def from_long(
@@ -303,6 +246,31 @@ class Leaderboard(_TaskScores):
         A pair listed twice raises :class:`DuplicateLabelError`; pairs never listed are
         missing scores. `options` are those of :meth:`from_frame`. System and task order
         follow their first appearance.
+
+        Parameters
+        ----------
+        frame : pandas.DataFrame
+            Holds the three columns named below (other columns are ignored).
+        system, task, score : str
+            Column names. System and task labels are compared as text (``1`` and ``"1"``
+            are the same label).
+        **options
+            Passed to :meth:`from_frame` (``lower_is_better``, ``weights``, ``groups``,
+            ``split_composite``, ``drop_empty``, ``tasks``, ``exclude``).
+
+        Returns
+        -------
+        Leaderboard
+
+        Raises
+        ------
+        UnknownTaskError
+            If `system`, `task` or `score` is not a column of `frame`, or an option names
+            an unknown task.
+        DuplicateLabelError
+            If a (system, task) pair is listed more than once (lists the pairs).
+        LeaderboardError
+            The other errors of :meth:`from_frame`, raised on the pivoted scores.
 
         Examples
         --------
@@ -333,18 +301,22 @@ class Leaderboard(_TaskScores):
     # ------------------------------------------------------------------ accessors
     @property
     def systems(self) -> tuple[str, ...]:
+        """System labels (rows), in input order."""
         return tuple(self._scores.index)
 
     @property
     def tasks(self) -> tuple[str, ...]:
+        """Task labels (columns), in input order."""
         return tuple(self._scores.columns)
 
     @property
     def n_systems(self) -> int:
+        """Number of systems (rows)."""
         return self._scores.shape[0]
 
     @property
     def n_tasks(self) -> int:
+        """Number of tasks (columns)."""
         return self._scores.shape[1]
 
     @property
@@ -358,15 +330,32 @@ class Leaderboard(_TaskScores):
         return self._values
 
     def oriented(self) -> pd.DataFrame:
-        """Scores oriented so that higher is better (lower-is-better tasks negated)."""
+        """Scores oriented so that higher is better (lower-is-better tasks negated).
+
+        Returns
+        -------
+        pandas.DataFrame
+            A copy of :attr:`values`, systems x tasks, NaN where missing.
+
+        Examples
+        --------
+        >>> import pandas as pd
+        >>> frame = pd.DataFrame({"acc": [0.9, 0.8], "latency": [30.0, 10.0]}, index=["a", "b"])
+        >>> Leaderboard.from_frame(frame, lower_is_better=["latency"]).oriented()
+           acc  latency
+        a  0.9    -30.0
+        b  0.8    -10.0
+        """
         return pd.DataFrame(self._values.copy(), index=self._scores.index, columns=self._scores.columns)
 
     @property
     def groups(self) -> Mapping[str, tuple[str, ...]]:
+        """Task groups: group -> its tasks (read-only; empty when there are none)."""
         return self._groups
 
     @property
     def notes(self) -> tuple[str, ...]:
+        """What parsing did (composite splits, dropped systems or tasks, renamed systems)."""
         return self._notes
 
     @property
@@ -376,16 +365,101 @@ class Leaderboard(_TaskScores):
 
     @property
     def has_missing(self) -> bool:
+        """Whether at least one score is missing."""
         return bool(np.isnan(self._values).any())
 
     def missing_cells(self) -> list[tuple[str, str]]:
-        """``(system, task)`` pairs without a score, row by row."""
+        """``(system, task)`` pairs without a score, row by row.
+
+        Returns
+        -------
+        list of (str, str)
+            Missing cells, system by system in row order, tasks in column order within a
+            system; empty when no score is missing.
+
+        Examples
+        --------
+        >>> import pandas as pd
+        >>> frame = pd.DataFrame({"qa": [0.7, None], "nli": [None, 0.5]}, index=["a", "b"])
+        >>> Leaderboard.from_frame(frame).missing_cells()
+        [('a', 'nli'), ('b', 'qa')]
+        """
         rows, cols = np.nonzero(np.isnan(self._values))
         return [(self.systems[i], self.tasks[j]) for i, j in zip(rows, cols)]
 
+    def to_dict(self, *, source: str = "") -> dict[str, Any]:
+        """What was read and how it was parsed, as plain JSON values (the ``input`` of JSON reports).
+
+        Parameters
+        ----------
+        source : str, default ""
+            Where the scores came from (a path or ``example:NAME``).
+
+        Returns
+        -------
+        dict
+            ``source``, ``systems``, ``tasks``, ``lower_is_better``, ``weights``, ``groups``,
+            ``scores`` (system -> task -> score, None when missing), ``missing`` (``[system,
+            task]`` pairs) and ``notes``.
+
+        Examples
+        --------
+        >>> import consensus as cs
+        >>> d = cs.load_example("votenrank-toy").to_dict()
+        >>> d["systems"], d["scores"]["A"]["t1"]
+        (['A', 'B', 'C', 'D'], 4.0)
+        """
+        values = self._scores.to_numpy(dtype=np.float64)  # as read, not oriented
+        return {
+            "source": source,
+            "systems": list(self.systems),
+            "tasks": list(self.tasks),
+            "lower_is_better": [t for t in self.tasks if t in self._lower],
+            "weights": {t: float(w) for t, w in self._weights.items()},
+            "groups": {g: list(ts) for g, ts in self._groups.items()},
+            "scores": {
+                s: {t: None if np.isnan(values[i, k]) else float(values[i, k]) + 0.0 for k, t in enumerate(self.tasks)}
+                for i, s in enumerate(self.systems)
+            },
+            "missing": [[s, t] for s, t in self.missing_cells()],
+            "notes": list(self._notes),
+        }
+
     # ------------------------------------------------------------------ derived leaderboards
     def select(self, *, systems: Iterable[str] | None = None, tasks: Iterable[str] | None = None) -> Leaderboard:
-        """A leaderboard restricted to some systems and/or tasks (directions, weights, groups kept)."""
+        """A leaderboard restricted to some systems and/or tasks (directions, weights, groups kept).
+
+        The subset is validated again like a new leaderboard; groups lose the tasks left out
+        (a group left empty is dropped) and :attr:`notes` are kept.
+
+        Parameters
+        ----------
+        systems : iterable of str, optional
+            Systems to keep, in this order (default: all, in table order).
+        tasks : iterable of str, optional
+            Tasks to keep, in this order (default: all, in table order).
+
+        Returns
+        -------
+        Leaderboard
+
+        Raises
+        ------
+        UnknownSystemError, UnknownTaskError
+            If a name is not a system / task of the table.
+        LeaderboardError
+            If the subset is not a valid leaderboard: :class:`TooFewSystemsError`,
+            :class:`NoTaskError`, :class:`DuplicateLabelError` (a name given twice),
+            :class:`EmptySystemError` (a kept system has no score on the kept tasks), or a
+            kept task with no score among the kept systems.
+
+        Examples
+        --------
+        >>> import consensus as cs
+        >>> small = cs.load_example("votenrank-toy").select(systems=["B", "A"], tasks=["t1", "t3"])
+        >>> small.systems, small.tasks
+        (('B', 'A'), ('t1', 't3'))
+        """
         sys_list = list(self.systems) if systems is None else list(systems)
         task_list = list(self.tasks) if tasks is None else list(tasks)
         for s in sys_list:
@@ -402,14 +476,97 @@ class Leaderboard(_TaskScores):
             notes=self._notes,
         )
 
+    def with_notes(self, notes: Iterable[str]) -> Leaderboard:
+        """The same leaderboard with `notes` added to :attr:`notes` (itself when there are none).
+
+        Parameters
+        ----------
+        notes : iterable of str
+            What was done to the scores before they became this leaderboard (renamed
+            systems, ...), shown by :meth:`describe` and in reports.
+
+        Returns
+        -------
+        Leaderboard
+            `self` when `notes` is empty, otherwise a new leaderboard with the same scores,
+            directions, weights and groups.
+
+        Examples
+        --------
+        >>> import consensus as cs
+        >>> cs.load_example("votenrank-toy").with_notes(["renamed X -> A"]).notes
+        ('renamed X -> A',)
+        """
+        notes = tuple(notes)
+        if not notes:
+            return self
+        return Leaderboard(
+            self._scores,
+            lower_is_better=self._lower,
+            weights=dict(self._weights.items()),
+            groups=self._groups,
+            notes=self._notes + notes,
+        )
+
     def with_weights(self, weights: Mapping[str, float]) -> Leaderboard:
-        """The same scores with new task weights (unlisted tasks weigh 1)."""
+        """The same scores with new task weights (unlisted tasks weigh 1).
+
+        The new weights replace the old ones entirely: a task not in `weights` weighs 1,
+        whatever it weighed before.
+
+        Parameters
+        ----------
+        weights : dict
+            Task -> weight (finite, >= 0, not all zero).
+
+        Returns
+        -------
+        Leaderboard
+            Same scores, directions, groups and notes.
+
+        Raises
+        ------
+        UnknownTaskError
+            If `weights` names a task that is not in the table.
+        InvalidWeightError
+            If a weight is not a number, not finite or negative, or all weights are zero.
+
+        Examples
+        --------
+        >>> import consensus as cs
+        >>> cs.load_example("votenrank-toy").with_weights({"t1": 2.0}).weights.tolist()
+        [2.0, 1.0, 1.0, 1.0, 1.0]
+        """
         return Leaderboard(
             self._scores, lower_is_better=self._lower, weights=weights, groups=self._groups, notes=self._notes
         )
 
     def with_groups(self, groups: Mapping[str, Iterable[str]]) -> Leaderboard:
-        """The same scores with new task groups."""
+        """The same scores with new task groups.
+
+        Parameters
+        ----------
+        groups : dict
+            Group -> tasks; replaces the old groups. A task belongs to at most one group.
+
+        Returns
+        -------
+        Leaderboard
+            Same scores, directions, weights and notes.
+
+        Raises
+        ------
+        UnknownTaskError
+            If a group lists a task that is not in the table.
+        LeaderboardError
+            If a group has no task, or a task is listed twice.
+
+        Examples
+        --------
+        >>> import consensus as cs
+        >>> dict(cs.load_example("votenrank-toy").with_groups({"first": ["t1", "t2"]}).groups)
+        {'first': ('t1', 't2')}
+        """
         return Leaderboard(
             self._scores,
             lower_is_better=self._lower,
@@ -418,26 +575,36 @@ class Leaderboard(_TaskScores):
             notes=self._notes,
         )
 
-    # ------------------------------------------------------------------ pairwise views
-    def pairwise(self, *, tie_tol: float = 0.0) -> PairwiseMatrix:
-        """The weighted pairwise matrix; see :func:`consensus.pairwise.pairwise`."""
-        from .pairwise import pairwise
-
-        return pairwise(self, tie_tol=tie_tol)
-
-    def majority_graph(self) -> nx.DiGraph:
-        """The weighted majority graph; see :func:`consensus.majority.majority_graph`."""
-        from .majority import majority_graph
-
-        return majority_graph(self)
-
     # ------------------------------------------------------------------ display
     def to_frame(self) -> pd.DataFrame:
-        """The original scores (same as :attr:`scores`)."""
+        """The original scores (same as :attr:`scores`).
+
+        Returns
+        -------
+        pandas.DataFrame
+            A copy of the scores as given (not oriented), systems x tasks, NaN where missing.
+        """
         return self.scores
 
     def describe(self) -> str:
-        """One paragraph on what was parsed: size, directions, weights, groups, missing cells, notes."""
+        """One paragraph on what was parsed: size, directions, weights, groups, missing cells, notes.
+
+        Returns
+        -------
+        str
+            One line per item: the size, then only the items that apply (lower-is-better
+            tasks, weights when not all 1, groups, missing scores (the first 5), notes).
+
+        Examples
+        --------
+        >>> import pandas as pd
+        >>> frame = pd.DataFrame({"acc": [0.9, None, 0.7], "latency": [30.0, 10.0, 20.0]},
+        ...                      index=["a", "b", "c"])
+        >>> print(Leaderboard.from_frame(frame, lower_is_better=["latency"]).describe())
+        3 systems x 2 tasks
+        lower is better: latency
+        missing scores: 1 (b/acc)
+        """
         lines = [f"{self.n_systems} systems x {self.n_tasks} tasks"]
         if self._lower:
             lines.append("lower is better: " + ", ".join(t for t in self.tasks if t in self._lower))
@@ -469,285 +636,3 @@ class Leaderboard(_TaskScores):
 
 
 # ---------------------------------------------------------------------- validation helpers
-def _label(value: object, kind: str, position: int) -> str:
-    if value is None or (isinstance(value, float) and math.isnan(value)):
-        raise EmptyLabelError(kind, position)
-    text = str(value).strip()
-    if not text:
-        raise EmptyLabelError(kind, position)
-    return text
-
-
-def _check_labels(labels: tuple[object, ...], kind: str) -> None:
-    for i, label in enumerate(labels):
-        if not isinstance(label, str) or not label.strip():
-            raise EmptyLabelError(kind, i)
-    seen: dict[str, int] = {}
-    for label in labels:
-        seen[label] = seen.get(label, 0) + 1
-    dups = [label for label, k in seen.items() if k > 1]
-    if dups:
-        raise DuplicateLabelError(kind, dups)
-
-
-def _check_task_names(names: Iterable[str], tasks: Iterable[str], context: str) -> list[str]:
-    tasks = list(tasks)
-    known = set(tasks)
-    names = [names] if isinstance(names, str) else list(names)
-    for name in names:
-        if name not in known:
-            raise UnknownTaskError(name, tasks, context)
-    return names
-
-
-def _weight_value(w: object, task: str) -> float:
-    try:
-        value = float(w)  # type: ignore[arg-type]
-    except (TypeError, ValueError):
-        raise InvalidWeightError(f"weight of task {task!r} is not a number: {w!r}", task) from None
-    if not math.isfinite(value):
-        raise InvalidWeightError(f"weight of task {task!r} is not finite: {w!r}", task)
-    if value < 0:
-        raise InvalidWeightError(f"weight of task {task!r} is negative: {w!r}; weights must be >= 0", task)
-    return value
-
-
-def _check_weights(weights: Mapping[str, float] | None, tasks: tuple[str, ...]) -> pd.Series:
-    weights = dict(weights or {})
-    _check_task_names(weights.keys(), tasks, "weights")
-    values = [_weight_value(weights[t], t) if t in weights else 1.0 for t in tasks]
-    series = pd.Series(values, index=pd.Index(tasks, dtype=object), dtype=np.float64, name="weight")
-    if not (series > 0).any():
-        raise InvalidWeightError("all task weights are zero; give at least one task a positive weight")
-    return series
-
-
-def _check_groups(groups: Mapping[str, Iterable[str]] | None, tasks: tuple[str, ...]) -> Mapping[str, tuple[str, ...]]:
-    result: dict[str, tuple[str, ...]] = {}
-    owner: dict[str, str] = {}
-    for g, members in (groups or {}).items():
-        members = list(members)
-        if not members:
-            raise LeaderboardError(f"group {g!r} has no task")
-        _check_task_names(members, tasks, f"group {g!r}")
-        for t in members:
-            if t in owner:
-                raise LeaderboardError(f"task {t!r} is in two groups: {owner[t]!r} and {g!r}")
-            owner[t] = str(g)
-        result[str(g)] = tuple(members)
-    return MappingProxyType(result)
-
-
-def _check_scores(values: np.ndarray, systems: tuple[str, ...], tasks: tuple[str, ...]) -> None:
-    """All checks on a numeric score array: finite, no empty row or column, degenerate tasks."""
-    inf = np.isinf(values)
-    if inf.any():
-        j = int(np.nonzero(inf.any(axis=0))[0][0])
-        rows = np.nonzero(inf[:, j])[0]
-        raise NonFiniteScoreError(tasks[j], [systems[i] for i in rows], float(values[rows[0], j]))
-    present = ~np.isnan(values)
-    empty_rows = np.nonzero(~present.any(axis=1))[0]
-    if len(empty_rows):
-        raise EmptySystemError([systems[i] for i in empty_rows])
-    empty_cols = np.nonzero(~present.any(axis=0))[0]
-    if len(empty_cols):
-        names = [tasks[j] for j in empty_cols]
-        raise LeaderboardError(
-            f"task(s) {', '.join(repr(t) for t in names[:10])} have no score for any system; "
-            "remove them or pass drop_empty=True"
-        )
-    for j in range(values.shape[1]):
-        col = values[present[:, j], j]
-        if len(col) > 1 and np.all(col == col[0]):
-            warnings.warn(
-                f"every scored system ties on task {tasks[j]!r}; it cannot discriminate",
-                DegenerateTaskWarning,
-                stacklevel=4,
-            )
-
-
-def _drop_empty(values: pd.DataFrame) -> tuple[pd.DataFrame, list[str]]:
-    notes = []
-    present = values.notna()
-    empty_tasks = [t for t in values.columns if not present[t].any()]
-    if empty_tasks:
-        values = values.drop(columns=empty_tasks)
-        notes.append("dropped task(s) with no score: " + ", ".join(repr(t) for t in empty_tasks))
-    present = values.notna()
-    empty_systems = [s for s in values.index if not present.loc[s].any()]
-    if empty_systems:
-        values = values.drop(index=empty_systems)
-        notes.append("dropped system(s) with no score: " + ", ".join(repr(s) for s in empty_systems))
-    for note in notes:
-        warnings.warn(note, UserWarning, stacklevel=4)
-    return values, notes
-
-
-def _is_missing_cell(value: object) -> bool:
-    if value is None or value is pd.NA or value is pd.NaT:
-        return True
-    if isinstance(value, float) and math.isnan(value):
-        return True
-    if isinstance(value, str) and value.strip().lower() in MISSING_MARKERS:
-        return True
-    return False
-
-
-def _parse_column(column: pd.Series, task: str, systems: list[str], split_composite: bool) -> list[np.ndarray]:
-    """Parse one column into one float array (or two for a split composite task)."""
-    if pd.api.types.is_bool_dtype(column.dtype):
-        raise NonNumericScoreError(task, systems[:1], column.iloc[0])
-    if pd.api.types.is_numeric_dtype(column.dtype):
-        return [column.to_numpy(dtype=np.float64, na_value=np.nan)]
-    raw = column.to_list()
-    n = len(raw)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        numeric = pd.to_numeric(column, errors="coerce").to_numpy(dtype=np.float64, na_value=np.nan)
-    out = numeric.copy()
-    parts = [np.full(n, np.nan), np.full(n, np.nan)]
-    composite_rows: list[int] = []
-    bad_rows: list[int] = []
-    plain_rows = np.nonzero(~np.isnan(numeric))[0].tolist()
-    for i in np.nonzero(np.isnan(numeric))[0].tolist():  # only cells that are not plain numbers
-        cell = raw[i]
-        if _is_missing_cell(cell):
-            continue
-        if isinstance(cell, bool):
-            bad_rows.append(i)
-            continue
-        match = _COMPOSITE.match(str(cell))
-        if match:
-            composite_rows.append(i)
-            parts[0][i], parts[1][i] = float(match.group(1)), float(match.group(2))
-            continue
-        bad_rows.append(i)
-    if bad_rows:
-        raise NonNumericScoreError(task, [systems[i] for i in bad_rows], raw[bad_rows[0]])
-    if composite_rows:
-        if not split_composite:
-            raise CompositeScoreError(task, [systems[i] for i in composite_rows], raw[composite_rows[0]])
-        if plain_rows:
-            i = plain_rows[0]
-            raise LeaderboardError(
-                f"task {task!r} mixes composite cells (e.g. {raw[composite_rows[0]]!r}) with a single "
-                f"number for system {systems[i]!r} ({raw[i]!r}); cannot tell which metric it is"
-            )
-        return parts
-    return [out]
-
-
-# ---------------------------------------------------------------------- file reading
-_FORMATS = {".csv": "csv", ".tsv": "tsv", ".txt": "csv", ".parquet": "parquet", ".pq": "parquet", ".json": "json"}
-
-
-def _file_format(path: Path, format: str | None) -> str:
-    if format is not None:
-        if format not in {"csv", "tsv", "parquet", "json"}:
-            raise LeaderboardError(f"unknown file format {format!r}; use csv, tsv, parquet or json")
-        return format
-    fmt = _FORMATS.get(path.suffix.lower())
-    if fmt is None:
-        raise LeaderboardError(
-            f"cannot tell the format of {str(path)!r} from its extension; pass format='csv'|'tsv'|'parquet'|'json'"
-        )
-    return fmt
-
-
-def read_table(path: str | Path, *, format: str | None = None, sep: str | None = None) -> pd.DataFrame:
-    """Read a CSV/TSV/Parquet/JSON file into a raw frame (text cells kept as text).
-
-    CSV and TSV cells are read as text, so composite cells and missing markers reach
-    :meth:`Leaderboard.from_frame` untouched.
-    """
-    path = Path(path)
-    if not path.exists():
-        raise LeaderboardError(f"file not found: {str(path)!r}")
-    if path.is_dir():
-        raise LeaderboardError(f"{str(path)!r} is a directory, not a file")
-    fmt = _file_format(path, format)
-    if fmt in {"csv", "tsv"}:
-        if path.stat().st_size == 0:
-            raise LeaderboardError(f"file {str(path)!r} is empty")
-        delimiter = sep or ("\t" if fmt == "tsv" else ",")
-        try:
-            frame = pd.read_csv(path, sep=delimiter, dtype=str, keep_default_na=False, skipinitialspace=True)
-        except pd.errors.EmptyDataError:
-            raise LeaderboardError(f"file {str(path)!r} is empty") from None
-        except (pd.errors.ParserError, UnicodeDecodeError) as exc:
-            raise LeaderboardError(f"cannot parse {str(path)!r} as {fmt}: {str(exc).strip()}") from None
-        if frame.shape[1] <= 1:
-            with path.open(encoding="utf-8", errors="replace") as fh:
-                header = fh.readline()
-            for name, char in ((";", ";"), ("tab", "\t"), (",", ","), ("|", "|")):
-                if char != delimiter and char in header:
-                    raise LeaderboardError(
-                        f"file {str(path)!r} has a single column with the {fmt} delimiter; it looks "
-                        f"{name}-separated: pass sep={char!r} (CLI: --sep)"
-                    )
-        return frame
-    if fmt == "parquet":
-        try:
-            return pd.read_parquet(path)
-        except ImportError as exc:
-            raise ImportError(
-                "reading Parquet needs pyarrow: pip install 'leaderboard-consensus[parquet]'"
-            ) from exc
-        except Exception as exc:  # pyarrow raises its own error types
-            raise LeaderboardError(f"cannot read {str(path)!r} as parquet: {exc}") from None
-    try:
-        return pd.read_json(path, dtype=False)
-    except ValueError as exc:
-        raise LeaderboardError(f"cannot read {str(path)!r} as json: {exc}") from None
-
-
-def read_leaderboard(
-    path: str | Path,
-    *,
-    format: str | None = None,
-    index_col: str | None = None,
-    long: tuple[str, str, str] | None = None,
-    sep: str | None = None,
-    **options: Any,
-) -> Leaderboard:
-    """Read a leaderboard file: CSV, TSV, Parquet or JSON, wide or long.
-
-    Parameters
-    ----------
-    path : str or Path
-        The file; its extension picks the format unless `format` is given.
-    index_col : str, optional
-        Column holding the system names (wide files); default the first column.
-    long : (system, task, score), optional
-        Column names of a long file (one row per system-task pair).
-    sep : str, optional
-        Delimiter of a CSV/TSV file.
-    **options
-        Passed to :meth:`Leaderboard.from_frame` (``lower_is_better``, ``weights``,
-        ``split_composite``, ``exclude``, ...).
-
-    Examples
-    --------
-    >>> import tempfile, os
-    >>> path = os.path.join(tempfile.mkdtemp(), "lb.csv")
-    >>> _ = open(path, "w").write("model,qa,nli\\na,0.7,-\\nb,0.6,0.5\\n")
-    >>> read_leaderboard(path).scores
-        qa  nli
-    a  0.7  NaN
-    b  0.6  0.5
-    """
-    frame = read_table(path, format=format, sep=sep)
-    if long is not None:
-        system, task, score = long
-        return Leaderboard.from_long(frame, system=system, task=task, score=score, **options)
-    if frame.shape[1] == 0:
-        raise LeaderboardError(f"file {str(path)!r} has no columns")
-    if index_col is None:
-        if isinstance(frame.index, pd.RangeIndex):
-            index_col = str(frame.columns[0])
-    if index_col is not None:
-        if index_col not in frame.columns:
-            raise UnknownTaskError(index_col, [str(c) for c in frame.columns], "index_col")
-        frame = frame.set_index(index_col)
-        frame.index.name = None
-    return Leaderboard.from_frame(frame, **options)

@@ -8,15 +8,13 @@ majority ties: no edge either way, listed in ``graph.graph["ties"]``.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import networkx as nx
 import numpy as np
 
-from .pairwise import PairwiseMatrix, as_pairwise
-
-if TYPE_CHECKING:  # pragma: no cover
-    from .leaderboard import Leaderboard
+from .inputs import as_pairwise
+from .leaderboard import Leaderboard
+from .pairwise import PairwiseMatrix, pairwise
+from .results.majority import MajoritySummary
 
 __all__ = [
     "majority_graph",
@@ -29,11 +27,36 @@ __all__ = [
     "smith_set",
     "condorcet_cycle",
     "pareto_dominated",
+    "majority_summary",
 ]
 
 
 def beats(data: Leaderboard | PairwiseMatrix) -> np.ndarray:
-    """Boolean matrix: ``beats[i, j]`` when ``i`` beats ``j`` by weighted majority."""
+    """Boolean matrix: ``beats[i, j]`` when ``i`` beats ``j`` by weighted majority.
+
+    Parameters
+    ----------
+    data : Leaderboard or PairwiseMatrix
+        Scores (compared with :func:`pairwise`) or a pairwise matrix; anything
+        :func:`consensus.inputs.as_pairwise` accepts (e.g. InstanceScores) works too.
+
+    Returns
+    -------
+    numpy.ndarray of bool (n, n)
+        True where ``wins[i, j] - wins[j, i]`` exceeds :attr:`PairwiseMatrix.tol`; rows and
+        columns in system order.
+
+    Raises
+    ------
+    InvalidOptionError
+        If `data` is not an input :func:`consensus.inputs.as_pairwise` accepts.
+
+    Examples
+    --------
+    >>> import consensus as cs
+    >>> beats(cs.load_example("votenrank-toy"))[1].tolist()
+    [True, False, True, True]
+    """
     p = as_pairwise(data)
     return p.margins > p.tol
 
@@ -45,6 +68,22 @@ def majority_graph(data: Leaderboard | PairwiseMatrix) -> nx.DiGraph:
     ``ties`` (both scored, tied), ``margin`` (wins - losses) and ``compared`` (number of
     tasks both are scored on). Majority-tied pairs have no edge and are listed, as
     ``(i, j)`` with ``i`` before ``j`` in system order, in ``graph.graph["ties"]``.
+
+    Parameters
+    ----------
+    data : Leaderboard or PairwiseMatrix
+        Scores (compared with :func:`pairwise`) or a pairwise matrix; anything
+        :func:`consensus.inputs.as_pairwise` accepts (e.g. InstanceScores) works too.
+
+    Returns
+    -------
+    networkx.DiGraph
+        One node per system (attribute ``index``: its row), one edge per majority win.
+
+    Raises
+    ------
+    InvalidOptionError
+        If `data` is not an input :func:`consensus.inputs.as_pairwise` accepts.
 
     Examples
     --------
@@ -76,7 +115,31 @@ def majority_graph(data: Leaderboard | PairwiseMatrix) -> nx.DiGraph:
 
 
 def majority_ties(data: Leaderboard | PairwiseMatrix) -> list[tuple[str, str]]:
-    """Pairs where neither system beats the other by weighted majority."""
+    """Pairs where neither system beats the other by weighted majority.
+
+    Parameters
+    ----------
+    data : Leaderboard or PairwiseMatrix
+        Scores (compared with :func:`pairwise`) or a pairwise matrix; anything
+        :func:`consensus.inputs.as_pairwise` accepts (e.g. InstanceScores) works too.
+
+    Returns
+    -------
+    list of (str, str)
+        Pairs whose margin is within :attr:`PairwiseMatrix.tol` of 0, each once with the
+        earlier system (in system order) first; empty when there is none.
+
+    Raises
+    ------
+    InvalidOptionError
+        If `data` is not an input :func:`consensus.inputs.as_pairwise` accepts.
+
+    Examples
+    --------
+    >>> import consensus as cs
+    >>> majority_ties(cs.PairwiseMatrix.from_array([[0, 1], [1, 0]], systems=["a", "b"]))
+    [('a', 'b')]
+    """
     p = as_pairwise(data)
     tied = np.abs(p.margins) <= p.tol
     rows, cols = np.nonzero(np.triu(tied, k=1))
@@ -85,6 +148,23 @@ def majority_ties(data: Leaderboard | PairwiseMatrix) -> list[tuple[str, str]]:
 
 def condorcet_winner(data: Leaderboard | PairwiseMatrix) -> str | None:
     """The system that beats every other by weighted majority, or None.
+
+    Parameters
+    ----------
+    data : Leaderboard or PairwiseMatrix
+        Scores (compared with :func:`pairwise`) or a pairwise matrix; anything
+        :func:`consensus.inputs.as_pairwise` accepts (e.g. InstanceScores) works too.
+
+    Returns
+    -------
+    str or None
+        The Condorcet winner's label; None when no system beats all others (a majority
+        cycle, or a majority tie at the top).
+
+    Raises
+    ------
+    InvalidOptionError
+        If `data` is not an input :func:`consensus.inputs.as_pairwise` accepts.
 
     Examples
     --------
@@ -99,21 +179,95 @@ def condorcet_winner(data: Leaderboard | PairwiseMatrix) -> str | None:
 
 
 def is_condorcet_winner(data: Leaderboard | PairwiseMatrix, system: str) -> bool:
-    """Whether `system` beats every other system by weighted majority."""
+    """Whether `system` beats every other system by weighted majority.
+
+    Parameters
+    ----------
+    data : Leaderboard or PairwiseMatrix
+        Scores (compared with :func:`pairwise`) or a pairwise matrix; anything
+        :func:`consensus.inputs.as_pairwise` accepts (e.g. InstanceScores) works too.
+    system : str
+        The system to test.
+
+    Returns
+    -------
+    bool
+        True when `system` is the Condorcet winner.
+
+    Raises
+    ------
+    UnknownSystemError
+        If `system` is not a system of `data`.
+    InvalidOptionError
+        If `data` is not an input :func:`consensus.inputs.as_pairwise` accepts.
+
+    Examples
+    --------
+    >>> import consensus as cs
+    >>> is_condorcet_winner(cs.load_example("votenrank-toy"), "B")
+    True
+    """
     p = as_pairwise(data)
     i = p.index(system)
     return bool((np.delete(p.margins[i], i) > p.tol).all())
 
 
 def weak_condorcet_winners(data: Leaderboard | PairwiseMatrix) -> tuple[str, ...]:
-    """Systems that no other system beats by weighted majority (they beat or tie everyone)."""
+    """Systems that no other system beats by weighted majority (they beat or tie everyone).
+
+    Parameters
+    ----------
+    data : Leaderboard or PairwiseMatrix
+        Scores (compared with :func:`pairwise`) or a pairwise matrix; anything
+        :func:`consensus.inputs.as_pairwise` accepts (e.g. InstanceScores) works too.
+
+    Returns
+    -------
+    tuple of str
+        The weak Condorcet winners in system order; empty when every system loses to some
+        other (e.g. a majority cycle).
+
+    Raises
+    ------
+    InvalidOptionError
+        If `data` is not an input :func:`consensus.inputs.as_pairwise` accepts.
+
+    Examples
+    --------
+    >>> import consensus as cs
+    >>> weak_condorcet_winners(cs.load_example("votenrank-toy"))
+    ('B',)
+    """
     p = as_pairwise(data)
     lost = (p.margins < -p.tol).any(axis=1)
     return tuple(s for s, bad in zip(p.systems, lost) if not bad)
 
 
 def condorcet_loser(data: Leaderboard | PairwiseMatrix) -> str | None:
-    """The system that every other system beats by weighted majority, or None."""
+    """The system that every other system beats by weighted majority, or None.
+
+    Parameters
+    ----------
+    data : Leaderboard or PairwiseMatrix
+        Scores (compared with :func:`pairwise`) or a pairwise matrix; anything
+        :func:`consensus.inputs.as_pairwise` accepts (e.g. InstanceScores) works too.
+
+    Returns
+    -------
+    str or None
+        The Condorcet loser's label; None when there is none.
+
+    Raises
+    ------
+    InvalidOptionError
+        If `data` is not an input :func:`consensus.inputs.as_pairwise` accepts.
+
+    Examples
+    --------
+    >>> import consensus as cs
+    >>> condorcet_loser(cs.load_example("votenrank-toy"))
+    'A'
+    """
     p = as_pairwise(data)
     lose = p.margins < -p.tol
     hits = np.nonzero(lose.sum(axis=1) == p.n_systems - 1)[0]
@@ -140,6 +294,22 @@ def smith_set(data: Leaderboard | PairwiseMatrix) -> tuple[str, ...]:
     ("beats or ties"): with majority ties this is the standard definition (a tie with an
     outsider keeps the outsider in). Systems in input order.
 
+    Parameters
+    ----------
+    data : Leaderboard or PairwiseMatrix
+        Scores (compared with :func:`pairwise`) or a pairwise matrix; anything
+        :func:`consensus.inputs.as_pairwise` accepts (e.g. InstanceScores) works too.
+
+    Returns
+    -------
+    tuple of str
+        The Smith set, in system order; a single system when there is a Condorcet winner.
+
+    Raises
+    ------
+    InvalidOptionError
+        If `data` is not an input :func:`consensus.inputs.as_pairwise` accepts.
+
     Examples
     --------
     >>> import consensus as cs
@@ -157,6 +327,30 @@ def condorcet_cycle(data: Leaderboard | PairwiseMatrix) -> tuple[str, ...] | Non
     Returns the systems of a directed cycle ``a -> b -> ... -> a`` of strict majority wins,
     starting from the first Smith-set system in input order; None when the Smith set has no
     strict cycle (a single winner, or winners separated only by majority ties).
+
+    Parameters
+    ----------
+    data : Leaderboard or PairwiseMatrix
+        Scores (compared with :func:`pairwise`) or a pairwise matrix; anything
+        :func:`consensus.inputs.as_pairwise` accepts (e.g. InstanceScores) works too.
+
+    Returns
+    -------
+    tuple of str or None
+        The systems of the cycle in cycle order (the last beats the first); None when the
+        Smith set has fewer than 3 systems or no strict cycle.
+
+    Raises
+    ------
+    InvalidOptionError
+        If `data` is not an input :func:`consensus.inputs.as_pairwise` accepts.
+
+    Examples
+    --------
+    >>> import consensus as cs
+    >>> cycle = cs.PairwiseMatrix.from_array([[0, 2, 1], [1, 0, 2], [2, 1, 0]], systems=["a", "b", "c"])
+    >>> condorcet_cycle(cycle)
+    ('a', 'b', 'c')
     """
     p = as_pairwise(data)
     members = smith_set(p)
@@ -175,15 +369,31 @@ def pareto_dominated(table: Leaderboard) -> dict[str, tuple[str, ...]]:
 
     ``j`` dominates ``i`` when, on the tasks both are scored on (at least one), ``j`` is
     at least as good everywhere and strictly better somewhere. Scores are oriented, so
-    lower-is-better tasks count the right way.
+    lower-is-better tasks count the right way. Task weights play no role, and scores are
+    compared exactly (no tie tolerance).
+
+    Parameters
+    ----------
+    table : Leaderboard
+        The scores (a PairwiseMatrix does not hold enough to decide dominance).
+
+    Returns
+    -------
+    dict
+        Dominated system -> the systems dominating it, both in system order; only
+        dominated systems are keys (empty when none is dominated).
 
     Examples
     --------
     >>> import consensus as cs
     >>> pareto_dominated(cs.datasets.load_example("votenrank-toy"))
     {}
+    >>> import pandas as pd
+    >>> frame = pd.DataFrame({"qa": [0.9, 0.8, 0.7], "nli": [0.6, 0.6, 0.7]}, index=["a", "b", "c"])
+    >>> pareto_dominated(cs.Leaderboard.from_frame(frame))
+    {'b': ('a',)}
     """
-    p = table.with_weights({t: 1.0 for t in table.tasks}).pairwise()  # Pareto ignores weights
+    p = pairwise(table.with_weights({t: 1.0 for t in table.tasks}))  # Pareto ignores weights
     both = p.counts > 0
     dom = both & (p.wins.T > 0) & (p.wins == 0)  # dom[i, j]: j beats i somewhere, i never beats j
     np.fill_diagonal(dom, False)
@@ -193,3 +403,61 @@ def pareto_dominated(table: Leaderboard) -> dict[str, tuple[str, ...]]:
         if len(who):
             result[s] = tuple(p.systems[j] for j in who)
     return result
+
+
+def majority_summary(data: Leaderboard | PairwiseMatrix) -> MajoritySummary:
+    """What the weighted majority relation says, in one object.
+
+    Condorcet winner and loser, weak Condorcet winners, the Smith set, a majority cycle
+    when there is no Condorcet winner, majority ties, Pareto-dominated systems (for a
+    Leaderboard), and every majority edge with its wins, losses, ties and margin.
+
+    Parameters
+    ----------
+    data : Leaderboard or PairwiseMatrix
+        Scores (compared with :func:`pairwise`) or a pairwise matrix; anything
+        :func:`consensus.inputs.as_pairwise` accepts (e.g. InstanceScores) works too.
+
+    Returns
+    -------
+    MajoritySummary
+        Edges sorted by decreasing margin, then by system order; ``cycle`` is None when
+        there is a Condorcet winner; ``pareto_dominated`` is empty unless `data` is a
+        Leaderboard.
+
+    Raises
+    ------
+    InvalidOptionError
+        If `data` is not an input :func:`consensus.inputs.as_pairwise` accepts.
+
+    Examples
+    --------
+    >>> import consensus as cs
+    >>> s = majority_summary(cs.load_example("votenrank-toy"))
+    >>> s.condorcet_winner, s.condorcet_loser, s.smith_set, s.cycle
+    ('B', 'A', ('B',), None)
+    >>> s.edges[0]
+    ('B', 'A', 3.0, 2.0, 0.0, 1.0)
+    """
+    pairs = as_pairwise(data)
+    graph = majority_graph(pairs)
+    position = {s: i for i, s in enumerate(pairs.systems)}
+    edges = sorted(
+        (
+            (u, v, d["wins"], d["losses"], d["ties"], d["margin"])
+            for u, v, d in graph.edges(data=True)
+        ),
+        key=lambda e: (-e[5], position[e[0]], position[e[1]]),
+    )
+    winner = condorcet_winner(pairs)
+    return MajoritySummary(
+        systems=pairs.systems,
+        edges=tuple(edges),
+        ties=tuple(graph.graph["ties"]),
+        condorcet_winner=winner,
+        weak_condorcet_winners=weak_condorcet_winners(pairs),
+        condorcet_loser=condorcet_loser(pairs),
+        smith_set=smith_set(pairs),
+        cycle=None if winner is not None else condorcet_cycle(pairs),
+        pareto_dominated=pareto_dominated(data) if isinstance(data, Leaderboard) else {},
+    )

@@ -11,17 +11,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Literal
+from typing import Literal
 
 import numpy as np
 import pandas as pd
 
 from .errors import InvalidOptionError, LeaderboardError, UnknownSystemError
+from .leaderboard import Leaderboard
 
-if TYPE_CHECKING:  # pragma: no cover
-    from .leaderboard import Leaderboard
-
-__all__ = ["PairwiseMatrix", "pairwise", "as_pairwise"]
+__all__ = ["PairwiseMatrix", "pairwise"]
 
 def _frozen(array: np.ndarray) -> np.ndarray:
     array = np.array(array, dtype=np.float64, copy=True)
@@ -84,7 +82,40 @@ class PairwiseMatrix:
         counts: np.ndarray | None = None,
         source: str = "array",
     ) -> PairwiseMatrix:
-        """Wrap a raw matrix (e.g. an imputed one). Diagonal must be 0, entries finite and >= 0."""
+        """Wrap a raw matrix (e.g. an imputed one). Diagonal must be 0, entries finite and >= 0.
+
+        Parameters
+        ----------
+        wins : array-like (n, n)
+            ``wins[i, j]``: weight of the tasks where system ``i`` beats system ``j``.
+        systems : sequence of str, optional
+            Labels of the rows (default ``s0``, ``s1``, ...).
+        ties : ndarray (n, n), optional
+            Tie weights (default zeros); not checked.
+        counts : ndarray (n, n), optional
+            Number of tasks comparing each pair (default: 1 where
+            ``wins + wins.T + ties > 0``, else 0).
+        source : str, default="array"
+            Recorded in :attr:`source`.
+
+        Returns
+        -------
+        PairwiseMatrix
+            With ``tie_tol`` 0.
+
+        Raises
+        ------
+        LeaderboardError
+            If `wins` is not square, holds a negative or non-finite entry, has a non-zero
+            diagonal, or does not match the number of `systems`; or `ties` / `counts`
+            have the wrong shape.
+
+        Examples
+        --------
+        >>> p = PairwiseMatrix.from_array([[0, 2, 1], [1, 0, 2], [2, 1, 0]], systems=["a", "b", "c"])
+        >>> p.systems, p.source, p.counts[0].tolist()
+        (('a', 'b', 'c'), 'array', [0.0, 1.0, 1.0])
+        """
         wins = np.asarray(wins, dtype=np.float64)
         if wins.ndim != 2 or wins.shape[0] != wins.shape[1]:
             raise LeaderboardError(f"a pairwise matrix must be square, got shape {wins.shape}")
@@ -104,6 +135,7 @@ class PairwiseMatrix:
     # ------------------------------------------------------------------ views
     @property
     def n_systems(self) -> int:
+        """Number of systems (rows)."""
         return len(self.systems)
 
     @property
@@ -131,14 +163,58 @@ class PairwiseMatrix:
         return 1e-9 * max(scale, 1.0)
 
     def index(self, system: str) -> int:
-        """Row of `system`; raises :class:`UnknownSystemError` naming close labels."""
+        """Row of `system`; raises :class:`UnknownSystemError` naming close labels.
+
+        Parameters
+        ----------
+        system : str
+            A system label.
+
+        Returns
+        -------
+        int
+            0-based row (and column) of `system` in the matrices.
+
+        Raises
+        ------
+        UnknownSystemError
+            If `system` is not in :attr:`systems`.
+
+        Examples
+        --------
+        >>> PairwiseMatrix.from_array([[0, 2], [1, 0]], systems=["a", "b"]).index("b")
+        1
+        """
         try:
             return self._index[system]
         except KeyError:
             raise UnknownSystemError(system, self.systems) from None
 
     def to_frame(self, what: Literal["wins", "ties", "counts", "margins", "preferences"] = "wins") -> pd.DataFrame:
-        """One of the matrices as a labelled frame."""
+        """One of the matrices as a labelled frame.
+
+        Parameters
+        ----------
+        what : {"wins", "ties", "counts", "margins", "preferences"}, default="wins"
+            Which matrix (an attribute or property of the same name).
+
+        Returns
+        -------
+        pandas.DataFrame
+            A copy, systems x systems (row system against column system).
+
+        Raises
+        ------
+        InvalidOptionError
+            If `what` is not one of the five names.
+
+        Examples
+        --------
+        >>> PairwiseMatrix.from_array([[0, 2], [1, 0]], systems=["a", "b"]).to_frame("margins")
+             a    b
+        a  0.0  1.0
+        b -1.0  0.0
+        """
         if what not in {"wins", "ties", "counts", "margins", "preferences"}:
             raise InvalidOptionError(f"unknown matrix {what!r}; use wins, ties, counts, margins or preferences")
         data = getattr(self, what)
@@ -146,7 +222,30 @@ class PairwiseMatrix:
         return pd.DataFrame(np.array(data), index=idx, columns=idx)
 
     def select(self, systems: Sequence[str]) -> PairwiseMatrix:
-        """The sub-matrix of some systems, in the given order."""
+        """The sub-matrix of some systems, in the given order.
+
+        Parameters
+        ----------
+        systems : sequence of str
+            Systems to keep (repeats are not checked).
+
+        Returns
+        -------
+        PairwiseMatrix
+            ``wins``, ``ties`` and ``counts`` restricted to `systems`; ``tie_tol`` and
+            ``source`` kept.
+
+        Raises
+        ------
+        UnknownSystemError
+            If a name is not a system of the matrix.
+
+        Examples
+        --------
+        >>> p = PairwiseMatrix.from_array([[0, 2, 1], [1, 0, 2], [2, 1, 0]], systems=["a", "b", "c"])
+        >>> p.select(["c", "a"]).wins.tolist()
+        [[0.0, 2.0], [1.0, 0.0]]
+        """
         rows = [self.index(s) for s in systems]
         grid = np.ix_(rows, rows)
         return PairwiseMatrix(
@@ -165,7 +264,22 @@ def pairwise(data: Leaderboard | PairwiseMatrix, *, tie_tol: float = 0.0) -> Pai
     data : Leaderboard or PairwiseMatrix
         A PairwiseMatrix is returned unchanged.
     tie_tol : float, default=0.0
-        Scores within `tie_tol` count as tied (recorded in the result).
+        Scores within `tie_tol` count as tied (recorded in the result); ignored (and not
+        checked) when `data` is a PairwiseMatrix.
+
+    Returns
+    -------
+    PairwiseMatrix
+        ``wins``, ``ties`` (weighted by :attr:`Leaderboard.weights`, not normalized) and
+        ``counts`` (unweighted number of tasks both are scored on) over the oriented
+        scores, systems in table order, ``source="scores"``. A task where either system is
+        missing counts for neither.
+
+    Raises
+    ------
+    InvalidOptionError
+        If `data` is neither a Leaderboard nor a PairwiseMatrix, or `tie_tol` is negative
+        or not finite.
 
     Examples
     --------
@@ -178,8 +292,6 @@ def pairwise(data: Leaderboard | PairwiseMatrix, *, tie_tol: float = 0.0) -> Pai
     C  3  2  0  3
     D  3  2  2  0
     """
-    from .leaderboard import Leaderboard
-
     if isinstance(data, PairwiseMatrix):
         return data
     if not isinstance(data, Leaderboard):
@@ -210,18 +322,3 @@ def pairwise(data: Leaderboard | PairwiseMatrix, *, tie_tol: float = 0.0) -> Pai
     np.fill_diagonal(ties, 0.0)
     np.fill_diagonal(counts, 0.0)
     return PairwiseMatrix(data.systems, wins, ties, counts, float(tie_tol), "scores")
-
-
-def as_pairwise(data: object) -> PairwiseMatrix:
-    """A PairwiseMatrix from any supported input (shared by every pairwise-based function).
-
-    Accepts a :class:`PairwiseMatrix` (returned as is), a :class:`Leaderboard`, or any
-    object with a ``to_pairwise()`` method returning a PairwiseMatrix (e.g. instance-level
-    scores, imputed profiles).
-    """
-    if hasattr(data, "to_pairwise") and not isinstance(data, PairwiseMatrix):
-        result = data.to_pairwise()
-        if not isinstance(result, PairwiseMatrix):
-            raise InvalidOptionError(f"{type(data).__name__}.to_pairwise() did not return a PairwiseMatrix")
-        return result
-    return pairwise(data)  # type: ignore[arg-type]

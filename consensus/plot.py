@@ -20,6 +20,8 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from .errors import InvalidOptionError
+from .inputs import as_pairwise
+from .majority import condorcet_winner, majority_graph
 
 if TYPE_CHECKING:  # pragma: no cover
     from matplotlib.axes import Axes
@@ -102,6 +104,14 @@ def plot_majority_graph(
     matplotlib.figure.Figure
         ``fig.consensus_nodes`` lists the systems in the order of the node colours.
 
+    Raises
+    ------
+    InvalidOptionError
+        If `data` is not a supported input, `ranking` does not list every system exactly
+        once, `layout` is unknown, or `highlight` names a system that is not in `data`.
+    ImportError
+        If matplotlib is not installed (``pip install 'leaderboard-consensus[plot]'``).
+
     Examples
     --------
     >>> import consensus as cs
@@ -111,8 +121,6 @@ def plot_majority_graph(
     """
     import networkx as nx
 
-    from .majority import condorcet_winner, majority_graph
-    from .pairwise import as_pairwise
 
     pairs = as_pairwise(data)
     graph = majority_graph(pairs)
@@ -174,7 +182,22 @@ def plot_rank_changes(
     comparison : RuleComparison
         From :func:`consensus.compare_rules`.
     rules : sequence of str, optional
-        Columns to draw, in order (default: the baseline, the other rules that ran, Kemeny).
+        Columns to draw, in order (default: the baseline if it ran, the other rules that
+        ran, Kemeny).
+    ax : matplotlib Axes, optional
+        Draw into this axes.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        The new figure, or the figure of `ax`.
+
+    Raises
+    ------
+    InvalidOptionError
+        If `rules` names a rule without a ranking in `comparison` (unknown, or it failed).
+    ImportError
+        If matplotlib is not installed.
 
     Examples
     --------
@@ -220,7 +243,26 @@ def plot_confidence(confidence: PairwiseConfidence, *, ax: Axes | None = None) -
     Rows and columns follow the final ranking (``confidence.order``, best first). Cell
     ``(i, j)`` is ``confidence.distance[i, j]``: how far the Hoeffding interval of
     ``P(i beats j)`` lies above 1/2 when ``i`` beats ``j`` with confidence ``1 - delta``,
-    and 0 otherwise; the greener the surer.
+    and 0 otherwise; the greener the surer. Cells above 0 are annotated with their value
+    when there are at most 15 systems.
+
+    Parameters
+    ----------
+    confidence : PairwiseConfidence
+        From :func:`consensus.pairwise_confidence`.
+    ax : matplotlib Axes, optional
+        Draw into this axes.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        The new figure, or the figure of `ax`; the image has gid ``"confidence"`` and a
+        colour bar on the fixed scale 0 to 1/2.
+
+    Raises
+    ------
+    ImportError
+        If matplotlib is not installed.
 
     Examples
     --------
@@ -252,6 +294,26 @@ def plot_confidence(confidence: PairwiseConfidence, *, ax: Axes | None = None) -
 def plot_bars(values: Any, *, title: str = "", ax: Axes | None = None) -> Figure:
     """A bar chart of a labelled series (e.g. task weights, margins), in the series' order.
 
+    Parameters
+    ----------
+    values : pandas.Series, mapping or array_like
+        Anything ``pandas.Series`` accepts; the index labels the bars (gid ``"bar:LABEL"``)
+        and the values must convert to float.
+    title : str, default=""
+        Axes title.
+    ax : matplotlib Axes, optional
+        Draw into this axes.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        The new figure, or the figure of `ax`.
+
+    Raises
+    ------
+    ImportError
+        If matplotlib is not installed.
+
     Examples
     --------
     >>> import pandas as pd
@@ -274,13 +336,52 @@ def plot_bars(values: Any, *, title: str = "", ax: Axes | None = None) -> Figure
 
 
 def plot_scores(result: Any, *, ax: Axes | None = None) -> Figure:
-    """A rule's scores as bars, best first (``result`` from :func:`consensus.rank`)."""
+    """A rule's scores as bars, best first (``result`` from :func:`consensus.rank`).
+
+    Parameters
+    ----------
+    result : RuleResult
+        Needs ``ranking`` (tie groups, best first), ``scores`` and ``rule`` (the title is
+        ``"RULE scores"``).
+    ax : matplotlib Axes, optional
+        Draw into this axes.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        The bar chart of :func:`plot_bars`, systems in ranking order.
+
+    Raises
+    ------
+    ImportError
+        If matplotlib is not installed.
+    """
     order = [s for group in result.ranking for s in group]
     return plot_bars(result.scores.reindex(order), title=f"{result.rule} scores", ax=ax)
 
 
 def plot_analysis(analysis: Analysis) -> Figure:
-    """The ``consensus analyze --plot`` figure: majority graph and rank changes side by side."""
+    """The ``consensus analyze --plot`` figure: majority graph and rank changes side by side.
+
+    The majority graph (left) places the systems in the order of the Kemeny ranking; the
+    rank-change chart (right) shows the default rules of :func:`plot_rank_changes`.
+
+    Parameters
+    ----------
+    analysis : Analysis
+        From :func:`consensus.analyze`; nothing is recomputed except the majority graph of
+        its leaderboard.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        A new figure with two axes.
+
+    Raises
+    ------
+    ImportError
+        If matplotlib is not installed.
+    """
     _, Figure = _matplotlib()
     n = len(analysis.comparison.systems)
     fig = Figure(figsize=(13.0, max(5.5, 1.0 + 0.35 * n)), layout="constrained")

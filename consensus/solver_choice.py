@@ -13,6 +13,17 @@ __all__ = ["check_solver"]
 def check_solver(name: object) -> str:
     """Return `name` if it names a solver that can run here.
 
+    Parameters
+    ----------
+    name : object
+        The ``solver=`` value: a short name (``"highs"``, ``"cbc"``, any case) or a pulp
+        solver class name (``"HiGHS"``, ``"GLPK_CMD"``, ...).
+
+    Returns
+    -------
+    str
+        `name`, unchanged.
+
     Raises
     ------
     InvalidOptionError

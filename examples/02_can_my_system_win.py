@@ -91,7 +91,7 @@ def main() -> None:
           advantage_over(lb, "delta", strict.certificate.rivals).to_dict())
 
     # 7. Every system at once: who is prospective, how far from the official weights, and the proofs.
-    table = cs.prospective(lb)
+    table = cs.prospective(lb).to_frame()
     print("\n7. prospective systems")
     print(table[["system", "feasible", "strict_feasible", "margin", "distance", "certificate"]].to_string(index=False))
 

@@ -37,3 +37,12 @@ def cycle3() -> cs.Leaderboard:
         index=["sys-a", "sys-b", "sys-c"],
     )
     return cs.Leaderboard.from_frame(frame)
+
+
+@pytest.fixture
+def dominant_a() -> cs.Leaderboard:
+    """a is first on both tasks, b and c split them: a Pareto-dominates b and c."""
+    frame = pd.DataFrame(
+        {"t1": [3.0, 2.0, 1.0], "t2": [3.0, 1.0, 2.0]}, index=["a", "b", "c"]
+    )
+    return cs.Leaderboard.from_frame(frame)

@@ -24,10 +24,6 @@ import pytest
 import consensus as cs
 from consensus.cli import main
 
-TOY = "model,t1,t2,t3,t4,t5\nA,4,4,1,1,1\nB,3,1,4,3,3\nC,2,3,2,4,2\nD,1,2,3,2,4\n"
-
-
-
 
 def _command() -> list[str]:
     venv = Path(sys.executable).parent / "consensus"
@@ -61,17 +57,19 @@ def run(capsys, *args: str) -> tuple[int, str, str]:
 
 
 @pytest.fixture
-def files(tmp_path: Path) -> dict[str, Path]:
+def files(tmp_path: Path, votenrank_toy: cs.Leaderboard) -> dict[str, Path]:
     """Small leaderboard files, good and bad, in every input format."""
     f: dict[str, Path] = {}
+    toy_scores = votenrank_toy.scores
+    toy = toy_scores.rename_axis("model").to_csv(float_format="%g", lineterminator="\n")
 
     def write(name: str, text: str) -> None:
         f[name] = tmp_path / name
         f[name].write_text(text, encoding="utf-8")
 
-    write("toy.csv", TOY)
-    write("toy.tsv", TOY.replace(",", "\t"))
-    write("semicolon.csv", TOY.replace(",", ";"))
+    write("toy.csv", toy)
+    write("toy.tsv", toy.replace(",", "\t"))
+    write("semicolon.csv", toy.replace(",", ";"))
     write("empty.csv", "")
     write("nonnumeric.csv", "model,qa,nli\na,0.7,0.5\nb,oops,0.4\nc,0.5,0.6\n")
     write("export.csv", "rank,team,model,url,qa,nli,avg\n1,x,a,http://a,0.7,0.5,0.6\n2,y,b,http://b,0.6,0.4,0.5\n"
@@ -79,9 +77,8 @@ def files(tmp_path: Path) -> dict[str, Path]:
     write("dup.csv", "model,qa,nli\nm,0.7,0.5\nb,0.6,0.4\nm,0.5,0.6\n")
     write("composite.csv", "model,glue,latency\na,93.9/91.8,30\nb,92.0/92.5,12\nc,90.1/93.0,18\n")
     write("missing.csv", "model,t1,t2,t3,t4\na,0.9,0.8,-,0.7\nb,0.6,,0.5,0.4\nc,0.5,0.6,0.7,\nd,0.1,0.2,0.3,0.35\n")
-    write("long.csv", "sys,task,value\n" + "".join(
-        f"{s},t{j + 1},{v}\n" for s, row in zip("ABCD", [[4, 4, 1, 1, 1], [3, 1, 4, 3, 3], [2, 3, 2, 4, 2], [1, 2, 3, 2, 4]])
-        for j, v in enumerate(row)))
+    long = toy_scores.stack().rename_axis(["sys", "task"]).rename("value")
+    write("long.csv", long.to_csv(float_format="%g", lineterminator="\n"))
     rng = np.random.default_rng(0)
     rows = [f"s{i},t{t},{k},{rng.normal(i * 0.5):.4f}\n" for i in range(4) for t in range(3) for k in range(5)
             if not (i == 0 and t == 2)]
@@ -173,7 +170,7 @@ def test_analyze_formats(capsys):
     code, out, _ = run(capsys, "analyze", "--format", "json")
     doc = json.loads(out)
     assert code == 0
-    assert doc["schema_version"] == 1 and doc["command"] == "analyze"
+    assert doc["schema_version"] == 2 and doc["command"] == "analyze"
     assert doc["input"]["source"] == "example:votenrank-toy"
     result = doc["result"]
     assert result["majority"]["condorcet_winner"] == "B"
@@ -209,10 +206,10 @@ def test_analyze_examples_and_synthetic(capsys):
 
 
 def test_analyze_failed_self_check_exits_1(capsys, monkeypatch):
-    import consensus.report as report
+    import consensus.analysis as analysis
 
-    real = report.published_values
-    monkeypatch.setattr(report, "published_values", lambda name: [
+    real = analysis.published_values
+    monkeypatch.setattr(analysis, "published_values", lambda name: [
         dict(row, value="A=6; B=9; C=8; D=8") if row["quantity"] == "scores:borda" else row for row in real(name)
     ])
     code, out, _ = run(capsys, "analyze", "--quiet")
@@ -313,7 +310,7 @@ def test_impute_every_format(files, capsys, fmt):
     assert code == 0
     if fmt == "json":
         result = json.loads(out)["result"]
-        assert result["systems"] == ["a", "b", "c", "d"]
+        assert result["imputation"]["systems"] == ["a", "b", "c", "d"]
         assert result["confidence"]["delta"] == 0.2 and len(result["confidence"]["pairs"]) == 6
     elif fmt == "csv":
         assert out.splitlines()[0] == "system,other,estimate,half_width,comparisons,confident_winner"
@@ -327,7 +324,7 @@ def test_impute_instance_level_file(files, capsys):
                          "--levels", "2", "--format", "json")
     assert code == 0, err
     result = json.loads(out)["result"]
-    assert result["levels"] == 2 and result["systems"] == ["s0", "s1", "s2", "s3"]
+    assert result["imputation"]["levels"] == 2 and result["imputation"]["systems"] == ["s0", "s1", "s2", "s3"]
     code, out, err = run(capsys, "kemeny", str(files["instances.csv"]), "--instances", "system,task,instance,score",
                          "--format", "csv")
     assert code == 0, err
@@ -445,6 +442,7 @@ def test_usage_errors(capsys, files):
 
 
 # ====================================================================== output options
+@pytest.mark.slow
 def test_output_and_plot_files(files, capsys, tmp_path):
     pytest.importorskip("matplotlib")
     report = tmp_path / "out" / "report.md"
@@ -467,9 +465,9 @@ def test_output_and_plot_files(files, capsys, tmp_path):
 
 
 def test_progress_indicator_is_fed_by_the_solver_and_silenced_by_quiet(capsys):
-    from consensus import cli
+    from consensus.cli.args import Progress
 
-    progress = cli._Progress("Kemeny consensus", delay=0.0, every=0.0)
+    progress = Progress("Kemeny consensus", delay=0.0, every=0.0)
     progress({"objective": 12.0, "lower_bound": 10.0})
     progress.close()
     err = capsys.readouterr().err

@@ -13,21 +13,23 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import consensus as cs
-from consensus.compare import (
+from consensus.compare import compare_rules
+from consensus.distances import (
     as_tiers,
-    compare_rules,
     kendall_tau,
     kendall_tau_distance,
     rank_changes,
-    ranking_objective,
     ranking_positions,
-    task_distance,
-    task_distances,
-    task_dispersion,
-    task_rankings,
     top_k_agreement,
 )
 from consensus.errors import InvalidOptionError, UnknownSystemError
+from consensus.task_distances import (
+    ranking_objective,
+    task_dispersion,
+    task_distance,
+    task_distances,
+    task_rankings,
+)
 from tests.strategies import score_tables
 
 
@@ -307,7 +309,7 @@ def test_kemeny_distance_lies_between_half_and_all_of_the_dispersion(table):
 @given(st.lists(st.integers(0, 6), max_size=70))
 @settings(max_examples=80, deadline=None)
 def test_inversion_count_matches_the_pair_loop(values):
-    from consensus.compare import _strict_inversions
+    from consensus.distances import _strict_inversions
 
     naive = sum(1 for i, j in itertools.combinations(range(len(values)), 2) if values[i] > values[j])
     assert _strict_inversions(np.array(values, dtype=np.int64)) == naive
@@ -335,6 +337,7 @@ def test_ranking_objective_agrees_with_kemeny_objective_and_the_optimum(table, d
     assert task_distance(table, result.ranking) == pytest.approx(result.objective)
 
 
+@pytest.mark.slow
 @given(score_tables(max_systems=6, max_tasks=5))
 @settings(max_examples=30, deadline=None)
 def test_compare_gaps_are_never_negative_and_the_reference_row_is_exact(table):

@@ -24,7 +24,7 @@ from consensus import (
     kemeny,
     kemeny_objective,
 )
-from consensus.pairwise import as_pairwise
+from consensus.inputs import as_pairwise
 from solvers import SolverError, SolveStatus, available_backends
 from solvers.brute_force import brute_force_linear_ordering
 from solvers.linear_ordering import majority_components
@@ -175,6 +175,7 @@ def test_raw_pairwise_matrices_match_brute_force(wins):
 
 
 # ---------------------------------------------------------------- properties
+@pytest.mark.slow
 @given(score_tables(weighted=True, missing=True, max_systems=8))
 @settings(max_examples=60, deadline=None)
 def test_condorcet_winner_first_and_loser_last(table):
@@ -201,6 +202,7 @@ def _rule_rankings(p: cs.PairwiseMatrix) -> dict[str, list[str]]:
     return {name: _linear_extension(p.systems, s) for name, s in (("borda", borda), ("copeland", copeland), ("minimax", minimax))}
 
 
+@pytest.mark.slow
 @given(score_tables(weighted=True, missing=True, max_systems=8))
 @settings(max_examples=60, deadline=None)
 def test_kemeny_beats_borda_copeland_and_minimax(table):
@@ -293,6 +295,7 @@ def test_solver_failure_becomes_solve_failed_error(votenrank_toy, monkeypatch):
     assert isinstance(info.value, RuntimeError)
 
 
+@pytest.mark.slow
 def test_an_unproven_solve_without_time_limit_is_an_error(monkeypatch):
     def give_up(self, time_limit, *, start, gap_abs):
         return lo._MipResult(SolveStatus.NOT_SOLVED, None, None, None)

@@ -40,7 +40,7 @@ def test_lower_is_better_orients_but_keeps_original_scores():
     assert lb.values[:, 1].tolist() == [-3.0, -1.0, -2.0]
     assert lb.lower_is_better == frozenset({"lat"})
     # b is best on latency: it beats a there only; it beats c on both tasks
-    p = lb.pairwise()
+    p = cs.pairwise(lb)
     assert p.wins[1, 0] == 1.0 and p.wins[1, 2] == 2.0 and p.wins[0, 1] == 1.0
 
 

@@ -324,14 +324,6 @@ def test_rank_kemeny_wraps_the_kemeny_result(votenrank_toy):
     json.dumps(res.to_dict())
 
 
-def test_rank_kemeny_without_the_module_is_a_clear_error(votenrank_toy, monkeypatch):
-    import sys
-
-    monkeypatch.setitem(sys.modules, "consensus.kemeny", None)  # import fails
-    with pytest.raises(InvalidOptionError, match="rule 'kemeny' needs consensus.kemeny"):
-        cs.rank(votenrank_toy, "kemeny")
-
-
 # ====================================================================== properties
 @st.composite
 def _permuted(draw, **kwargs):
@@ -345,6 +337,7 @@ def _comparable(rule: str, frame: pd.DataFrame) -> bool:
     return rule in MAJORITY or not frame.isna().any().any()
 
 
+@pytest.mark.slow
 @given(_permuted(max_systems=5, max_tasks=4, missing=True), st.integers(0, 3))
 @settings(max_examples=40, deadline=None)
 def test_anonymity_permuting_tasks_changes_nothing(data, weight):
@@ -360,6 +353,7 @@ def test_anonymity_permuting_tasks_changes_nothing(data, weight):
         assert _tiers(a) == _tiers(b), rule
 
 
+@pytest.mark.slow
 @given(_permuted(max_systems=5, max_tasks=4, missing=True))
 @settings(max_examples=40, deadline=None)
 def test_neutrality_relabeling_systems_permutes_the_result(data):
@@ -396,6 +390,7 @@ STRICT_PARETO = {
 }
 
 
+@pytest.mark.slow
 @given(score_frames(max_systems=6, max_tasks=4))
 @settings(max_examples=60, deadline=None)
 def test_pareto_a_system_better_on_every_task_is_ranked_above(frame):
@@ -415,6 +410,7 @@ def test_pareto_a_system_better_on_every_task_is_ranked_above(frame):
                 assert pi <= pj, (rule, lb.systems[i], lb.systems[j])
 
 
+@pytest.mark.slow
 @given(score_frames(max_systems=5, max_tasks=4, missing=True), st.integers(0, 3))
 @settings(max_examples=40, deadline=None)
 def test_weight_two_equals_the_task_listed_twice(frame, k):
@@ -444,19 +440,9 @@ def test_every_rule_gives_a_total_preorder_of_all_systems(lb):
             assert res.winners == res.ranking[0]
 
 
-def test_missing_impute_without_the_module_is_a_clear_error(holes, monkeypatch):
-    import sys
-
-    monkeypatch.setitem(sys.modules, "consensus.impute", None)  # import fails
-    with pytest.raises(InvalidOptionError, match="missing='impute' needs consensus.impute"):
-        cs.rank(holes, "borda", missing="impute")
-
-
 def test_rank_kemeny_route_with_a_stand_in_module(votenrank_toy, monkeypatch):
     """The wrapping logic, checked against a brute-force stand-in for consensus.kemeny."""
     import itertools
-    import sys
-    import types
 
     @dataclasses.dataclass(frozen=True)
     class FakeKemenyResult:
@@ -477,9 +463,7 @@ def test_rank_kemeny_route_with_a_stand_in_module(votenrank_toy, monkeypatch):
         best = min(itertools.permutations(p.systems), key=cost)
         return FakeKemenyResult(tuple(best), float(cost(best)))
 
-    module = types.ModuleType("consensus.kemeny")
-    module.kemeny = fake_kemeny  # type: ignore[attr-defined]
-    monkeypatch.setitem(sys.modules, "consensus.kemeny", module)
+    monkeypatch.setattr("consensus.rules.kemeny_rule._kemeny", fake_kemeny)
     res = cs.rank(votenrank_toy, "kemeny", method="brute_force", tie_break="lexicographic")
     assert calls == [{"method": "brute_force"}]  # shared options stay in rank()
     assert res.order == ("B", "C", "D", "A") and res.details["kemeny"].objective == 12.0

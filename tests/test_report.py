@@ -15,20 +15,9 @@ import pytest
 
 import consensus as cs
 from consensus.errors import InvalidOptionError
-from consensus.report import (
-    FORMATS,
-    analysis_json,
-    example_checks,
-    majority_summary,
-    published_values,
-    render,
-    render_analysis,
-    render_comparison,
-    render_kemeny,
-    render_leaderboard,
-    render_majority,
-    render_rule,
-)
+from consensus.analysis import example_checks, published_values
+from consensus.majority import majority_summary
+from consensus.report import FORMATS, render
 
 
 
@@ -60,19 +49,18 @@ def test_majority_summary_with_a_cycle_and_ties(cycle3, colombo_table1):
     s = majority_summary(cycle3)
     assert s.condorcet_winner is None and s.smith_set == ("sys-a", "sys-b", "sys-c")
     assert s.cycle is not None and sorted(s.cycle) == ["sys-a", "sys-b", "sys-c"]
-    text = render_majority(s)
+    text = render(s)
     assert "Condorcet winner: none (majority cycle " in text
     s = majority_summary(colombo_table1)
     assert s.ties == (("A", "C"),) and s.weak_condorcet_winners == ("C",) and s.cycle is None
-    assert "majority ties: A = C" in render_majority(s)
-    assert "weak Condorcet winner(s) C" in render_majority(s)
+    assert "majority ties: A = C" in render(s)
+    assert "weak Condorcet winner(s) C" in render(s)
 
 
-def test_majority_summary_lists_pareto_dominated_systems():
-    frame = pd.DataFrame({"t1": [3.0, 2.0, 1.0], "t2": [3.0, 1.0, 2.0]}, index=["a", "b", "c"])
-    s = majority_summary(cs.Leaderboard.from_frame(frame))
+def test_majority_summary_lists_pareto_dominated_systems(dominant_a):
+    s = majority_summary(dominant_a)
     assert dict(s.pareto_dominated) == {"b": ("a",), "c": ("a",)}
-    assert "Pareto-dominated: b (by a); c (by a)" in render_majority(s)
+    assert "Pareto-dominated: b (by a); c (by a)" in render(s)
 
 
 # ---------------------------------------------------------------- the comparison table
@@ -148,7 +136,7 @@ def test_analyze_the_toy_checks_itself(toy_analysis):
     assert a.kemeny.ranking == ("B", "C", "D", "A")
     assert a.checks_ok and len(a.checks) == len(published_values("votenrank-toy")) == 11
     assert {c.name for c in a.checks} >= {"condorcet_winner", "scores:borda", "kemeny_ranking"}
-    assert a.prospective is not None and set(a.prospective["system"]) == {"A", "B", "C", "D"}
+    assert a.prospective is not None and set(a.prospective.systems) == {"A", "B", "C", "D"}
 
 
 def test_checks_catch_a_wrong_answer(votenrank_toy):
@@ -165,14 +153,14 @@ def test_checks_catch_a_wrong_answer(votenrank_toy):
 
 
 def test_analysis_renders_without_re_solving(toy_analysis, monkeypatch):
-    for name, function in (("consensus.kemeny", "kemeny"), ("consensus.condorcet", "prospective")):
+    for name, function in (("consensus.kemeny", "kemeny"), ("consensus.prospective", "prospective")):
         monkeypatch.setattr(importlib.import_module(name), function, lambda *a, **k: pytest.fail("re-solved"))
     for fmt in FORMATS:
-        assert render_analysis(toy_analysis, format=fmt)
+        assert render(toy_analysis, format=fmt)
 
 
 def test_analysis_text_report(toy_analysis):
-    text = render_analysis(toy_analysis)
+    text = render(toy_analysis)
     lines = text.splitlines()
     assert lines[0] == "consensus analyze: example:votenrank-toy"
     assert "better:  higher  higher  higher  higher  higher" in text
@@ -184,24 +172,26 @@ def test_analysis_text_report(toy_analysis):
 
 
 def test_analysis_json_document(toy_analysis):
-    doc = json.loads(render_analysis(toy_analysis, format="json"))
+    doc = json.loads(render(toy_analysis, format="json"))
     assert set(doc) == {"schema_version", "command", "input", "result"}
-    assert set(doc["result"]) == {"majority", "kemeny", "rules", "comparison", "prospective", "checks", "notes"}
+    assert set(doc["result"]) == {"source", "majority", "kemeny", "rules", "comparison", "prospective", "checks",
+                                  "notes"}
     assert set(doc["input"]) == {"source", "systems", "tasks", "lower_is_better", "weights", "groups", "scores",
                                  "missing", "notes"}
-    assert doc["result"] == json.loads(json.dumps(analysis_json(toy_analysis)))
+    assert doc["result"] == json.loads(json.dumps(toy_analysis.to_dict()))
     kem = doc["result"]["kemeny"]
-    assert set(kem) == {"ranking", "objective", "lower_bound", "gap", "status", "optimal", "unique", "method", "seconds"}
+    assert kem == json.loads(json.dumps(toy_analysis.kemeny.to_dict()))  # one schema: the result's to_dict()
+    assert {"ranking", "objective", "lower_bound", "gap", "status", "optimal", "unique", "method", "seconds"} <= set(kem)
 
 
 def test_analysis_with_missing_scores_and_no_prospective(missing_table):
     a = cs.analyze(missing_table, source="x.csv", prospective=False)
-    text = render_analysis(a)
+    text = render(a)
     assert "missing scores: 2 (a/t3, b/t2)" in text
     assert "not run: mean: MissingScoreError" in text
     assert "no rank changes: the mean ranking could not be computed" in text
     assert "Prospective systems" not in text
-    doc = json.loads(render_analysis(a, format="json"))
+    doc = json.loads(render(a, format="json"))
     assert doc["input"]["missing"] == [["a", "t3"], ["b", "t2"]]
     assert doc["result"]["comparison"]["rank_changes"] is None
 
@@ -212,10 +202,10 @@ def test_render_dispatches_on_the_result_type(votenrank_toy):
     kem = cs.kemeny(votenrank_toy)
     comp = cs.compare_rules(votenrank_toy, rules=["borda"], kemeny_result=kem)
     weights = cs.condorcet_weights(votenrank_toy, "A")
-    frame = cs.prospective(votenrank_toy)
+    answer = cs.prospective(votenrank_toy)
     imputed = cs.impute_pairwise(votenrank_toy)
     for obj, command in [(rule, "rank"), (kem, "kemeny"), (comp, "compare"), (weights, "prospective"),
-                         (frame, "prospective"), (imputed, "impute")]:
+                         (answer, "prospective"), (imputed, "impute")]:
         for fmt in FORMATS:
             text = render(obj, format=fmt, table=votenrank_toy, source="toy.csv")
             assert text.endswith("\n") and len(text) > 20
@@ -232,34 +222,34 @@ def test_render_dispatches_on_the_result_type(votenrank_toy):
 
 def test_rule_and_kemeny_renderings(votenrank_toy):
     rule = cs.rank(votenrank_toy, "plurality")
-    text = render_rule(rule)
+    text = render(rule)
     assert "ranking: A > B = C = D" in text
     assert [line.split() for line in text.splitlines()[-4:]] == [["1", "A", "2"], ["2=", "B", "1"], ["2=", "C", "1"],
                                                                  ["2=", "D", "1"]]
-    assert render_rule(rule, format="csv").splitlines()[1:3] == ["1,1,A,2.0", "2,2,B,1.0"]
-    md = render_rule(rule, format="markdown")
+    assert render(rule, format="csv").splitlines()[1:3] == ["1,1,A,2.0", "2,2,B,1.0"]
+    md = render(rule, format="markdown")
     assert "| position | system | score |" in md and "|---:|:---|---:|" in md
     kem = cs.kemeny(votenrank_toy)
-    text = render_kemeny(kem)
+    text = render(kem)
     assert "objective: 12" in text and "status: optimal" in text
 
 
 def test_leaderboard_rendering_shows_what_was_parsed():
     frame = pd.DataFrame({"acc": ["93.9/91.8", "92.0/92.5"], "latency": [30, 12]}, index=["x", "y"])
     lb = cs.Leaderboard.from_frame(frame, split_composite=True, lower_is_better=["latency"])
-    text = render_leaderboard(lb, source="lb.csv")
+    text = render(lb, source="lb.csv")
     assert "Scores as read (lb.csv)" in text
     assert "lower is better: latency" in text
     assert "split composite task 'acc' into 'acc[1]', 'acc[2]'" in text
     assert "weight:     0.5     0.5        1" in text
     assert "better:  higher  higher    lower" in text
-    csv_text = render_leaderboard(lb, format="csv")
+    csv_text = render(lb, format="csv")
     assert csv_text.splitlines()[0] == "system,acc[1],acc[2],latency"
 
 
 def test_comparison_csv_is_the_compare_table(votenrank_toy):
     comp = cs.compare_rules(votenrank_toy, rules=["mean", "borda"])
-    rows = list(csv.DictReader(io.StringIO(render_comparison(comp, format="csv"))))
+    rows = list(csv.DictReader(io.StringIO(render(comp, format="csv"))))
     assert [r["rule"] for r in rows] == ["mean", "borda", "kemeny"]
     assert list(rows[0]) == ["rule"] + list(comp.table.columns)
     assert rows[2]["condorcet_winner"] == "true" and rows[0]["top5"] == ""
@@ -270,10 +260,10 @@ def test_a_time_limited_kemeny_ranking_is_reported_as_such():
     lb = cs.gumbel_leaderboard(60, 30, phi=0.0, seed=0)  # pure noise: hard to prove in 0.3 s
     comp = cs.compare_rules(lb, rules=["mean", "borda"], time_limit=0.3)
     assert comp.kemeny.status.value == "time_limit" and comp.kemeny.gap > 0
-    text = render_comparison(comp)
+    text = render(comp)
     assert "gap " + text.split(", gap ")[1].split(" ")[0] in text
     assert "(not proven optimal: the time limit stopped the proof)" in text
     assert "the Kemeny ranking below is the best found within the time limit, not proven optimal" in text
-    result = json.loads(render_kemeny(comp.kemeny, format="json"))["result"]
+    result = json.loads(render(comp.kemeny, format="json"))["result"]
     assert result["status"] == "time_limit" and result["optimal"] is False
     assert result["gap"] == pytest.approx(result["objective"] - result["lower_bound"])

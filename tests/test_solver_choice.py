@@ -36,6 +36,7 @@ def test_highs_is_always_there():
     assert cs.kemeny(cs.load_example("votenrank-toy"), solver="highs").optimal
 
 
+@pytest.mark.slow
 def test_cli_one_line_and_exit_2_for_an_unavailable_solver(tmp_path):
     if "glpk" in available_backends():
         pytest.skip("GLPK is installed here")

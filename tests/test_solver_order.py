@@ -52,7 +52,7 @@ def _weights_for_all(lb) -> set[str]:
 
 
 def _prospective(lb) -> None:
-    frame = cs.prospective(lb)
+    frame = cs.prospective(lb).to_frame()
     assert len(frame) == lb.n_systems
     assert frame.attrs["n_solves"] > 0  # the batch LPs ran
 

@@ -1,0 +1,557 @@
+"""Command-line arguments in: option values, option files, loading FILE or a built-in example; output and progress out."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any, NoReturn
+
+from ..errors import (
+    UnknownTaskError,
+)
+
+PROG = "consensus"
+EXIT_OK, EXIT_CHECK_FAILED, EXIT_ERROR = 0, 1, 2
+_SYNTHETIC_DEFAULTS = {"n": 20, "tasks": 20, "phi": 0.05, "seed": 0}
+
+
+class UsageError(Exception):
+    """A command-line problem (bad option value, unreadable option file)."""
+
+
+class CliParser(argparse.ArgumentParser):
+    """An ArgumentParser whose errors become one ``consensus: error: ...`` line."""
+
+    def error(self, message: str) -> NoReturn:
+        """Raise the parse error as a :class:`UsageError` (argparse would print and exit).
+
+        Parameters
+        ----------
+        message : str
+            argparse's message; ``(see 'PROG --help')`` is appended.
+
+        Returns
+        -------
+        NoReturn
+            Never returns.
+
+        Raises
+        ------
+        UsageError
+            Always.
+        """
+        raise UsageError(f"{message} (see '{self.prog} --help')")
+
+
+# ====================================================================== option parsing
+def split_names(text: str) -> list[str]:
+    """Split a comma-separated list, stripping blanks and dropping empty items.
+
+    Parameters
+    ----------
+    text : str
+        Such as ``"a, b,,c"``.
+
+    Returns
+    -------
+    list of str
+
+    Examples
+    --------
+    >>> split_names("qa, nli,,summ ")
+    ['qa', 'nli', 'summ']
+    """
+    return [part.strip() for part in text.split(",") if part.strip()]
+
+
+def _names(values: Sequence[str] | None) -> list[str]:
+    """``--opt a b`` and ``--opt a,b`` (and repeated options) as one list."""
+    return [name for value in (values or []) for name in split_names(value)]
+
+
+def _number(text: str, what: str) -> float:
+    try:
+        return float(text)
+    except ValueError:
+        raise UsageError(f"{what}: {text!r} is not a number") from None
+
+
+def parse_weights(spec: str | None) -> dict[str, float] | None:
+    """Parse ``--weights``: ``task=w,...`` or a file: JSON ``{"task": w}`` or CSV/TSV rows ``task,weight``.
+
+    A spec containing ``=`` is read inline; anything else must be an existing file: a
+    ``.json`` file holds an object, a ``.tsv`` file tab-separated and any other file
+    comma-separated ``task,weight`` rows (a first row whose weight is not a number is a
+    header and skipped).
+
+    Parameters
+    ----------
+    spec : str or None
+        The option's value.
+
+    Returns
+    -------
+    dict of str to float, or None
+        Task -> weight (not checked against the tasks here); None when `spec` is None.
+
+    Raises
+    ------
+    UsageError
+        An inline item is not ``task=weight``, a weight is not a number, the file does
+        not exist or cannot be read as JSON, the JSON is not an object, or a CSV/TSV row
+        does not have two fields.
+
+    Examples
+    --------
+    >>> parse_weights("qa=2, nli=0.5")
+    {'qa': 2.0, 'nli': 0.5}
+    """
+    if spec is None:
+        return None
+    if "=" in spec:
+        weights = {}
+        for item in split_names(spec):
+            task, sep, value = item.partition("=")
+            if not sep or not task.strip():
+                raise UsageError(f"--weights: expected task=weight, got {item!r}")
+            weights[task.strip()] = _number(value.strip(), f"--weights {task.strip()}")
+        return weights
+    path = Path(spec)
+    if not path.is_file():
+        raise UsageError(f"--weights: {spec!r} is neither task=weight,... nor an existing file")
+    if path.suffix.lower() == ".json":
+        data = _read_json(path, "--weights")
+        if not isinstance(data, dict):
+            raise UsageError(f"--weights: {spec!r} must hold a JSON object {{task: weight}}")
+        return {str(k): _number(str(v), f"--weights {k}") for k, v in data.items()}
+    delimiter = "\t" if path.suffix.lower() == ".tsv" else ","
+    weights = {}
+    for k, row in enumerate(_read_rows(path, delimiter)):
+        if len(row) != 2:
+            raise UsageError(f"--weights: line {k + 1} of {spec!r} must be task{delimiter}weight, got {row!r}")
+        task, value = row[0].strip(), row[1].strip()
+        if k == 0:
+            try:
+                float(value)
+            except ValueError:
+                continue  # a header line
+        weights[task] = _number(value, f"--weights {task}")
+    return weights
+
+
+def parse_groups(spec: str | None) -> dict[str, list[str]] | None:
+    """Parse ``--groups``: ``g1=a,b;g2=c`` or a JSON file ``{"g1": ["a", "b"], "g2": ["c"]}``.
+
+    Parameters
+    ----------
+    spec : str or None
+        The option's value; read inline when it contains ``=``, else as a JSON file.
+
+    Returns
+    -------
+    dict of str to list of str, or None
+        Group -> tasks (not checked against the tasks here); None when `spec` is None.
+
+    Raises
+    ------
+    UsageError
+        An inline group is not ``group=task,...``, the file does not exist or cannot be
+        read as JSON, or the JSON is not an object of lists.
+
+    Examples
+    --------
+    >>> parse_groups("nlu=qa,nli; gen=summ")
+    {'nlu': ['qa', 'nli'], 'gen': ['summ']}
+    """
+    if spec is None:
+        return None
+    if "=" in spec:
+        groups: dict[str, list[str]] = {}
+        for item in (part for part in spec.split(";") if part.strip()):
+            name, sep, members = item.partition("=")
+            if not sep or not name.strip() or not split_names(members):
+                raise UsageError(f"--groups: expected group=task,task;group=task, got {item!r}")
+            groups[name.strip()] = split_names(members)
+        return groups
+    path = Path(spec)
+    if not path.is_file():
+        raise UsageError(f"--groups: {spec!r} is neither group=task,...;... nor an existing JSON file")
+    data = _read_json(path, "--groups")
+    if not isinstance(data, dict) or not all(isinstance(v, list) for v in data.values()):
+        raise UsageError(f"--groups: {spec!r} must hold a JSON object {{group: [task, ...]}}")
+    return {str(k): [str(t) for t in v] for k, v in data.items()}
+
+
+def _read_json(path: Path, option: str) -> Any:
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise UsageError(f"{option}: cannot read {str(path)!r} as JSON: {exc}") from None
+
+
+def _read_rows(path: Path, delimiter: str) -> list[list[str]]:
+    import csv
+
+    with path.open(encoding="utf-8", newline="") as fh:
+        return [row for row in csv.reader(fh, delimiter=delimiter) if row and any(c.strip() for c in row)]
+
+
+def _columns(spec: str | None, count: int, option: str, meaning: str) -> list[str] | None:
+    if spec is None:
+        return None
+    names = split_names(spec)
+    if len(names) != count:
+        raise UsageError(f"{option}: expected {count} comma-separated column names ({meaning}), got {spec!r}")
+    return names
+
+
+def option_value(text: str) -> Any:
+    """Parse a ``--option KEY=VALUE`` value: JSON when it parses (numbers, true, lists), else the text.
+
+    Parameters
+    ----------
+    text : str
+        The VALUE part.
+
+    Returns
+    -------
+    object
+        The decoded JSON value, or `text` itself.
+
+    Examples
+    --------
+    >>> option_value("[1, 1, 0.5]"), option_value("true"), option_value("winning_votes")
+    ([1, 1, 0.5], True, 'winning_votes')
+    """
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError:
+        return text
+
+
+# ====================================================================== loading
+def _leaderboard_options(args: argparse.Namespace, *, tasks_is_count: bool = False) -> dict[str, Any]:
+    """The reading options given on the command line, as keyword arguments of the readers.
+
+    With `tasks_is_count` (the synthetic example), ``--tasks N`` is a number of tasks, not a
+    selection of task names.
+    """
+    options: dict[str, Any] = {
+        "lower_is_better": _names(args.lower_is_better),
+        "weights": parse_weights(args.weights),
+        "groups": parse_groups(args.groups),
+        "split_composite": args.split_composite,
+        "drop_empty": args.drop_empty,
+        "exclude": _names(args.exclude),
+    }
+    if args.tasks is not None and not tasks_is_count:
+        options["tasks"] = split_names(args.tasks)
+    return options
+
+
+def _read_file(args: argparse.Namespace) -> tuple[Any, list[str]]:
+    """The leaderboard (or instance scores) of FILE and the notes to show."""
+    from ..readers import frame_to_leaderboard, read_table
+
+    notes: list[str] = []
+    path = args.file
+    instances = _columns(args.instances, 4, "--instances", "system,task,instance,score")
+    long = _columns(args.long, 3, "--long", "system,task,score")
+    if instances and long:
+        raise UsageError("--long and --instances cannot be used together")
+    if instances:
+        from ..readers import read_instances
+
+        if args.dedupe or args.tasks or args.exclude or args.groups or args.split_composite or args.index_col:
+            raise UsageError(
+                "--instances files take --lower-is-better, --weights and --sep only "
+                "(not --dedupe, --tasks, --exclude, --groups, --split-composite, --index-col)"
+            )
+        data = read_instances(
+            path,
+            system=instances[0],
+            task=instances[1],
+            instance=instances[2],
+            score=instances[3],
+            lower_is_better=_names(args.lower_is_better),
+            weights=parse_weights(args.weights),
+            format=args.input_format,
+            sep=args.sep,
+        )
+        return data, notes
+    frame = read_table(path, format=args.input_format, sep=args.sep)
+    if not long and args.index_col is not None and args.index_col not in frame.columns:
+        raise UnknownTaskError(args.index_col, [str(c) for c in frame.columns], "--index-col")
+    lb = frame_to_leaderboard(
+        frame,
+        index_col=args.index_col,
+        long=tuple(long) if long else None,
+        dedupe=args.dedupe,
+        source=str(path),
+        **_leaderboard_options(args),
+    )
+    notes = [note for note in lb.notes if note.startswith("--dedupe")]
+    return lb, notes
+
+
+def _synthetic_requested(args: argparse.Namespace) -> bool:
+    return any(getattr(args, name, None) is not None for name in ("n", "phi", "seed"))
+
+
+def _load_example(args: argparse.Namespace) -> tuple[Any, str, str]:
+    """A built-in example (with the shared options applied) for ``analyze`` without FILE."""
+    from ..datasets import load_example
+    from ..readers import apply_reading_options
+
+    name = args.example or ("gumbel" if _synthetic_requested(args) else "votenrank-toy")
+    params: dict[str, Any] = {}
+    tasks_is_count = name == "gumbel" and args.tasks is not None and args.tasks.strip().isdigit()
+    if name == "gumbel":
+        params = {
+            "n_systems": args.n if args.n is not None else _SYNTHETIC_DEFAULTS["n"],
+            "n_tasks": int(args.tasks) if tasks_is_count else _SYNTHETIC_DEFAULTS["tasks"],
+            "phi": args.phi if args.phi is not None else _SYNTHETIC_DEFAULTS["phi"],
+            "seed": args.seed if args.seed is not None else _SYNTHETIC_DEFAULTS["seed"],
+        }
+    elif _synthetic_requested(args):
+        raise UsageError(f"--n, --phi and --seed apply to the synthetic example 'gumbel', not {name!r}")
+    options = _leaderboard_options(args, tasks_is_count=tasks_is_count)
+    if options.pop("split_composite") or options.pop("drop_empty") or args.dedupe:
+        raise UsageError("--split-composite, --drop-empty and --dedupe apply to files, not built-in examples")
+    lb = apply_reading_options(load_example(name, **params), **options)
+    label = f"example:{name}" + (
+        "(" + ", ".join(f"{k}={v}" for k, v in params.items()) + ")" if params else ""
+    )
+    return lb, label, name
+
+
+def load(args: argparse.Namespace, *, leaderboard: bool) -> tuple[Any, str, str | None]:
+    """Load the data of a subcommand: FILE, or a built-in example when there is no FILE.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed options (FILE, the reading options and, for ``analyze``, the example
+        options). For the ``gumbel`` example a numeric ``--tasks`` is taken as the number
+        of tasks.
+    leaderboard : bool
+        Convert instance-level scores to a Leaderboard (averaged per task, with a note on
+        stderr unless ``--quiet``).
+
+    Returns
+    -------
+    tuple
+        The data (a Leaderboard, or InstanceScores when `leaderboard` is False and
+        ``--instances`` was given), the source label (the file name or
+        ``"example:NAME(...)"``), and the example name (None for a file).
+
+    Raises
+    ------
+    UsageError
+        Conflicting options (FILE with ``--example``/``--n``/``--phi``/``--seed``,
+        ``--long`` with ``--instances``, file-only options with an example, ...), or a
+        malformed ``--weights``, ``--groups``, ``--long`` or ``--instances``.
+    ConsensusError
+        FILE is missing or unreadable, or its scores (or the example's) cannot form a
+        valid leaderboard (any subclass, e.g. :class:`~consensus.errors.UnknownTaskError`
+        for ``--index-col``).
+    """
+    if args.file is None:
+        return _load_example(args)
+    if getattr(args, "example", None) or _synthetic_requested(args):
+        raise UsageError("give either FILE or --example/--n/--phi/--seed, not both")
+    data, notes = _read_file(args)
+    for text in notes:
+        note(args, text)
+    if leaderboard and not is_leaderboard(data):
+        note(args, "instance-level scores averaged per task (InstanceScores.to_leaderboard) for this command")
+        data = data.to_leaderboard()
+    return data, str(args.file), None
+
+
+def is_leaderboard(data: Any) -> bool:
+    """Tell whether `data` is a :class:`~consensus.Leaderboard` (imported lazily).
+
+    Parameters
+    ----------
+    data : object
+        What :func:`load` returned.
+
+    Returns
+    -------
+    bool
+
+    Examples
+    --------
+    >>> import consensus as cs
+    >>> is_leaderboard(cs.load_example("votenrank-toy")), is_leaderboard(None)
+    (True, False)
+    """
+    from ..leaderboard import Leaderboard
+
+    return isinstance(data, Leaderboard)
+
+
+# ====================================================================== output
+def note(args: argparse.Namespace, message: str) -> None:
+    """Print ``consensus: note: MESSAGE`` on stderr, unless ``--quiet``.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed options (``quiet``; a missing attribute counts as False).
+    message : str
+        The note.
+    """
+    if not getattr(args, "quiet", False):
+        print(f"{PROG}: note: {message}", file=sys.stderr)
+
+
+def emit(args: argparse.Namespace, text: str) -> None:
+    """Write the rendered output to ``--output`` (UTF-8), or to stdout.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed options (``output``).
+    text : str
+        The rendered result.
+
+    Raises
+    ------
+    UsageError
+        The ``--output`` file cannot be written.
+    """
+    if args.output:
+        try:
+            Path(args.output).write_text(text, encoding="utf-8")
+        except OSError as exc:
+            raise UsageError(f"cannot write --output {args.output!r}: {exc.strerror or exc}") from None
+    else:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+
+
+def save_plot(args: argparse.Namespace, make: Callable[[], Any]) -> None:
+    """Save the figure of `make` to ``--plot`` (at 120 dpi); nothing without ``--plot``.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed options (``plot``).
+    make : callable
+        Builds the matplotlib Figure; only called when ``--plot`` is given.
+
+    Raises
+    ------
+    UsageError
+        The figure cannot be saved to that path (an OSError or ValueError from
+        matplotlib, e.g. an unknown extension).
+    """
+    if not args.plot:
+        return
+    figure = make()
+    try:
+        figure.savefig(args.plot, dpi=120)
+    except (OSError, ValueError) as exc:
+        raise UsageError(f"cannot write --plot {args.plot!r}: {exc}") from None
+
+
+class Progress:
+    """A stderr progress line for long solves, fed by the solver's progress callback.
+
+    Silent for the first `delay` seconds (short solves print nothing); then, on a terminal,
+    one line rewritten in place (at most every 0.2 s), elsewhere a line every `every`
+    seconds. Calling the object reports; it accepts a progress object (such as
+    ``SolveProgress``), a mapping, a stage string or keywords.
+
+    Parameters
+    ----------
+    label : str
+        What is being solved, shown at the start of the line.
+    delay : float, default=1.0
+        Seconds of silence after creation.
+    every : float, default=5.0
+        Seconds between lines when stderr is not a terminal.
+    """
+
+    def __init__(self, label: str, *, delay: float = 1.0, every: float = 5.0) -> None:
+        self.label = label
+        self.start = time.monotonic()
+        self.delay = delay
+        self.every = every
+        self.last = -math.inf
+        self.tty = sys.stderr.isatty()
+        self.shown = False
+
+    def __call__(self, *args: Any, **kwargs: Any) -> None:
+        now = time.monotonic()
+        elapsed = now - self.start
+        if elapsed < self.delay or now - self.last < (0.2 if self.tty else self.every):
+            return
+        self.last = now
+        text = f"{PROG}: {self.label}: {elapsed:.0f} s" + _progress_details(args, kwargs)
+        if self.tty:
+            sys.stderr.write("\r" + text.ljust(78)[:200])
+        else:
+            sys.stderr.write(text + "\n")
+        sys.stderr.flush()
+        self.shown = True
+
+    def close(self) -> None:
+        """Erase the progress line on a terminal, if one was shown."""
+        if self.shown and self.tty:
+            sys.stderr.write("\r" + " " * 78 + "\r")
+            sys.stderr.flush()
+
+
+def _progress_details(args: tuple[Any, ...], kwargs: dict[str, Any]) -> str:
+    """The interesting fields of a progress report (an object such as the Kemeny solver's
+    ``SolveProgress``, a mapping, or keywords): stage, component, round, cuts, incumbent, bound, gap."""
+    names = ("stage", "component", "n_components", "round", "iteration", "cuts", "objective", "incumbent",
+             "lower_bound", "bound", "gap")
+    info: dict[str, Any] = dict(kwargs)
+    for arg in args:
+        if isinstance(arg, dict):
+            info.update(arg)
+        elif isinstance(arg, str):
+            info.setdefault("stage", arg)
+        else:
+            for name in names:
+                if hasattr(arg, name):
+                    info[name] = getattr(arg, name)
+    parts = []
+    if "component" in info and "n_components" in info and info["n_components"] and info["n_components"] > 1:
+        info["component"] = f"{int(info['component']) + 1}/{info['n_components']}"
+    else:
+        info.pop("component", None)
+    for name in names:
+        value = info.get(name)
+        if value is None or name == "n_components":
+            continue
+        if isinstance(value, float):
+            value = f"{value:g}"
+        parts.append(f"{name.replace('_', ' ')} {value}")
+    return (", " + ", ".join(parts)) if parts else ""
+
+
+def progress_for(args: argparse.Namespace, label: str) -> Progress | None:
+    """Return a :class:`Progress` reporter for a solve, or None with ``--quiet``.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed options (``quiet``).
+    label : str
+        What is being solved (``"Kemeny consensus"``).
+
+    Returns
+    -------
+    Progress or None
+    """
+    return None if args.quiet else Progress(label)

@@ -1,0 +1,369 @@
+"""One function per subcommand: load the data, call the library, render the result. No analysis here."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from .args import (
+    EXIT_CHECK_FAILED,
+    EXIT_OK,
+    UsageError,
+    emit,
+    is_leaderboard,
+    load,
+    option_value,
+    progress_for,
+    save_plot,
+    split_names,
+)
+
+
+def cmd_analyze(args: argparse.Namespace) -> int:
+    """Run ``consensus analyze``: the full self-checking report on FILE or a built-in example.
+
+    With ``--list-examples`` it only lists the built-in examples. Otherwise it loads the
+    data (instance-level scores averaged per task), runs :func:`consensus.analysis.analyze`
+    with ``--rules`` (default: ``consensus.compare.DEFAULT_RULES``), renders the report in
+    ``--format`` to stdout or ``--output`` and saves ``--plot``.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The options parsed by :func:`consensus.cli.build_parser` for ``analyze``.
+
+    Returns
+    -------
+    int
+        0, or 1 when a check of the published values fails (``analysis.checks_ok`` is
+        False).
+
+    Raises
+    ------
+    UsageError
+        Conflicting or malformed options, or ``--output``/``--plot`` cannot be written.
+    ConsensusError
+        Bad scores, an unknown rule or example, or a failed solve
+        (:func:`consensus.cli.main` prints it as one line and returns 2).
+
+    Examples
+    --------
+    >>> from consensus.cli import build_parser
+    >>> cmd_analyze(build_parser().parse_args(["analyze", "--list-examples"]))  # doctest: +ELLIPSIS
+    votenrank-toy   Rofin et al. 2023 (Vote'n'Rank), appendix A.1, Table 6: ...
+    colombo-table1  ...
+    gumbel          ...
+    0
+    """
+    from ..analysis import analyze
+    from ..datasets import list_examples
+    from ..report import render
+
+    if args.list_examples:
+        rows = [(e.name, e.description) for e in list_examples()]
+        width = max(len(name) for name, _ in rows)
+        emit(args, "".join(f"{name.ljust(width)}  {text}\n" for name, text in rows))
+        return EXIT_OK
+    table, source, example = load(args, leaderboard=True)
+    progress = progress_for(args, "Kemeny consensus")
+    try:
+        analysis = analyze(
+            table,
+            source=source,
+            example=example,
+            rules=split_names(args.rules) if args.rules else _default_rules(),
+            time_limit=args.time_limit,
+            solver=args.solver,
+            progress=progress,
+            prospective=not args.no_prospective,
+            strict=not args.weak,
+        )
+    finally:
+        if progress:
+            progress.close()
+    emit(args, render(analysis, format=args.format, command="analyze"))
+
+    def figure() -> Any:
+        from ..plot import plot_analysis
+
+        return plot_analysis(analysis)
+
+    save_plot(args, figure)
+    return EXIT_OK if analysis.checks_ok else EXIT_CHECK_FAILED
+
+
+def _default_rules() -> list[str]:
+    from ..compare import DEFAULT_RULES
+
+    return list(DEFAULT_RULES)
+
+
+def _rule_options(args: argparse.Namespace) -> dict[str, Any]:
+    options: dict[str, Any] = {}
+    for item in args.option or []:
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip():
+            raise UsageError(f"--option: expected KEY=VALUE, got {item!r}")
+        options[key.strip().replace("-", "_")] = option_value(value.strip())
+    if args.missing:
+        options["missing"] = args.missing
+    if args.tie_break:
+        options["tie_break"] = args.tie_break
+    return options
+
+
+def cmd_rank(args: argparse.Namespace) -> int:
+    """Run ``consensus rank``: rank FILE with one rule (:func:`consensus.rules.rank`).
+
+    Rule options come from ``--option KEY=VALUE`` (VALUE parsed as JSON when it can be,
+    dashes in KEY read as underscores), ``--missing`` and ``--tie-break``; the result is
+    rendered in ``--format`` to stdout or ``--output``, and ``--plot`` saves the scores.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The options parsed by :func:`consensus.cli.build_parser` for ``rank``.
+
+    Returns
+    -------
+    int
+        0.
+
+    Raises
+    ------
+    UsageError
+        A malformed ``--option`` or reading option, or ``--output``/``--plot`` cannot be
+        written.
+    ConsensusError
+        Bad scores, an unknown rule or option, or missing scores without ``--missing``
+        (:func:`consensus.cli.main` prints it as one line and returns 2).
+    """
+    from ..report import render
+    from ..rules import rank
+
+    table, source, _ = load(args, leaderboard=True)
+    result = rank(table, args.rule, **_rule_options(args))
+    emit(args, render(result, format=args.format, table=table, source=source, command="rank"))
+
+    def figure() -> Any:
+        from ..plot import plot_scores
+
+        return plot_scores(result)
+
+    save_plot(args, figure)
+    return EXIT_OK
+
+
+def cmd_kemeny(args: argparse.Namespace) -> int:
+    """Run ``consensus kemeny``: the exact Kemeny consensus of FILE (:func:`consensus.kemeny`).
+
+    Instance-level scores (``--instances``) are used as they are. Solves with
+    ``--time-limit`` and ``--solver``, showing progress on stderr unless ``--quiet``;
+    renders the result in ``--format`` and ``--plot`` saves the majority graph.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The options parsed by :func:`consensus.cli.build_parser` for ``kemeny``.
+
+    Returns
+    -------
+    int
+        0.
+
+    Raises
+    ------
+    UsageError
+        A malformed reading option, or ``--output``/``--plot`` cannot be written.
+    ConsensusError
+        Bad scores, an unknown or unavailable solver, or a failed solve
+        (:func:`consensus.cli.main` prints it as one line and returns 2).
+    """
+    data, source, _ = load(args, leaderboard=False)
+    from ..kemeny import kemeny
+    from ..report import render
+
+    progress = progress_for(args, "Kemeny consensus")
+    options: dict[str, Any] = {"time_limit": args.time_limit, "solver": args.solver}
+    if progress is not None:
+        options["progress"] = progress
+    try:
+        result = kemeny(data, **options)
+    finally:
+        if progress:
+            progress.close()
+    table = data if is_leaderboard(data) else None
+    emit(args, render(result, format=args.format, table=table, source=source, command="kemeny"))
+
+    def figure() -> Any:
+        from ..plot import plot_majority_graph
+
+        return plot_majority_graph(data, ranking=result.ranking)
+
+    save_plot(args, figure)
+    return EXIT_OK
+
+
+def cmd_prospective(args: argparse.Namespace) -> int:
+    """Run ``consensus prospective``: which systems can win under some task weights.
+
+    Without ``--system``: :func:`consensus.prospective` over every system (``--plot``: the
+    best smallest margins). With ``--system``: :func:`consensus.condorcet_weights` for it,
+    with ``nearest_to="leaderboard"`` under ``--nearest`` (``--plot``: the weights).
+    ``--weak`` asks for weak Condorcet winners; ``--min-weight`` and ``--max-weight``
+    bound every weight.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The options parsed by :func:`consensus.cli.build_parser` for ``prospective``.
+
+    Returns
+    -------
+    int
+        0 (a system that can never win is an answer, not an error).
+
+    Raises
+    ------
+    UsageError
+        ``--nearest`` without ``--system``, a malformed reading option, or
+        ``--output``/``--plot`` cannot be written.
+    ConsensusError
+        Bad scores, an unknown ``--system``, or a failed solve (:func:`consensus.cli.main`
+        prints it as one line and returns 2).
+    """
+    from ..condorcet import condorcet_weights
+    from ..prospective import prospective
+    from ..report import render
+
+    table, source, _ = load(args, leaderboard=True)
+    bounds: dict[str, Any] = {}
+    if args.min_weight is not None:
+        bounds["min_weight"] = args.min_weight
+    if args.max_weight is not None:
+        bounds["max_weight"] = args.max_weight
+    if args.system is None:
+        if args.nearest:
+            raise UsageError("--nearest needs --system (the weights nearest to the official ones for one system)")
+        answer = prospective(table, strict=not args.weak, **bounds)
+        emit(args, render(answer, format=args.format, table=table, source=source, command="prospective"))
+
+        def figure() -> Any:
+            from ..plot import plot_bars
+
+            margins = answer.to_frame().set_index("system")["margin"]
+            return plot_bars(margins, title="prospective systems: best smallest margin")
+
+        save_plot(args, figure)
+        return EXIT_OK
+    if args.nearest:
+        bounds["nearest_to"] = "leaderboard"
+    result = condorcet_weights(table, args.system, strict=not args.weak, **bounds)
+    emit(args, render(result, format=args.format, table=table, source=source, command="prospective"))
+
+    def weights_figure() -> Any:
+        from ..plot import plot_bars
+
+        return plot_bars(result.weights, title=f"task weights making {args.system} win (margin {result.margin:.3g})")
+
+    save_plot(args, weights_figure)
+    return EXIT_OK
+
+
+def cmd_compare(args: argparse.Namespace) -> int:
+    """Run ``consensus compare``: every rule against the exact Kemeny ranking (:func:`consensus.compare_rules`).
+
+    Uses ``--rules`` (default: ``consensus.compare.DEFAULT_RULES``), ``--baseline`` and
+    ``--k`` (default 1, 3, 5); ``--plot`` saves the rank changes.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The options parsed by :func:`consensus.cli.build_parser` for ``compare``.
+
+    Returns
+    -------
+    int
+        0.
+
+    Raises
+    ------
+    UsageError
+        A malformed reading option, or ``--output``/``--plot`` cannot be written.
+    ConsensusError
+        Bad scores, an unknown rule, or a failed Kemeny solve (:func:`consensus.cli.main`
+        prints it as one line and returns 2).
+    """
+    from ..compare import compare_rules
+    from ..report import render
+
+    table, source, _ = load(args, leaderboard=True)
+    ks = [int(k) for k in split_names(args.k)] if args.k else [1, 3, 5]
+    progress = progress_for(args, "Kemeny consensus")
+    try:
+        comparison = compare_rules(
+            table,
+            rules=split_names(args.rules) if args.rules else _default_rules(),
+            baseline=args.baseline,
+            ks=ks,
+            time_limit=args.time_limit,
+            solver=args.solver,
+            progress=progress,
+        )
+    finally:
+        if progress:
+            progress.close()
+    emit(args, render(comparison, format=args.format, table=table, source=source, command="compare"))
+
+    def figure() -> Any:
+        from ..plot import plot_rank_changes
+
+        return plot_rank_changes(comparison)
+
+    save_plot(args, figure)
+    return EXIT_OK
+
+
+def cmd_impute(args: argparse.Namespace) -> int:
+    """Run ``consensus impute``: the imputed pairwise matrix and Hoeffding confidence intervals.
+
+    Calls :func:`consensus.impute.impute_pairwise` (``--levels``) and
+    :func:`consensus.confidence.pairwise_confidence` (``--delta``) on FILE (instance-level
+    scores used as they are), renders both in ``--format``; ``--plot`` saves the
+    confidence figure.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The options parsed by :func:`consensus.cli.build_parser` for ``impute``.
+
+    Returns
+    -------
+    int
+        0.
+
+    Raises
+    ------
+    UsageError
+        A malformed reading option, or ``--output``/``--plot`` cannot be written.
+    ConsensusError
+        Bad scores, or ``--delta`` not below 1 (:func:`consensus.cli.main` prints it as one
+        line and returns 2).
+    """
+    from ..confidence import pairwise_confidence
+    from ..impute import impute_pairwise
+    from ..report import render
+
+    data, source, _ = load(args, leaderboard=False)
+    imputed = impute_pairwise(data, levels=args.levels)
+    confidence = pairwise_confidence(data, delta=args.delta)
+    table = data if is_leaderboard(data) else None
+    emit(args, render((imputed, confidence), format=args.format, table=table, source=source, command="impute"))
+
+    def figure() -> Any:
+        from ..plot import plot_confidence
+
+        return plot_confidence(confidence)
+
+    save_plot(args, figure)
+    return EXIT_OK

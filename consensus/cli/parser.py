@@ -1,0 +1,187 @@
+"""The argparse parser of ``consensus``: subcommands, their options and help texts."""
+
+from __future__ import annotations
+
+import argparse
+import math
+
+from .args import PROG, CliParser
+from .commands import (
+    cmd_analyze,
+    cmd_compare,
+    cmd_impute,
+    cmd_kemeny,
+    cmd_prospective,
+    cmd_rank,
+)
+
+
+def _input_options(parser: argparse.ArgumentParser, *, file_required: bool) -> None:
+    if file_required:
+        parser.add_argument("file", metavar="FILE", help="scores file: .csv, .tsv, .parquet or .json")
+    else:
+        parser.add_argument("file", metavar="FILE", nargs="?", help="scores file (default: a built-in example)")
+    group = parser.add_argument_group("reading the scores")
+    group.add_argument("--input-format", choices=("csv", "tsv", "parquet", "json"),
+                       help="file format when the extension does not say")
+    group.add_argument("--sep", help="CSV/TSV delimiter (e.g. ';')")
+    group.add_argument("--index-col", metavar="COL", help="column of system names (wide files; default: the first)")
+    group.add_argument("--long", metavar="SYSTEM,TASK,SCORE",
+                       help="long file: one row per system and task, with these column names")
+    group.add_argument("--instances", metavar="SYSTEM,TASK,INSTANCE,SCORE",
+                       help="instance-level long file: one row per system, task and instance")
+    group.add_argument("--tasks", metavar="COL,...",
+                       help="only these task columns (analyze --example gumbel: the number of tasks)")
+    group.add_argument("--exclude", metavar="COL,...", action="append",
+                       help="drop these columns (rank, team, URL, average, ...)")
+    group.add_argument("--lower-is-better", metavar="TASK", nargs="+", action="extend",
+                       help="tasks where lower is better (space- or comma-separated)")
+    group.add_argument("--weights", metavar="SPEC", help="task weights: task=w,... or a JSON/CSV file")
+    group.add_argument("--groups", metavar="SPEC",
+                       help="task groups: 'g1=a,b;g2=c' or a JSON file {group: [tasks]}")
+    group.add_argument("--split-composite", action="store_true",
+                       help="split cells like '93.9/91.8' into tasks TASK[1] and TASK[2]")
+    group.add_argument("--drop-empty", action="store_true", help="drop systems and tasks without any score")
+    group.add_argument("--dedupe", action="store_true",
+                       help="rename duplicate system names NAME_1, NAME_2, ... in file order")
+
+
+def _output_options(parser: argparse.ArgumentParser) -> None:
+    group = parser.add_argument_group("output")
+    group.add_argument("--format", choices=("table", "markdown", "json", "csv"), default="table",
+                       help="output format (default: table)")
+    group.add_argument("--output", "-o", metavar="PATH", help="write the output to PATH instead of stdout")
+    group.add_argument("--plot", metavar="PATH.png", help="also save a figure (needs matplotlib: the 'plot' extra)")
+    group.add_argument("--quiet", "-q", action="store_true", help="no progress indicator or notes on stderr")
+
+
+def _solve_options(parser: argparse.ArgumentParser) -> None:
+    group = parser.add_argument_group("solving")
+    group.add_argument("--time-limit", type=_positive, metavar="S",
+                       help="stop the Kemeny solve after S seconds (reports the gap)")
+    group.add_argument("--solver", default="highs", help="MILP back-end (default: highs)")
+
+
+def _positive(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not math.isfinite(value) or value <= 0:
+        raise argparse.ArgumentTypeError(f"must be a positive number, got {text!r}")
+    return value
+
+
+def _non_negative(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not math.isfinite(value) or value < 0:
+        raise argparse.ArgumentTypeError(f"must be a number >= 0, got {text!r}")
+    return value
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """Build the ``consensus`` argument parser (subcommands and their options).
+
+    Every subcommand (``analyze``, ``rank``, ``kemeny``, ``prospective``, ``compare``,
+    ``impute``) sets ``handler`` to its ``cmd_*`` function of :mod:`.commands`; parse
+    errors raise :class:`~consensus.cli.args.UsageError` instead of exiting.
+
+    Returns
+    -------
+    argparse.ArgumentParser
+        A :class:`~consensus.cli.args.CliParser`.
+
+    Examples
+    --------
+    >>> args = build_parser().parse_args(["rank", "scores.csv", "--rule", "borda", "--missing", "drop_tasks"])
+    >>> args.rule, args.missing, args.handler.__name__
+    ('borda', 'drop_tasks', 'cmd_rank')
+    """
+    from .. import __version__
+
+    parser = CliParser(
+        prog=PROG,
+        description="Exact answers for multi-task leaderboards: Condorcet winners, prospective systems, "
+        "the exact Kemeny ranking, and how far the usual rules land from them.",
+        epilog="Run 'consensus analyze' for a self-checking report on a built-in example.",
+    )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=CliParser)
+    sub.required = True
+
+    p = sub.add_parser("analyze", help="full report (no FILE: a built-in example)",
+                       description="The full report: the table as read, the majority graph, the exact Kemeny "
+                       "ranking, every rule side by side with rank changes, the comparison table and the "
+                       "prospective systems. Without FILE it analyzes a built-in example and checks the "
+                       "published values (exit code 1 if a check fails).")
+    _input_options(p, file_required=False)
+    ex = p.add_argument_group("built-in examples (without FILE)")
+    ex.add_argument("--example", metavar="NAME", help="votenrank-toy (default), colombo-table1 or gumbel")
+    ex.add_argument("--list-examples", action="store_true", help="list the built-in examples and exit")
+    ex.add_argument("--n", type=int, metavar="N", help="gumbel: number of systems (default 20)")
+    ex.add_argument("--phi", type=float, help="gumbel: dispersion phi (default 0.05)")
+    ex.add_argument("--seed", type=int, help="gumbel: random seed (default 0)")
+    p.add_argument("--rules", metavar="R,...", help="rules to compare (default: the nine usual ones)")
+    p.add_argument("--weak", action="store_true", help="prospective systems as weak Condorcet winners")
+    p.add_argument("--no-prospective", action="store_true", help="skip the prospective-systems section")
+    _solve_options(p)
+    _output_options(p)
+    p.set_defaults(handler=cmd_analyze)
+
+    p = sub.add_parser("rank", help="rank with one voting rule", description="Rank the systems with one rule.")
+    _input_options(p, file_required=True)
+    p.add_argument("--rule", required=True, metavar="R",
+                   help="borda, copeland, minimax, plurality, dowdall, threshold, baldwin, mean, ...")
+    p.add_argument("--missing", choices=("drop_tasks", "drop_systems", "impute"),
+                   help="what to do with missing scores (default: the rule's own policy or an error)")
+    p.add_argument("--tie-break", choices=("mean", "lexicographic"), help="split tied systems")
+    p.add_argument("--option", metavar="KEY=VALUE", action="append",
+                   help="a rule option, e.g. --option variant=winning_votes (repeatable)")
+    _output_options(p)
+    p.set_defaults(handler=cmd_rank)
+
+    p = sub.add_parser("kemeny", help="the exact Kemeny ranking",
+                       description="The exact Kemeny consensus (ILP), with its status and bound.")
+    _input_options(p, file_required=True)
+    _solve_options(p)
+    _output_options(p)
+    p.set_defaults(handler=cmd_kemeny)
+
+    p = sub.add_parser("prospective", help="which systems can win under some task weights",
+                       description="Systems that can become Condorcet winners under some task weights "
+                       "(or, with --system, the weights that make one system win).")
+    _input_options(p, file_required=True)
+    p.add_argument("--system", metavar="S", help="one system: its best weights and margin, or a certificate")
+    p.add_argument("--weak", action="store_true", help="weak Condorcet winner (beat or tie every rival)")
+    p.add_argument("--min-weight", type=_non_negative, metavar="W", help="lower bound on every normalized weight")
+    p.add_argument("--max-weight", type=_non_negative, metavar="W", help="upper bound on every normalized weight")
+    p.add_argument("--nearest", action="store_true",
+                   help="with --system: the winning weights nearest to the given (default: equal) weights")
+    _output_options(p)
+    p.set_defaults(handler=cmd_prospective)
+
+    p = sub.add_parser("compare", help="every rule against the exact Kemeny ranking",
+                       description="Kendall tau and distance, Kemeny objective gap, Condorcet winner, "
+                       "top-k/least-k agreement, tie groups and task dispersion of every rule.")
+    _input_options(p, file_required=True)
+    p.add_argument("--rules", metavar="R,...", help="rules to compare (default: the nine usual ones)")
+    p.add_argument("--baseline", default="mean", help="rule rank changes refer to (default: mean)")
+    p.add_argument("--k", metavar="K,...", help="k of the top-k/least-k agreement (default: 1,3,5)")
+    _solve_options(p)
+    _output_options(p)
+    p.set_defaults(handler=cmd_compare)
+
+    p = sub.add_parser("impute", help="imputed pairwise matrix and confidence intervals (missing scores)",
+                       description="The pairwise matrix with missing scores imputed (Himmi et al. 2023) and "
+                       "Hoeffding confidence intervals for every pair.")
+    _input_options(p, file_required=True)
+    p.add_argument("--delta", type=_positive, default=0.05, metavar="D",
+                   help="confidence intervals hold with probability 1 - D (default 0.05)")
+    p.add_argument("--levels", type=int, choices=(1, 2), default=1,
+                   help="1: one-level aggregation; 2: two-level (instance-level data)")
+    _output_options(p)
+    p.set_defaults(handler=cmd_impute)
+    return parser

@@ -1,0 +1,205 @@
+"""Which systems can be the Condorcet winner under some task weights? :func:`prospective` asks for each.
+
+Rofin et al. 2023 (Vote'n'Rank, sec. 3.2) call such a system *prospective*. This runs the
+machinery of :func:`consensus.condorcet_weights` for every system of a leaderboard, sharing
+one HiGHS model across systems on the fast path, and returns a
+:class:`~consensus.ProspectiveResult`.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any, Literal
+
+from solvers import SolverError
+from solvers.weights_lp import WeightConstraints, constraints_farkas_lp
+
+from .certificates import CONSTRAINT_TOL, Labels, certificate_holds
+from .condorcet import Engine, solve_system
+from .errors import InvalidOptionError, SolveFailedError
+from .evidence import make_certificate
+from .leaderboard import Leaderboard
+from .results import (
+    CondorcetCertificate,
+    CondorcetWeightsResult,
+    ProspectiveResult,
+    WeightConstraint,
+    jsonable,
+)
+from .weight_options import (
+    Reference,
+    check_tolerances,
+    objective_tasks,
+    reference_weights,
+    solver_constraints,
+    weight_constraints,
+)
+
+__all__ = ["prospective"]
+
+
+def prospective(
+    lb: Leaderboard,
+    *,
+    strict: bool = True,
+    nearest_to: Reference = "leaderboard",
+    objective: tuple[Literal["min", "max"], str | Sequence[str]] | None = None,
+    min_weight: float | Mapping[str, float] | None = None,
+    max_weight: float | Mapping[str, float] | None = None,
+    fixed: Mapping[str, float] | None = None,
+    group_bounds: Mapping[Any, tuple[float | None, float | None]] | None = None,
+    order: Iterable[Sequence[str]] | None = None,
+    min_margin: float = 1e-6,
+    solver: str = "highs",
+    method: Literal["auto", "highspy", "pulp"] = "auto",
+    tol: float = 1e-9,
+) -> ProspectiveResult:
+    """Which systems can be the Condorcet winner under some weighting? One answer per system.
+
+    Runs :func:`condorcet_weights` for every system (same options) and tabulates the
+    answers. Both feasibility columns are backed by evidence: a verified weighting or a
+    verified certificate.
+
+    Parameters
+    ----------
+    lb : Leaderboard
+    strict : bool, default=True
+        Which notion `distance`, `weights` and `certificate` refer to (``feasible`` and
+        ``strict_feasible`` are always both reported).
+    nearest_to : default='leaderboard'
+        As in :func:`condorcet_weights`; None skips the distances (example weights are then
+        the max-margin weights).
+    method : 'auto', 'highspy' or 'pulp', default='auto'
+        'highspy': the fast path (:class:`solvers.weights_lp.HighsWeightsLP`: one reused
+        HiGHS model, rival rows added lazily); 'pulp': a fresh model per LP with every rival
+        row, solved by `solver` (HiGHS directly, or the named pulp solver; the name is kept
+        from when every model went through pulp). 'auto' picks 'highspy' when
+        ``solver == 'highs'``.
+    objective, min_weight, max_weight, fixed, group_bounds, order, min_margin, solver, tol
+        As in :func:`condorcet_weights`.
+
+    Returns
+    -------
+    ProspectiveResult
+        One :class:`CondorcetWeightsResult` per system plus both feasibility notions;
+        ``to_frame()`` tabulates them: columns ``system``; ``feasible`` (weak: beats or ties everyone for some weighting,
+        the paper's "prospective"); ``strict_feasible``; ``margin`` (the best smallest margin
+        ``eps*``); ``distance`` (L1 from the reference to the nearest winning weighting, NaN
+        when it cannot win or without `nearest_to`); ``weights`` (the example weighting as
+        text ``"t1=0.5, t3=0.5"``, non-zero weights only: the nearest weighting, the
+        `objective`'s optimum, or with neither the max-margin weights); ``certificate`` (for systems that
+        cannot win: the rival mix, e.g. ``"C"`` or ``"0.5 C + 0.5 D"``); ``method``.
+        ``frame.attrs`` records the options, the number of LPs and solver runs and the time
+        spent; everything in the frame and its attrs is JSON-able.
+
+    Notes
+    -----
+    LPs are skipped when the answer is plain from the comparison matrix: a rival that beats
+    the system on every task fixes ``eps* = -1`` (that rival is the certificate); a task the
+    system wins against everyone gives ``eps* = 1``; a reference weighting that already
+    makes the system win is its nearest weighting. Every weighting is still verified from
+    the scores (:func:`weighted_margins`) and every certificate in exact arithmetic.
+
+    References
+    ----------
+    .. [1] Rofin et al., "Vote'n'Rank: Revision of Benchmarking with Social Choice Theory",
+       EACL 2023, sec. 3.2 ("prospective" systems).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> import consensus as cs
+    >>> frame = pd.DataFrame({"qa": [0.9, 0.8, 0.7, 0.85], "nli": [0.5, 0.6, 0.4, 0.45],
+    ...                       "summ": [0.3, 0.2, 0.35, 0.25]}, index=["a", "b", "c", "d"])
+    >>> res = cs.prospective(cs.Leaderboard.from_frame(frame))
+    >>> res.prospective_systems
+    ('a', 'b', 'c')
+    >>> print(res.to_frame().drop(columns="method").to_string())  # doctest: +NORMALIZE_WHITESPACE
+      system  feasible  strict_feasible  margin  distance                             weights certificate
+    0      a      True             True     1.0  0.000000  qa=0.3333, nli=0.3333, summ=0.3333
+    1      b      True             True     1.0  0.333334     qa=0.3333, nli=0.5, summ=0.1667
+    2      c      True             True     1.0  0.333334     qa=0.3333, nli=0.1667, summ=0.5
+    3      d     False            False    -1.0       NaN                                               a
+    """
+    start = time.perf_counter()
+    if not isinstance(lb, Leaderboard):
+        raise InvalidOptionError(f"prospective expects a Leaderboard, got {type(lb).__name__}")
+    tol, min_margin = check_tolerances(tol, min_margin)
+    if objective is not None and isinstance(nearest_to, str) and nearest_to == "leaderboard":
+        nearest_to = None  # the default reference gives way to an explicit objective
+    if nearest_to is not None and nearest_to is not False and objective is not None:
+        raise InvalidOptionError("pass either nearest_to or objective, not both")
+    if method not in ("auto", "highspy", "pulp"):
+        raise InvalidOptionError(f"method must be 'auto', 'highspy' or 'pulp', got {method!r}")
+    if method == "auto":
+        method = "highspy" if solver == "highs" else "pulp"
+    cons = weight_constraints(lb, min_weight=min_weight, max_weight=max_weight, fixed=fixed, group_bounds=group_bounds, order=order)
+    reference = reference_weights(lb, nearest_to)
+    obj = objective_tasks(lb, objective)
+    solver_cons = solver_constraints(lb, cons)
+    counters: dict[str, float] = {"lps": 0, "solves": 0, "solver_seconds": 0.0}
+    contradiction = _contradiction(lb, cons, solver_cons, solver, counters)
+    results: dict[str, CondorcetWeightsResult] = {}
+    feasible: list[bool] = []
+    strict_feasible: list[bool] = []
+    if contradiction is None:
+        engine = Engine(lb, solver_cons, solver, method)
+        labels = Labels(lb)
+        for s in labels.systems:
+            res, other = solve_system(
+                lb, s, strict=bool(strict), reference=reference, objective=obj, cons=cons, engine=engine,
+                tol=tol, min_margin=min_margin, verify_with="rows", counters=counters, labels=labels,
+            )
+            results[s] = res
+            strict_feasible.append(res.feasible if strict else other)
+            feasible.append(other if strict else res.feasible)
+    else:
+        feasible = strict_feasible = [False] * lb.n_systems
+    options = {
+        "strict": bool(strict),
+        "reference": dict(zip(lb.tasks, reference.tolist())) if reference is not None else None,
+        "objective": [obj[0], list(obj[1])] if obj else None,
+        "constraints": [c.label for c in cons],
+        "tol": tol,
+        "min_margin": min_margin,
+        "method": method if contradiction is None else "farkas",
+        "solver": solver,
+        "n_lps": int(counters["lps"]),
+        "n_solves": int(counters["solves"]),
+        "solver_seconds": float(counters["solver_seconds"]),
+        "seconds": time.perf_counter() - start,
+    }
+    return ProspectiveResult(
+        systems=lb.systems,
+        feasible=feasible,
+        strict_feasible=strict_feasible,
+        strict=bool(strict),
+        results=results,
+        contradiction=contradiction,
+        options=jsonable(options),
+    )
+
+
+def _contradiction(
+    lb: Leaderboard,
+    cons: Sequence[WeightConstraint],
+    solver_cons: WeightConstraints | None,
+    solver: str,
+    counters: dict[str, float],
+) -> CondorcetCertificate | None:
+    """A verified Farkas certificate that the weight constraints alone cannot hold, or None."""
+    if solver_cons is None:
+        return None
+    try:
+        farkas = constraints_farkas_lp(solver_cons, backend=solver, slack=CONSTRAINT_TOL)
+    except SolverError as exc:
+        raise SolveFailedError(f"prospective: checking the weight constraints: {exc}") from exc
+    counters["lps"] += 1
+    counters["solves"] += 1
+    if farkas is None:
+        return None
+    contradiction = make_certificate(lb, lb.systems[0], lb.systems[1:], farkas, "constraints", -CONSTRAINT_TOL, cons)
+    if not certificate_holds(lb, contradiction, cons):
+        raise SolveFailedError("prospective: the Farkas certificate of the constraints does not verify")
+    return contradiction

@@ -1,0 +1,171 @@
+"""Reports: render any finished result as text, markdown, JSON or CSV, without computing anything.
+
+- :func:`render` is the one entry point. Text and markdown come from the result's sections
+  (:func:`consensus.report.sections.sections`, one registration per result type); CSV from
+  its main table (:func:`~consensus.report.sections.csv_text`); JSON is the result's own
+  ``to_dict()`` inside a small envelope (:func:`document`), so the Python API and the CLI
+  share one schema (``docs/cli.md``).
+- The analysis behind ``consensus analyze`` is computed by :func:`consensus.analyze`
+  (:mod:`consensus.analysis`); this package only renders it.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from ..errors import InvalidOptionError
+from ..leaderboard import Leaderboard
+from ..results import (
+    Analysis,
+    CondorcetWeightsResult,
+    ImputationResult,
+    KemenyResult,
+    MajoritySummary,
+    PairwiseConfidence,
+    ProspectiveResult,
+    RuleComparison,
+    RuleResult,
+    jsonable,
+)
+from .blocks import render_markdown, render_text
+from .sections import csv_text, leaderboard_sections, sections
+
+__all__ = ["FORMATS", "SCHEMA_VERSION", "render", "document", "sections", "csv_text"]
+
+#: Output formats of :func:`render`.
+FORMATS: tuple[str, ...] = ("table", "markdown", "json", "csv")
+
+#: Version of the JSON documents (``"schema_version"``); bumped on incompatible changes.
+#: 2: ``result`` is the result's ``to_dict()`` (one schema for the API and the CLI).
+SCHEMA_VERSION = 2
+
+#: The ``command`` of a JSON document when the caller names none.
+_COMMANDS: dict[type, str] = {
+    Analysis: "analyze",
+    RuleComparison: "compare",
+    RuleResult: "rank",
+    KemenyResult: "kemeny",
+    ProspectiveResult: "prospective",
+    CondorcetWeightsResult: "prospective",
+    ImputationResult: "impute",
+    PairwiseConfidence: "impute",
+    MajoritySummary: "majority",
+}
+
+#: Keys of the ``result`` object when several results are rendered together.
+_KEYS: dict[type, str] = {ImputationResult: "imputation", PairwiseConfidence: "confidence"}
+
+
+def _result_dict(obj: Any) -> Any:
+    if obj is None:
+        return None
+    if isinstance(obj, tuple):
+        return {_KEYS.get(type(item), type(item).__name__): _result_dict(item) for item in obj}
+    if not hasattr(obj, "to_dict"):
+        raise InvalidOptionError(f"cannot render a {type(obj).__name__}")
+    return obj.to_dict()
+
+
+def document(
+    obj: Any, *, command: str | None = None, table: Leaderboard | None = None, source: str = ""
+) -> dict[str, Any]:
+    """The JSON document of `obj`: ``schema_version``, ``command``, ``input`` and ``result``.
+
+    Parameters
+    ----------
+    obj : result object, tuple of results, Leaderboard or None
+        ``result`` is ``obj.to_dict()`` (a tuple: one key per element, e.g. ``imputation``
+        and ``confidence``); a Leaderboard alone, or None, gives ``result: null``.
+    command : str, optional
+        The command that produced it; by default derived from the result type (of the
+        first element of a tuple; ``"read"`` for a Leaderboard, ``""`` for an unknown type).
+    table : Leaderboard, optional
+        Fills ``input`` (:meth:`Leaderboard.to_dict`); an :class:`Analysis` brings its own.
+    source : str, default=""
+        Where the scores came from (a path or ``example:NAME``); an :class:`Analysis`
+        uses its own ``source`` when this is empty.
+
+    Returns
+    -------
+    dict
+        Plain JSON-able values (:func:`~consensus.results.jsonable`); ``input`` only when a
+        leaderboard is known.
+
+    Examples
+    --------
+    >>> import consensus as cs
+    >>> doc = document(cs.kemeny(cs.load_example("votenrank-toy")))
+    >>> doc["schema_version"], doc["command"], doc["result"]["ranking"]
+    (2, 'kemeny', ['B', 'C', 'D', 'A'])
+    """
+    if isinstance(obj, Analysis):
+        table, source = obj.leaderboard, source or obj.source
+    if isinstance(obj, Leaderboard):
+        table, obj = obj, None
+        command = command or "read"
+    first = obj[0] if isinstance(obj, tuple) else obj
+    doc: dict[str, Any] = {"schema_version": SCHEMA_VERSION, "command": command or _COMMANDS.get(type(first), "")}
+    if table is not None:
+        doc["input"] = table.to_dict(source=source)
+    doc["result"] = _result_dict(obj)
+    return jsonable(doc)
+
+
+def render(
+    obj: Any,
+    *,
+    format: str = "table",
+    table: Leaderboard | None = None,
+    source: str = "",
+    command: str | None = None,
+) -> str:
+    """Render any result of the package in `format` (``table``, ``markdown``, ``json``, ``csv``).
+
+    Parameters
+    ----------
+    obj : result object, Leaderboard, or tuple of results
+        :class:`Analysis`, :class:`RuleComparison`, :class:`MajoritySummary`,
+        :class:`RuleResult`, :class:`KemenyResult`, :class:`CondorcetWeightsResult`,
+        :class:`ProspectiveResult`, :class:`ImputationResult`, :class:`PairwiseConfidence`
+        or a :class:`Leaderboard`; a tuple renders its elements in turn (CSV: the last).
+    format : {"table", "markdown", "json", "csv"}, default="table"
+        ``table``: aligned plain text; ``markdown``; ``json``: the :func:`document`,
+        indented, NaN as null; ``csv``: the main table (:func:`csv_text`).
+    table : Leaderboard, optional
+        JSON only: fills the ``input`` object.
+    source : str, default=""
+        Where the scores came from; titles the scores section and fills ``input.source``.
+    command : str, optional
+        JSON only: the ``command`` field (default: derived from the result type).
+
+    Returns
+    -------
+    str
+        Ends with a newline.
+
+    Raises
+    ------
+    InvalidOptionError
+        If `format` is unknown, or (``table``, ``markdown``, ``csv``) no sections or CSV
+        table are registered for the type of `obj`.
+
+    Examples
+    --------
+    >>> import consensus as cs
+    >>> print(render(cs.rank(cs.load_example("votenrank-toy"), "borda"), format="csv"), end="")
+    position,tier,system,score
+    1,1,B,9.0
+    2,2,C,8.0
+    3,3,D,7.0
+    4,4,A,6.0
+    """
+    if format not in FORMATS:
+        raise InvalidOptionError(f"unknown format {format!r}; choose one of {', '.join(FORMATS)}")
+    if format == "json":
+        doc = document(obj, command=command, table=table, source=source)
+        return json.dumps(doc, indent=2, ensure_ascii=False, allow_nan=False) + "\n"
+    if format == "csv":
+        return csv_text(obj)
+    blocks = leaderboard_sections(obj, source) if isinstance(obj, Leaderboard) else sections(obj)
+    return render_text(blocks) if format == "table" else render_markdown(blocks)

@@ -1,0 +1,57 @@
+"""Frozen result objects, one module per concept; :mod:`.base` holds what they share.
+
+=====================  ====================================================================
+module                 results
+=====================  ====================================================================
+:mod:`.rules`          :class:`RuleResult` (every voting rule and score baseline)
+:mod:`.kemeny`         :class:`KemenyResult` (exact Kemeny consensus)
+:mod:`.condorcet`      :class:`CondorcetWeightsResult`, :class:`CondorcetCertificate`,
+                       :class:`WeightConstraint`, :class:`ProspectiveResult`
+:mod:`.missing`        :class:`ImputationResult`, :class:`MeanBaselineResult`,
+                       :class:`PairwiseConfidence`
+:mod:`.experiments`    :class:`RobustnessResult`
+:mod:`.comparison`     :class:`RuleComparison`
+:mod:`.majority`       :class:`MajoritySummary`
+:mod:`.analysis`       :class:`Analysis`, :class:`Check`
+=====================  ====================================================================
+
+No result module imports the code that produces it; checks of a result's evidence live in
+:mod:`consensus.certificates`.
+"""
+
+from .analysis import Analysis, Check
+from .base import RankedResult, freeze_mapping, jsonable, tiers_from_scores, walk_tiers
+from .comparison import RuleComparison
+from .condorcet import (
+    CondorcetCertificate,
+    CondorcetWeightsResult,
+    ProspectiveResult,
+    WeightConstraint,
+)
+from .experiments import RobustnessResult
+from .kemeny import KemenyResult
+from .majority import MajoritySummary
+from .missing import ImputationResult, MeanBaselineResult, PairwiseConfidence
+from .rules import RuleResult
+
+__all__ = [
+    "Analysis",
+    "Check",
+    "CondorcetCertificate",
+    "CondorcetWeightsResult",
+    "ImputationResult",
+    "KemenyResult",
+    "MajoritySummary",
+    "MeanBaselineResult",
+    "PairwiseConfidence",
+    "ProspectiveResult",
+    "RankedResult",
+    "RobustnessResult",
+    "RuleComparison",
+    "RuleResult",
+    "WeightConstraint",
+    "freeze_mapping",
+    "jsonable",
+    "tiers_from_scores",
+    "walk_tiers",
+]

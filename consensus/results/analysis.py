@@ -1,0 +1,123 @@
+"""Analysis and Check: everything ``consensus analyze`` reports (:func:`consensus.analyze`)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from .comparison import RuleComparison
+from .majority import MajoritySummary
+
+__all__ = ["Analysis", "Check"]
+
+
+@dataclass(frozen=True, slots=True)
+class Check:
+    """One self-check of a built-in example: a published (or brute-force) value against ours.
+
+    Built by :func:`consensus.analysis.example_checks`.
+
+    Attributes
+    ----------
+    name : str
+        The quantity checked, e.g. ``"condorcet_winner"``, ``"kemeny_objective"``,
+        ``"ranking:borda"``.
+    expected : str
+        The stored value, as written in ``published_values.csv``.
+    actual : str
+        The computed value, formatted the same way.
+    ok : bool
+        Whether they agree (numbers within 1e-9).
+    source : str
+        ``"KIND, SOURCE"``: whether the value is ``published`` or ``computed``, and where
+        it comes from.
+    """
+
+    name: str
+    expected: str
+    actual: str
+    ok: bool
+    source: str
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain JSON-able values.
+
+        Returns
+        -------
+        dict
+            ``name``, ``expected``, ``actual``, ``ok`` and ``source``.
+
+        Examples
+        --------
+        >>> Check("condorcet_winner", "B", "B", True, "published, paper").to_dict()["ok"]
+        True
+        """
+        return {"name": self.name, "expected": self.expected, "actual": self.actual, "ok": self.ok,
+                "source": self.source}
+
+
+@dataclass(frozen=True, slots=True)
+class Analysis:
+    """Everything ``consensus analyze`` reports, computed once (see :func:`consensus.analyze`).
+
+    Attributes
+    ----------
+    source : str
+        Where the scores came from (a path or ``example:NAME``).
+    leaderboard : Leaderboard
+    majority : MajoritySummary
+    comparison : RuleComparison
+        Every rule against the exact Kemeny ranking (``comparison.kemeny``).
+    prospective : ProspectiveResult or None
+        The systems that can become Condorcet winners under some task weights, with their
+        maximal margins; None when not requested (``prospective=False``) or when it could
+        not be computed (see `notes`).
+    checks : tuple of Check
+        Published values of a built-in example against the computed ones (empty otherwise).
+    notes : tuple of str
+        Sections that could not be computed, and why.
+    """
+
+    source: str
+    leaderboard: Any
+    majority: MajoritySummary
+    comparison: RuleComparison
+    prospective: Any
+    checks: tuple[Check, ...] = ()
+    notes: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "checks", tuple(self.checks))
+        object.__setattr__(self, "notes", tuple(self.notes))
+
+    @property
+    def kemeny(self) -> Any:
+        """The exact Kemeny result."""
+        return self.comparison.kemeny
+
+    @property
+    def checks_ok(self) -> bool:
+        """Whether every self-check passed (True when there is none)."""
+        return all(c.ok for c in self.checks)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain JSON-able values: each part's own ``to_dict()``.
+
+        Returns
+        -------
+        dict
+            ``source``, ``majority``, ``kemeny`` (the full KemenyResult), ``rules`` (rule ->
+            RuleResult, Kemeny excluded), ``comparison``, ``prospective`` (None when not
+            computed), ``checks`` and ``notes``.
+        """
+        comparison = self.comparison
+        return {
+            "source": self.source,
+            "majority": self.majority.to_dict(),
+            "kemeny": self.kemeny.to_dict(),
+            "rules": {rule: res.to_dict() for rule, res in comparison.results.items() if rule != "kemeny"},
+            "comparison": comparison.to_dict(),
+            "prospective": None if self.prospective is None else self.prospective.to_dict(),
+            "checks": [c.to_dict() for c in self.checks],
+            "notes": list(self.notes),
+        }

@@ -1,0 +1,405 @@
+"""What every result object shares: read-only storage, tie groups, JSON conversion.
+
+Conventions (STYLE.md section 5): ``@dataclass(frozen=True, slots=True)``; tuples,
+``MappingProxyType`` and read-only numpy arrays instead of lists, dicts and writable arrays;
+a result's own numbers are stored as read-only arrays and handed out as pandas objects built
+afresh on each access (a caller cannot change a result by editing the Series it was given);
+pandas objects inside ``details`` or ``options`` are stored by :func:`freeze` as copies with
+read-only values; ``to_dict()`` returns plain JSON-able values and ``to_frame()`` a table.
+
+A *ranking* here is a tuple of tie groups, best first: ``(("b",), ("a", "c"))`` ranks ``b``
+first and ties ``a`` with ``c`` for second place. :func:`walk_tiers` is the one walk over tie
+groups every result uses (positions, tiers, tables).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+import math
+from collections.abc import Iterator, Mapping, Sequence
+from types import MappingProxyType
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from ..errors import UnknownSystemError
+
+__all__ = [
+    "RankedResult",
+    "Tiers",
+    "detail_value",
+    "freeze_mapping",
+    "jsonable",
+    "ranking_table",
+    "readonly_array",
+    "tier_positions",
+    "tiers_from_scores",
+    "walk_tiers",
+]
+
+Tiers = tuple[tuple[str, ...], ...]
+
+
+def freeze_mapping(mapping: Mapping[Any, Any]) -> Mapping[Any, Any]:
+    """A read-only deep copy of `mapping` (see :func:`freeze`).
+
+    Parameters
+    ----------
+    mapping : Mapping
+        Any mapping; it is copied, so later changes to it do not show through.
+
+    Returns
+    -------
+    types.MappingProxyType
+        A read-only view of the copy; nested values are frozen too.
+
+    Examples
+    --------
+    >>> m = freeze_mapping({"a": [1, 2], "b": {"c": 3}})
+    >>> m["a"], m["b"]["c"]
+    ((1, 2), 3)
+    """
+    return MappingProxyType({k: freeze(v) for k, v in mapping.items()})
+
+
+def freeze(value: Any) -> Any:
+    """A read-only copy of `value`, deeply: what a frozen result stores.
+
+    Mappings become ``MappingProxyType``, lists and tuples tuples, sets frozensets, numpy
+    arrays read-only copies, and pandas objects copies whose numeric values are read-only
+    (assigning into them raises ``ValueError``). Frozen dataclasses and scalars are kept.
+
+    Parameters
+    ----------
+    value : Any
+        A value to store in a frozen result (nested containers are frozen recursively).
+
+    Returns
+    -------
+    Any
+        The frozen copy (or `value` itself when it is a scalar or another object).
+
+    Examples
+    --------
+    >>> frame = freeze(pd.DataFrame({"a": [1.0, 2.0]}))
+    >>> try:
+    ...     frame.iloc[0, 0] = 5.0
+    ... except ValueError:
+    ...     print("read-only")
+    read-only
+    """
+    if isinstance(value, MappingProxyType):
+        return MappingProxyType({k: freeze(v) for k, v in value.items()})
+    if isinstance(value, Mapping):
+        return MappingProxyType({k: freeze(v) for k, v in value.items()})
+    if isinstance(value, (list, tuple)):
+        return tuple(freeze(v) for v in value)
+    if isinstance(value, set):
+        return frozenset(value)
+    if isinstance(value, np.ndarray):
+        return readonly_array(value)
+    if isinstance(value, pd.DataFrame):
+        if len(value.columns) and all(pd.api.types.is_numeric_dtype(t) for t in value.dtypes):
+            values = readonly_array(value.to_numpy(dtype=np.float64))
+            return pd.DataFrame(values, index=value.index.copy(), columns=value.columns.copy(), copy=False)
+        return value.copy()
+    if isinstance(value, pd.Series):
+        if pd.api.types.is_numeric_dtype(value.dtype):
+            values = readonly_array(value.to_numpy(dtype=np.float64))
+            return pd.Series(values, index=value.index.copy(), name=value.name, copy=False)
+        return value.copy()
+    return value
+
+
+def readonly_array(values: Any, dtype: Any = None) -> np.ndarray:
+    """A read-only numpy copy of `values` (``-0.0`` stored as ``0.0``).
+
+    Parameters
+    ----------
+    values : array_like
+        The data.
+    dtype : numpy dtype, optional
+        The dtype of the copy.
+
+    Returns
+    -------
+    numpy.ndarray
+        A copy with ``flags.writeable`` False.
+
+    Examples
+    --------
+    >>> a = readonly_array([-0.0, 1.0])
+    >>> a.tolist(), a.flags.writeable
+    ([0.0, 1.0], False)
+    """
+    out = np.array(values, dtype=dtype, copy=True)
+    if out.dtype.kind == "f":
+        out[out == 0] = 0.0  # no -0.0
+    out.flags.writeable = False
+    return out
+
+
+def tiers_from_scores(
+    labels: Sequence[str], scores: Sequence[float], *, higher_is_better: bool = True, tol: float = 1e-12
+) -> Tiers:
+    """Group labels into tie groups by score, best group first; labels within a group keep input order.
+
+    Parameters
+    ----------
+    labels : sequence of str
+        One label per score.
+    scores : sequence of float
+        The scores.
+    higher_is_better : bool, default=True
+        Direction of the scores.
+    tol : float, default=1e-12
+        Two scores within `tol` (relative to the larger magnitude, floor 1) are tied.
+
+    Returns
+    -------
+    tuple of tuple of str
+        Tie groups, best first.
+
+    Examples
+    --------
+    >>> tiers_from_scores(["a", "b", "c", "d"], [1.0, 3.0, 1.0, 2.0])
+    (('b',), ('d',), ('a', 'c'))
+    """
+    order = sorted(range(len(labels)), key=lambda i: (-scores[i] if higher_is_better else scores[i], i))
+    tiers: list[list[int]] = []
+    for i in order:
+        if tiers:
+            ref = scores[tiers[-1][0]]
+            if abs(scores[i] - ref) <= tol * max(1.0, abs(ref), abs(scores[i])):
+                tiers[-1].append(i)
+                continue
+        tiers.append([i])
+    return tuple(tuple(labels[i] for i in sorted(t)) for t in tiers)
+
+
+def walk_tiers(ranking: Sequence[Sequence[str]]) -> Iterator[tuple[str, int, int]]:
+    """Every system of a tiered ranking with its competition position and tier number.
+
+    The position is 1 + the number of systems in better tie groups (tied systems share it);
+    the tier is the 1-based index of the tie group.
+
+    Parameters
+    ----------
+    ranking : sequence of sequence of str
+        Tie groups, best first.
+
+    Yields
+    ------
+    (system, position, tier)
+
+    Examples
+    --------
+    >>> list(walk_tiers([("b",), ("a", "c"), ("d",)]))
+    [('b', 1, 1), ('a', 2, 2), ('c', 2, 2), ('d', 4, 3)]
+    """
+    above = 0
+    for tier, group in enumerate(ranking, start=1):
+        for system in group:
+            yield system, above + 1, tier
+        above += len(group)
+
+
+def tier_positions(ranking: Sequence[Sequence[str]]) -> dict[str, int]:
+    """Competition position (1 + systems in better tie groups) of every system.
+
+    Parameters
+    ----------
+    ranking : sequence of sequence of str
+        Tie groups, best first.
+
+    Returns
+    -------
+    dict of str to int
+
+    Examples
+    --------
+    >>> tier_positions([("b",), ("a", "c"), ("d",)])
+    {'b': 1, 'a': 2, 'c': 2, 'd': 4}
+    """
+    return {system: position for system, position, _ in walk_tiers(ranking)}
+
+
+def ranking_table(ranking: Sequence[Sequence[str]], scores: Mapping[str, float] | pd.Series) -> pd.DataFrame:
+    """Rows in ranking order: ``score``, ``position`` (1 + systems above) and ``tier``.
+
+    Parameters
+    ----------
+    ranking : sequence of sequence of str
+        Tie groups, best first.
+    scores : Mapping or pandas.Series
+        A score per system.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Indexed by system, in ranking order.
+
+    Examples
+    --------
+    >>> ranking_table([("b",), ("a", "c")], {"a": 1.0, "b": 2.0, "c": 1.0})
+       score  position  tier
+    b    2.0         1     1
+    a    1.0         2     2
+    c    1.0         2     2
+    """
+    rows = list(walk_tiers(ranking))
+    return pd.DataFrame(
+        {
+            "score": [float(scores[s]) for s, _, _ in rows],
+            "position": [p for _, p, _ in rows],
+            "tier": [t for _, _, t in rows],
+        },
+        index=pd.Index([s for s, _, _ in rows], dtype=object),
+    )
+
+
+def jsonable(value: Any) -> Any:
+    """Convert numpy scalars, tuples, mappings and enums to plain JSON values (NaN -> None).
+
+    Parameters
+    ----------
+    value : Any
+        A number, string, enum, mapping, sequence, set or numpy array (nested freely).
+
+    Returns
+    -------
+    Any
+        The same content made of ``dict``, ``list``, ``str``, ``int``, ``float``, ``bool``
+        and ``None`` only; sets are sorted; ``-0.0`` becomes ``0.0``.
+
+    Examples
+    --------
+    >>> jsonable({"a": (np.float64(1.5), float("nan")), "b": {2, 1}})
+    {'a': [1.5, None], 'b': [1, 2]}
+    """
+    if isinstance(value, enum.Enum):
+        return value.value
+    if isinstance(value, Mapping):
+        return {str(k): jsonable(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple, frozenset, set)):
+        items = sorted(value) if isinstance(value, (frozenset, set)) else value
+        return [jsonable(v) for v in items]
+    if isinstance(value, np.ndarray):
+        return jsonable(value.tolist())
+    if isinstance(value, (np.bool_, bool)):
+        return bool(value)
+    if isinstance(value, (np.integer,)):
+        return int(value)
+    if isinstance(value, (np.floating, float)):
+        v = float(value)
+        return None if math.isnan(v) else (0.0 if v == 0 else v)
+    return value
+
+
+def detail_value(value: Any) -> Any:
+    """JSON-able form of a nested value: results (``to_dict()``), frames, series, mappings, numbers.
+
+    Parameters
+    ----------
+    value : Any
+        A result object, DataFrame, Series, mapping, sequence, dataclass or scalar.
+
+    Returns
+    -------
+    Any
+        Plain JSON values; a DataFrame becomes ``{"index", "columns", "data"}``.
+
+    Examples
+    --------
+    >>> detail_value({"x": pd.Series({"a": 1.0})})
+    {'x': {'a': 1.0}}
+    """
+    if hasattr(value, "to_dict") and not isinstance(value, (pd.DataFrame, pd.Series, Mapping)):
+        return value.to_dict()
+    if isinstance(value, pd.DataFrame):
+        return {
+            "index": [str(i) for i in value.index],
+            "columns": [str(c) for c in value.columns],
+            "data": jsonable(value.to_numpy().tolist()),
+        }
+    if isinstance(value, pd.Series):
+        return {str(k): jsonable(v) for k, v in value.items()}
+    if isinstance(value, Mapping):
+        return {str(k): detail_value(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [detail_value(v) for v in value]
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: detail_value(getattr(value, f.name)) for f in dataclasses.fields(value) if not f.name.startswith("_")}
+    return jsonable(value)
+
+
+def series(values: Any, index: Sequence[str], name: str | None = None) -> pd.Series:
+    """A fresh float Series over `index` (the way results hand out their stored arrays).
+
+    Parameters
+    ----------
+    values : array_like
+        One number per label (copied as float64).
+    index : sequence of str
+        The labels (an object-dtype index).
+    name : str, optional
+        Name of the Series.
+
+    Returns
+    -------
+    pandas.Series
+
+    Examples
+    --------
+    >>> series([1, 2], ["a", "b"], "score").to_dict()
+    {'a': 1.0, 'b': 2.0}
+    """
+    return pd.Series(np.array(values, dtype=np.float64), index=pd.Index(list(index), dtype=object), name=name)
+
+
+class RankedResult:
+    """Mixin for results that rank systems in tie groups.
+
+    Subclasses are frozen dataclasses with a ``ranking`` field (tie groups, best first); the
+    mixin derives :attr:`order` and :meth:`position` from it (it defines no ``winners``: a
+    dataclass would take an inherited property for a field default), with one walk over the tie groups (:func:`walk_tiers`).
+    """
+
+    __slots__ = ()
+    ranking: Tiers
+
+    @property
+    def order(self) -> tuple[str, ...]:
+        """The ranking flattened, best first (tied systems in input order)."""
+        return tuple(s for group in self.ranking for s in group)
+
+    def position(self, system: str) -> int:
+        """Competition position of `system`: 1 + the number of systems ranked strictly above it.
+
+        Parameters
+        ----------
+        system : str
+            A ranked system.
+
+        Returns
+        -------
+        int
+
+        Raises
+        ------
+        UnknownSystemError
+            If `system` is not ranked.
+
+        Examples
+        --------
+        >>> import consensus as cs
+        >>> res = cs.rank(cs.load_example("votenrank-toy"), "dowdall")  # A and B tie first
+        >>> res.position("B"), res.position("C")
+        (1, 3)
+        """
+        positions = tier_positions(self.ranking)
+        if system not in positions:
+            raise UnknownSystemError(system, self.order, f"the {getattr(self, 'rule', 'result')} ranking")
+        return positions[system]

@@ -1,0 +1,208 @@
+"""RuleComparison: every rule measured against the exact Kemeny ranking (:func:`consensus.compare`)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import pandas as pd
+
+from ..errors import InvalidOptionError
+from .base import freeze_mapping, jsonable, tier_positions
+
+__all__ = ["RuleComparison"]
+
+
+def _tiers_to_lists(tiers: Sequence[Sequence[str]]) -> list[list[str]]:
+    return [list(group) for group in tiers]
+
+
+def _frame_records(frame: Any) -> list[dict[str, Any]]:
+    """Rows of a frame as JSON-able dicts, the index under its name (or ``"index"``)."""
+    name = frame.index.name or "index"
+    records = []
+    for key, row in frame.iterrows():
+        record: dict[str, Any] = {name: jsonable(key)}
+        for col, value in row.items():
+            if value is pd.NA:
+                value = None
+            record[str(col)] = jsonable(value)
+        records.append(record)
+    return records
+
+
+@dataclass(frozen=True, slots=True)
+class RuleComparison:
+    """Each rule's ranking measured against the exact Kemeny ranking (see :func:`consensus.compare_rules`).
+
+    Attributes
+    ----------
+    systems : tuple of str
+        The leaderboard's systems, in leaderboard order.
+    rules : tuple of str
+        The rules compared, in table order (``"kemeny"`` included).
+    _table : pandas.DataFrame
+        The comparison table, stored privately; read it through :attr:`table` (a copy).
+    rankings : Mapping[str, tuple of tuple of str]
+        Tie groups, best first, of every rule that ran.
+    results : Mapping[str, object]
+        The rule results (``RuleResult``) and the ``KemenyResult`` under ``"kemeny"``.
+    errors : Mapping[str, str]
+        Rule -> why it could not run on this leaderboard.
+    kemeny : KemenyResult
+        The reference.
+    condorcet_winner : str or None
+        The weighted-majority Condorcet winner, if any.
+    baseline : str
+        The rule rank changes are measured against (``"mean"``).
+    ks : tuple of int
+        The k of the top-k / least-k columns.
+    tie_penalty : float
+        Kendall distance penalty of a pair tied in one ranking only.
+    dispersion : float
+        Mean Kendall distance between two task rankings (Colombo et al. 2022, app. C.2).
+    total_weight : float
+        Sum of the task weights (``mean_task_distance = task_distance / total_weight``).
+    """
+
+    systems: tuple[str, ...]
+    rules: tuple[str, ...]
+    _table: pd.DataFrame
+    rankings: Mapping[str, tuple[tuple[str, ...], ...]]
+    results: Mapping[str, Any]
+    errors: Mapping[str, str]
+    kemeny: Any
+    condorcet_winner: str | None
+    baseline: str
+    ks: tuple[int, ...]
+    tie_penalty: float
+    dispersion: float
+    total_weight: float
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "systems", tuple(self.systems))
+        object.__setattr__(self, "rules", tuple(self.rules))
+        object.__setattr__(self, "_table", self._table.copy())
+        object.__setattr__(
+            self, "rankings", freeze_mapping({k: tuple(tuple(g) for g in v) for k, v in self.rankings.items()})
+        )
+        object.__setattr__(self, "results", freeze_mapping(self.results))
+        object.__setattr__(self, "errors", freeze_mapping(self.errors))
+        object.__setattr__(self, "ks", tuple(self.ks))
+
+    def positions(self) -> Any:
+        """Competition position (1 + systems strictly above) of each system under each rule that ran.
+
+        Systems (rows) follow the Kemeny ranking; one column per rule.
+
+        Returns
+        -------
+        pandas.DataFrame
+            Systems x rules (in the order of :attr:`rankings`, ``kemeny`` included),
+            integer positions; tied systems share a position.
+
+        Examples
+        --------
+        >>> import consensus as cs
+        >>> comp = cs.compare_rules(cs.load_example("votenrank-toy"), rules=["mean", "plurality"])
+        >>> comp.positions()
+           mean  plurality  kemeny
+        B     1          2       1
+        C     2          2       2
+        D     3          2       3
+        A     4          1       4
+        """
+        order = [s for group in self.rankings["kemeny"] for s in group]
+        columns = {}
+        for rule, tiers in self.rankings.items():
+            pos = tier_positions(tiers)
+            columns[rule] = [pos[s] for s in order]
+        return pd.DataFrame(columns, index=pd.Index(order, dtype=object), dtype="int64")
+
+    def rank_changes(self, baseline: str | None = None) -> Any:
+        """Position change versus `baseline` (default :attr:`baseline`): positive = moved up.
+
+        The arrows of Vote'n'Rank Table 3. Systems (rows) follow the Kemeny ranking.
+
+        Parameters
+        ----------
+        baseline : str, optional
+            A rule with a ranking in :attr:`rankings`; default :attr:`baseline`.
+
+        Returns
+        -------
+        pandas.DataFrame
+            Systems x rules (as :meth:`positions`), integers ``baseline position -
+            position``; the baseline's own column is 0.
+
+        Raises
+        ------
+        InvalidOptionError
+            If the baseline rule did not run (e.g. the mean with missing scores) or was not
+            compared.
+
+        Examples
+        --------
+        >>> import consensus as cs
+        >>> comp = cs.compare_rules(cs.load_example("votenrank-toy"), rules=["mean", "plurality"])
+        >>> comp.rank_changes()["plurality"].to_dict()
+        {'B': -1, 'C': 0, 'D': 1, 'A': 3}
+        """
+        base = self.baseline if baseline is None else baseline
+        if base not in self.rankings:
+            why = f": {self.errors[base]}" if base in self.errors else ""
+            raise InvalidOptionError(f"no ranking for baseline {base!r}{why}")
+        positions = self.positions()
+        return positions.rsub(positions[base], axis=0).astype("int64")
+
+    @property
+    def table(self) -> pd.DataFrame:
+        """One row per rule; columns documented in :func:`consensus.compare` (a fresh copy)."""
+        return self._table.copy()
+
+    def to_frame(self) -> pd.DataFrame:
+        """The comparison table (a copy); same as :attr:`table`.
+
+        Returns
+        -------
+        pandas.DataFrame
+        """
+        return self._table.copy()
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain JSON-able values: rows of the table, rankings, errors, dispersion, rank changes.
+
+        Returns
+        -------
+        dict
+            ``reference``, ``baseline``, ``ks``, ``tie_penalty``, ``condorcet_winner``,
+            ``kemeny`` (ranking, objective, status), ``dispersion``, ``total_weight``,
+            ``rows`` (the table), ``rankings``, ``errors`` and ``rank_changes`` (rule ->
+            system -> places gained versus the baseline; None without a baseline ranking).
+        """
+        kem = self.kemeny
+        return {
+            "reference": "kemeny",
+            "baseline": self.baseline,
+            "ks": list(self.ks),
+            "tie_penalty": self.tie_penalty,
+            "condorcet_winner": self.condorcet_winner,
+            "kemeny": {
+                "ranking": list(kem.ranking),
+                "objective": jsonable(kem.objective),
+                "status": jsonable(getattr(kem, "status", None)),
+            },
+            "dispersion": jsonable(self.dispersion),
+            "total_weight": jsonable(self.total_weight),
+            "rows": _frame_records(self._table),
+            "rankings": {rule: _tiers_to_lists(t) for rule, t in self.rankings.items()},
+            "errors": dict(self.errors),
+            "rank_changes": self._rank_changes_dict(),
+        }
+
+    def _rank_changes_dict(self) -> dict[str, dict[str, int]] | None:
+        if self.baseline not in self.rankings:
+            return None
+        changes = self.rank_changes()
+        return {rule: {s: int(changes.at[s, rule]) for s in changes.index} for rule in changes.columns}

@@ -1,0 +1,165 @@
+"""RobustnessResult: rankings on complete against thinned scores (:mod:`consensus.experiments`)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from ..errors import InvalidOptionError
+from .base import freeze_mapping, jsonable, readonly_array
+
+__all__ = ["RobustnessResult"]
+
+
+@dataclass(frozen=True, slots=True)
+class RobustnessResult:
+    """Kendall tau between rankings on complete and on thinned scores (Himmi et al. sec. 3).
+
+    Attributes
+    ----------
+    etas : tuple of float
+        Shares of scores removed.
+    methods : tuple of str
+        ``"sigma_l"``, ``"mean"`` (and ``"sigma_2l"`` on instance-level data).
+    taus : ndarray (n_etas, n_seeds, n_methods)
+        Kendall tau-b between each method's ranking with and without the removed scores.
+    removed : ndarray (n_etas, n_seeds)
+        Share of scores actually removed (a removal that would leave a system, task or
+        instance without any score is skipped).
+    parameters : Mapping[str, Any]
+        The generator and removal settings.
+
+    Examples
+    --------
+    >>> res = RobustnessResult(etas=(0.1, 0.5), methods=("sigma_l", "mean"),
+    ...                        taus=[[[1.0, 1.0], [0.8, 0.6]], [[0.6, 0.2], [0.4, 0.0]]],
+    ...                        removed=[[0.1, 0.1], [0.5, 0.5]], parameters={"seed": 0})
+    >>> res.n_seeds, res.taus.shape
+    (2, (2, 2, 2))
+    """
+
+    etas: tuple[float, ...]
+    methods: tuple[str, ...]
+    taus: Any
+    removed: Any
+    parameters: Mapping[str, Any]
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "etas", tuple(float(e) for e in self.etas))
+        object.__setattr__(self, "methods", tuple(self.methods))
+        object.__setattr__(self, "taus", readonly_array(self.taus, float))
+        object.__setattr__(self, "removed", readonly_array(self.removed, float))
+        object.__setattr__(self, "parameters", freeze_mapping(self.parameters))
+
+    @property
+    def n_seeds(self) -> int:
+        """Number of seeds (repetitions) per eta: ``taus.shape[1]``."""
+        return int(self.taus.shape[1])
+
+    def mean_tau(self, method: str) -> Any:
+        """Mean tau over seeds, one value per eta.
+
+        Parameters
+        ----------
+        method : str
+            One of :attr:`methods`.
+
+        Returns
+        -------
+        numpy.ndarray (n_etas,)
+            In the order of :attr:`etas`.
+
+        Raises
+        ------
+        InvalidOptionError
+            If `method` is not one of :attr:`methods`.
+
+        Examples
+        --------
+        >>> res = RobustnessResult(etas=(0.1, 0.5), methods=("sigma_l", "mean"),
+        ...                        taus=[[[1.0, 1.0], [0.8, 0.6]], [[0.6, 0.2], [0.4, 0.0]]],
+        ...                        removed=[[0.1, 0.1], [0.5, 0.5]], parameters={"seed": 0})
+        >>> [round(t, 6) for t in res.mean_tau("mean").tolist()]
+        [0.8, 0.1]
+        """
+        if method not in self.methods:
+            raise InvalidOptionError(f"unknown method {method!r}; this result has {', '.join(self.methods)}")
+        return self.taus[:, :, self.methods.index(method)].mean(axis=1)
+
+    def summary(self) -> Any:
+        """Mean and standard deviation of tau over seeds: one row per eta.
+
+        Returns
+        -------
+        pandas.DataFrame
+            Indexed by ``eta``; one column per method (mean tau), then ``METHOD_std`` (the
+            population standard deviation over seeds, ``ddof=0``) and ``removed`` (mean
+            share of scores actually removed).
+
+        Examples
+        --------
+        >>> res = RobustnessResult(etas=(0.1, 0.5), methods=("sigma_l", "mean"),
+        ...                        taus=[[[1.0, 1.0], [0.8, 0.6]], [[0.6, 0.2], [0.4, 0.0]]],
+        ...                        removed=[[0.1, 0.1], [0.5, 0.5]], parameters={"seed": 0})
+        >>> list(res.summary().columns)
+        ['sigma_l', 'mean', 'sigma_l_std', 'mean_std', 'removed']
+        """
+        data: dict[str, Any] = {}
+        for k, m in enumerate(self.methods):
+            data[m] = self.taus[:, :, k].mean(axis=1)
+        for k, m in enumerate(self.methods):
+            data[f"{m}_std"] = self.taus[:, :, k].std(axis=1)
+        data["removed"] = self.removed.mean(axis=1)
+        return pd.DataFrame(data, index=pd.Index(self.etas, name="eta"))
+
+    def to_frame(self) -> Any:
+        """One row per (eta, seed, method): ``eta``, ``seed``, ``method``, ``tau``, ``removed``.
+
+        Returns
+        -------
+        pandas.DataFrame
+            Long format, ordered by eta, then seed, then method; ``seed`` is the 0-based
+            repetition index and ``removed`` the share removed in that (eta, seed).
+
+        Examples
+        --------
+        >>> res = RobustnessResult(etas=(0.1, 0.5), methods=("sigma_l", "mean"),
+        ...                        taus=[[[1.0, 1.0], [0.8, 0.6]], [[0.6, 0.2], [0.4, 0.0]]],
+        ...                        removed=[[0.1, 0.1], [0.5, 0.5]], parameters={"seed": 0})
+        >>> frame = res.to_frame()
+        >>> frame.shape, frame["method"].tolist()[:3]
+        ((8, 5), ['sigma_l', 'mean', 'sigma_l'])
+        """
+        e, s, m = np.meshgrid(
+            np.arange(len(self.etas)), np.arange(self.n_seeds), np.arange(len(self.methods)), indexing="ij"
+        )
+        return pd.DataFrame(
+            {
+                "eta": np.asarray(self.etas)[e.ravel()],
+                "seed": s.ravel(),
+                "method": np.asarray(self.methods, dtype=object)[m.ravel()],
+                "tau": self.taus.ravel(),
+                "removed": self.removed[e.ravel(), s.ravel()],
+            }
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain JSON-able values.
+
+        Returns
+        -------
+        dict
+            ``etas``, ``methods``, ``taus`` and ``removed`` (nested lists, NaN as None) and
+            ``parameters``.
+        """
+        return {
+            "etas": list(self.etas),
+            "methods": list(self.methods),
+            "taus": jsonable(self.taus),
+            "removed": jsonable(self.removed),
+            "parameters": jsonable(dict(self.parameters)),
+        }

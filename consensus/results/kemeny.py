@@ -1,0 +1,160 @@
+"""KemenyResult: an exact Kemeny ranking with its proof (returned by :func:`consensus.kemeny`)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import pandas as pd
+
+from .base import jsonable
+
+if TYPE_CHECKING:  # pragma: no cover
+    from solvers import SolveStatus
+
+__all__ = ["KemenyResult"]
+
+
+@dataclass(frozen=True, slots=True)
+class KemenyResult:
+    """An exact (or, under a time limit, best-found) Kemeny ranking with its certificate.
+
+    Attributes
+    ----------
+    ranking : tuple of str
+        Systems, best first.
+    objective : float
+        Total weighted Kendall disagreement of `ranking` with the tasks (the sum, over
+        pairs, of the task weight preferring the lower-ranked system; a tied task counts
+        half), recomputed from the pairwise matrix by :func:`consensus.kemeny_objective`.
+    lower_bound : float
+        Proven lower bound on the optimal objective; equal to `objective` when optimal.
+    status : SolveStatus
+        ``OPTIMAL``, or ``TIME_LIMIT`` when the limit stopped the proof.
+    method : str
+        ``"ilp:highs"``, ``"ilp:cbc"``, ... when an integer program was solved;
+        ``"brute_force"`` when every component was enumerated exhaustively;
+        ``"decomposition"`` when the majority graph alone orders every system.
+    unique : bool or None
+        Whether `ranking` is the only optimal ranking; None when not checked.
+    optima : tuple of tuple of str
+        All optimal rankings (up to the cap of ``enumerate_optima``), else ``()``.
+    optima_truncated : bool
+        More optimal rankings exist than `optima` lists.
+    components : tuple of int
+        Sizes of the majority-graph components solved separately, in ranking order.
+    blocks : tuple of tuple of str
+        Their members, in ranking order (``components[i] == len(blocks[i])``).
+    constraints_added : int
+        3-cycle constraints added lazily.
+    iterations : int
+        LP and MIP solves (lazy-constraint rounds).
+    seconds : float
+        Wall-clock time of the call.
+    time_limit : float or None
+        The limit that was given.
+
+    Examples
+    --------
+    >>> import consensus as cs
+    >>> res = cs.kemeny(cs.load_example("votenrank-toy"))
+    >>> res.ranking, res.objective, res.optimal, res.gap
+    (('B', 'C', 'D', 'A'), 12.0, True, 0.0)
+    """
+
+    ranking: tuple[str, ...]
+    objective: float
+    lower_bound: float
+    status: SolveStatus
+    method: str
+    unique: bool | None
+    optima: tuple[tuple[str, ...], ...]
+    optima_truncated: bool
+    components: tuple[int, ...]
+    blocks: tuple[tuple[str, ...], ...]
+    constraints_added: int
+    iterations: int
+    seconds: float
+    time_limit: float | None = None
+
+    @property
+    def optimal(self) -> bool:
+        """Whether `ranking` is proven optimal."""
+        return self.status.value == "optimal"
+
+    @property
+    def is_optimal(self) -> bool:
+        """Alias of :attr:`optimal`."""
+        return self.optimal
+
+    @property
+    def bound(self) -> float:
+        """Alias of :attr:`lower_bound`."""
+        return self.lower_bound
+
+    @property
+    def gap(self) -> float:
+        """``objective - lower_bound`` (0 when optimal)."""
+        return max(0.0, self.objective - self.lower_bound)
+
+    @property
+    def relative_gap(self) -> float:
+        """`gap` divided by `objective` (0 when the objective is 0)."""
+        return self.gap / self.objective if self.objective > 0 else 0.0
+
+    def to_frame(self) -> pd.DataFrame:
+        """One row per system: ``position`` (1 = best) and ``block`` (its component, 1-based).
+
+        Returns
+        -------
+        pandas.DataFrame
+            Indexed by ``system``, in ranking order; ``block`` numbers the entries of
+            :attr:`blocks` (the majority-graph components solved separately).
+
+        Examples
+        --------
+        >>> import consensus as cs
+        >>> cs.kemeny(cs.load_example("votenrank-toy")).to_frame()["position"].to_dict()
+        {'B': 1, 'C': 2, 'D': 3, 'A': 4}
+        """
+        block_of = {s: b for b, members in enumerate(self.blocks, start=1) for s in members}
+        return pd.DataFrame(
+            {"position": range(1, len(self.ranking) + 1), "block": [block_of[s] for s in self.ranking]},
+            index=pd.Index(self.ranking, dtype=object, name="system"),
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain JSON-able values, including the derived `optimal`, `gap` and `relative_gap`.
+
+        Returns
+        -------
+        dict
+            Every field (``status`` as its value, tuples as lists) plus ``gap``,
+            ``relative_gap`` and ``optimal``.
+
+        Examples
+        --------
+        >>> import consensus as cs
+        >>> d = cs.kemeny(cs.load_example("votenrank-toy")).to_dict()
+        >>> d["ranking"], d["status"], d["gap"]
+        (['B', 'C', 'D', 'A'], 'optimal', 0.0)
+        """
+        return {
+            "ranking": list(self.ranking),
+            "objective": jsonable(self.objective),
+            "lower_bound": jsonable(self.lower_bound),
+            "gap": jsonable(self.gap),
+            "relative_gap": jsonable(self.relative_gap),
+            "status": jsonable(self.status),
+            "optimal": self.optimal,
+            "method": self.method,
+            "unique": self.unique,
+            "optima": [list(r) for r in self.optima],
+            "optima_truncated": self.optima_truncated,
+            "components": list(self.components),
+            "blocks": [list(b) for b in self.blocks],
+            "constraints_added": self.constraints_added,
+            "iterations": self.iterations,
+            "seconds": jsonable(self.seconds),
+            "time_limit": jsonable(self.time_limit),
+        }

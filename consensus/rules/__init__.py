@@ -1,0 +1,86 @@
+"""Voting rules over tasks: scoring, iterative, majority-relation rules and score baselines.
+
+Each task is a voter ranking the systems; a rule aggregates those rankings (Rofin et al.
+2023, sec. 2.2 and appendix A). Every rule takes a :class:`~consensus.Leaderboard` (majority
+rules and ``kemeny`` also a :class:`~consensus.PairwiseMatrix`), its own options, and the
+options shared by all rules (``missing``, ``weighting``, ``group_weights``, ``two_step``,
+``tie_break``; see :func:`rank`), and returns a :class:`~consensus.RuleResult`.
+
+==========================  ===========================================================
+module                      rules
+==========================  ===========================================================
+:mod:`.positional`          :func:`plurality`, :func:`borda`, :func:`dowdall`,
+                            :func:`scoring`, :func:`rank_complement`, :func:`top_ten`,
+                            :func:`eurovision` (points by position)
+:mod:`.iterative`           :func:`threshold`, :func:`baldwin`
+:mod:`.majority_rules`      :func:`condorcet`, :func:`copeland`, :func:`minimax`
+:mod:`.scores`              :func:`mean`, :func:`geometric_mean`, :func:`optimality_gap`
+:mod:`.kemeny_rule`         :func:`kemeny` (the exact consensus as a RuleResult)
+:mod:`.engine`              the shared pipeline: :func:`run_rule`, option checks
+:mod:`.policies`            its steps: missing scores, group weighting, two-step
+                            aggregation, tie-breaks
+:mod:`.registry`            :data:`RULES` (name -> :class:`Rule`) and :func:`rank`
+==========================  ===========================================================
+
+References
+----------
+.. [1] Rofin et al., "Vote'n'Rank: Revision of Benchmarking with Social Choice Theory",
+   EACL 2023, sections 2.2-2.4 and appendix A.
+.. [2] Pinter, "Apres toi: scoring systems based on dataset votes", section 2.
+.. [3] Himmi et al., "Towards more robust NLP system evaluation: handling missing scores
+   in benchmarks", 2023 (Borda on the imputed pairwise matrix).
+"""
+
+from .iterative import baldwin, threshold
+from .kemeny_rule import kemeny
+from .majority_rules import condorcet, copeland, minimax
+from .positional import (
+    borda,
+    dowdall,
+    eurovision,
+    plurality,
+    rank_complement,
+    scoring,
+    scoring_vector,
+    top_ten,
+)
+from .registry import RULE_NAMES, RULES, Rule, rank
+from .scores import geometric_mean, mean, optimality_gap
+from .spec import (
+    SCORE_TOL,
+    SHARED_OPTION_NAMES,
+    MissingPolicy,
+    RuleSpec,
+    SharedOptions,
+    TieBreak,
+)
+
+__all__ = [
+    "plurality",
+    "borda",
+    "dowdall",
+    "scoring",
+    "rank_complement",
+    "top_ten",
+    "eurovision",
+    "threshold",
+    "baldwin",
+    "condorcet",
+    "copeland",
+    "minimax",
+    "mean",
+    "geometric_mean",
+    "optimality_gap",
+    "kemeny",
+    "scoring_vector",
+    "rank",
+    "Rule",
+    "RULES",
+    "RULE_NAMES",
+    "RuleSpec",
+    "SharedOptions",
+    "SHARED_OPTION_NAMES",
+    "SCORE_TOL",
+    "MissingPolicy",
+    "TieBreak",
+]

@@ -1,0 +1,268 @@
+"""The pipeline every rule runs through, and the options all rules share.
+
+Every rule of :mod:`consensus.rules` runs through :func:`run_rule`, which applies, in this
+order:
+
+1. the missing-score policy (``missing=None | "drop_tasks" | "drop_systems" | "impute"``);
+2. group weighting (``weighting="groups"``: each task group carries the same total weight);
+3. the rule itself, or two-step aggregation (``two_step=True``: the rule within each task
+   group, then the same rule over the group results, Vote'n'Rank Figure 1 C);
+4. an explicit tie-break (``tie_break="mean" | "lexicographic"``), if asked for.
+
+The result is a :class:`~consensus.results.RuleResult` that records each of these choices.
+See ``docs/rules.md`` for the decisions taken where the papers are silent.
+
+References
+----------
+.. [1] Rofin et al., "Vote'n'Rank: Revision of Benchmarking with Social Choice Theory",
+   EACL 2023, sections 2.2-2.4 and appendix A.
+.. [2] Himmi et al., "Towards more robust NLP system evaluation: handling missing scores in
+   benchmarks", 2023 (the imputed pairwise matrix behind ``missing="impute"``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from ..errors import InvalidOptionError, MissingScoreError
+from ..inputs import as_pairwise
+from ..instances import InstanceScores
+from ..leaderboard import Leaderboard
+from ..pairwise import PairwiseMatrix
+from ..results import RuleResult
+from .policies import (
+    apply_missing,
+    apply_tie_break,
+    check_group_option,
+    group_weight_values,
+    group_weighted,
+    missing_record,
+    policies_for,
+    systems_below,
+    tie_break_methods,
+)
+from .spec import (
+    MISSING_POLICIES,
+    SCORE_TOL,
+    SHARED_DEFAULTS,
+    SHARED_OPTION_NAMES,
+    TIE_BREAKS,
+    CoreOutput,
+    MissingPolicy,
+    RuleSpec,
+    SharedOptions,
+    TieBreak,
+    check_choice,
+    pairwise_of,
+    quiet,
+    quiet_leaderboard,
+    tiers,
+)
+
+__all__ = ["run_rule", "RuleSpec", "SharedOptions", "SHARED_OPTION_NAMES", "MissingPolicy", "TieBreak", "SCORE_TOL"]
+
+
+# ---------------------------------------------------------------------- the pipeline
+def run_rule(spec: RuleSpec, data: Any, rule_options: Mapping[str, Any], shared: Mapping[str, Any]) -> RuleResult:
+    """Run `spec` on `data` with its own `rule_options` and the `shared` options of :func:`rank`.
+
+    Parameters
+    ----------
+    spec : RuleSpec
+    data : Leaderboard, PairwiseMatrix, InstanceScores or object with ``to_pairwise()``
+        A matrix only if ``spec.accepts_matrix``; InstanceScores also via ``missing="impute"``.
+    rule_options : Mapping[str, Any]
+        The rule's own options, already checked; passed to ``spec.core``.
+    shared : Mapping[str, Any]
+        The shared options as given (unset ones take their defaults).
+
+    Returns
+    -------
+    RuleResult
+        From :func:`build_result`; ``options`` holds `rule_options` and every shared option.
+
+    Raises
+    ------
+    InvalidOptionError
+        A shared option that is invalid or cannot apply (no groups, a drop policy leaving
+        nothing, ``missing="impute"`` the rule cannot use, ...), or `data` of a wrong type.
+    MissingScoreError
+        Missing scores with ``missing=None`` when ``spec.pairwise_missing`` is False.
+    """
+    opts = _check_shared(spec, shared)
+    if isinstance(data, Leaderboard):
+        lb, missing_info, impute = apply_missing(spec, data, opts["missing"])
+        if opts["weighting"] == "groups":
+            lb = group_weighted(lb, opts["group_weights"])
+        if opts["two_step"]:
+            out = _two_step(spec, lb, rule_options, impute, opts["group_weights"])
+        else:
+            out = spec.core(lb, rule_options, impute)
+        systems = lb.systems
+    elif (
+        opts["missing"] == "impute"
+        and spec.impute
+        and isinstance(data, InstanceScores)
+    ):
+        # instance-level scores (InstanceScores): the one-level imputed matrix, sigma_l of Himmi et al.
+        for key in ("weighting", "group_weights", "two_step"):
+            if opts[key] != SHARED_DEFAULTS[key]:
+                raise InvalidOptionError(f"rule {spec.name!r}: option {key}={opts[key]!r} needs a Leaderboard")
+        if "mean" in tie_break_methods(opts["tie_break"]):
+            raise InvalidOptionError("tie_break='mean' needs a Leaderboard")
+        lb = None
+        matrix = pairwise_of(data, True)
+        missing_info = missing_record("impute", 0, "imputed pairwise matrix of the instance-level scores (impute_pairwise)")
+        out = spec.core(matrix, rule_options, True)
+        systems = matrix.systems
+    elif spec.accepts_matrix and (
+        isinstance(data, (PairwiseMatrix, InstanceScores)) or hasattr(data, "to_pairwise")
+    ):
+        for key in ("missing", "weighting", "group_weights", "two_step"):
+            if opts[key] != SHARED_DEFAULTS[key]:
+                raise InvalidOptionError(
+                    f"rule {spec.name!r}: option {key}={opts[key]!r} needs a Leaderboard, not a pairwise matrix"
+                )
+        if "mean" in tie_break_methods(opts["tie_break"]):
+            raise InvalidOptionError("tie_break='mean' needs scores: pass the Leaderboard, not a pairwise matrix")
+        lb = None
+        matrix = as_pairwise(data)
+        missing_info = missing_record(None, 0, "pairwise matrix given: its counts are used as they are")
+        out = spec.core(matrix, rule_options, False)
+        systems = matrix.systems
+    else:
+        what = "a Leaderboard or a PairwiseMatrix" if spec.accepts_matrix else "a Leaderboard"
+        hint = "; instance-level scores need missing='impute'" if spec.impute and isinstance(data, InstanceScores) else ""
+        raise InvalidOptionError(f"rule {spec.name!r} needs {what}, got {type(data).__name__}{hint}")
+    options = {**dict(rule_options), **opts}
+    return build_result(spec, systems, out, options, missing_info, lb)
+
+
+def build_result(
+    spec: RuleSpec,
+    systems: Sequence[str],
+    out: CoreOutput,
+    options: Mapping[str, Any],
+    missing_info: Mapping[str, Any],
+    lb: Leaderboard | None,
+) -> RuleResult:
+    """Wrap a core's output in a RuleResult, applying the tie-break named in `options`.
+
+    Parameters
+    ----------
+    spec : RuleSpec
+    systems : sequence of str
+        The systems ranked, aligned with ``out.scores``.
+    out : CoreOutput
+    options, missing_info : Mapping[str, Any]
+        Every option used, and what the missing-score policy did (both recorded).
+    lb : Leaderboard or None
+        The leaderboard ranked, for ``tie_break="mean"``.
+
+    Returns
+    -------
+    RuleResult
+
+    Raises
+    ------
+    InvalidOptionError
+        A malformed ``tie_break``, or ``tie_break="mean"`` with `lb` None.
+    """
+    ranking = out.ranking if out.ranking is not None else tiers(systems, out.scores)
+    details = dict(out.details)
+    tie_break = options.get("tie_break")
+    methods = tie_break_methods(tie_break)
+    if methods:
+        ranking, split = apply_tie_break(ranking, methods, lb)
+        details["tie_break"] = {"methods": methods, "split_groups": split}
+    winners = out.winners if out.winners is not None else ranking[0]
+    ties = str(options.get("ties", spec.ties_label))
+    return RuleResult(
+        rule=spec.name,
+        options=options,
+        systems=tuple(systems),
+        score_values=np.asarray(out.scores, dtype=np.float64),
+        ranking=ranking,
+        winners=winners,
+        ties=ties,
+        missing=missing_info,
+        tie_break=tie_break,
+        details=details,
+    )
+
+
+def _check_shared(spec: RuleSpec, shared: Mapping[str, Any]) -> dict[str, Any]:
+    unknown = set(shared) - set(SHARED_DEFAULTS)
+    if unknown:
+        raise InvalidOptionError(f"rule {spec.name!r}: unknown option(s) {', '.join(sorted(unknown))}")
+    opts = {**SHARED_DEFAULTS, **shared}
+    check_choice("missing", opts["missing"], MISSING_POLICIES, spec.name)
+    check_choice("weighting", opts["weighting"], (None, "groups"), spec.name)
+    if not isinstance(opts["two_step"], (bool, np.bool_)):
+        raise InvalidOptionError(f"rule {spec.name!r}: two_step must be True or False, got {opts['two_step']!r}")
+    opts["two_step"] = bool(opts["two_step"])
+    if opts["two_step"] and opts["weighting"] == "groups":
+        raise InvalidOptionError(
+            "two_step=True already gives each task group one vote; drop weighting='groups' "
+            "(use group_weights to weigh the groups)"
+        )
+    if opts["group_weights"] is not None:
+        if not (opts["two_step"] or opts["weighting"] == "groups"):
+            raise InvalidOptionError("group_weights needs weighting='groups' or two_step=True")
+        opts["group_weights"] = dict(opts["group_weights"])
+    methods = tie_break_methods(opts["tie_break"])
+    for m in methods:
+        check_choice("tie_break", m, TIE_BREAKS, spec.name)
+    if opts["tie_break"] is not None and not isinstance(opts["tie_break"], str):
+        opts["tie_break"] = tuple(methods)
+    return opts
+
+
+def _two_step(
+    spec: RuleSpec, lb: Leaderboard, rule_options: Mapping[str, Any], impute: bool, group_weights: Mapping[str, float] | None
+) -> CoreOutput:
+    """The rule within each group, then over the group results (Vote'n'Rank Fig. 1 C)."""
+    groups = check_group_option(lb, "two_step=True")
+    gw = group_weight_values(groups, group_weights)
+    meta = pd.DataFrame(np.nan, index=pd.Index(lb.systems, dtype=object), columns=pd.Index(list(groups), dtype=object))
+    group_results: dict[str, RuleResult | None] = {}
+    present = ~lb.missing
+    for g, ts in groups.items():
+        scored = [s for s in lb.systems if present.loc[s, list(ts)].any()]
+        if len(scored) < 2:  # nothing to compare inside this group
+            meta.loc[scored, g] = 0.0
+            group_results[g] = None
+            continue
+        sub = quiet(lambda: lb.select(systems=scored, tasks=list(ts)))
+        sub_impute = impute and sub.has_missing
+        out = spec.core(sub, rule_options, sub_impute)
+        info = missing_record(
+            "impute" if sub_impute else None,
+            len(sub.missing_cells()),
+            "imputed pairwise matrix (impute_pairwise)" if sub_impute else "as the whole leaderboard",
+        )
+        res = build_result(spec, sub.systems, out, {**dict(rule_options), "group": g}, info, sub)
+        group_results[g] = res
+        if spec.kind == "score":
+            meta.loc[scored, g] = res.scores.to_numpy()
+        else:  # rankings only: a system scores the number of systems ranked strictly below it
+            below = systems_below(res.ranking)
+            meta.loc[scored, g] = [below[s] for s in scored]
+    second = spec.second_step or spec
+    meta_lb = quiet_leaderboard(meta, weights=gw)
+    meta_impute = impute and meta_lb.has_missing
+    if meta_lb.has_missing and not (second.pairwise_missing or meta_impute):
+        raise MissingScoreError(second.name, meta_lb.missing_cells(), policies_for(second))
+    out = second.core(meta_lb, rule_options if second is spec else {}, meta_impute)
+    details = {
+        "group_results": group_results,
+        "group_scores": meta,
+        "group_weights": gw,
+        "second_step_rule": second.name,
+        "second_step": out.details,
+    }
+    return CoreOutput(out.scores, details, out.ranking, out.winners)

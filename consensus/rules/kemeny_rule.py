@@ -1,0 +1,85 @@
+"""The exact Kemeny consensus (:func:`consensus.kemeny`) as a rule: a RuleResult like every other rule."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+
+from ..kemeny import kemeny as _kemeny
+from ..leaderboard import Leaderboard
+from ..pairwise import PairwiseMatrix
+from ..results import RuleResult
+from .engine import run_rule
+from .spec import SHARED_OPTION_NAMES, CoreOutput, RuleSpec, pairwise_of
+
+__all__ = ["kemeny"]
+
+
+def _kemeny_core(data: Any, opts: Mapping[str, Any], impute: bool) -> CoreOutput:
+    target = pairwise_of(data, True) if impute else data
+    res = _kemeny(target, **opts)
+    order = tuple(res.ranking)
+    systems = data.systems if isinstance(data, (Leaderboard, PairwiseMatrix)) else tuple(order)
+    below = {s: float(len(order) - 1 - k) for k, s in enumerate(order)}
+    scores = np.array([below[s] for s in systems])
+    return CoreOutput(scores, {"kemeny": res}, ranking=tuple((s,) for s in order))
+
+
+_SPEC = RuleSpec("kemeny", "exact", _kemeny_core, True, True, True)
+
+
+def kemeny(data: Leaderboard | PairwiseMatrix, **kemeny_options: Any) -> RuleResult:
+    """The exact Kemeny consensus (:func:`consensus.kemeny.kemeny`) as a RuleResult.
+
+    Options of :func:`rank` (``missing``, ``weighting``, ``group_weights``, ``two_step``,
+    ``tie_break``) are handled here; every other option goes to
+    :func:`consensus.kemeny.kemeny`. The ranking is one system per group (the consensus
+    order), ``scores`` the number of systems ranked below each system, and
+    ``details["kemeny"]`` the KemenyResult (objective, bound, status).
+
+    Parameters
+    ----------
+    data : Leaderboard, PairwiseMatrix, InstanceScores or object with ``to_pairwise()``
+        Scores, systems x tasks, or their weighted pairwise matrix (used as it is). With
+        ``missing=None`` missing scores are allowed: each pair is compared on the tasks
+        both are scored on.
+    **kemeny_options
+        The options shared by every rule (``missing``, ``weighting``, ``group_weights``,
+        ``two_step``, ``tie_break``), as documented in :func:`consensus.rules.rank`, and
+        the keyword options of :func:`consensus.kemeny.kemeny` (``method``,
+        ``time_limit``, ``solver``, ...), recorded in ``result.options``. Any other name
+        raises ``TypeError`` (from :func:`consensus.kemeny.kemeny`).
+
+    Returns
+    -------
+    RuleResult
+        ``ranking``: one system per tie group, the consensus order; ``scores``: the
+        number of systems ranked below each system; ``details["kemeny"]``: the
+        KemenyResult.
+
+    Raises
+    ------
+    InvalidOptionError
+        A shared option is invalid or cannot apply to `data` (a pairwise matrix takes
+        only ``tie_break="lexicographic"``), `data` has an unsupported type, or an
+        option of :func:`consensus.kemeny.kemeny` is invalid (method, solver name, time
+        limit, cap, brute force on more than 8 systems).
+    SolverNotAvailableError
+        The solver named by ``solver`` is not installed here.
+    SolveFailedError
+        The solver failed or, without a time limit, stopped before proving optimality.
+
+    Examples
+    --------
+    >>> import consensus as cs
+    >>> res = kemeny(cs.load_example("votenrank-toy"))
+    >>> res.ranking, res.scores.tolist()
+    ((('B',), ('C',), ('D',), ('A',)), [0.0, 3.0, 2.0, 1.0])
+    >>> res.details["kemeny"].objective
+    12.0
+    """
+    shared = {k: kemeny_options.pop(k) for k in list(kemeny_options) if k in SHARED_OPTION_NAMES}
+    return run_rule(_SPEC, data, kemeny_options, shared)
+

@@ -1,0 +1,440 @@
+"""The steps of the rule pipeline around a rule's core: missing scores, group weighting, tie-breaks.
+
+Each is applied by :func:`consensus.rules.engine.run_rule` when the matching shared option
+is given (``missing``, ``weighting="groups"`` / ``group_weights``, ``tie_break``); see
+``docs/rules.md`` for the decisions taken where the papers are silent.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+from ..errors import InvalidOptionError, MissingScoreError
+from ..leaderboard import Leaderboard
+from ..results import tiers_from_scores
+from ..results.base import walk_tiers
+from .spec import (
+    SCORE_TOL,
+    RuleSpec,
+    quiet,
+)
+
+__all__ = [
+    "policies_for",
+    "missing_record",
+    "apply_missing",
+    "check_group_option",
+    "group_weight_values",
+    "group_weighted",
+    "tie_break_methods",
+    "systems_below",
+    "apply_tie_break",
+    "mean_key",
+]
+
+
+# ---------------------------------------------------------------------- missing scores
+def policies_for(spec: RuleSpec) -> tuple[str, ...]:
+    """The missing-score policies `spec` accepts, for error messages.
+
+    Parameters
+    ----------
+    spec : RuleSpec
+        The rule; ``"impute"`` is listed only when ``spec.impute``.
+
+    Returns
+    -------
+    tuple of str
+
+    Examples
+    --------
+    >>> policies_for(RuleSpec("plurality", "positional", None))
+    ('drop_tasks', 'drop_systems')
+    """
+    return (("impute",) if spec.impute else ()) + ("drop_tasks", "drop_systems")
+
+
+def missing_record(policy: str | None, n_cells: int, treatment: str, tasks: Sequence[str] = (), systems: Sequence[str] = ()) -> dict[str, Any]:
+    """The record of what a missing-score policy did (``RuleResult.details["missing"]``).
+
+    Parameters
+    ----------
+    policy : str or None
+        The ``missing`` option.
+    n_cells : int
+        Number of missing cells in the leaderboard.
+    treatment : str
+        What was done, in words.
+    tasks, systems : sequence of str, default=()
+        The dropped tasks and systems.
+
+    Returns
+    -------
+    dict of str to object
+        Keys ``policy``, ``treatment``, ``n_missing_cells``, ``dropped_tasks`` and
+        ``dropped_systems`` (tuples).
+
+    Examples
+    --------
+    >>> missing_record("drop_tasks", 1, "dropped", tasks=["nli"])["dropped_tasks"]
+    ('nli',)
+    """
+    return {
+        "policy": policy,
+        "treatment": treatment,
+        "n_missing_cells": int(n_cells),
+        "dropped_tasks": tuple(tasks),
+        "dropped_systems": tuple(systems),
+    }
+
+
+def apply_missing(spec: RuleSpec, lb: Leaderboard, policy: str | None) -> tuple[Leaderboard, dict[str, Any], bool]:
+    """Apply the missing-score policy `policy` of rule `spec` to `lb`.
+
+    Parameters
+    ----------
+    spec : RuleSpec
+        The rule (whether it imputes, or compares pairs on shared tasks).
+    lb : Leaderboard
+    policy : {None, "drop_tasks", "drop_systems", "impute"}
+        The ``missing`` option.
+
+    Returns
+    -------
+    (Leaderboard, dict, bool)
+        The leaderboard to rank (`lb`, or a selection of it), the record of what was done
+        (:func:`missing_record`), and whether the rule must use the imputed pairwise matrix.
+
+    Raises
+    ------
+    InvalidOptionError
+        If ``"impute"`` is given to a rule that cannot impute, ``"drop_tasks"`` would drop
+        every task, or ``"drop_systems"`` would leave fewer than two systems.
+    MissingScoreError
+        If scores are missing, `policy` is None and the rule needs complete scores.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> import consensus as cs
+    >>> lb = cs.Leaderboard(pd.DataFrame({"qa": [0.9, 0.5], "nli": [0.6, None]}, index=["a", "b"]))
+    >>> new, record, impute = apply_missing(RuleSpec("borda", "positional", None), lb, "drop_tasks")
+    >>> new.tasks, record["dropped_tasks"], impute
+    (('qa',), ('nli',), False)
+    """
+    cells = lb.missing_cells()
+    if policy == "impute" and not spec.impute:
+        raise InvalidOptionError(
+            f"rule {spec.name!r} cannot use missing='impute': the imputed pairwise matrix gives "
+            "probabilities that one system is above another, which only Borda and the "
+            "majority rules (condorcet, copeland, minimax, kemeny) consume; pass "
+            "missing='drop_tasks' or 'drop_systems'"
+        )
+    if not cells:
+        return lb, missing_record(policy, 0, "no missing scores"), False
+    if policy is None:
+        if not spec.pairwise_missing:
+            raise MissingScoreError(spec.name, cells, policies_for(spec))
+        return lb, missing_record(None, len(cells), "pairwise: each pair compared on the tasks both are scored on"), False
+    if policy == "impute":
+        return lb, missing_record(policy, len(cells), "imputed pairwise matrix (impute_pairwise)"), True
+    missing = lb.missing
+    if policy == "drop_tasks":
+        dropped = [t for t in lb.tasks if missing[t].any()]
+        kept = [t for t in lb.tasks if t not in set(dropped)]
+        if not kept:
+            raise InvalidOptionError(
+                f"missing='drop_tasks' would drop every task ({len(dropped)}): each has a missing score; "
+                "use missing='drop_systems'" + (" or 'impute'" if spec.impute else "")
+            )
+        new = quiet(lambda: lb.select(tasks=kept))
+        return new, missing_record(policy, len(cells), "dropped the tasks with a missing score", tasks=dropped), False
+    dropped = [s for s in lb.systems if missing.loc[s].any()]
+    kept = [s for s in lb.systems if s not in set(dropped)]
+    if len(kept) < 2:
+        raise InvalidOptionError(
+            f"missing='drop_systems' would leave {len(kept)} system(s) (dropping "
+            f"{', '.join(repr(s) for s in dropped[:5])}{', ...' if len(dropped) > 5 else ''}); "
+            "use missing='drop_tasks'" + (" or 'impute'" if spec.impute else "")
+        )
+    new = quiet(lambda: lb.select(systems=kept))
+    return new, missing_record(policy, len(cells), "dropped the systems with a missing score", systems=dropped), False
+
+
+# ---------------------------------------------------------------------- groups
+def check_group_option(lb: Leaderboard, option: str) -> Mapping[str, tuple[str, ...]]:
+    """Return the task groups of `lb`, checking that they cover every task.
+
+    Parameters
+    ----------
+    lb : Leaderboard
+    option : str
+        The option that needs groups (``"two_step"``, ...), for the message.
+
+    Returns
+    -------
+    Mapping[str, tuple[str, ...]]
+        ``lb.groups``.
+
+    Raises
+    ------
+    InvalidOptionError
+        If `lb` has no groups, or a task is in none.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> import consensus as cs
+    >>> lb = cs.Leaderboard(pd.DataFrame({"qa": [0.9, 0.5], "mt": [0.3, 0.4]}, index=["a", "b"]))
+    >>> dict(check_group_option(lb.with_groups({"nlu": ["qa"], "gen": ["mt"]}), "two_step"))
+    {'nlu': ('qa',), 'gen': ('mt',)}
+    """
+    groups = lb.groups
+    if not groups:
+        raise InvalidOptionError(
+            f"{option} needs task groups: build the leaderboard with groups={{...}} "
+            "(Leaderboard.from_frame) or call lb.with_groups({...})"
+        )
+    covered = {t for ts in groups.values() for t in ts}
+    loose = [t for t in lb.tasks if t not in covered]
+    if loose:
+        raise InvalidOptionError(
+            f"{option} needs every task in a group; task(s) {', '.join(repr(t) for t in loose[:5])}"
+            f"{', ...' if len(loose) > 5 else ''} are in none: add them to a group (a group may hold one task)"
+        )
+    return groups
+
+
+def group_weight_values(groups: Mapping[str, Sequence[str]], group_weights: Mapping[str, float] | None) -> dict[str, float]:
+    """Weight of every group: the given ones checked, the others 1.
+
+    Parameters
+    ----------
+    groups : Mapping[str, Sequence[str]]
+        Group -> tasks.
+    group_weights : Mapping[str, float] or None
+        The ``group_weights`` option.
+
+    Returns
+    -------
+    dict of str to float
+        Group -> weight, in the order of `groups`.
+
+    Raises
+    ------
+    InvalidOptionError
+        If a weight names an unknown group, is not a number, not finite or negative, or if
+        every group weight is zero.
+
+    Examples
+    --------
+    >>> group_weight_values({"nlu": ["qa"], "gen": ["mt"]}, {"gen": 2})
+    {'nlu': 1.0, 'gen': 2.0}
+    """
+    values = {g: 1.0 for g in groups}
+    for g, w in (group_weights or {}).items():
+        if g not in groups:
+            close = difflib.get_close_matches(str(g), list(groups), n=3)
+            hint = f"; did you mean {', '.join(repr(c) for c in close)}?" if close else f"; groups: {', '.join(repr(k) for k in groups)}"
+            raise InvalidOptionError(f"group_weights names unknown group {g!r}{hint}")
+        try:
+            value = float(w)
+        except (TypeError, ValueError):
+            raise InvalidOptionError(f"weight of group {g!r} is not a number: {w!r}") from None
+        if not np.isfinite(value) or value < 0:
+            raise InvalidOptionError(f"weight of group {g!r} must be finite and >= 0, got {w!r}")
+        values[g] = value
+    if not any(v > 0 for v in values.values()):
+        raise InvalidOptionError("every group weight is zero; give at least one group a positive weight")
+    return values
+
+
+def group_weighted(lb: Leaderboard, group_weights: Mapping[str, float] | None) -> Leaderboard:
+    """`lb` with task weights rescaled so that each group's tasks sum to the group's weight.
+
+    Within a group the tasks keep their relative weights (``weighting="groups"``).
+
+    Parameters
+    ----------
+    lb : Leaderboard
+        Must have groups covering every task.
+    group_weights : Mapping[str, float] or None
+        Group -> weight; unlisted groups weigh 1.
+
+    Returns
+    -------
+    Leaderboard
+
+    Raises
+    ------
+    InvalidOptionError
+        If the groups are missing or incomplete (:func:`check_group_option`), a group
+        weight is bad (:func:`group_weight_values`), or every task ends with weight 0.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> import consensus as cs
+    >>> lb = cs.Leaderboard(pd.DataFrame({"qa": [0.9, 0.5], "nli": [0.6, 0.8], "mt": [0.3, 0.4]}, index=["a", "b"]))
+    >>> group_weighted(lb.with_groups({"nlu": ["qa", "nli"], "gen": ["mt"]}), None).weights.tolist()
+    [0.5, 0.5, 1.0]
+    """
+    groups = check_group_option(lb, "weighting='groups'")
+    gw = group_weight_values(groups, group_weights)
+    w = lb.weights
+    new: dict[str, float] = {}
+    for g, ts in groups.items():
+        total = float(w[list(ts)].sum())
+        for t in ts:
+            new[t] = gw[g] * float(w[t]) / total if total > 0 else 0.0
+    if not any(v > 0 for v in new.values()):
+        raise InvalidOptionError("group weighting leaves every task with weight 0")
+    return quiet(lambda: lb.with_weights(new))
+
+
+def systems_below(ranking: Sequence[Sequence[str]]) -> dict[str, float]:
+    """Per system, the number of systems ranked strictly below it (two-step group scores).
+
+    Parameters
+    ----------
+    ranking : sequence of sequence of str
+        Tie groups, best first.
+
+    Returns
+    -------
+    dict of str to float
+
+    Examples
+    --------
+    >>> systems_below([("b",), ("a", "c"), ("d",)])
+    {'b': 3.0, 'a': 1.0, 'c': 1.0, 'd': 0.0}
+    """
+    sizes = [len(group) for group in ranking]
+    total = sum(sizes)
+    # systems below = total - (systems above) - (own tie group)
+    return {s: float(total - (position - 1) - sizes[tier - 1]) for s, position, tier in walk_tiers(ranking)}
+
+
+# ---------------------------------------------------------------------- tie-breaks
+def tie_break_methods(tie_break: Any) -> tuple[str, ...]:
+    """The ``tie_break`` option as a tuple of method names (the names are not checked here).
+
+    Parameters
+    ----------
+    tie_break : str, sequence of str or None
+
+    Returns
+    -------
+    tuple of str
+        Empty for None.
+
+    Raises
+    ------
+    InvalidOptionError
+        If `tie_break` is an empty sequence, or neither None, a string nor a sequence.
+
+    Examples
+    --------
+    >>> tie_break_methods("mean"), tie_break_methods(None)
+    (('mean',), ())
+    """
+    if tie_break is None:
+        return ()
+    if isinstance(tie_break, str):
+        return (tie_break,)
+    if isinstance(tie_break, Sequence):
+        methods = tuple(tie_break)
+        if not methods:
+            raise InvalidOptionError("tie_break must name at least one method, or be None")
+        return methods
+    raise InvalidOptionError(f"tie_break must be None, 'mean', 'lexicographic' or a sequence of them, got {tie_break!r}")
+
+
+def apply_tie_break(
+    ranking: tuple[tuple[str, ...], ...], methods: Sequence[str], lb: Leaderboard | None
+) -> tuple[tuple[tuple[str, ...], ...], tuple[tuple[str, ...], ...]]:
+    """Split the tie groups of `ranking` by each method of `methods` in turn.
+
+    ``"mean"`` orders tied systems by :func:`mean_key` (systems still within SCORE_TOL stay
+    tied); any other method (``"lexicographic"``) orders them by label.
+
+    Parameters
+    ----------
+    ranking : tuple of tuple of str
+        Tie groups, best first.
+    methods : sequence of str
+        Tie-break methods, applied in order.
+    lb : Leaderboard or None
+        The scores for ``"mean"``.
+
+    Returns
+    -------
+    (tuple of tuple of str, tuple of tuple of str)
+        The new tie groups, and the groups that were split (as they were before the split).
+
+    Raises
+    ------
+    InvalidOptionError
+        If ``"mean"`` is asked and `lb` is None.
+
+    Examples
+    --------
+    >>> apply_tie_break((("b", "a"), ("c",)), ("lexicographic",), None)
+    ((('a',), ('b',), ('c',)), (('b', 'a'),))
+    """
+    split: list[tuple[str, ...]] = []
+    for method in methods:
+        key: dict[str, float]
+        if method == "mean":
+            if lb is None:
+                raise InvalidOptionError("tie_break='mean' needs the Leaderboard's scores")
+            key = mean_key(lb)
+        else:
+            key = {}
+        new: list[tuple[str, ...]] = []
+        for group in ranking:
+            if len(group) == 1:
+                new.append(group)
+                continue
+            if method == "mean":
+                parts = tiers_from_scores(list(group), [key[s] for s in group], tol=SCORE_TOL)
+            else:  # lexicographic: by system label
+                parts = tuple((s,) for s in sorted(group))
+            if len(parts) > 1:
+                split.append(group)
+            new.extend(parts)
+        ranking = tuple(new)
+    return ranking, tuple(split)
+
+
+def mean_key(lb: Leaderboard) -> dict[str, float]:
+    """Weighted mean of oriented scores over the tasks each system is scored on.
+
+    Parameters
+    ----------
+    lb : Leaderboard
+
+    Returns
+    -------
+    dict of str to float
+        System -> mean, ``-inf`` for a system scored only on zero-weight tasks.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> import consensus as cs
+    >>> mean_key(cs.Leaderboard(pd.DataFrame({"qa": [0.5, 1.0], "nli": [1.0, None]}, index=["a", "b"])))
+    {'a': 0.75, 'b': 1.0}
+    """
+    values = lb.values
+    w = lb.weights.to_numpy()
+    ok = ~np.isnan(values)
+    num = np.where(ok, values, 0.0) @ w
+    den = ok.astype(np.float64) @ w
+    with np.errstate(invalid="ignore", divide="ignore"):
+        mean = np.where(den > 0, num / np.where(den > 0, den, 1.0), -np.inf)
+    return dict(zip(lb.systems, mean.tolist()))

@@ -1,0 +1,184 @@
+"""The registry of rules, and :func:`rank`: one entry point for every rule by name.
+
+To add a rule: write its function in the module of its family (:mod:`.positional`,
+:mod:`.majority_rules`, :mod:`.scores`, ...) on top of :func:`.engine.run_rule`, then add
+one :class:`Rule` line to :data:`RULES` below. ``rank``, ``compare`` and the CLI pick it up
+from there.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Any
+
+from ..errors import InvalidOptionError
+from ..leaderboard import Leaderboard
+from ..pairwise import PairwiseMatrix
+from ..results import RuleResult
+from . import iterative, kemeny_rule, majority_rules, positional, scores
+from .spec import SHARED_OPTION_NAMES, RuleSpec
+
+__all__ = ["Rule", "RULES", "RULE_NAMES", "rank"]
+
+
+@dataclass(frozen=True)
+class Rule:
+    """One registered rule.
+
+    Attributes
+    ----------
+    name : str
+        The name :func:`rank`, ``compare`` and the CLI know it by.
+    function : callable
+        ``function(data, **options) -> RuleResult``.
+    options : tuple of str
+        The rule's own keyword options (besides the shared ones of :func:`rank`).
+    spec : RuleSpec
+        How the pipeline treats it (kind, missing scores, pairwise matrices).
+    any_option : bool
+        Every other option is passed on (``kemeny`` hands them to :func:`consensus.kemeny`).
+    """
+
+    name: str
+    function: Callable[..., RuleResult]
+    options: tuple[str, ...]
+    spec: RuleSpec
+    any_option: bool = False
+
+    @property
+    def accepts_missing(self) -> bool:
+        """With ``missing=None``, missing scores are fine: pairs are compared where both are scored."""
+        return self.spec.pairwise_missing
+
+    @property
+    def imputable(self) -> bool:
+        """``missing="impute"`` applies (the rule only needs pairwise preferences)."""
+        return self.spec.impute
+
+    @property
+    def accepts_matrix(self) -> bool:
+        """A :class:`PairwiseMatrix` may be passed instead of a leaderboard."""
+        return self.spec.accepts_matrix
+
+
+def _positional(name: str, *extra: str) -> Rule:
+    module = iterative if name in iterative._SPECS else positional
+    return Rule(name, getattr(module, name), ("ties", *extra), module._SPECS[name])
+
+
+#: Rule name -> :class:`Rule`, in documentation order.
+RULES: Mapping[str, Rule] = MappingProxyType(
+    {
+        "plurality": _positional("plurality"),
+        "borda": _positional("borda"),
+        "dowdall": _positional("dowdall"),
+        "scoring": _positional("scoring", "vector"),
+        "rank_complement": _positional("rank_complement"),
+        "top_ten": _positional("top_ten"),
+        "eurovision": _positional("eurovision"),
+        "threshold": _positional("threshold"),
+        "baldwin": _positional("baldwin"),
+        "condorcet": Rule("condorcet", majority_rules.condorcet, ("tie_tol",), majority_rules._SPECS["condorcet"]),
+        "copeland": Rule(
+            "copeland", majority_rules.copeland, ("variant", "tie_tol"), majority_rules._SPECS["copeland"]
+        ),
+        "minimax": Rule("minimax", majority_rules.minimax, ("variant", "tie_tol"), majority_rules._SPECS["minimax"]),
+        "mean": Rule("mean", scores.mean, (), scores._SPECS["mean"]),
+        "geometric_mean": Rule("geometric_mean", scores.geometric_mean, (), scores._SPECS["geometric_mean"]),
+        "optimality_gap": Rule("optimality_gap", scores.optimality_gap, ("gamma",), scores._SPECS["optimality_gap"]),
+        "kemeny": Rule("kemeny", kemeny_rule.kemeny, (), kemeny_rule._SPEC, any_option=True),
+    }
+)
+#: The registered rule names, in documentation order.
+RULE_NAMES: tuple[str, ...] = tuple(RULES)
+
+
+def rank(data: Leaderboard | PairwiseMatrix, rule: str, **options: Any) -> RuleResult:
+    """Rank the systems of a leaderboard with a named rule.
+
+    Parameters
+    ----------
+    data : Leaderboard or PairwiseMatrix
+        The scores. Majority rules and ``kemeny`` also take a PairwiseMatrix.
+    rule : str
+        One of :data:`RULE_NAMES`: ``plurality``, ``borda``, ``dowdall``,
+        ``scoring``, ``rank_complement``, ``top_ten``, ``eurovision``, ``threshold``,
+        ``baldwin``, ``condorcet``, ``copeland``, ``minimax``, ``mean``,
+        ``geometric_mean``, ``optimality_gap``, ``kemeny``.
+    **options
+        The rule's own options (``ties``, ``variant``, ``vector``, ``gamma``, ``tie_tol``;
+        see each function of :mod:`consensus.rules`; ``kemeny`` passes its options to
+        :func:`consensus.kemeny.kemeny`) and the shared ones:
+
+        missing : {None, "drop_tasks", "drop_systems", "impute"}, default None
+            None: positional rules, Threshold, Baldwin and score baselines raise
+            :class:`MissingScoreError`; majority rules and Kemeny compare each pair on the
+            tasks both are scored on (Vote'n'Rank eq. 1). ``drop_*`` drop the tasks or
+            systems with a missing score (listed in ``result.missing``). ``impute`` uses
+            :func:`consensus.impute.impute_pairwise` (Borda, majority rules, Kemeny only).
+        weighting : {None, "groups"}, default None
+            ``"groups"``: every group of ``lb.groups`` carries the same total weight (its
+            tasks keep their relative weights), Vote'n'Rank Fig. 1 B.
+        group_weights : dict, optional
+            Group -> weight (default 1 each) for ``weighting="groups"`` or ``two_step``.
+        two_step : bool, default False
+            Apply the rule within each group, then to the group results, Fig. 1 C.
+        tie_break : {None, "mean", "lexicographic"} or a sequence of them, default None
+            Split the rule's tie groups by the weighted mean of oriented scores, or by
+            system label. The result's ``tie_break`` says which was used.
+
+    Returns
+    -------
+    RuleResult
+        The ranking, scores and winners of `rule`, with every option used.
+
+    Raises
+    ------
+    InvalidOptionError
+        Unknown rule or option, or an option the rule cannot use. (``kemeny`` passes
+        unknown option names on to :func:`consensus.kemeny.kemeny`, which raises
+        ``TypeError``.)
+    MissingScoreError
+        Missing scores and no policy, for a rule that needs complete scores.
+    NonPositiveScoreError
+        ``geometric_mean`` on a score <= 0.
+    UnknownTaskError
+        ``optimality_gap`` with a `gamma` mapping that names an unknown task.
+    SolverNotAvailableError
+        ``kemeny`` with a solver that is not installed here.
+    SolveFailedError
+        ``kemeny``: the solver failed or, without a time limit, stopped before proving
+        optimality.
+
+    References
+    ----------
+    .. [1] Rofin et al., "Vote'n'Rank: Revision of Benchmarking with Social Choice
+       Theory", EACL 2023.
+
+    Examples
+    --------
+    >>> import consensus as cs
+    >>> toy = cs.load_example("votenrank-toy")
+    >>> rank(toy, "borda").scores.tolist()
+    [6.0, 9.0, 8.0, 7.0]
+    >>> rank(toy, "copeland").ranking
+    (('B',), ('C',), ('D',), ('A',))
+    >>> rank(toy, "dowdall", tie_break="lexicographic").order
+    ('A', 'B', 'C', 'D')
+    """
+    if not isinstance(rule, str) or rule not in RULES:
+        close = difflib.get_close_matches(str(rule), list(RULES), n=3, cutoff=0.5)
+        hint = f"; did you mean {', '.join(repr(c) for c in close)}?" if close else ""
+        raise InvalidOptionError(f"unknown rule {rule!r}{hint}; choose one of {', '.join(RULES)}")
+    entry = RULES[rule]
+    if not entry.any_option:
+        allowed = set(entry.options) | set(SHARED_OPTION_NAMES)
+        unknown = sorted(set(options) - allowed)
+        if unknown:
+            raise InvalidOptionError(
+                f"rule {rule!r} takes no option(s) {', '.join(unknown)}; it takes {', '.join(sorted(allowed))}"
+            )
+    return entry.function(data, **options)

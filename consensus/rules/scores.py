@@ -1,0 +1,217 @@
+"""Score baselines on the oriented scores: the (weighted) mean, the geometric mean, the optimality gap."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Unpack
+
+import numpy as np
+import pandas as pd
+
+from ..errors import InvalidOptionError, NonPositiveScoreError, UnknownTaskError
+from ..leaderboard import Leaderboard
+from ..results import RuleResult
+from .engine import run_rule
+from .spec import CoreOutput, RuleSpec, SharedOptions, complete_values
+
+__all__ = ["mean", "geometric_mean", "optimality_gap"]
+
+
+def _mean_core(lb: Leaderboard, opts: Mapping[str, Any], impute: bool) -> CoreOutput:
+    values = complete_values(lb)
+    w = lb.weights.to_numpy()
+    return CoreOutput(values @ w / float(w.sum()))
+
+
+def _geometric_core(lb: Leaderboard, opts: Mapping[str, Any], impute: bool) -> CoreOutput:
+    complete_values(lb)
+    raw = lb.scores.to_numpy(dtype=np.float64)
+    w = lb.weights.to_numpy()
+    used = w > 0
+    for j in np.nonzero(used)[0]:
+        bad = np.nonzero(raw[:, j] <= 0)[0]
+        if len(bad):
+            raise NonPositiveScoreError(
+                "geometric_mean", lb.tasks[j], [lb.systems[i] for i in bad], float(raw[bad[0], j])
+            )
+    sign = np.array([-1.0 if t in lb.lower_is_better else 1.0 for t in lb.tasks])
+    logs = np.log(raw[:, used]) * sign[used]  # a lower-is-better task enters as 1/x
+    return CoreOutput(np.exp(logs @ w[used] / float(w[used].sum())))
+
+
+def _gap_core(lb: Leaderboard, opts: Mapping[str, Any], impute: bool) -> CoreOutput:
+    values = complete_values(lb)
+    w = lb.weights.to_numpy()
+    gamma = opts["gamma"]
+    if gamma is None:
+        target = values.max(axis=0)  # the best oriented score on each task
+    else:
+        raw = np.array([float(gamma[t]) if isinstance(gamma, Mapping) else float(gamma) for t in lb.tasks])
+        target = np.where([t in lb.lower_is_better for t in lb.tasks], -raw, raw)
+    gaps = np.minimum(values, target) - target
+    lower = np.array([t in lb.lower_is_better for t in lb.tasks], dtype=bool)
+    gamma_used = pd.Series(np.where(lower, -target, target) + 0.0, index=pd.Index(lb.tasks, dtype=object))
+    return CoreOutput(gaps @ w / float(w.sum()), {"gamma": gamma_used})
+
+
+def _check_gamma(gamma: Any) -> float | dict[str, float] | None:
+    if gamma is None:
+        return None
+    if isinstance(gamma, Mapping):
+        out = {}
+        for t, g in gamma.items():
+            out[str(t)] = _finite(g, f"gamma of task {t!r}")
+        return out
+    return _finite(gamma, "gamma")
+
+
+def _finite(value: Any, what: str) -> float:
+    try:
+        v = float(value)
+    except (TypeError, ValueError):
+        raise InvalidOptionError(f"rule 'optimality_gap': {what} must be a number, got {value!r}") from None
+    if not np.isfinite(v):
+        raise InvalidOptionError(f"rule 'optimality_gap': {what} must be finite, got {value!r}")
+    return v
+
+
+_MEAN_SPEC = RuleSpec("mean", "score", _mean_core)
+_SPECS: dict[str, RuleSpec] = {
+    "mean": _MEAN_SPEC,
+    "geometric_mean": RuleSpec("geometric_mean", "score", _geometric_core),
+    "optimality_gap": RuleSpec("optimality_gap", "score", _gap_core, second_step=_MEAN_SPEC),
+}
+
+
+def mean(data: Leaderboard, **options: Unpack[SharedOptions]) -> RuleResult:
+    """Weighted arithmetic mean of the oriented scores (a lower-is-better task enters negated).
+
+    Parameters
+    ----------
+    data : Leaderboard
+        Scores, systems x tasks.
+    **options
+        The options shared by every rule (``missing``, ``weighting``, ``group_weights``,
+        ``two_step``, ``tie_break``), as documented in :func:`consensus.rules.rank`.
+
+    Returns
+    -------
+    RuleResult
+        ``scores``: sum_k w_k s_k / sum_k w_k per system, higher is better.
+
+    Raises
+    ------
+    InvalidOptionError
+        A shared option is invalid or cannot apply (e.g. ``weighting="groups"`` without
+        task groups, a drop policy that leaves nothing to rank); ``missing="impute"`` is
+        asked for (score baselines cannot use it); or `data` is not a Leaderboard.
+    MissingScoreError
+        `data` has missing scores and ``missing`` is None.
+
+    Examples
+    --------
+    >>> import consensus as cs
+    >>> mean(cs.load_example("colombo-table1")).ranking
+    (('A',), ('B',), ('C',))
+    """
+    return run_rule(_SPECS["mean"], data, {}, options)
+
+
+def geometric_mean(data: Leaderboard, **options: Unpack[SharedOptions]) -> RuleResult:
+    """Weighted geometric mean of the scores; a lower-is-better task enters as 1/score.
+
+    Every score of a task with positive weight must be > 0 (else
+    :class:`NonPositiveScoreError`).
+
+    Parameters
+    ----------
+    data : Leaderboard
+        Scores, systems x tasks.
+    **options
+        The options shared by every rule (``missing``, ``weighting``, ``group_weights``,
+        ``two_step``, ``tie_break``), as documented in :func:`consensus.rules.rank`.
+
+    Returns
+    -------
+    RuleResult
+        ``scores``: prod_k s_k^(w_k / W) over the tasks with positive weight (W their
+        total weight; 1/s_k on a lower-is-better task), higher is better.
+
+    Raises
+    ------
+    NonPositiveScoreError
+        A task with positive weight has a score <= 0.
+    InvalidOptionError
+        A shared option is invalid or cannot apply (e.g. ``weighting="groups"`` without
+        task groups, a drop policy that leaves nothing to rank); ``missing="impute"`` is
+        asked for (score baselines cannot use it); or `data` is not a Leaderboard.
+    MissingScoreError
+        `data` has missing scores and ``missing`` is None.
+
+    Examples
+    --------
+    >>> import consensus as cs
+    >>> round(float(geometric_mean(cs.load_example("votenrank-toy")).scores["B"]), 4)
+    2.5508
+    """
+    return run_rule(_SPECS["geometric_mean"], data, {}, options)
+
+
+def optimality_gap(
+    data: Leaderboard, *, gamma: float | Mapping[str, float] | None = None, **options: Unpack[SharedOptions]
+) -> RuleResult:
+    """Weighted mean over tasks of min(s, gamma) - gamma (Vote'n'Rank sec. 3.1).
+
+    The score is <= 0 and higher is better (0: at least gamma everywhere); the paper
+    reports its negation, the gap, where lower is better. `gamma` is one number, a mapping
+    task -> number, or None (default): the best score observed on each task, so the score
+    is the mean shortfall from the per-task best. On a lower-is-better task the gap is
+    max(s, gamma) - gamma, counted negatively. In two-step aggregation the second step
+    averages the group gaps.
+
+    Parameters
+    ----------
+    data : Leaderboard
+        Scores, systems x tasks.
+    gamma : float or Mapping[str, float], optional
+        The target score: one number for every task, or task -> number with a value for
+        every task of `data`, in the task's own units; None: the best score on each task.
+    **options
+        The options shared by every rule (``missing``, ``weighting``, ``group_weights``,
+        ``two_step``, ``tie_break``), as documented in :func:`consensus.rules.rank`.
+
+    Returns
+    -------
+    RuleResult
+        ``scores``: the weighted mean of min(s, gamma) - gamma (<= 0, higher is better);
+        ``details["gamma"]``: the target used on each task.
+
+    Raises
+    ------
+    UnknownTaskError
+        A key of a `gamma` mapping is not a task of `data`.
+    InvalidOptionError
+        `gamma` (or one of its values) is not a finite number, or a `gamma` mapping
+        leaves out a task; a shared option is invalid or cannot apply (e.g.
+        ``weighting="groups"`` without task groups, a drop policy that leaves nothing to
+        rank); ``missing="impute"`` is asked for; or `data` is not a Leaderboard.
+    MissingScoreError
+        `data` has missing scores and ``missing`` is None.
+
+    Examples
+    --------
+    >>> import consensus as cs
+    >>> optimality_gap(cs.load_example("votenrank-toy"), gamma=3).scores.tolist()
+    [-1.2, -0.4, -0.6, -0.8]
+    """
+    g = _check_gamma(gamma)
+    if isinstance(g, dict) and isinstance(data, Leaderboard):
+        for t in g:
+            if t not in data.tasks:
+                raise UnknownTaskError(t, data.tasks, "gamma")
+        loose = [t for t in data.tasks if t not in g]
+        if loose:
+            raise InvalidOptionError(f"rule 'optimality_gap': gamma has no value for task(s) {', '.join(map(repr, loose))}")
+    return run_rule(_SPECS["optimality_gap"], data, {"gamma": g}, options)
+
+

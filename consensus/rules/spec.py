@@ -1,0 +1,263 @@
+"""What a rule is to the pipeline: its spec, its core's output, the options all rules share, small helpers."""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal, TypedDict
+
+import numpy as np
+import pandas as pd
+
+from ..errors import DegenerateTaskWarning, InvalidOptionError
+from ..impute import impute_pairwise
+from ..leaderboard import Leaderboard
+from ..pairwise import PairwiseMatrix, pairwise
+from ..results import tiers_from_scores
+
+__all__ = [
+    "RuleSpec",
+    "CoreOutput",
+    "SharedOptions",
+    "SHARED_OPTION_NAMES",
+    "SHARED_DEFAULTS",
+    "MissingPolicy",
+    "TieBreak",
+    "SCORE_TOL",
+    "quiet_leaderboard",
+    "quiet",
+    "pairwise_of",
+    "tiers",
+    "check_choice",
+    "complete_values",
+]
+
+MissingPolicy = Literal["drop_tasks", "drop_systems", "impute"]
+TieBreak = Literal["mean", "lexicographic"]
+RuleKind = Literal["positional", "iterative", "majority", "score", "exact"]
+
+#: Two rule scores within this (relative to the larger magnitude, floor 1) are tied.
+SCORE_TOL = 1e-9
+
+MISSING_POLICIES = (None, "drop_tasks", "drop_systems", "impute")
+TIE_BREAKS = ("mean", "lexicographic")
+
+
+class SharedOptions(TypedDict, total=False):
+    """Options every rule accepts (see :func:`rank`)."""
+
+    missing: MissingPolicy | None
+    weighting: Literal["groups"] | None
+    group_weights: Mapping[str, float] | None
+    two_step: bool
+    tie_break: TieBreak | Sequence[TieBreak] | None
+
+
+SHARED_DEFAULTS: dict[str, Any] = {
+    "missing": None,
+    "weighting": None,
+    "group_weights": None,
+    "two_step": False,
+    "tie_break": None,
+}
+#: Names of the options every rule accepts.
+SHARED_OPTION_NAMES: tuple[str, ...] = tuple(SHARED_DEFAULTS)
+
+
+@dataclass
+class CoreOutput:
+    """What a rule's core computes on a prepared leaderboard (internal)."""
+
+    scores: np.ndarray
+    details: dict[str, Any] = field(default_factory=dict)
+    ranking: tuple[tuple[str, ...], ...] | None = None  # None: tie groups of `scores`
+    winners: tuple[str, ...] | None = None  # None: the first tie group
+
+
+Core = Callable[[Any, Mapping[str, Any], bool], CoreOutput]
+
+
+@dataclass(frozen=True)
+class RuleSpec:
+    """How :func:`run_rule` treats one rule.
+
+    Attributes
+    ----------
+    name : str
+        Rule name.
+    kind : {"positional", "iterative", "majority", "score", "exact"}
+        Positional and iterative rules rank systems within each task; majority rules (and
+        Kemeny) use the pairwise matrix; score baselines use the numbers.
+    core : callable
+        ``core(data, options, impute) -> CoreOutput`` on a prepared leaderboard (or a
+        PairwiseMatrix when `accepts_matrix`).
+    pairwise_missing : bool
+        With ``missing=None`` the rule compares each pair on the tasks both are scored on
+        (the R operator, Vote'n'Rank eq. 1) instead of refusing missing scores.
+    impute : bool
+        ``missing="impute"`` is meaningful (the rule only needs pairwise preferences).
+    accepts_matrix : bool
+        A :class:`PairwiseMatrix` may be passed instead of a leaderboard.
+    second_step : RuleSpec or None
+        The rule applied over the group results in two-step aggregation when it is not
+        this rule (``optimality_gap`` averages the group gaps).
+    """
+
+    name: str
+    kind: RuleKind
+    core: Core
+    pairwise_missing: bool = False
+    impute: bool = False
+    accepts_matrix: bool = False
+    second_step: RuleSpec | None = None
+
+    @property
+    def ties_label(self) -> str:
+        """Default ``RuleResult.ties`` of this kind: ``"neither"``, ``"scores"`` or ``"average"``."""
+        return {"majority": "neither", "exact": "neither", "score": "scores"}.get(self.kind, "average")
+
+
+# ---------------------------------------------------------------------- helpers shared by the rules
+def quiet_leaderboard(frame: pd.DataFrame, **kwargs: Any) -> Leaderboard:
+    """Build ``Leaderboard(frame, **kwargs)`` without re-emitting DegenerateTaskWarning (seen once).
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+        Scores, systems x tasks.
+    **kwargs
+        Further arguments of :class:`~consensus.Leaderboard` (``weights``, ...).
+
+    Returns
+    -------
+    Leaderboard
+
+    Raises
+    ------
+    LeaderboardError, UnknownTaskError
+        Whatever the :class:`~consensus.Leaderboard` constructor raises.
+    """
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DegenerateTaskWarning)
+        return Leaderboard(frame, **kwargs)
+
+
+def quiet(call: Callable[[], Leaderboard]) -> Leaderboard:
+    """Call `call` without re-emitting DegenerateTaskWarning (already seen once).
+
+    Parameters
+    ----------
+    call : callable
+        No-argument function building a leaderboard (``lambda: lb.select(...)``, ...).
+
+    Returns
+    -------
+    Leaderboard
+        What `call` returns; whatever it raises propagates.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> frame = pd.DataFrame({"qa": [1.0, 1.0], "nli": [0.2, 0.3]}, index=["a", "b"])
+    >>> quiet(lambda: Leaderboard(frame)).n_systems
+    2
+    """
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DegenerateTaskWarning)
+        return call()
+
+
+def pairwise_of(data: Leaderboard | PairwiseMatrix, impute: bool, *, tie_tol: float = 0.0) -> PairwiseMatrix:
+    """Return the pairwise matrix a majority rule uses: given, imputed, or counted from the scores.
+
+    Parameters
+    ----------
+    data : Leaderboard, PairwiseMatrix or InstanceScores
+        A PairwiseMatrix is returned as it is; InstanceScores need `impute`.
+    impute : bool
+        Use :func:`consensus.impute.impute_pairwise` (``missing="impute"``).
+    tie_tol : float, default=0.0
+        Scores within `tie_tol` count as tied (:func:`consensus.pairwise`).
+
+    Returns
+    -------
+    PairwiseMatrix
+
+    Raises
+    ------
+    InvalidOptionError
+        `impute` with a nonzero `tie_tol`, a bad `tie_tol`, or InstanceScores without `impute`.
+    """
+    if isinstance(data, PairwiseMatrix):
+        return data
+    if impute:
+        if tie_tol:
+            raise InvalidOptionError("tie_tol cannot be combined with missing='impute'")
+        return impute_pairwise(data).matrix
+    return pairwise(data, tie_tol=tie_tol)
+
+
+def tiers(systems: Sequence[str], scores: np.ndarray) -> tuple[tuple[str, ...], ...]:
+    """Group `systems` into ties by `scores` (higher is better) within :data:`SCORE_TOL`.
+
+    Parameters
+    ----------
+    systems : sequence of str
+    scores : numpy.ndarray
+        One score per system.
+
+    Returns
+    -------
+    tuple of tuple of str
+        Tie groups, best first; a group keeps the order of `systems`.
+    """
+    return tiers_from_scores(list(systems), [float(x) for x in scores], tol=SCORE_TOL)
+
+
+def check_choice(name: str, value: Any, choices: Sequence[Any], rule: str) -> Any:
+    """Return `value` if it is one of `choices`, else raise an error naming them.
+
+    Parameters
+    ----------
+    name, rule : str
+        Option and rule names, for the message.
+    value : object
+    choices : sequence
+
+    Returns
+    -------
+    object
+        `value`, unchanged.
+
+    Raises
+    ------
+    InvalidOptionError
+        `value` is not in `choices`.
+    """
+    if value not in choices:
+        shown = ", ".join(repr(c) for c in choices)
+        raise InvalidOptionError(f"rule {rule!r}: {name}={value!r} is not one of {shown}")
+    return value
+
+
+def complete_values(lb: Leaderboard) -> np.ndarray:
+    """Return ``lb.values`` (oriented scores), which must be complete: a guard for the rule cores.
+
+    Parameters
+    ----------
+    lb : Leaderboard
+
+    Returns
+    -------
+    numpy.ndarray
+
+    Raises
+    ------
+    InvalidOptionError
+        A score is missing (an internal error: the pipeline refuses or drops them first).
+    """
+    values = lb.values
+    if np.isnan(values).any():  # the pipeline refuses or drops missing scores before this
+        raise InvalidOptionError("internal: a positional rule received missing scores")
+    return values

@@ -1,0 +1,204 @@
+"""The package's shape: no import cycles, solvers independent of consensus, results independent of producers.
+
+The import graph is read from the source with :mod:`ast`: module-level and function-level
+imports alike (an import inside a function is still a dependency); imports under
+``if TYPE_CHECKING:`` are skipped (they never run).
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import networkx as nx
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGES = ("consensus", "solvers")
+
+#: Modules allowed past the size limit, and why (docs/architecture.md repeats this).
+LARGE_MODULES: dict[str, str] = {
+    "consensus.leaderboard": "one class, Leaderboard, the package's central data type: constructors, "
+    "accessors, derived leaderboards; about half the lines are numpydoc docstrings with doctests "
+    "(cell parsing is in cells.py, checks in validation.py, shared accessors in task_scores.py)",
+    "consensus.instances": "one class, InstanceScores (constructors from long tables and arrays, "
+    "per-task views, conversions); about half the lines are numpydoc docstrings with doctests "
+    "(reading files is in readers.py, cell checks in cells.py)",
+}
+MAX_LINES = 600
+
+
+def _modules() -> dict[str, Path]:
+    found = {}
+    for package in PACKAGES:
+        for path in (ROOT / package).rglob("*.py"):
+            parts = list(path.relative_to(ROOT).with_suffix("").parts)
+            if parts[-1] == "__init__":
+                parts = parts[:-1]
+            found[".".join(parts)] = path
+    return found
+
+
+def _is_type_checking(node: ast.If) -> bool:
+    test = node.test
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
+    )
+
+
+def _imports(tree: ast.AST) -> list[ast.Import | ast.ImportFrom]:
+    found: list[ast.Import | ast.ImportFrom] = []
+
+    def visit(node: ast.AST) -> None:
+        if isinstance(node, ast.If) and _is_type_checking(node):
+            for child in node.orelse:
+                visit(child)
+            return
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            found.append(node)
+        for child in ast.iter_child_nodes(node):
+            visit(child)
+
+    visit(tree)
+    return found
+
+
+def _graph() -> nx.DiGraph:
+    modules = _modules()
+    graph = nx.DiGraph()
+    graph.add_nodes_from(modules)
+    for name, path in modules.items():
+        package = name.split(".") if path.name == "__init__.py" else name.split(".")[:-1]
+        for node in _imports(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom):
+                if node.level:
+                    base = package[: len(package) - node.level + 1]
+                    target = ".".join(base + ([node.module] if node.module else []))
+                else:
+                    target = node.module or ""
+                candidates = [target] + [f"{target}.{alias.name}" for alias in node.names]
+            else:
+                candidates = [alias.name for alias in node.names]
+            for dep in candidates:
+                # a module's own parent packages are initialized before it anyway: not a dependency
+                if dep in modules and dep != name and not name.startswith(dep + "."):
+                    graph.add_edge(name, dep)
+    return graph
+
+
+def test_the_import_graph_has_no_cycle():
+    graph = _graph()
+    cycles = sorted(nx.simple_cycles(graph), key=len)[:5]
+    assert not cycles, f"import cycles: {cycles}"
+
+
+def test_solvers_never_import_consensus():
+    graph = _graph()
+    offenders = [(a, b) for a, b in graph.edges if a.startswith("solvers") and b.startswith("consensus")]
+    assert not offenders
+
+
+def test_no_result_module_imports_the_code_that_produces_it():
+    graph = _graph()
+    allowed = {"consensus.errors", "consensus.certificates", "consensus.pairwise", "consensus.leaderboard"}
+    for module in graph:
+        if module.startswith("consensus.results"):
+            outside = {d for d in graph.successors(module) if not d.startswith("consensus.results")} - allowed
+            assert not outside, f"{module} imports {sorted(outside)}"
+
+
+def test_only_the_solver_layer_imports_pulp_and_highspy():
+    for name, path in _modules().items():
+        if name.startswith("solvers"):
+            continue
+        for node in _imports(ast.parse(path.read_text(encoding="utf-8"))):
+            names = [node.module or ""] if isinstance(node, ast.ImportFrom) else [a.name for a in node.names]
+            assert not any(n.split(".")[0] in ("pulp", "highspy") for n in names), name
+
+
+@pytest.mark.parametrize("name", sorted(_modules()))
+def test_no_module_is_too_long(name):
+    lines = _modules()[name].read_text(encoding="utf-8").count("\n")
+    assert lines <= MAX_LINES or name in LARGE_MODULES, f"{name} has {lines} lines (limit {MAX_LINES})"
+
+
+def test_version_and_help_import_no_heavy_dependency():
+    """``consensus --version`` / ``--help`` stay fast: nothing heavy is imported for them
+    (the timing itself is in benchmarks/cli_startup.py)."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, contextlib, io\n"
+        "from consensus.cli import main\n"
+        "for argv in (['--version'], ['--help'], ['rank', '--help'], ['analyze', '--help']):\n"
+        "    with contextlib.redirect_stdout(io.StringIO()):\n"
+        "        try:\n"
+        "            main(argv)\n"
+        "        except SystemExit:\n"
+        "            pass\n"
+        "heavy = sorted(m for m in ('pandas', 'numpy', 'scipy', 'networkx', 'pulp', 'highspy', 'matplotlib')"
+        " if m in sys.modules)\n"
+        "print(','.join(heavy))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == ""
+
+
+def test_the_package_exports_resolve_lazily_to_the_right_objects():
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, types, consensus as cs\n"
+        "assert 'pandas' not in sys.modules\n"
+        "import consensus.kemeny, consensus.pairwise, consensus.compare, consensus.prospective\n"
+        "for name in cs.__all__:\n"
+        "    value = getattr(cs, name)\n"
+        "    is_module = isinstance(value, types.ModuleType)\n"
+        "    assert is_module == (name in {'datasets', 'rules', 'experiments', 'plot', 'report'}), name\n"
+        "print(cs.kemeny(cs.load_example('votenrank-toy')).ranking)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "('B', 'C', 'D', 'A')"
+
+
+def _undocumented() -> list[str]:
+    """Public functions, methods and classes without a numpydoc docstring (Parameters / Returns)."""
+    missing = []
+
+    def visit(node: ast.AST, where: str) -> None:
+        for child in ast.iter_child_nodes(node):
+            if not isinstance(child, (ast.FunctionDef, ast.ClassDef)) or child.name.startswith("_"):
+                continue
+            doc = ast.get_docstring(child) or ""
+            name = f"{where}.{child.name}"
+            if isinstance(child, ast.ClassDef):
+                if not doc:
+                    missing.append(name)
+                visit(child, name)
+                continue
+            decorators = {getattr(d, "id", getattr(d, "attr", "")) for d in child.decorator_list}
+            if decorators & {"property", "setter", "register"}:
+                if not doc and "register" not in decorators:
+                    missing.append(name)
+                continue
+            args = [a.arg for a in child.args.posonlyargs + child.args.args + child.args.kwonlyargs]
+            args = [a for a in args if a not in ("self", "cls")]
+            returns = child.returns is not None and not (
+                isinstance(child.returns, ast.Constant) and child.returns.value is None
+            )
+            ok = bool(doc) and (not args or "Parameters\n" in doc) and (
+                not returns or "Returns\n" in doc or "Yields\n" in doc
+            )
+            if not ok:
+                missing.append(name)
+
+    for module, path in _modules().items():
+        visit(ast.parse(path.read_text(encoding="utf-8")), module)
+    return missing
+
+
+def test_every_public_function_has_a_numpydoc_docstring():
+    missing = _undocumented()
+    assert not missing, f"{len(missing)} without Parameters/Returns sections: {missing[:20]}"
