@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import csv
 import math
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping
 from importlib import resources
 from typing import Any
 
@@ -22,7 +22,7 @@ from .errors import ConsensusError, InvalidOptionError
 from .leaderboard import Leaderboard
 from .majority import majority_summary
 from .prospective import prospective as prospective_systems
-from .report.blocks import num
+from .report.blocks import format_ranking, num
 from .results import Analysis, Check, MajoritySummary, RuleComparison
 
 __all__ = ["analyze", "example_checks", "published_values"]
@@ -147,10 +147,6 @@ def _format_mapping(mapping: Mapping[str, float]) -> str:
     return "; ".join(f"{k}={num(v, 6)}" for k, v in mapping.items())
 
 
-def _format_ranking(tiers: Sequence[Sequence[str]]) -> str:
-    return " > ".join(" = ".join(group) for group in tiers)
-
-
 def _parse_ranking(text: str) -> tuple[tuple[str, ...], ...]:
     return tuple(tuple(s.strip() for s in part.split("=")) for part in text.split(">"))
 
@@ -218,7 +214,7 @@ def _actual_value(
         return actual, actual == expected
     if kind == "kemeny_ranking":
         tiers = tuple((s,) for s in comparison.kemeny.ranking)
-        actual = _format_ranking(tiers)
+        actual = format_ranking(tiers)
         return actual, tiers == _parse_ranking(expected)
     if kind == "kemeny_objective":
         value = float(comparison.kemeny.objective)
@@ -241,7 +237,8 @@ def _actual_value(
     tiers = comparison.rankings[rule]
     if kind == "scores":
         want = _parse_mapping(expected)
-        scores = {s: float(result.scores[s]) for s in want if s in result.scores.index}
+        given = result.scores
+        scores = {s: float(given[s]) for s in want if s in given.index}
         ok = len(scores) == len(want) and all(
             math.isclose(scores[s], want[s], rel_tol=1e-9, abs_tol=1e-9) for s in want
         )
@@ -250,6 +247,6 @@ def _actual_value(
         actual = " = ".join(tiers[0])
         return actual, set(tiers[0]) == {s.strip() for s in expected.split("=")}
     if kind == "ranking":
-        actual = _format_ranking(tiers)
+        actual = format_ranking(tiers)
         return actual, tiers == _parse_ranking(expected)
     raise InvalidOptionError(f"unknown published quantity {quantity!r} in published_values.csv")

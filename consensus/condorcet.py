@@ -166,6 +166,12 @@ class _Job:
     labels: Labels
     start: float = field(default_factory=time.perf_counter)
     proven: dict[tuple[int | None, int | None], Fraction] = field(default_factory=dict)
+    # derived once from the inputs above
+    i: int = field(init=False)
+    tasks: tuple[str, ...] = field(init=False)
+    rivals: tuple[str, ...] = field(init=False)
+    R: np.ndarray = field(init=False)
+    context: str = field(init=False)
 
     def __post_init__(self) -> None:
         self.i = self.labels.index[self.system]

@@ -22,7 +22,11 @@ from .errors import InvalidOptionError, LeaderboardError, UnknownTaskError
 from .instances import InstanceScores
 from .leaderboard import Leaderboard
 
+#: How every note of :func:`dedupe_systems` begins (the CLI also prints these notes on stderr).
+DEDUPE_NOTE = "--dedupe renamed"
+
 __all__ = [
+    "DEDUPE_NOTE",
     "read_table",
     "dedupe_systems",
     "frame_to_leaderboard",
@@ -203,7 +207,7 @@ def dedupe_systems(
             return frame, []
         out = frame.copy()
         out.index = pd.Index(renamed, dtype=object)
-        return out, ["--dedupe renamed duplicate system(s) in file order: " + "; ".join(changes)]
+        return out, [f"{DEDUPE_NOTE} duplicate system(s) in file order: " + "; ".join(changes)]
     system, task, _ = long
     if system not in frame.columns or task not in frame.columns:
         return frame, []  # Leaderboard.from_long names the missing column
@@ -216,7 +220,7 @@ def dedupe_systems(
     out = frame.copy()
     is_dup = keys[system].isin(duplicated)
     out.loc[is_dup, system] = keys.loc[is_dup, system] + "_" + occurrence[is_dup].astype(str)
-    return out, ["--dedupe renamed repeated system(s) by occurrence of each task: " + ", ".join(sorted(duplicated))]
+    return out, [f"{DEDUPE_NOTE} repeated system(s) by occurrence of each task: " + ", ".join(sorted(duplicated))]
 
 
 def frame_to_leaderboard(

@@ -256,7 +256,7 @@ def _leaderboard_options(args: argparse.Namespace, *, tasks_is_count: bool = Fal
 
 def _read_file(args: argparse.Namespace) -> tuple[Any, list[str]]:
     """The leaderboard (or instance scores) of FILE and the notes to show."""
-    from ..readers import frame_to_leaderboard, read_table
+    from ..readers import DEDUPE_NOTE, frame_to_leaderboard, read_table
 
     notes: list[str] = []
     path = args.file
@@ -295,7 +295,7 @@ def _read_file(args: argparse.Namespace) -> tuple[Any, list[str]]:
         source=str(path),
         **_leaderboard_options(args),
     )
-    notes = [note for note in lb.notes if note.startswith("--dedupe")]
+    notes = [text for text in lb.notes if text.startswith(DEDUPE_NOTE)]
     return lb, notes
 
 

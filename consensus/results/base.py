@@ -90,8 +90,6 @@ def freeze(value: Any) -> Any:
     ...     print("read-only")
     read-only
     """
-    if isinstance(value, MappingProxyType):
-        return MappingProxyType({k: freeze(v) for k, v in value.items()})
     if isinstance(value, Mapping):
         return MappingProxyType({k: freeze(v) for k, v in value.items()})
     if isinstance(value, (list, tuple)):
