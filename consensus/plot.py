@@ -43,6 +43,8 @@ __all__ = [
 #: Fill colour of the Condorcet winner (or highlighted systems) in the majority graph.
 WINNER_COLOR = "#f2b134"
 #: Fill colour of every other system.
+#: More bars than this are drawn horizontally (one row per label), so 100+ names stay readable.
+BARS_UPRIGHT_MAX = 25
 NODE_COLOR = "#9ecae1"
 
 
@@ -294,6 +296,10 @@ def plot_confidence(confidence: PairwiseConfidence, *, ax: Axes | None = None) -
 def plot_bars(values: Any, *, title: str = "", ax: Axes | None = None) -> Figure:
     """A bar chart of a labelled series (e.g. task weights, margins), in the series' order.
 
+    Up to :data:`BARS_UPRIGHT_MAX` bars stand upright; more are drawn horizontally, first
+    item on top, one row per label (the figure grows with the number of bars), so a
+    leaderboard of 100+ systems stays readable.
+
     Parameters
     ----------
     values : pandas.Series, mapping or array_like
@@ -324,13 +330,22 @@ def plot_bars(values: Any, *, title: str = "", ax: Axes | None = None) -> Figure
     import pandas as pd
 
     series = pd.Series(values)
-    fig, ax = _axes(ax, (1.5 + 0.5 * len(series), 3.5))
-    bars = ax.bar([str(k) for k in series.index], series.to_numpy(dtype=float), color=NODE_COLOR,
-                  edgecolor="#333333")
+    labels = [str(k) for k in series.index]
+    heights = series.to_numpy(dtype=float)
+    if len(series) > BARS_UPRIGHT_MAX:  # many bars: horizontal, one readable row per label, in order
+        fig, ax = _axes(ax, (7.0, 1.0 + 0.22 * len(series)))
+        bars = ax.barh(labels, heights, color=NODE_COLOR, edgecolor="#333333")
+        ax.invert_yaxis()  # the first item on top
+        ax.tick_params(axis="y", labelsize=7)
+        ax.margins(y=0.005)
+        ax.axvline(0.0, color="#333333", linewidth=0.8)
+    else:
+        fig, ax = _axes(ax, (1.5 + 0.5 * len(series), 3.5))
+        bars = ax.bar(labels, heights, color=NODE_COLOR, edgecolor="#333333")
+        ax.tick_params(axis="x", rotation=45)
+        ax.axhline(0.0, color="#333333", linewidth=0.8)
     for bar, key in zip(bars, series.index):
         bar.set_gid(f"bar:{key}")
-    ax.tick_params(axis="x", rotation=45)
-    ax.axhline(0.0, color="#333333", linewidth=0.8)
     ax.set_title(title)
     return fig
 

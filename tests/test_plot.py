@@ -133,6 +133,17 @@ def test_bars_and_scores(votenrank_toy, tmp_path):
     assert heights == {"B": 9.0, "C": 8.0, "D": 7.0, "A": 6.0}
 
 
+def test_many_bars_are_drawn_horizontally_in_order(tmp_path):
+    values = pd.Series(np.linspace(1.0, -1.0, 100), index=[f"system-{i}" for i in range(100)])
+    fig = plot_bars(values, title="margins")
+    _png(fig, tmp_path)
+    ax = fig.axes[0]
+    assert [p.get_width() for p in ax.patches] == pytest.approx(values.tolist())
+    assert [t.get_text() for t in ax.get_yticklabels()][:2] == ["system-0", "system-1"]
+    assert ax.get_ylim()[0] > ax.get_ylim()[1]  # inverted: the first system on top
+    assert fig.get_figheight() > 20  # a row per label
+
+
 def test_analysis_figure_has_both_panels(votenrank_toy, tmp_path):
     analysis = cs.analyze(votenrank_toy, prospective=False)
     fig = plot_analysis(analysis)

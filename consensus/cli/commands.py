@@ -251,7 +251,7 @@ def cmd_prospective(args: argparse.Namespace) -> int:
         def figure() -> Any:
             from ..plot import plot_bars
 
-            margins = answer.to_frame().set_index("system")["margin"]
+            margins = answer.to_frame().set_index("system")["margin"].sort_values(ascending=False, kind="stable")
             return plot_bars(margins, title="prospective systems: best smallest margin")
 
         save_plot(args, figure)
