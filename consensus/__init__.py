@@ -29,6 +29,8 @@ _EXPORTS: dict[str, str] = {
     "InvalidOptionError": "errors",
     "InvalidWeightError": "errors",
     "LeaderboardError": "errors",
+    "LeaderboardErrors": "errors",
+    "LongFormatError": "errors",
     "MissingScoreError": "errors",
     "NonFiniteScoreError": "errors",
     "NonNumericScoreError": "errors",
@@ -48,6 +50,10 @@ _EXPORTS: dict[str, str] = {
     "gumbel_leaderboard": "datasets",
     "list_examples": "datasets",
     "load_example": "datasets",
+    # coverage: how much of the task weight each system was scored on
+    "LOW_COVERAGE": "coverage",
+    "coverage_flags": "coverage",
+    "with_min_coverage": "coverage",
     # pairwise comparisons and the majority relation
     "PairwiseMatrix": "pairwise",
     "pairwise": "pairwise",
@@ -66,6 +72,7 @@ _EXPORTS: dict[str, str] = {
     "impute_pairwise": "impute",
     "mean_baseline": "impute",
     "partial_ranking_matrix": "impute",
+    "position_distribution": "impute",
     "sigma_2l": "impute",
     "sigma_l": "impute",
     "pairwise_confidence": "confidence",

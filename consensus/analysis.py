@@ -18,6 +18,7 @@ from importlib import resources
 from typing import Any
 
 from .compare import DEFAULT_RULES, compare_rules
+from .coverage import LOW_COVERAGE, apply_min_coverage, coverage_flags
 from .errors import ConsensusError, InvalidOptionError
 from .leaderboard import Leaderboard
 from .majority import majority_summary
@@ -39,6 +40,11 @@ def analyze(
     progress: Callable[..., Any] | None = None,
     prospective: bool = True,
     strict: bool = True,
+    missing: str | None = "auto",
+    min_coverage: float | None = None,
+    coverage_threshold: float = LOW_COVERAGE,
+    scored_tasks_only: bool = True,
+    rule_options: Mapping[str, Mapping[str, Any]] | None = None,
 ) -> Analysis:
     """Compute everything the ``consensus analyze`` report shows, solving each problem once.
 
@@ -60,6 +66,21 @@ def analyze(
         (:func:`consensus.prospective`), with their maximal margins.
     strict : bool, default=True
         Strict (beat every rival) or weak (beat or tie) Condorcet winners for `prospective`.
+    missing : {"auto", None, "drop_tasks", "drop_systems", "impute", "median"}, default="auto"
+        The missing-score policy of the rule comparison (:func:`consensus.compare_rules`:
+        ``"auto"`` runs every rule, each under its stated policy). The prospective systems
+        use it too when they can (None, ``"drop_tasks"``, ``"drop_systems"``,
+        ``"median"``; otherwise pairwise: a missing score is neither a win nor a loss).
+    min_coverage : float, optional
+        Drop the systems scored on less than this share of the task weight first
+        (:meth:`Leaderboard.with_min_coverage`); the note naming them is in ``notes``.
+    coverage_threshold : float, default=:data:`consensus.coverage.LOW_COVERAGE`
+        Claims resting on a system with a lower coverage are flagged (``coverage_flags``).
+    scored_tasks_only : bool, default=True
+        For `prospective`: weight 0 on the tasks a system is not scored on
+        (:func:`consensus.prospective`).
+    rule_options : mapping, optional
+        Rule name -> options for :func:`consensus.rank` (see :func:`consensus.compare_rules`).
 
     Returns
     -------
@@ -67,13 +88,17 @@ def analyze(
         The leaderboard, its :class:`~consensus.results.MajoritySummary`, the
         :class:`~consensus.results.RuleComparison` (with the Kemeny result), the prospective
         systems (None when not asked for or not computable; a failure is recorded in
-        ``notes`` instead of raised), the self-checks and the notes.
+        ``notes`` instead of raised), the self-checks, the notes, each system's coverage
+        and the coverage flags: one sentence per low-coverage system that a claim rests
+        on (a rule's winner, the Kemeny top, the Condorcet winner, a prospective system,
+        a system that Pareto-dominates others).
 
     Raises
     ------
     InvalidOptionError
         If `table` is not a Leaderboard, a Kemeny option (`solver`, `time_limit`) is
-        invalid, or ``published_values.csv`` stores a quantity :func:`example_checks` does
+        invalid, `missing` is not a policy, `min_coverage` or `coverage_threshold` is not
+        in [0, 1], or ``published_values.csv`` stores a quantity :func:`example_checks` does
         not know. (A rule that cannot run only gets a ``failed`` row.)
     SolverNotAvailableError
         If `solver` is not installed here.
@@ -87,16 +112,26 @@ def analyze(
     >>> a.kemeny.ranking, a.majority.condorcet_winner, a.checks_ok
     (('B', 'C', 'D', 'A'), 'B', True)
     """
-    notes: list[str] = []
-    comparison = compare_rules(table, rules=rules, time_limit=time_limit, solver=solver, progress=progress)
+    if not isinstance(table, Leaderboard):
+        raise InvalidOptionError(f"analyze needs a Leaderboard, got {type(table).__name__}")
+    coverage_flags(table, (), coverage_threshold)  # checks the threshold before any solve
+    before = len(table.notes)
+    table = apply_min_coverage(table, min_coverage)
+    notes: list[str] = list(table.notes[before:])
+    comparison = compare_rules(
+        table, rules=rules, missing=missing, time_limit=time_limit, solver=solver, progress=progress,
+        rule_options=rule_options,
+    )
     summary = majority_summary(table)
     frame = None
     if prospective:
+        policy = missing if missing in (None, "pairwise", "drop_tasks", "drop_systems", "median") else None
         try:
-            frame = prospective_systems(table, strict=strict)
+            frame = prospective_systems(table, strict=strict, missing=policy, scored_tasks_only=scored_tasks_only)
         except ConsensusError as exc:
             notes.append(f"prospective systems not computed: {type(exc).__name__}: {exc}")
     checks = example_checks(example, comparison=comparison, majority=summary) if example else ()
+    flags = coverage_flags(table, _claims(comparison, summary, frame), coverage_threshold)
     return Analysis(
         source=source or (f"example:{example}" if example else ""),
         leaderboard=table,
@@ -105,7 +140,29 @@ def analyze(
         prospective=frame,
         checks=checks,
         notes=tuple(notes),
+        coverage=table.coverage.to_dict(),
+        coverage_flags=flags,
     )
+
+
+def _claims(comparison: RuleComparison, summary: MajoritySummary, frame: Any) -> list[tuple[str, Any]]:
+    """Every claim of an analysis that names systems: (claim, systems) pairs."""
+    claims: list[tuple[str, Any]] = []
+    if comparison.kemeny.ranking:
+        claims.append(("Kemeny top", comparison.kemeny.ranking[0]))
+    claims.append(("Condorcet winner", summary.condorcet_winner))
+    for rule, tiers in comparison.rankings.items():
+        if rule != "kemeny" and tiers:
+            claims.append((f"winner of {rule}", tiers[0]))
+    if frame is not None:
+        claims.append(("prospective", frame.prospective_systems))
+    dominators: dict[str, int] = {}
+    for by in summary.pareto_dominated.values():
+        for s in by:
+            dominators[s] = dominators.get(s, 0) + 1
+    for s, count in dominators.items():
+        claims.append((f"Pareto-dominates {count} system(s)", s))
+    return claims
 
 
 # ---------------------------------------------------------------------- self-checks

@@ -10,33 +10,29 @@ from __future__ import annotations
 import math
 import re
 import warnings
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
 
 import numpy as np
 import pandas as pd
 
 from .errors import (
     CompositeScoreError,
-    DuplicateLabelError,
     EmptyLabelError,
     EmptySystemError,
     EmptyTaskError,
     LeaderboardError,
     NonFiniteScoreError,
     NonNumericScoreError,
-    NoTaskError,
-    UnknownTaskError,
 )
-from .validation import check_labels, check_task_names, label_text, weight_value
+from .labels import normalize_name
 
-__all__ = ["ParsedFrame", "parse_frame", "check_instances", "label_codes", "numeric_scores", "MISSING_MARKERS", "composite_name", "is_missing_cell", "parse_column", "drop_unscored"]
+__all__ = ["check_instances", "label_codes", "numeric_scores", "MISSING_MARKERS", "composite_name", "is_missing_cell", "parse_column", "drop_unscored"]
 
 #: Cell texts that mean "not evaluated" (compared after stripping whitespace, case-insensitive).
 MISSING_MARKERS: tuple[str, ...] = ("", "-", "\u2013", "\u2014", "nan", "na", "n/a", "none", "null")
 
 _NUMBER = r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?"
-_COMPOSITE = re.compile(rf"^\s*({_NUMBER})\s*/\s*({_NUMBER})\s*$")
+_HALF = re.compile(rf"^\s*{_NUMBER}\s*$")
 
 
 def composite_name(task: str, part: int) -> str:
@@ -144,12 +140,39 @@ def is_missing_cell(value: object) -> bool:
     return False
 
 
-def parse_column(column: pd.Series, task: str, systems: list[str], split_composite: bool) -> list[np.ndarray]:
+def _half(text: str) -> float | None:
+    """One half of a composite cell: its number, NaN for a missing marker, None otherwise."""
+    if text.strip().lower() in MISSING_MARKERS:
+        return math.nan
+    return float(text) if _HALF.match(text) else None
+
+
+def _composite(cell: object) -> tuple[float, float] | None:
+    """``(first, second)`` of a composite cell (NaN for a missing half), None if not composite."""
+    text = str(cell)
+    if text.count("/") != 1:
+        return None
+    first, second = (_half(part) for part in text.split("/"))
+    if first is None or second is None:
+        return None
+    return first, second
+
+
+def parse_column(
+    column: pd.Series,
+    task: str,
+    systems: list[str],
+    split_composite: bool,
+    *,
+    where: Callable[[Sequence[int]], str] | None = None,
+) -> list[np.ndarray]:
     """Parse one column into one float array (or two for a split composite task).
 
     A numeric column is returned as floats (NaN where missing). In any other column, every
     cell must be a number, numeric text, a missing cell (:func:`is_missing_cell`) or, when
-    no cell is a plain number, a composite cell ``"A/B"``; missing cells become NaN.
+    no cell is a plain number, a composite cell ``"A/B"``; missing cells become NaN. A
+    composite cell may miss a half (``"-/99.8"``, ``"NaN/99.8"``, ``"/99.8"``, ``"99.8/"``,
+    ``"-/-"``): that half is a missing score.
 
     Parameters
     ----------
@@ -162,6 +185,9 @@ def parse_column(column: pd.Series, task: str, systems: list[str], split_composi
     split_composite : bool
         Whether composite cells (``"93.9/91.8"``) are split into two arrays instead of
         raising.
+    where : callable, optional
+        Row positions (0-based) of the bad cells -> text shown after the task name in an
+        error (``" (column 3 'qa'; lines 4, 9)"``).
 
     Returns
     -------
@@ -185,12 +211,15 @@ def parse_column(column: pd.Series, task: str, systems: list[str], split_composi
     >>> import pandas as pd
     >>> [a.tolist() for a in parse_column(pd.Series(["0.5", "-", "0.7"]), "qa", ["a", "b", "c"], False)]
     [[0.5, nan, 0.7]]
-    >>> cells = pd.Series(["93.9/91.8", "92.0/92.5"])
+    >>> cells = pd.Series(["93.9/91.8", "-/92.5"])
     >>> [a.tolist() for a in parse_column(cells, "glue", ["x", "y"], split_composite=True)]
-    [[93.9, 92.0], [91.8, 92.5]]
+    [[93.9, nan], [91.8, 92.5]]
     """
+    def at(rows: Sequence[int]) -> str:
+        return where(rows) if where is not None else ""
+
     if pd.api.types.is_bool_dtype(column.dtype):
-        raise NonNumericScoreError(task, systems[:1], column.iloc[0])
+        raise NonNumericScoreError(task, systems[:1], column.iloc[0], where=at([0]), text_column=True)
     if pd.api.types.is_numeric_dtype(column.dtype):
         return [column.to_numpy(dtype=np.float64, na_value=np.nan)]
     raw = column.to_list()
@@ -207,30 +236,30 @@ def parse_column(column: pd.Series, task: str, systems: list[str], split_composi
         cell = raw[i]
         if is_missing_cell(cell):
             continue
-        if isinstance(cell, bool):
+        halves = None if isinstance(cell, bool) else _composite(cell)
+        if halves is None:
             bad_rows.append(i)
             continue
-        match = _COMPOSITE.match(str(cell))
-        if match:
-            composite_rows.append(i)
-            parts[0][i], parts[1][i] = float(match.group(1)), float(match.group(2))
-            continue
-        bad_rows.append(i)
+        composite_rows.append(i)
+        parts[0][i], parts[1][i] = halves
     if bad_rows:
-        raise NonNumericScoreError(task, [systems[i] for i in bad_rows], raw[bad_rows[0]])
+        text_column = not plain_rows and not composite_rows
+        raise NonNumericScoreError(
+            task, [systems[i] for i in bad_rows], raw[bad_rows[0]], where=at(bad_rows), text_column=text_column
+        )
     if composite_rows:
         if not split_composite:
-            raise CompositeScoreError(task, [systems[i] for i in composite_rows], raw[composite_rows[0]])
+            raise CompositeScoreError(
+                task, [systems[i] for i in composite_rows], raw[composite_rows[0]], where=at(composite_rows)
+            )
         if plain_rows:
             i = plain_rows[0]
             raise LeaderboardError(
-                f"task {task!r} mixes composite cells (e.g. {raw[composite_rows[0]]!r}) with a single "
-                f"number for system {systems[i]!r} ({raw[i]!r}); cannot tell which metric it is"
+                f"task {task!r}{at(plain_rows)} mixes composite cells (e.g. {raw[composite_rows[0]]!r}) with a "
+                f"single number for system {systems[i]!r} ({raw[i]!r}); cannot tell which metric it is"
             )
         return parts
     return [out]
-
-
 
 
 def check_instances(
@@ -298,8 +327,9 @@ def label_codes(column: pd.Series, kind: str) -> tuple[np.ndarray, tuple[str, ..
     """Integer codes and string labels of a label column (systems or tasks of a long frame).
 
     Labels come in first-appearance order, or in the order of the used categories for a
-    categorical column; they are stripped text, and labels equal as text (``1`` and ``"1"``)
-    are merged.
+    categorical column; they are text with whitespace normalized
+    (:func:`~consensus.labels.normalize_name`), and labels equal as text (``1`` and ``"1"``,
+    ``"a b"`` and ``"a  b"``) are merged.
 
     Parameters
     ----------
@@ -332,7 +362,7 @@ def label_codes(column: pd.Series, kind: str) -> tuple[np.ndarray, tuple[str, ..
         codes, uniques = pd.factorize(column, sort=False, use_na_sentinel=True)
     if (codes < 0).any():
         raise EmptyLabelError(kind, int(np.argmax(codes < 0)))
-    labels = [str(u).strip() for u in uniques]
+    labels = [normalize_name(str(u)) for u in uniques]
     for i, label in enumerate(labels):
         if not label:
             raise EmptyLabelError(kind, int(np.argmax(codes == i)))
@@ -396,147 +426,3 @@ def numeric_scores(
             names = list(dict.fromkeys(systems[s] for s in sys_codes[in_task]))
             raise NonNumericScoreError(tasks[t], names, column.iloc[rows[0]])
     return numeric
-
-
-
-
-@dataclass(frozen=True)
-class ParsedFrame:
-    """A raw score table read cell by cell: what :meth:`consensus.Leaderboard.from_frame` builds from.
-
-    Attributes
-    ----------
-    values : pandas.DataFrame
-        Float scores, NaN where missing; composite tasks split into ``task[1]``, ``task[2]``.
-    lower_is_better : list of str
-    weights : dict of str to float
-        The weights given, carried over to split tasks (a split task's weight is shared
-        equally by its parts).
-    groups : dict of str to list of str
-    notes : list of str
-        What was done: composite splits, dropped empty systems and tasks.
-    """
-
-    values: pd.DataFrame
-    lower_is_better: list[str]
-    weights: dict[str, float]
-    groups: dict[str, list[str]]
-    notes: list[str]
-
-
-def parse_frame(
-    frame: pd.DataFrame,
-    *,
-    lower_is_better: Iterable[str] | Mapping[str, bool] = (),
-    weights: Mapping[str, float] | None = None,
-    groups: Mapping[str, Iterable[str]] | None = None,
-    split_composite: bool = False,
-    drop_empty: bool = False,
-    tasks: Iterable[str] | None = None,
-    exclude: Iterable[str] = (),
-) -> ParsedFrame:
-    """Read a systems x tasks frame cell by cell (the options are those of ``Leaderboard.from_frame``).
-
-    Parameters
-    ----------
-    frame : pandas.DataFrame
-        Systems as the index, tasks as columns; cells are numbers, missing markers
-        (:data:`MISSING_MARKERS`) or, with `split_composite`, composite cells.
-    lower_is_better, weights, groups, split_composite, drop_empty, tasks, exclude
-        See :meth:`consensus.Leaderboard.from_frame`.
-
-    Returns
-    -------
-    ParsedFrame
-
-    Raises
-    ------
-    LeaderboardError
-        Not a DataFrame, or its cells cannot be read (the subclass names the cell).
-    UnknownTaskError
-        A task named in an option is not a column.
-    NoTaskError
-        Every column was excluded.
-    DuplicateLabelError
-        Duplicate labels, or a split composite task's part name is already a column.
-
-    Examples
-    --------
-    >>> parsed = parse_frame(pd.DataFrame({"qa": ["0.5/0.7", "0.6/0.8"]}, index=["a", "b"]), split_composite=True)
-    >>> parsed.values.columns.tolist(), parsed.weights
-    (['qa[1]', 'qa[2]'], {'qa[1]': 0.5, 'qa[2]': 0.5})
-    """
-    if not isinstance(frame, pd.DataFrame):
-        raise LeaderboardError(f"expected a pandas DataFrame, got {type(frame).__name__}")
-    systems = [label_text(s, "system", i) for i, s in enumerate(frame.index)]
-    columns = [label_text(c, "task", i) for i, c in enumerate(frame.columns)]
-    check_labels(tuple(systems), "system")
-    check_labels(tuple(columns), "task")
-    frame = frame.copy()
-    frame.index = pd.Index(systems, dtype=object)
-    frame.columns = pd.Index(columns, dtype=object)
-    exclude = list(exclude)
-    for name in exclude:
-        if name not in columns:
-            raise UnknownTaskError(name, columns, "exclude")
-    if tasks is not None:
-        tasks = list(tasks)
-        for name in tasks:
-            if name not in columns:
-                raise UnknownTaskError(name, columns, "tasks")
-        columns = tasks
-    columns = [c for c in columns if c not in set(exclude)]
-    if not columns:
-        raise NoTaskError("every column was excluded")
-
-    if isinstance(lower_is_better, Mapping):
-        lower_names = [t for t, flag in lower_is_better.items() if flag]
-        check_task_names(lower_is_better.keys(), columns, "lower_is_better")
-    else:
-        lower_names = list(check_task_names(lower_is_better, columns, "lower_is_better"))
-    user_weights = dict(weights or {})
-    check_task_names(user_weights.keys(), columns, "weights")
-    user_groups = {str(g): list(ts) for g, ts in (groups or {}).items()}
-    for g, ts in user_groups.items():
-        check_task_names(ts, columns, f"group {g!r}")
-
-    parsed: dict[str, np.ndarray] = {}
-    renamed: dict[str, list[str]] = {}
-    notes: list[str] = []
-    for task in columns:
-        parts = parse_column(frame[task], task, systems, split_composite)
-        if len(parts) == 1:
-            parsed[task] = parts[0]
-            renamed[task] = [task]
-        else:
-            names = [composite_name(task, k + 1) for k in range(len(parts))]
-            for name in names:
-                if name in columns:
-                    raise DuplicateLabelError("task", [name])
-            parsed.update(zip(names, parts))
-            renamed[task] = names
-            notes.append(f"split composite task {task!r} into {', '.join(repr(n) for n in names)}")
-
-    new_tasks = [name for task in columns for name in renamed[task]]
-    values = pd.DataFrame(parsed, index=pd.Index(systems, dtype=object), columns=new_tasks)
-    new_lower = [name for task in lower_names for name in renamed[task]]
-    new_weights: dict[str, float] = {}
-    for task, w in user_weights.items():
-        w = weight_value(w, task)
-        for name in renamed[task]:
-            new_weights[name] = w / len(renamed[task])
-    for task in columns:
-        if len(renamed[task]) > 1 and task not in user_weights:
-            for name in renamed[task]:
-                new_weights[name] = 1.0 / len(renamed[task])
-    new_groups = {g: [name for t in ts for name in renamed[t]] for g, ts in user_groups.items()}
-
-    if drop_empty:
-        values, dropped_notes = drop_unscored(values)
-        notes.extend(dropped_notes)
-        kept = set(values.columns)
-        new_lower = [t for t in new_lower if t in kept]
-        new_weights = {t: w for t, w in new_weights.items() if t in kept}
-        new_groups = {g: [t for t in ts if t in kept] for g, ts in new_groups.items()}
-        new_groups = {g: ts for g, ts in new_groups.items() if ts}
-    return ParsedFrame(values, new_lower, new_weights, new_groups, notes)

@@ -22,6 +22,7 @@ from typing import Any
 
 import pandas as pd
 
+from .coverage import apply_min_coverage
 from .distances import (
     Tiers,
     as_tiers,
@@ -31,12 +32,14 @@ from .distances import (
     top_k_agreement,
 )
 from .errors import ConsensusError, InvalidOptionError
+from .impute import impute_pairwise
 from .kemeny import kemeny
 from .leaderboard import Leaderboard
 from .majority import condorcet_winner
-from .pairwise import pairwise
+from .missing_policies import ENTRY_POLICIES, apply_policy, check_policy, policy_record
+from .pairwise import PairwiseMatrix, pairwise
 from .results import RuleComparison
-from .rules import rank
+from .rules import rank, registry
 from .task_distances import (
     rank_vector,
     ranking_objective,
@@ -44,7 +47,7 @@ from .task_distances import (
     task_distance,
 )
 
-__all__ = ["DEFAULT_RULES", "compare_rules", "compare"]
+__all__ = ["DEFAULT_RULES", "COMPARE_POLICIES", "auto_policy", "compare_rules", "compare"]
 
 #: The rules :func:`compare` runs by default (the exact Kemeny ranking is always added).
 DEFAULT_RULES: tuple[str, ...] = (
@@ -63,10 +66,94 @@ def _format_winners(tiers: Tiers) -> str:
     return " = ".join(tiers[0]) if tiers else ""
 
 
+#: The ``missing=`` choices of :func:`compare_rules` (``"pairwise"`` is an alias of None).
+COMPARE_POLICIES: tuple[str | None, ...] = ("auto", None, "pairwise", "drop_tasks", "drop_systems", "impute", "median")
+
+
+def auto_policy(rule: str) -> str | None:
+    """The missing-score policy ``missing="auto"`` gives `rule` on a leaderboard with holes.
+
+    Majority rules and Kemeny: None (each pair on the tasks both are scored on); score rules
+    (``mean``, ``geometric_mean``, ``optimality_gap``): ``"median"``; every other rule
+    (positional and iterative): ``"impute"`` (compatible permutations, Himmi et al.).
+
+    Parameters
+    ----------
+    rule : str
+        A rule name of :data:`consensus.rules.RULE_NAMES` (an unknown name gives None).
+
+    Returns
+    -------
+    str or None
+
+    Examples
+    --------
+    >>> auto_policy("copeland") is None, auto_policy("borda"), auto_policy("mean")
+    (True, 'impute', 'median')
+    """
+    decide = getattr(registry, "auto_missing", None)
+    if decide is not None and rule in registry.RULES:
+        return decide(rule)
+    entry = registry.RULES.get(rule)
+    if entry is None or entry.accepts_missing:
+        return None
+    return "median" if entry.spec.kind == "score" else "impute"
+
+
+def _accepts(rule: str, policy: str | None) -> bool:
+    entry = registry.RULES.get(rule)
+    if entry is None or policy != "impute":
+        return True
+    return entry.imputable
+
+
+def _resolve_policies(
+    names: Sequence[str], missing: str | None, options: Mapping[str, Mapping[str, Any]], holes: bool
+) -> dict[str, tuple[bool, str | None, str]]:
+    """Rule -> (pass a policy?, the policy, how it was chosen)."""
+    out: dict[str, tuple[bool, str | None, str]] = {}
+    for name in names:
+        if "missing" in options.get(name, {}):
+            out[name] = (True, options[name]["missing"], "rule_options")
+        elif not holes:
+            out[name] = (False, None, "no missing scores")
+        elif missing == "auto":
+            out[name] = (True, auto_policy(name), "auto")
+        elif _accepts(name, missing):
+            out[name] = (True, missing, "missing")
+        else:
+            out[name] = (True, auto_policy(name), f"auto (the rule cannot use missing={missing!r})")
+    return out
+
+
+def _kemeny_matrix(table: Leaderboard, policy: str | None) -> tuple[PairwiseMatrix, dict[str, Any]]:
+    """The pairwise matrix of the Kemeny reference under `policy` (every system is kept)."""
+    if policy == "drop_systems":
+        record = policy_record(
+            None, len(table.missing_cells()),
+            "pairwise on shared tasks: the Kemeny reference ranks every system, so drop_systems does not apply",
+        )
+        return pairwise(table), record
+    try:
+        lb, record = apply_policy(table, policy, "compare_rules")
+    except ConsensusError as exc:
+        record = policy_record(None, len(table.missing_cells()), f"pairwise on shared tasks ({exc})")
+        return pairwise(table), record
+    if policy == "impute" and table.has_missing:
+        return impute_pairwise(table).matrix, record
+    return pairwise(lb), record
+
+
+def _restrict(tiers: Tiers, keep: set[str]) -> Tiers:
+    return tuple(g for g in (tuple(s for s in group if s in keep) for group in tiers) if g)
+
+
 def compare_rules(
     table: Leaderboard,
     *,
     rules: Iterable[str] = DEFAULT_RULES,
+    missing: str | None = "auto",
+    min_coverage: float | None = None,
     kemeny_result: Any = None,
     baseline: str = "mean",
     ks: Sequence[int] = (1, 3, 5),
@@ -85,6 +172,19 @@ def compare_rules(
     rules : iterable of str, default=:data:`DEFAULT_RULES`
         Rule names understood by :func:`consensus.rank`. The exact Kemeny ranking is the
         reference and always gets a row (``"kemeny"``, last unless listed).
+    missing : {"auto", None, "drop_tasks", "drop_systems", "impute", "median"}, default="auto"
+        The missing-score policy (only used when a score is missing). ``"auto"``: every
+        rule runs, each under :func:`auto_policy` (majority rules and Kemeny on the pairs
+        both systems have, positional and iterative rules ``"impute"``, score rules
+        ``"median"``). None (or ``"pairwise"``): the strict behaviour of
+        :func:`consensus.rank`, rules that need complete scores fail. Any other policy
+        applies to every rule that accepts it (``"impute"``: the rules that can impute;
+        the others fall back to ``"auto"``). ``rule_options[rule]["missing"]`` overrides
+        it per rule. :attr:`RuleComparison.policies` says what each rule used.
+    min_coverage : float, optional
+        Drop the systems scored on less than this share of the task weight first
+        (:meth:`Leaderboard.with_min_coverage`); the note naming them is in
+        :attr:`RuleComparison.notes`.
     kemeny_result : KemenyResult, optional
         A Kemeny result already computed for `table` (it is not re-solved).
     baseline : str, default="mean"
@@ -103,15 +203,17 @@ def compare_rules(
     -------
     RuleComparison
         ``table`` (one row per rule, see :func:`compare` for the columns), the rankings,
-        the rule results, the errors of rules that could not run, rank changes and the
-        dispersion of the task rankings.
+        the rule results, the errors of rules that could not run, rank changes, the
+        dispersion of the task rankings, the policy each rule used and the notes.
 
     Raises
     ------
     InvalidOptionError
-        If `table` is not a Leaderboard, `tie_penalty` is not in [0, 1], a k in `ks` is
-        below 1, `rule_options` names a rule that is not compared, a Kemeny option (solver
-        name, time limit, ...) is invalid, or `kemeny_result` leaves out a system of `table`.
+        If `table` is not a Leaderboard, `missing` is not a policy, `min_coverage` is not
+        in [0, 1] (or leaves fewer than 2 systems), `tie_penalty` is not in [0, 1], a k in
+        `ks` is below 1, `rule_options` names a rule that is not compared, a Kemeny option
+        (solver name, time limit, ...) is invalid, or `kemeny_result` leaves out a system
+        of `table`.
     UnknownSystemError
         If `kemeny_result` ranks a system that is not in `table`.
     SolverNotAvailableError
@@ -122,8 +224,17 @@ def compare_rules(
     Notes
     -----
     A rule that cannot run on this leaderboard (the geometric mean of non-positive
-    scores, a positional rule with missing scores, ...) gets a row with ``status``
-    ``"failed"`` and the error message in ``note``; nothing is raised for it.
+    scores, a positional rule with missing scores under ``missing=None``, ...) gets a row
+    with ``status`` ``"failed"`` and the error message in ``note``; nothing is raised for it.
+
+    The Kemeny reference ranks every system: its matrix is the pairwise comparison on
+    shared tasks (None, ``"drop_systems"``), the imputed matrix (``"impute"``), or the
+    pairwise comparison of the median-filled or task-dropped leaderboard. Every objective
+    and task distance is measured on that matrix. A rule that ranks only some systems
+    (``"drop_systems"``) is measured on those: against the Kemeny ranking restricted to
+    them, objective and task distance on their sub-matrix, ``gap`` against the restricted
+    Kemeny order (which need not be optimal for the sub-problem, so it can be negative);
+    its ``note`` says which systems it left out.
 
     Examples
     --------
@@ -142,6 +253,11 @@ def compare_rules(
 
     if not isinstance(table, Leaderboard):
         raise InvalidOptionError(f"compare_rules needs a Leaderboard, got {type(table).__name__}")
+    if missing != "auto":
+        missing = check_policy(missing, ENTRY_POLICIES, "compare_rules")
+    before = len(table.notes)
+    table = apply_min_coverage(table, min_coverage)
+    notes = table.notes[before:] if min_coverage is not None else ()
     pen = check_penalty(tie_penalty)
     ks = tuple(int(k) for k in ks)
     for k in ks:
@@ -156,22 +272,28 @@ def compare_rules(
     unknown_options = [r for r in options if r not in names]
     if unknown_options:
         raise InvalidOptionError(f"rule_options names rule(s) not compared: {', '.join(map(repr, unknown_options))}")
+    chosen = _resolve_policies(names, missing, options, table.has_missing)
 
-    pairs = pairwise(table)
+    policies: dict[str, dict[str, Any]] = {}
     if kemeny_result is None:
-
+        kem_options = dict(options.get("kemeny", {}))
+        kem_policy = check_policy(kem_options.pop("missing", chosen["kemeny"][1]), ENTRY_POLICIES, "compare_rules")
+        pairs, policies["kemeny"] = _kemeny_matrix(table, kem_policy)
+        policies["kemeny"]["chosen_by"] = "rule_options" if "missing" in options.get("kemeny", {}) else chosen["kemeny"][2]
         kw: dict[str, Any] = {"time_limit": time_limit, "solver": solver}
         if progress is not None:
             kw["progress"] = progress
-        kw.update(options.get("kemeny", {}))
+        kw.update(kem_options)
         start = time.perf_counter()
         kemeny_result = kemeny(pairs, **kw)
         kemeny_seconds = time.perf_counter() - start
     else:
+        pairs = pairwise(table)
+        policies["kemeny"] = policy_record(None, len(table.missing_cells()), "Kemeny result given (kemeny_result)")
+        policies["kemeny"]["chosen_by"] = "kemeny_result"
         kemeny_seconds = float(getattr(kemeny_result, "seconds", float("nan")))
     kemeny_tiers = as_tiers(kemeny_result.ranking)
     rank_vector(pairs, kemeny_tiers)  # the result belongs to this leaderboard
-
 
     results: dict[str, Any] = {}
     errors: dict[str, str] = {}
@@ -181,12 +303,21 @@ def compare_rules(
             results[name] = kemeny_result
             seconds[name] = kemeny_seconds
             continue
+        given, policy, how = chosen[name]
+        kw = dict(options.get(name, {}))
+        if given:
+            kw["missing"] = policy
         start = time.perf_counter()
         try:
-            results[name] = rank(table, name, **options.get(name, {}))
+            results[name] = rank(table, name, **kw)
+            record = dict(getattr(results[name], "missing", None) or {})
         except ConsensusError as exc:
             errors[name] = f"{type(exc).__name__}: {exc}"
+            record = policy_record(policy, len(table.missing_cells()), "not run")
+        record["chosen_by"] = how
+        policies[name] = record
         seconds[name] = time.perf_counter() - start
+    policies = {name: policies[name] for name in names}
 
     rankings = {name: as_tiers(res) for name, res in results.items()}
     winner = condorcet_winner(pairs)
@@ -202,34 +333,59 @@ def compare_rules(
             rows.append(row)
             continue
         tiers = rankings[name]
-        objective = optimum if name == "kemeny" else ranking_objective(pairs, tiers)
-        gap = objective - optimum
+        ranked = {s for group in tiers for s in group}
+        note = ""
+        if len(ranked) < n:
+            left_out = [s for s in table.systems if s not in ranked]
+            shown = ", ".join(map(repr, left_out[:5])) + (", ..." if len(left_out) > 5 else "")
+            note = f"ranks {len(ranked)} of {n} systems (left out: {shown}); measured on those"
+            sub = pairs.select([s for s in table.systems if s in ranked])
+            ref = _restrict(kemeny_tiers, ranked)
+            objective = ranking_objective(sub, tiers)
+            gap = objective - ranking_objective(sub, ref)
+            ref_optimum = objective - gap
+            base_tiers = None if base is None else _restrict(base, ranked)
+        else:
+            sub, ref, ref_optimum, base_tiers = pairs, kemeny_tiers, optimum, base
+            objective = optimum if name == "kemeny" else ranking_objective(pairs, tiers)
+            gap = objective - optimum
+        unranked = getattr(results.get(name), "details", {}).get("unranked")
+        if unranked:
+            shown = ", ".join(map(repr, unranked[:5])) + (", ..." if len(unranked) > 5 else "")
+            note = "; ".join(x for x in (note, f"unranked, placed last: {shown}") if x)
+        m = len(ranked)
         row.update(
             status="reference" if name == "kemeny" else "ok",
             winner=_format_winners(tiers),
             tie_groups=len(tiers),
-            kendall_tau=kendall_tau(tiers, kemeny_tiers),
-            kendall_distance=kendall_tau_distance(tiers, kemeny_tiers, tie_penalty=pen),
+            kendall_tau=kendall_tau(tiers, ref),
+            kendall_distance=kendall_tau_distance(tiers, ref, tie_penalty=pen),
             objective=objective,
             gap=0.0 if name == "kemeny" else gap + 0.0,
-            gap_ratio=1.0 if optimum == objective else (objective / optimum if optimum > 0 else math.inf),
+            gap_ratio=1.0 if ref_optimum == objective else (objective / ref_optimum if ref_optimum > 0 else math.inf),
             condorcet_winner=(None if winner is None else tiers[0] == (winner,)),
         )
         for k in ks:
-            row[f"top{k}"] = top_k_agreement(tiers, kemeny_tiers, k) if k <= n else math.nan
-            row[f"least{k}"] = top_k_agreement(tiers, kemeny_tiers, k, least=True) if k <= n else math.nan
-        if base is not None:
-            row[f"{baseline}_tau"] = kendall_tau(tiers, base)
+            row[f"top{k}"] = top_k_agreement(tiers, ref, k) if k <= m else math.nan
+            row[f"least{k}"] = top_k_agreement(tiers, ref, k, least=True) if k <= m else math.nan
+        if base_tiers is not None:
+            if {s for g in base_tiers for s in g} != ranked:  # the baseline left out systems this rule ranks
+                keep = {s for g in base_tiers for s in g}
+                tiers_b, base_b = _restrict(tiers, keep), base_tiers
+            else:
+                tiers_b, base_b = tiers, base_tiers
+            mb = sum(len(g) for g in base_b)
+            row[f"{baseline}_tau"] = kendall_tau(tiers_b, base_b)
             for k in ks:
-                row[f"{baseline}_top{k}"] = top_k_agreement(tiers, base, k) if k <= n else math.nan
+                row[f"{baseline}_top{k}"] = top_k_agreement(tiers_b, base_b, k) if k <= mb else math.nan
                 row[f"{baseline}_least{k}"] = (
-                    top_k_agreement(tiers, base, k, least=True) if k <= n else math.nan
+                    top_k_agreement(tiers_b, base_b, k, least=True) if k <= mb else math.nan
                 )
-        distance = task_distance(pairs, tiers, tie_penalty=pen)
+        distance = task_distance(sub, tiers, tie_penalty=pen)
         row["task_distance"] = distance
         row["mean_task_distance"] = distance / total_weight if total_weight > 0 else math.nan
         row["seconds"] = seconds[name]
-        row["note"] = ""
+        row["note"] = note
         rows.append(row)
 
     columns = ["status", "winner", "tie_groups", "kendall_tau", "kendall_distance", "objective", "gap", "gap_ratio",
@@ -256,6 +412,8 @@ def compare_rules(
         tie_penalty=pen,
         dispersion=task_dispersion(table, tie_penalty=pen),
         total_weight=total_weight,
+        policies=policies,
+        notes=notes,
     )
 
 
@@ -282,7 +440,9 @@ def compare(table: Leaderboard, *, rules: Iterable[str] = DEFAULT_RULES, **optio
       comparable with :attr:`RuleComparison.dispersion`); ``seconds``.
 
     A rule that could not run keeps its row: ``status="failed"``, the error in ``note``,
-    an empty ``winner`` and missing values (NaN or NA) elsewhere.
+    an empty ``winner`` and missing values (NaN or NA) elsewhere. On a leaderboard with
+    missing scores every rule runs by default (``missing="auto"``); the policy each used is
+    in :attr:`RuleComparison.policies` (``compare_rules(...).policies``).
 
     Parameters
     ----------
@@ -292,8 +452,9 @@ def compare(table: Leaderboard, *, rules: Iterable[str] = DEFAULT_RULES, **optio
         Rule names understood by :func:`consensus.rank`; the baseline and ``"kemeny"``
         are added when missing.
     **options
-        Keyword options of :func:`compare_rules` (``kemeny_result``, ``baseline``, ``ks``,
-        ``time_limit``, ``solver``, ``progress``, ``rule_options``, ``tie_penalty``).
+        Keyword options of :func:`compare_rules` (``missing``, ``min_coverage``,
+        ``kemeny_result``, ``baseline``, ``ks``, ``time_limit``, ``solver``, ``progress``,
+        ``rule_options``, ``tie_penalty``).
 
     Returns
     -------

@@ -71,6 +71,8 @@ from .weight_options import (
     objective_tasks,
     reference_weights,
     solver_constraints,
+    treated_leaderboard,
+    unscored_constraints,
     weight_constraints,
 )
 
@@ -411,6 +413,9 @@ def condorcet_weights(
     min_margin: float = 1e-6,
     solver: str = "highs",
     tol: float = 1e-9,
+    scored_tasks_only: bool = True,
+    missing: str | None = None,
+    min_coverage: float | None = None,
 ) -> CondorcetWeightsResult:
     """Find task weights under which `system` is the Condorcet winner, or prove there are none.
 
@@ -458,6 +463,20 @@ def condorcet_weights(
         relation's own tie tolerance for weights summing to 1, so a returned weighting makes
         the system win exactly as :func:`is_condorcet_winner` on ``lb.with_weights(weights)``
         sees it.
+    scored_tasks_only : bool, default=True
+        Weight 0 on every task `system` is not scored on (constraints labelled
+        ``scored_tasks_only[task]`` in ``result.constraints`` and in certificates), so a
+        "win" never rests on tasks nobody evaluated it on. False: any task may carry
+        weight, and a task where `system` has no score counts as a tie with every rival.
+    missing : {None, "drop_tasks", "drop_systems", "median"}, optional
+        The missing-score policy (``"pairwise"`` is None): None compares as ties (``R =
+        0``); the others treat the leaderboard first, as in :func:`consensus.rank`
+        (``"median"`` fills each hole with the task's median; `scored_tasks_only` still
+        reads the holes before the fill). ``"impute"`` does not apply here (the LP needs
+        per-task comparisons). The result is about the treated leaderboard: verify it there.
+    min_coverage : float, optional
+        Drop the systems scored on less than this share of the task weight first
+        (:meth:`Leaderboard.with_min_coverage`).
 
     Returns
     -------
@@ -472,7 +491,8 @@ def condorcet_weights(
     UnknownSystemError, UnknownTaskError
         `system` or a task named in a constraint is not on the leaderboard.
     InvalidOptionError
-        Malformed options (non-finite bounds, unknown group, `nearest_to` with `objective`).
+        Malformed options (non-finite bounds, unknown group, `nearest_to` with `objective`),
+        ``missing="impute"``, or `system` removed by `missing` / `min_coverage`.
     SolveFailedError
         The solver failed, or its answer did not survive verification.
 
@@ -490,6 +510,13 @@ def condorcet_weights(
     Pareto-dominated system is never a strict winner; its certificate is its dominator
     (``rivals == {dominator: 1.0}``). The max-margin weights are one optimal vertex; optima
     are often not unique.
+
+    Why `scored_tasks_only` is the default: a task where `system` has no score compares as a
+    tie with every rival, so weight on it pulls every margin toward 0. Under the weak notion
+    a system scored on one task, and beaten there, would "beat or tie every rival" with all
+    the weight on tasks it was never evaluated on. With the option those tasks weigh 0; the
+    strict answer (feasibility) never changes, since weight on such a task only shrinks
+    margins, but weak answers, margins and nearest weightings can.
 
     References
     ----------
@@ -519,7 +546,13 @@ def condorcet_weights(
     tol, min_margin = check_tolerances(tol, min_margin)
     if nearest_to is not None and nearest_to is not False and objective is not None:
         raise InvalidOptionError("pass either nearest_to or objective, not both")
+    lb, holes, record, _notes = treated_leaderboard(lb, missing, min_coverage, "condorcet_weights")
+    if system not in lb.systems:
+        why = f"missing={missing!r}" if system in record["dropped_systems"] else "min_coverage"
+        raise InvalidOptionError(f"condorcet_weights: {system!r} was dropped by {why}; nothing to decide")
     cons = weight_constraints(lb, min_weight=min_weight, max_weight=max_weight, fixed=fixed, group_bounds=group_bounds, order=order)
+    unscored = unscored_constraints(holes, system) if scored_tasks_only else ()
+    cons = cons + unscored
     reference = reference_weights(lb, nearest_to)
     obj = objective_tasks(lb, objective)
     engine = Engine(lb, solver_constraints(lb, cons), solver, "pulp")
@@ -528,4 +561,7 @@ def condorcet_weights(
         lb, system, strict=bool(strict), reference=reference, objective=obj, cons=cons, engine=engine,
         tol=tol, min_margin=min_margin, verify_with="pairwise", counters=counters, labels=Labels(lb),
     )
-    return dataclasses.replace(res, seconds=time.perf_counter() - start)
+    explanation = res.explanation
+    if unscored:
+        explanation += f" (weight 0 on the {len(unscored)} task(s) {system!r} is not scored on: scored_tasks_only)"
+    return dataclasses.replace(res, explanation=explanation, seconds=time.perf_counter() - start)

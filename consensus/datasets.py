@@ -55,7 +55,7 @@ def votenrank_toy() -> Leaderboard:
     """
     frame = _read_csv("votenrank_toy.csv")
     frame.index.name = None
-    return Leaderboard.from_frame(frame)
+    return Leaderboard.from_frame(frame, keep_columns=True)
 
 
 def colombo_table1() -> Leaderboard:
@@ -74,7 +74,7 @@ def colombo_table1() -> Leaderboard:
     """
     frame = _read_csv("colombo_table1.csv")
     frame.index.name = None
-    return Leaderboard.from_frame(frame, lower_is_better=list(frame.columns))
+    return Leaderboard.from_frame(frame, lower_is_better=list(frame.columns), keep_columns=True)
 
 
 def gumbel_leaderboard(
@@ -126,7 +126,7 @@ def gumbel_leaderboard(
     frame = pd.DataFrame(
         scores, index=[f"s{i}" for i in range(1, n_systems + 1)], columns=[f"t{j}" for j in range(1, n_tasks + 1)]
     )
-    return Leaderboard.from_frame(frame)
+    return Leaderboard.from_frame(frame, keep_columns=True)  # generated tasks: nothing to detect
 
 
 @dataclass(frozen=True, slots=True)

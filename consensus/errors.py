@@ -11,6 +11,8 @@ from __future__ import annotations
 import difflib
 from collections.abc import Iterable, Sequence
 
+from .hints import cli_text
+
 __all__ = [
     "ConsensusError",
     "LeaderboardError",
@@ -33,6 +35,10 @@ __all__ = [
     "NonPositiveScoreError",
     "DuplicateInstanceError",
     "EmptyTaskError",
+    "LeaderboardErrors",
+    "LongFormatError",
+    "MAX_PROBLEMS",
+    "raise_problems",
 ]
 
 
@@ -43,7 +49,36 @@ def _shown(labels: Sequence[object], limit: int = 3) -> str:
 
 
 class ConsensusError(Exception):
-    """Root of every error raised by the package."""
+    """Root of every error raised by the package.
+
+    The message names API options (``pass drop_empty=True``); :meth:`cli_message` gives the
+    same text with each option replaced by its command-line flag (``pass --drop-empty``).
+
+    Examples
+    --------
+    >>> err = ConsensusError("2 systems have no score; pass drop_empty=True or missing='impute'")
+    >>> err.cli_message()
+    '2 systems have no score; pass --drop-empty or --missing impute'
+    """
+
+    def cli_message(self) -> str:
+        """The message with every API option hint rewritten as the CLI flag (:data:`CLI_FLAGS`).
+
+        Returns
+        -------
+        str
+            ``str(self)`` with ``name=value`` hints such as ``split_composite=True``,
+            ``index_col=...``, ``long=('system', 'task', 'score')`` or
+            ``missing='drop_tasks' or 'drop_systems'`` replaced by ``--split-composite``,
+            ``--index-col COL``, ``--long system,task,score``, ``--missing drop_tasks or
+            drop_systems``; options without a flag are left as they are.
+
+        Examples
+        --------
+        >>> CompositeScoreError("glue", ["a"], "93.9/91.8").cli_message()  # doctest: +ELLIPSIS
+        "task 'glue' has composite cell(s) ... pass --split-composite to split the task ..."
+        """
+        return cli_text(str(self))
 
 
 class LeaderboardError(ConsensusError, ValueError):
@@ -63,6 +98,9 @@ class DuplicateLabelError(LeaderboardError):
         ``"system"`` or ``"task"`` (the hint differs).
     labels : sequence of str
         The duplicated names (kept as the attribute ``labels``; up to 10 shown).
+    detail : str, default=""
+        Appended after the names, e.g. which original names collided after whitespace
+        normalization.
 
     Examples
     --------
@@ -70,14 +108,14 @@ class DuplicateLabelError(LeaderboardError):
     "duplicate task name(s): 'qa'; rename the columns"
     """
 
-    def __init__(self, kind: str, labels: Sequence[str]) -> None:
+    def __init__(self, kind: str, labels: Sequence[str], *, detail: str = "") -> None:
         self.kind, self.labels = kind, tuple(labels)
         hint = (
-            "; rename them (the CLI's --dedupe renames them NAME_1, NAME_2, ...)"
+            "; rename them or pass dedupe=True (renames them NAME_1, NAME_2, ...)"
             if kind == "system"
             else "; rename the columns"
         )
-        super().__init__(f"duplicate {kind} name(s): {_shown(self.labels, 10)}{hint}")
+        super().__init__(f"duplicate {kind} name(s): {_shown(self.labels, 10)}{detail}{hint}")
 
 
 class EmptyLabelError(LeaderboardError):
@@ -88,12 +126,23 @@ class EmptyLabelError(LeaderboardError):
     kind : str
         ``"system"`` or ``"task"``.
     position : int
-        Where the empty name is (attribute ``position``).
+        Where the empty name is, 0-based (attribute ``position``); the message shows it
+        1-based.
+    where : str, default=""
+        Shown after the position, e.g. ``" (line 67 of 'glue.csv')"``.
+    hint : str, default=""
+        How to fix it; default ``"give every system a name"``.
+
+    Examples
+    --------
+    >>> str(EmptyLabelError("system", 1))
+    'system at position 2 has an empty name; give every system a name'
     """
 
-    def __init__(self, kind: str, position: int) -> None:
+    def __init__(self, kind: str, position: int, *, where: str = "", hint: str = "") -> None:
         self.kind, self.position = kind, position
-        super().__init__(f"{kind} at position {position} has an empty name; give every {kind} a name")
+        hint = hint or f"give every {kind} a name"
+        super().__init__(f"{kind} at position {position + 1}{where} has an empty name; {hint}")
 
 
 class NonNumericScoreError(LeaderboardError):
@@ -107,15 +156,29 @@ class NonNumericScoreError(LeaderboardError):
         The systems with non-numeric cells (attribute ``systems``; up to 3 shown).
     sample : object
         One offending cell value (attribute ``sample``).
+    where : str, default=""
+        Shown after the task, e.g. ``" (column 3; lines 4, 9)"``.
+    text_column : bool, default=False
+        No cell of the column is a number: the message says it holds text.
+
+    Examples
+    --------
+    >>> str(NonNumericScoreError("nli", ["b"], "81%"))  # doctest: +ELLIPSIS
+    "task 'nli' has non-numeric scores for system(s) 'b' (e.g. '81%'); fix the cells, ..."
     """
 
-    def __init__(self, task: str, systems: Sequence[str], sample: object) -> None:
+    def __init__(
+        self, task: str, systems: Sequence[str], sample: object, *, where: str = "", text_column: bool = False
+    ) -> None:
         self.task, self.systems, self.sample = task, tuple(systems), sample
-        super().__init__(
-            f"task {task!r} has non-numeric scores for system(s) {_shown(self.systems)} "
-            f"(e.g. {sample!r}); fix the cells, convert the column with pd.to_numeric, "
-            "or exclude the column"
-        )
+        if text_column:
+            text = f"task {task!r}{where} holds text, not scores (e.g. {sample!r}); "
+        else:
+            text = (
+                f"task {task!r}{where} has non-numeric scores for system(s) {_shown(self.systems)} "
+                f"(e.g. {sample!r}); fix the cells, convert the column with pd.to_numeric, or "
+            )
+        super().__init__(text + f"pass exclude=[{task!r}] if it is not a task")
 
 
 class CompositeScoreError(NonNumericScoreError):
@@ -131,14 +194,16 @@ class CompositeScoreError(NonNumericScoreError):
         The systems with composite cells (attribute ``systems``; up to 3 shown).
     sample : object
         One composite cell (attribute ``sample``).
+    where : str, default=""
+        Shown after the task, e.g. ``" (column 3; lines 4, 9)"``.
     """
 
-    def __init__(self, task: str, systems: Sequence[str], sample: object) -> None:
+    def __init__(self, task: str, systems: Sequence[str], sample: object, *, where: str = "") -> None:
         self.task, self.systems, self.sample = task, tuple(systems), sample
         LeaderboardError.__init__(
             self,
-            f"task {task!r} has composite cell(s) for system(s) {_shown(self.systems)} "
-            f"(e.g. {sample!r}); pass split_composite=True (CLI: --split-composite) to split "
+            f"task {task!r}{where} has composite cell(s) for system(s) {_shown(self.systems)} "
+            f"(e.g. {sample!r}); pass split_composite=True to split "
             f"the task into {task + '[1]'!r} and {task + '[2]'!r}",
         )
 
@@ -402,3 +467,94 @@ class EmptyTaskError(LeaderboardError):
         else:
             message = f"task {task!r} has no score for any system; drop the task"
         super().__init__(message)
+
+
+class LongFormatError(LeaderboardError):
+    """A long table (one row per system-task pair) was read as wide.
+
+    Parameters
+    ----------
+    system, task, score : str
+        The likely columns (attributes of the same names).
+
+    Examples
+    --------
+    >>> LongFormatError("model", "dataset", "value").cli_message()  # doctest: +ELLIPSIS
+    "this looks like long format ... pass --long model,dataset,value"
+    """
+
+    def __init__(self, system: str, task: str, score: str) -> None:
+        self.system, self.task, self.score = system, task, score
+        super().__init__(
+            f"this looks like long format (one row per system and task: systems repeat in column "
+            f"{system!r}, task names in {task!r}, scores in {score!r}); pass long={(system, task, score)!r}"
+        )
+
+
+#: At most this many problems are listed by :class:`LeaderboardErrors`.
+MAX_PROBLEMS = 20
+
+
+class LeaderboardErrors(LeaderboardError):
+    """Several problems found in one pass over a table, reported together.
+
+    A table with a single problem raises that problem's own error (a
+    :class:`NonNumericScoreError`, ...); with several, this error lists them all (up to
+    :data:`MAX_PROBLEMS`), one per line, so that one run tells the user everything to fix.
+
+    Parameters
+    ----------
+    problems : sequence of ConsensusError
+        The problems (attribute ``problems``, a tuple, at most :data:`MAX_PROBLEMS`).
+    n_found : int, optional
+        How many were found in all (attribute ``n_found``; default ``len(problems)``).
+
+    Examples
+    --------
+    >>> err = LeaderboardErrors([EmptyLabelError("system", 0), DuplicateLabelError("task", ["qa"])])
+    >>> print(err)
+    2 problems in the scores:
+      1. system at position 1 has an empty name; give every system a name
+      2. duplicate task name(s): 'qa'; rename the columns
+    >>> [type(p).__name__ for p in err.problems]
+    ['EmptyLabelError', 'DuplicateLabelError']
+    """
+
+    def __init__(self, problems: Sequence[ConsensusError], n_found: int | None = None) -> None:
+        self.problems = tuple(problems)[:MAX_PROBLEMS]
+        self.n_found = len(problems) if n_found is None else n_found
+        lines = [f"{self.n_found} problems in the scores:"]
+        lines += [f"  {k}. {p}" for k, p in enumerate(self.problems, 1)]
+        if self.n_found > len(self.problems):
+            lines.append(f"  ... and {self.n_found - len(self.problems)} more")
+        super().__init__("\n".join(lines))
+
+
+def raise_problems(problems: Sequence[ConsensusError]) -> None:
+    """Raise the problems found: nothing if none, the problem itself if one, else :class:`LeaderboardErrors`.
+
+    Parameters
+    ----------
+    problems : sequence of ConsensusError
+        In the order found.
+
+    Raises
+    ------
+    ConsensusError
+        The single problem, or a :class:`LeaderboardErrors` listing up to
+        :data:`MAX_PROBLEMS` of them.
+
+    Examples
+    --------
+    >>> raise_problems([])
+    >>> try:
+    ...     raise_problems([TooFewSystemsError(1)])
+    ... except TooFewSystemsError as err:
+    ...     print(err)
+    a leaderboard needs at least 2 systems, got 1
+    """
+    if not problems:
+        return
+    if len(problems) == 1:
+        raise problems[0]
+    raise LeaderboardErrors(problems, len(problems))

@@ -82,6 +82,7 @@ from collections.abc import Sequence
 
 import numpy as np
 import pandas as pd
+from scipy.special import gammaln
 
 from .errors import (
     EmptyTaskError,
@@ -105,6 +106,10 @@ __all__ = [
     "sigma_2l",
     "mean_baseline",
     "partial_ranking_matrix",
+    "position_distribution",
+    "order_statistic_table",
+    "order_statistic_band",
+    "rank_bounds",
 ]
 
 
@@ -375,3 +380,205 @@ def mean_baseline(data: Leaderboard | InstanceScores) -> MeanBaselineResult:
         ranking=tiers_from_scores(table.systems, scores.tolist(), tol=SCORE_TOL),
         coverage_values=weight_seen / weights.sum(),
     )
+
+
+# ---------------------------------------------------------------------- positions
+def order_statistic_table(n_systems: int, n_scored: int) -> np.ndarray:
+    """Where the ``r``-th best of ``k`` scored systems lands among ``N``, over the compatible rankings.
+
+    ``H[r - 1, p - 1] = C(p - 1, r - 1) C(N - p, k - r) / C(N, k)``: the probability that the
+    scored system of rank ``r`` (no ties) is at position ``p`` of a complete ranking drawn
+    uniformly from the rankings compatible with the order of the ``k`` scored systems. See
+    :func:`position_distribution` for the proof.
+
+    Parameters
+    ----------
+    n_systems : int
+        ``N``, the number of positions (systems ranked).
+    n_scored : int
+        ``k``, the number of scored systems, ``1 <= k <= N``.
+
+    Returns
+    -------
+    numpy.ndarray (k, N)
+        Row ``r - 1`` is the distribution of the position of rank ``r``; every row sums to 1
+        and ``k == N`` gives the identity.
+
+    Raises
+    ------
+    InvalidOptionError
+        If not ``1 <= n_scored <= n_systems``.
+
+    Examples
+    --------
+    >>> (order_statistic_table(3, 2) * 3).round(6).tolist()
+    [[2.0, 1.0, 0.0], [0.0, 1.0, 2.0]]
+    """
+    n, k = int(n_systems), int(n_scored)
+    if not 1 <= k <= n:
+        raise InvalidOptionError(f"need 1 <= n_scored <= n_systems, got n_scored={k}, n_systems={n}")
+    band = order_statistic_band(n, k)
+    out = np.zeros((k, n))
+    rows = np.arange(k)[:, None]
+    out[rows, rows + np.arange(n - k + 1)[None, :]] = band
+    return out
+
+
+def order_statistic_band(n_systems: int, n_scored: int) -> np.ndarray:
+    """The nonzero band of :func:`order_statistic_table`: ``B[r - 1, d] = h_r(r + d)``.
+
+    The rank-``r`` scored system has ``d`` unscored systems above it, ``0 <= d <= N - k``;
+    ``h_r(r + d) = C(r + d - 1, d) C(N - r - d, N - k - d) / C(N, k)``. ``k (N - k + 1)``
+    entries instead of ``k N``.
+
+    Parameters
+    ----------
+    n_systems : int
+        ``N``.
+    n_scored : int
+        ``k``, ``1 <= k <= N`` (not checked here).
+
+    Returns
+    -------
+    numpy.ndarray (k, N - k + 1)
+
+    Examples
+    --------
+    >>> (order_statistic_band(3, 2) * 3).round(6).tolist()
+    [[2.0, 1.0], [1.0, 2.0]]
+    """
+    n, k = int(n_systems), int(n_scored)
+    lf = gammaln(np.arange(n + 1, dtype=np.float64) + 1.0)  # log x!
+    r = np.arange(1, k + 1)[:, None]
+    d = np.arange(n - k + 1)[None, :]
+    log = (
+        lf[r + d - 1] - lf[r - 1] - lf[d]
+        + lf[n - r - d] - lf[k - r] - lf[n - k - d]
+        - (lf[n] - lf[k] - lf[n - k])
+    )
+    return np.exp(log)
+
+
+def rank_bounds(scores: Sequence[float] | np.ndarray, *, ties: str = "average") -> tuple[np.ndarray, np.ndarray]:
+    """The ranks among the scored systems each system may take, for :func:`position_distribution`.
+
+    A scored system with ``a`` scored systems strictly above it and ``g`` scored systems
+    tied with it (itself included) takes a rank uniform on ``a + 1 .. a + g`` (``ties=
+    "average"``), the rank ``a + 1`` of the best of its tie group (``"min"``) or ``a + g``
+    of the worst (``"max"``). Ties are exact equalities, as in the positional rules.
+
+    Parameters
+    ----------
+    scores : sequence of float
+        One score per system (higher is better), NaN where the system is not scored.
+    ties : {"average", "min", "max"}, default="average"
+
+    Returns
+    -------
+    (numpy.ndarray, numpy.ndarray)
+        Lowest and highest rank, int64, 1 = best; 0 for an unscored system.
+
+    Examples
+    --------
+    >>> lo, hi = rank_bounds([3.0, float("nan"), 3.0, 1.0])
+    >>> lo.tolist(), hi.tolist()
+    ([1, 0, 1, 3], [2, 0, 2, 3])
+    """
+    x = np.asarray(scores, dtype=np.float64).ravel()
+    scored = ~np.isnan(x)
+    sorted_x = np.sort(x[scored])
+    k = len(sorted_x)
+    above = k - np.searchsorted(sorted_x, x[scored], side="right")
+    group = np.searchsorted(sorted_x, x[scored], side="right") - np.searchsorted(sorted_x, x[scored], side="left")
+    lo = np.zeros(len(x), dtype=np.int64)
+    hi = np.zeros(len(x), dtype=np.int64)
+    first, last = above + 1, above + group
+    lo[scored] = last if ties == "max" else first
+    hi[scored] = first if ties == "min" else last
+    return lo, hi
+
+
+def position_distribution(scores: Sequence[float] | np.ndarray | pd.Series, *, ties: str = "average") -> np.ndarray:
+    """Distribution of each system's position over the complete rankings compatible with one task.
+
+    Imputation by compatible permutations (Himmi et al. 2023, sec. 2.1): a task that scores
+    ``k`` of the ``N`` systems is a partial ranking, and every complete ranking of the ``N``
+    systems compatible with it (see the module notes; with ties, a weak order) is equally
+    likely. The position ``pos_i`` (1 = best) of each system is then a random variable:
+
+    - unscored system: ``P(pos = p) = 1 / N``, uniform;
+    - scored system of rank ``r`` among the scored ones, no ties:
+      ``P(pos = p) = h_r(p) = C(p - 1, r - 1) C(N - p, k - r) / C(N, k)``;
+    - scored system with ``a`` scored systems strictly above it and ``g`` tied with it
+      (itself included): ``P(pos = p) = (1 / g) sum_{r = a + 1}^{a + g} h_r(p)``.
+
+    **Proof.** *No ties.* A compatible ranking is fixed by the set ``S`` of the ``k``
+    positions the scored systems take (they fill ``S`` in their own order) and by the order
+    of the ``N - k`` unscored systems in the other positions. Every ``S`` admits the same
+    ``(N - k)!`` orders, so ``S`` is a uniform ``k``-subset of ``1..N``. The rank-``r``
+    system sits at the ``r``-th smallest element of ``S``, which is ``p`` when ``r - 1`` of
+    the ``p - 1`` positions above ``p`` and ``k - r`` of the ``N - p`` below are in ``S``:
+    ``C(p - 1, r - 1) C(N - p, k - r)`` of the ``C(N, k)`` subsets. An unscored system is at
+    ``p`` when ``p`` is not in ``S`` (probability ``(N - k) / N``) and it is the one of the
+    ``N - k`` unscored systems put there (``1 / (N - k)``, by symmetry): ``1 / N``.
+    *Ties.* The compatible rankings of a weak order are the disjoint union, over its strict
+    refinements (each tie group ordered every possible way), of the compatible rankings of
+    each refinement, and every refinement has the same number of them (``N! / k!``). So a
+    uniform compatible ranking is a uniform refinement followed by a uniform compatible
+    ranking of it; in a uniform refinement the rank of a system of a tie group is uniform on
+    ``a + 1 .. a + g``, hence the average of the ``h_r``. Unscored systems stay uniform. QED.
+
+    Consequences (tested): every row sums to 1; on a complete task (``k = N``) ``h_r`` is the
+    point mass at ``r``, so a system has its own position, and a tie group is spread evenly
+    over the positions it occupies (``ties="average"`` of the positional rules);
+    ``N - E[pos_i]`` is the row sum of :func:`partial_ranking_matrix` (the expected number of
+    systems below ``i``), so expected Borda points are the imputed Borda of
+    :func:`impute_pairwise`. ``ties="min"`` (``"max"``) gives a tied system the distribution
+    of the best (worst) position its tie group takes, ``h_{a + 1}`` (``h_{a + g}``): on
+    complete data the points of the best (worst) shared position, as in the positional rules.
+
+    Parameters
+    ----------
+    scores : sequence of float or pandas.Series
+        One score per system (higher is better), NaN where the system is not scored; at
+        least one scored.
+    ties : {"average", "min", "max"}, default="average"
+        How a scored system tied with others is placed, as above.
+
+    Returns
+    -------
+    numpy.ndarray (N, N)
+        ``P[i, p - 1]``: probability that system ``i`` is at position ``p``.
+
+    Raises
+    ------
+    EmptyTaskError
+        If no system is scored.
+    InvalidOptionError
+        If `ties` is not one of the three choices.
+
+    References
+    ----------
+    .. [1] Himmi et al. 2023, sec. 2.1-2.2 and appendix D (compatible permutations).
+
+    Examples
+    --------
+    Two scored systems ``a > b`` and one unscored ``c``: the compatible rankings are
+    ``cab``, ``acb``, ``abc``.
+
+    >>> (position_distribution([2.0, 1.0, float("nan")]) * 3).round(6).tolist()
+    [[2.0, 1.0, 0.0], [0.0, 1.0, 2.0], [1.0, 1.0, 1.0]]
+    """
+    if ties not in ("average", "min", "max"):
+        raise InvalidOptionError(f"ties must be 'average', 'min' or 'max', got {ties!r}")
+    x = np.asarray(scores, dtype=np.float64).ravel()
+    scored = ~np.isnan(x)
+    n, k = len(x), int(scored.sum())
+    if k == 0:
+        raise EmptyTaskError("<partial ranking>")
+    lo, hi = rank_bounds(x, ties=ties)
+    cum = np.vstack([np.zeros((1, n)), np.cumsum(order_statistic_table(n, k), axis=0)])
+    out = np.full((n, n), 1.0 / n)
+    rows = np.nonzero(scored)[0]
+    out[rows] = (cum[hi[rows]] - cum[lo[rows] - 1]) / (hi[rows] - lo[rows] + 1)[:, None]
+    return out

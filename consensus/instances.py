@@ -623,7 +623,8 @@ class InstanceScores(TaskScores):
         Leaderboard(2 systems x 1 tasks, missing=0)
         """
         return Leaderboard.from_frame(
-            self.task_means(), lower_is_better=sorted(self._lower), weights=dict(self._weights.items())
+            self.task_means(), lower_is_better=sorted(self._lower), weights=dict(self._weights.items()),
+            keep_columns=True,  # the tasks are known: a task named "score" is a task, not a bookkeeping column
         )
 
     def with_weights(self, weights: Mapping[str, float]) -> InstanceScores:

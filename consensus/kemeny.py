@@ -20,16 +20,18 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 
+from .coverage import apply_min_coverage
 from .errors import InvalidOptionError, SolveFailedError, UnknownSystemError
+from .impute import impute_pairwise
 from .inputs import as_pairwise
+from .leaderboard import Leaderboard
+from .missing_policies import ENTRY_POLICIES, apply_policy, check_policy
 from .pairwise import PairwiseMatrix
 from .results import KemenyResult
 from .solver_choice import check_solver
 
 if TYPE_CHECKING:  # pragma: no cover
     from solvers.linear_ordering import SolveProgress
-
-    from .leaderboard import Leaderboard
 
 __all__ = ["kemeny", "kemeny_objective"]
 
@@ -126,6 +128,24 @@ def _check_options(
     return time_limit, int(enumerate_optima)
 
 
+def _treated(data: Any, missing: object, min_coverage: float | None) -> tuple[Any, dict[str, Any] | None, tuple[str, ...]]:
+    """`data` after ``min_coverage`` and the ``missing`` policy (a Leaderboard only), the
+    policy's record (None when no policy was asked for) and the notes of what was dropped."""
+    policy = check_policy(missing, ENTRY_POLICIES, "kemeny")
+    if policy is None and min_coverage is None:
+        return data, None, ()
+    if not isinstance(data, Leaderboard):
+        raise InvalidOptionError(
+            f"kemeny: missing={missing!r} / min_coverage={min_coverage!r} need a Leaderboard, got {type(data).__name__}"
+        )
+    lb = apply_min_coverage(data, min_coverage)
+    notes = lb.notes[len(data.notes):]
+    lb, record = apply_policy(lb, policy, "kemeny")
+    if policy == "impute" and lb.has_missing:
+        return impute_pairwise(lb).matrix, record, notes
+    return lb, record, notes
+
+
 def kemeny(
     data: Leaderboard | PairwiseMatrix | Any,
     *,
@@ -138,6 +158,8 @@ def kemeny(
     progress: Callable[[SolveProgress], None] | None = None,
     verbose: bool = False,
     seed: int = 0,
+    missing: str | None = None,
+    min_coverage: float | None = None,
 ) -> KemenyResult:
     """The exact Kemeny consensus ranking, certified optimal.
 
@@ -175,6 +197,17 @@ def kemeny(
         Show the solver's log.
     seed : int, default=0
         Seed of the local search that warm-starts the solver (results are deterministic).
+    missing : {None, "drop_tasks", "drop_systems", "impute", "median"}, optional
+        Missing-score policy for a Leaderboard, as in :func:`consensus.rank`: None (or
+        ``"pairwise"``) compares each pair on the tasks both are scored on; ``"drop_tasks"``
+        / ``"drop_systems"`` drop the tasks / systems with a missing score (the ranking then
+        leaves those systems out); ``"impute"`` ranks the imputed pairwise matrix
+        (:func:`consensus.impute_pairwise`); ``"median"`` fills each hole with the task's
+        median score. ``rank(lb, "kemeny", missing=...)`` gives the same ranking with the
+        policy recorded in ``result.missing``.
+    min_coverage : float, optional
+        Leave out the systems scored on less than this share of the task weight
+        (:meth:`Leaderboard.with_min_coverage`; the ranking lists only the others).
 
     Returns
     -------
@@ -187,7 +220,9 @@ def kemeny(
     ------
     InvalidOptionError
         An unknown method or solver name, a bad time limit, cap or `progress`, brute
-        force on more than 8 systems, or `data` of an unsupported type.
+        force on more than 8 systems, `data` of an unsupported type, an unknown `missing`
+        policy, `missing` or `min_coverage` given with data that is not a Leaderboard, or
+        a policy / threshold leaving fewer than 2 systems.
     SolverNotAvailableError
         The solver named by `solver` is not installed here (not checked with
         ``method="brute_force"``).
@@ -238,7 +273,8 @@ def kemeny(
     (4.0, False, (('a', 'b', 'c'), ('b', 'c', 'a'), ('c', 'a', 'b')))
     """
     start = time.perf_counter()
-    p = as_pairwise(data)
+    treated, record, notes = _treated(data, missing, min_coverage)
+    p = as_pairwise(treated)
     n = p.n_systems
     time_limit, cap = _check_options(n, method, time_limit, enumerate_optima, progress)
     if method != "brute_force":
@@ -298,4 +334,6 @@ def kemeny(
         iterations=outcome.iterations,
         seconds=time.perf_counter() - start,
         time_limit=time_limit,
+        missing=record,
+        notes=notes,
     )

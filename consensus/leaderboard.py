@@ -13,13 +13,15 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .cells import MISSING_MARKERS, parse_frame
+from .cells import MISSING_MARKERS
 from .errors import (
     DuplicateLabelError,
     NoTaskError,
     TooFewSystemsError,
     UnknownTaskError,
 )
+from .labels import normalize_name
+from .parsing import parse_frame
 from .task_scores import TaskScores
 from .validation import (
     check_groups,
@@ -153,8 +155,17 @@ class Leaderboard(TaskScores):
         drop_empty: bool = False,
         tasks: Iterable[str] | None = None,
         exclude: Iterable[str] = (),
+        keep_columns: Iterable[str] | bool | None = None,
+        dedupe: bool = False,
     ) -> Leaderboard:
         """Build a leaderboard from a wide frame: systems as index, tasks as columns.
+
+        Reading an export: system and task names are normalized (stripped; newlines, tabs
+        and runs of spaces become one space; names given in the options are normalized the
+        same way) with a note mapping old to new names; bookkeeping columns (``Rank``,
+        ``Score``, ``Average``, a column of row-order ranks or of row means, see
+        :mod:`consensus.bookkeeping`) are excluded with a note; every problem in the frame
+        is reported in one error.
 
         Parameters
         ----------
@@ -177,6 +188,12 @@ class Leaderboard(TaskScores):
         tasks, exclude : list of str, optional
             Keep only these columns, in this order / drop these columns (e.g. rank or URL
             columns). `exclude` is applied after `tasks`.
+        keep_columns : list of str or True, optional
+            Bookkeeping columns to keep as tasks (True: keep every column). A column named
+            in `tasks`, `lower_is_better`, `weights` or `groups` is always kept.
+        dedupe : bool, default=False
+            Rename repeated system names ``NAME_1``, ``NAME_2``, ... in row order (with a
+            note) instead of raising :class:`DuplicateLabelError`.
 
         Returns
         -------
@@ -187,6 +204,9 @@ class Leaderboard(TaskScores):
         Raises
         ------
         LeaderboardError
+            Every problem of the frame is collected first; a single one raises its own
+            class, several raise :class:`LeaderboardErrors` (attribute ``problems``).
+            :class:`LongFormatError` when the frame looks like a long table.
             Subclasses name the system, task or cell at fault: :class:`EmptyLabelError` and
             :class:`DuplicateLabelError` (labels, also a split name ``TASK[k]`` that is
             already a column), :class:`NonNumericScoreError`, :class:`CompositeScoreError`,
@@ -222,6 +242,8 @@ class Leaderboard(TaskScores):
             drop_empty=drop_empty,
             tasks=tasks,
             exclude=exclude,
+            keep_columns=keep_columns,
+            dedupe=dedupe,
         )
         return cls(
             parsed.values,
@@ -253,7 +275,8 @@ class Leaderboard(TaskScores):
             Holds the three columns named below (other columns are ignored).
         system, task, score : str
             Column names. System and task labels are compared as text (``1`` and ``"1"``
-            are the same label).
+            are the same label) after whitespace normalization (``"a "`` and ``"a"`` are
+            the same system; a note maps the names that changed inside).
         **options
             Passed to :meth:`from_frame` (``lower_is_better``, ``weights``, ``groups``,
             ``split_composite``, ``drop_empty``, ``tasks``, ``exclude``).
@@ -284,7 +307,9 @@ class Leaderboard(TaskScores):
         for col in (system, task, score):
             if col not in frame.columns:
                 raise UnknownTaskError(col, [str(c) for c in frame.columns], "the long frame's columns")
-        keys = frame[[system, task]].astype(str)
+        raw = frame[[system, task]].astype(str)
+        keys = raw.map(normalize_name)  # "a " and "a" are one system
+        changed = sorted({(o, n) for col in (system, task) for o, n in zip(raw[col], keys[col]) if o.strip() != n})
         dup = keys.duplicated(keep=False)
         if dup.any():
             pairs = sorted({f"{s}/{t}" for s, t in keys[dup].itertuples(index=False)})
@@ -296,7 +321,11 @@ class Leaderboard(TaskScores):
         wide = wide.reindex(index=sys_order, columns=task_order)
         wide.index.name = None
         wide.columns.name = None
-        return cls.from_frame(wide, **options)
+        lb = cls.from_frame(wide, **options)
+        if changed:
+            shown = ", ".join(f"{o!r} -> {n!r}" for o, n in changed[:10]) + (", ..." if len(changed) > 10 else "")
+            lb = lb.with_notes([f"normalized whitespace in names: {shown}"])
+        return lb
 
     # ------------------------------------------------------------------ accessors
     @property
@@ -368,6 +397,107 @@ class Leaderboard(TaskScores):
         """Whether at least one score is missing."""
         return bool(np.isnan(self._values).any())
 
+    @property
+    def coverage(self) -> pd.Series:
+        """Per system, the share of the total task weight it is scored on (1.0 = every task).
+
+        With unit weights this is tasks scored / tasks. A system evaluated on few tasks can
+        look best on the pairs it shares with others; reports flag winners whose coverage is
+        below :data:`consensus.coverage.LOW_COVERAGE` (see ``min_coverage=`` to drop them).
+
+        Examples
+        --------
+        >>> import pandas as pd
+        >>> frame = pd.DataFrame({"qa": [0.7, None], "nli": [0.6, 0.5]}, index=["a", "b"])
+        >>> Leaderboard.from_frame(frame, weights={"qa": 3}).coverage.tolist()
+        [1.0, 0.25]
+        """
+        w = self._weights.to_numpy(dtype=np.float64)
+        seen = (~np.isnan(self._values)) @ w
+        return pd.Series(seen / w.sum(), index=self._scores.index, name="coverage")
+
+    @property
+    def tasks_scored(self) -> pd.Series:
+        """Per system, the number of tasks it has a score on.
+
+        Examples
+        --------
+        >>> import pandas as pd
+        >>> frame = pd.DataFrame({"qa": [0.7, None], "nli": [0.6, 0.5]}, index=["a", "b"])
+        >>> Leaderboard.from_frame(frame).tasks_scored.tolist()
+        [2, 1]
+        """
+        return pd.Series((~np.isnan(self._values)).sum(axis=1), index=self._scores.index, name="tasks_scored")
+
+    def with_min_coverage(self, threshold: float) -> Leaderboard:
+        """The leaderboard without the systems whose :attr:`coverage` is below `threshold`.
+
+        A note names the dropped systems with their coverage; a task scored only by dropped
+        systems is dropped too (and named). ``consensus.coverage.with_min_coverage`` is the
+        same function.
+
+        Parameters
+        ----------
+        threshold : float
+            Share of the total task weight a system must be scored on, in [0, 1]
+            (``0.5``: at least half; ``1``: complete rows only).
+
+        Returns
+        -------
+        Leaderboard
+            `self` when no system is below `threshold`.
+
+        Raises
+        ------
+        InvalidOptionError
+            If `threshold` is not a number in [0, 1], or fewer than 2 systems would remain.
+
+        Examples
+        --------
+        >>> import pandas as pd
+        >>> frame = pd.DataFrame({"qa": [0.7, 0.5, None], "nli": [0.6, 0.5, 0.9]}, index=["a", "b", "c"])
+        >>> small = Leaderboard.from_frame(frame).with_min_coverage(0.75)
+        >>> small.systems, small.notes[-1]
+        (('a', 'b'), "min_coverage=0.75: dropped 1 system(s) scored on less than 75% of the task weight: 'c' (1 of 2 tasks, 50%)")
+        """
+        from .errors import InvalidOptionError
+
+        if isinstance(threshold, bool) or not isinstance(threshold, (int, float, np.integer, np.floating)):
+            raise InvalidOptionError(f"min_coverage must be a number in [0, 1], got {threshold!r}")
+        value = float(threshold)
+        if not 0.0 <= value <= 1.0:
+            raise InvalidOptionError(f"min_coverage must be in [0, 1] (a share of the task weight), got {threshold!r}")
+        coverage = self.coverage
+        low = [s for s in self.systems if coverage[s] < value - 1e-12]
+        if not low:
+            return self
+        kept = [s for s in self.systems if s not in set(low)]
+        if len(kept) < 2:
+            raise InvalidOptionError(
+                f"min_coverage={threshold:g} would leave {len(kept)} system(s) of {self.n_systems}: "
+                f"the highest coverage is {coverage.max():.0%}; lower min_coverage"
+            )
+        scored = self.tasks_scored
+        shown = ", ".join(f"{s!r} ({scored[s]} of {self.n_tasks} tasks, {coverage[s]:.0%})" for s in low[:10])
+        more = f", and {len(low) - 10} more" if len(low) > 10 else ""
+        notes = [
+            f"min_coverage={threshold:g}: dropped {len(low)} system(s) scored on less than {value:.0%} "
+            f"of the task weight: {shown}{more}"
+        ]
+        present = ~self.missing.loc[kept]
+        tasks = [t for t in self.tasks if present[t].any()]
+        if len(tasks) < self.n_tasks:
+            gone = [t for t in self.tasks if t not in set(tasks)]
+            notes.append(f"min_coverage={threshold:g}: dropped task(s) scored only by dropped systems: "
+                         + ", ".join(map(repr, gone)))
+        import warnings
+
+        from .errors import DegenerateTaskWarning
+
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", DegenerateTaskWarning)
+            return self.select(systems=kept, tasks=tasks).with_notes(notes)
+
     def missing_cells(self) -> list[tuple[str, str]]:
         """``(system, task)`` pairs without a score, row by row.
 
@@ -385,7 +515,8 @@ class Leaderboard(TaskScores):
         [('a', 'nli'), ('b', 'qa')]
         """
         rows, cols = np.nonzero(np.isnan(self._values))
-        return [(self.systems[i], self.tasks[j]) for i, j in zip(rows, cols)]
+        systems, tasks = self.systems, self.tasks
+        return [(systems[i], tasks[j]) for i, j in zip(rows, cols)]
 
     def to_dict(self, *, source: str = "") -> dict[str, Any]:
         """What was read and how it was parsed, as plain JSON values (the ``input`` of JSON reports).
@@ -621,6 +752,14 @@ class Leaderboard(TaskScores):
 
     def __repr__(self) -> str:
         return f"Leaderboard({self.n_systems} systems x {self.n_tasks} tasks, missing={len(self.missing_cells())})"
+
+    def _repr_html_(self) -> str:
+        """Notebook display: the description and the first 10 systems' scores (names HTML-escaped)."""
+        import html
+
+        text = "".join(f"<li>{html.escape(' '.join(line.split()))}</li>" for line in self.describe().splitlines())
+        more = f"<p>... and {self.n_systems - 10} more systems</p>" if self.n_systems > 10 else ""
+        return f"<div><strong>Leaderboard</strong><ul>{text}</ul>{self._scores.iloc[:10].to_html(escape=True)}{more}</div>"
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Leaderboard):

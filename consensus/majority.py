@@ -367,10 +367,15 @@ def condorcet_cycle(data: Leaderboard | PairwiseMatrix) -> tuple[str, ...] | Non
 def pareto_dominated(table: Leaderboard) -> dict[str, tuple[str, ...]]:
     """Systems Pareto-dominated by another: ``{dominated: (dominators, ...)}``.
 
-    ``j`` dominates ``i`` when, on the tasks both are scored on (at least one), ``j`` is
-    at least as good everywhere and strictly better somewhere. Scores are oriented, so
-    lower-is-better tasks count the right way. Task weights play no role, and scores are
-    compared exactly (no tie tolerance).
+    ``j`` dominates ``i`` when ``j`` is scored on every task ``i`` is scored on, and on
+    those tasks is at least as good everywhere and strictly better somewhere. Scores are
+    oriented, so lower-is-better tasks count the right way. Task weights play no role, and
+    scores are compared exactly (no tie tolerance).
+
+    With missing scores, dominance needs the dominator's evidence to cover the dominated
+    system's: a system scored on 6 of 11 tasks does not dominate a system scored on all 11,
+    however well it does on its 6 (nothing is known of the other 5), while a complete row
+    can dominate a sparse one. A task neither is scored on plays no role.
 
     Parameters
     ----------
@@ -392,10 +397,14 @@ def pareto_dominated(table: Leaderboard) -> dict[str, tuple[str, ...]]:
     >>> frame = pd.DataFrame({"qa": [0.9, 0.8, 0.7], "nli": [0.6, 0.6, 0.7]}, index=["a", "b", "c"])
     >>> pareto_dominated(cs.Leaderboard.from_frame(frame))
     {'b': ('a',)}
+    >>> sparse = pd.DataFrame({"qa": [0.9, 0.8], "nli": [None, 0.7]}, index=["a", "b"])
+    >>> pareto_dominated(cs.Leaderboard.from_frame(sparse))   # 'a' says nothing on nli
+    {}
     """
     p = pairwise(table.with_weights({t: 1.0 for t in table.tasks}))  # Pareto ignores weights
-    both = p.counts > 0
-    dom = both & (p.wins.T > 0) & (p.wins == 0)  # dom[i, j]: j beats i somewhere, i never beats j
+    scored = (~np.isnan(table.values)).sum(axis=1)
+    covers = p.counts == scored[:, None]  # covers[i, j]: j is scored on every task i is scored on
+    dom = covers & (p.counts > 0) & (p.wins.T > 0) & (p.wins == 0)  # dom[i, j]: j beats i somewhere, i never beats j
     np.fill_diagonal(dom, False)
     result: dict[str, tuple[str, ...]] = {}
     for i, s in enumerate(p.systems):

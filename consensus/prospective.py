@@ -33,6 +33,8 @@ from .weight_options import (
     objective_tasks,
     reference_weights,
     solver_constraints,
+    treated_leaderboard,
+    unscored_constraints,
     weight_constraints,
 )
 
@@ -54,6 +56,9 @@ def prospective(
     solver: str = "highs",
     method: Literal["auto", "highspy", "pulp"] = "auto",
     tol: float = 1e-9,
+    scored_tasks_only: bool = True,
+    missing: str | None = None,
+    min_coverage: float | None = None,
 ) -> ProspectiveResult:
     """Which systems can be the Condorcet winner under some weighting? One answer per system.
 
@@ -78,6 +83,14 @@ def prospective(
         ``solver == 'highs'``.
     objective, min_weight, max_weight, fixed, group_bounds, order, min_margin, solver, tol
         As in :func:`condorcet_weights`.
+    scored_tasks_only : bool, default=True
+        Each system's weights are 0 on the tasks it is not scored on (see
+        :func:`condorcet_weights`); False gives the older treatment, where such a task is a
+        tie with every rival and may carry weight.
+    missing : {None, "drop_tasks", "drop_systems", "median"}, optional
+        As in :func:`condorcet_weights` (``"impute"`` does not apply).
+    min_coverage : float, optional
+        Drop the systems scored on less than this share of the task weight first.
 
     Returns
     -------
@@ -90,8 +103,10 @@ def prospective(
         text ``"t1=0.5, t3=0.5"``, non-zero weights only: the nearest weighting, the
         `objective`'s optimum, or with neither the max-margin weights); ``certificate`` (for systems that
         cannot win: the rival mix, e.g. ``"C"`` or ``"0.5 C + 0.5 D"``); ``method``.
-        ``frame.attrs`` records the options, the number of LPs and solver runs and the time
-        spent; everything in the frame and its attrs is JSON-able.
+        ``frame.attrs`` records the options (``scored_tasks_only``, ``missing``: the policy
+        record, ``notes``: what min_coverage and the policy did), the number of LPs and
+        solver runs and the time spent; everything in the frame and its attrs is JSON-able.
+        With `missing` or `min_coverage` the result is about the treated leaderboard.
 
     Notes
     -----
@@ -134,6 +149,7 @@ def prospective(
         raise InvalidOptionError(f"method must be 'auto', 'highspy' or 'pulp', got {method!r}")
     if method == "auto":
         method = "highspy" if solver == "highs" else "pulp"
+    lb, holes, record, notes = treated_leaderboard(lb, missing, min_coverage, "prospective")
     cons = weight_constraints(lb, min_weight=min_weight, max_weight=max_weight, fixed=fixed, group_bounds=group_bounds, order=order)
     reference = reference_weights(lb, nearest_to)
     obj = objective_tasks(lb, objective)
@@ -144,11 +160,16 @@ def prospective(
     feasible: list[bool] = []
     strict_feasible: list[bool] = []
     if contradiction is None:
-        engine = Engine(lb, solver_cons, solver, method)
+        engines: dict[tuple[str, ...], tuple[tuple[WeightConstraint, ...], Engine]] = {}
         labels = Labels(lb)
         for s in labels.systems:
+            extra = unscored_constraints(holes, s) if scored_tasks_only else ()
+            key = tuple(c.label for c in extra)
+            if key not in engines:
+                engines[key] = _engine(lb, cons, extra, solver_cons, solver, method, counters)
+            cons_s, engine = engines[key]
             res, other = solve_system(
-                lb, s, strict=bool(strict), reference=reference, objective=obj, cons=cons, engine=engine,
+                lb, s, strict=bool(strict), reference=reference, objective=obj, cons=cons_s, engine=engine,
                 tol=tol, min_margin=min_margin, verify_with="rows", counters=counters, labels=labels,
             )
             results[s] = res
@@ -161,6 +182,9 @@ def prospective(
         "reference": dict(zip(lb.tasks, reference.tolist())) if reference is not None else None,
         "objective": [obj[0], list(obj[1])] if obj else None,
         "constraints": [c.label for c in cons],
+        "scored_tasks_only": bool(scored_tasks_only),
+        "missing": record,
+        "notes": list(notes),
         "tol": tol,
         "min_margin": min_margin,
         "method": method if contradiction is None else "farkas",
@@ -179,6 +203,37 @@ def prospective(
         contradiction=contradiction,
         options=jsonable(options),
     )
+
+
+def _engine(
+    lb: Leaderboard,
+    cons: tuple[WeightConstraint, ...],
+    extra: tuple[WeightConstraint, ...],
+    solver_cons: WeightConstraints | None,
+    solver: str,
+    method: str,
+    counters: dict[str, float],
+) -> tuple[tuple[WeightConstraint, ...], Engine]:
+    """The constraints and LP engine of the systems with the unscored-task rows `extra`.
+
+    The batch engine refuses contradictory constraints; the user's constraints alone are
+    consistent (checked before), but with `extra` they may not be: then the per-LP engine,
+    whose max-margin LP answers INFEASIBLE with a Farkas certificate.
+    """
+    if not extra:
+        return cons, Engine(lb, solver_cons, solver, method)
+    both = cons + extra
+    rows = solver_constraints(lb, both)
+    if cons and method == "highspy":
+        try:
+            farkas = constraints_farkas_lp(rows, backend=solver, slack=CONSTRAINT_TOL)  # type: ignore[arg-type]
+        except SolverError as exc:
+            raise SolveFailedError(f"prospective: checking the weight constraints: {exc}") from exc
+        counters["lps"] += 1
+        counters["solves"] += 1
+        if farkas is not None:
+            return both, Engine(lb, rows, solver, "pulp")
+    return both, Engine(lb, rows, solver, method)
 
 
 def _contradiction(

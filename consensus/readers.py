@@ -20,10 +20,16 @@ import pandas as pd
 
 from .errors import InvalidOptionError, LeaderboardError, UnknownTaskError
 from .instances import InstanceScores
+from .labels import (
+    DEDUPE_NOTE,
+    LINES_ATTR,
+    SOURCE_ATTR,
+    Source,
+    csv_lines,
+    normalize_name,
+    numbered,
+)
 from .leaderboard import Leaderboard
-
-#: How every note of :func:`dedupe_systems` begins (the CLI also prints these notes on stderr).
-DEDUPE_NOTE = "--dedupe renamed"
 
 __all__ = [
     "DEDUPE_NOTE",
@@ -115,6 +121,9 @@ def read_table(path: str | Path, *, format: str | None = None, sep: str | None =
             raise LeaderboardError(f"file {str(path)!r} is empty") from None
         except (pd.errors.ParserError, UnicodeDecodeError) as exc:
             raise LeaderboardError(f"cannot parse {str(path)!r} as {fmt}: {str(exc).strip()}") from None
+        lines = csv_lines(str(path), delimiter, len(frame))
+        if lines is not None:
+            frame.attrs[LINES_ATTR] = lines
         if frame.shape[1] <= 1:
             with path.open(encoding="utf-8", errors="replace") as fh:
                 header = fh.readline()
@@ -122,7 +131,7 @@ def read_table(path: str | Path, *, format: str | None = None, sep: str | None =
                 if char != delimiter and char in header:
                     raise LeaderboardError(
                         f"file {str(path)!r} has a single column with the {fmt} delimiter; it looks "
-                        f"{name}-separated: pass sep={char!r} (CLI: --sep)"
+                        f"{name}-separated: pass sep={char!r}"
                     )
         return frame
     if fmt == "parquet":
@@ -151,25 +160,11 @@ def _system_column(frame: pd.DataFrame, index_col: str | None, path: str) -> str
             return None
         index_col = str(frame.columns[0])
     if index_col not in frame.columns:
-        raise UnknownTaskError(index_col, [str(c) for c in frame.columns], "index_col")
+        matches = [c for c in frame.columns if normalize_name(str(c)) == normalize_name(index_col)]
+        if len(matches) != 1:
+            raise UnknownTaskError(index_col, [str(c) for c in frame.columns], "index_col")
+        index_col = matches[0]
     return index_col
-
-
-def _numbered(names: Sequence[str]) -> tuple[list[str], list[str]]:
-    """Every occurrence of a repeated name becomes NAME_1, NAME_2, ... in order; and what was renamed."""
-    counts: dict[str, int] = {}
-    for name in names:
-        counts[name] = counts.get(name, 0) + 1
-    seen: dict[str, int] = {}
-    renamed = []
-    for name in names:
-        if counts[name] > 1:
-            seen[name] = seen.get(name, 0) + 1
-            renamed.append(f"{name}_{seen[name]}")
-        else:
-            renamed.append(name)
-    changes = [f"{n} -> {', '.join(f'{n}_{k}' for k in range(1, c + 1))}" for n, c in counts.items() if c > 1]
-    return renamed, changes
 
 
 def dedupe_systems(
@@ -202,7 +197,7 @@ def dedupe_systems(
     (['m_1', 'n', 'm_2'], ['--dedupe renamed duplicate system(s) in file order: m -> m_1, m_2'])
     """
     if long is None:
-        renamed, changes = _numbered([str(s) for s in frame.index])
+        renamed, changes = numbered([str(s) for s in frame.index])
         if not changes:
             return frame, []
         out = frame.copy()
@@ -244,13 +239,23 @@ def frame_to_leaderboard(
     long : (system, task, score), optional
         Column names of a long table.
     dedupe : bool, default False
-        Rename repeated systems (:func:`dedupe_systems`) instead of refusing them; the
-        leaderboard's :attr:`~Leaderboard.notes` say what was renamed.
+        Rename repeated systems ``NAME_1``, ``NAME_2``, ... (after name normalization)
+        instead of refusing them; the leaderboard's :attr:`~Leaderboard.notes` say what was
+        renamed.
     source : str, default ""
         The file name, for error messages.
     **options
         Passed to :meth:`Leaderboard.from_frame` / :meth:`Leaderboard.from_long`
-        (``lower_is_better``, ``weights``, ``groups``, ``split_composite``, ...).
+        (``lower_is_better``, ``weights``, ``groups``, ``split_composite``,
+        ``keep_columns``, ...). Bookkeeping columns (rank, average, ...) are excluded with
+        a note unless ``keep_columns`` keeps them.
+
+    Notes
+    -----
+    Error messages point into the file: a frame from :func:`read_table` carries the file
+    line of each row, and the readers attach it (with the file column of each task) for
+    :meth:`Leaderboard.from_frame`. Every problem is reported in one error
+    (:class:`~consensus.errors.LeaderboardErrors` when there are several).
 
     Returns
     -------
@@ -281,12 +286,18 @@ def frame_to_leaderboard(
         lb = Leaderboard.from_long(frame, system=system, task=task, score=score, **options)
         return lb.with_notes(notes)
     column = _system_column(frame, index_col, source)
+    all_lines = frame.attrs.get(LINES_ATTR)
+    lines = None
+    if all_lines is not None and isinstance(frame.index, pd.RangeIndex) and len(all_lines) == len(frame):
+        lines = tuple(all_lines)
+    numbers = None
     if column is not None:
+        numbers = tuple(k + 1 for k, c in enumerate(frame.columns) if c != column)
         frame = frame.set_index(column)
         frame.index.name = None
-    if dedupe:
-        frame, notes = dedupe_systems(frame)
-    return Leaderboard.from_frame(frame, **options).with_notes(notes)
+    frame = frame.copy()
+    frame.attrs = {SOURCE_ATTR: Source(source, lines, numbers, None if column is None else str(column), index_col is not None)}
+    return Leaderboard.from_frame(frame, dedupe=dedupe, **options)
 
 
 def apply_reading_options(
@@ -353,6 +364,7 @@ def apply_reading_options(
         groups=groups,
         tasks=tasks,
         exclude=exclude,
+        keep_columns=True,  # lb was read already: its tasks are tasks
     )
 
 
@@ -385,7 +397,7 @@ def read_leaderboard(
         Rename repeated systems ``NAME_1``, ``NAME_2``, ... instead of refusing them.
     **options
         Passed to :meth:`Leaderboard.from_frame` (``lower_is_better``, ``weights``,
-        ``split_composite``, ``exclude``, ...).
+        ``split_composite``, ``exclude``, ``keep_columns``, ``drop_empty``, ...).
 
     Returns
     -------

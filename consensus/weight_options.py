@@ -19,8 +19,10 @@ import pandas as pd
 from solvers.weights_lp import WeightConstraints
 
 from .certificates import weight_vector
+from .coverage import apply_min_coverage
 from .errors import InvalidOptionError, InvalidWeightError, UnknownTaskError
 from .leaderboard import Leaderboard
+from .missing_policies import apply_policy
 from .results import WeightConstraint
 
 __all__ = [
@@ -33,7 +35,13 @@ __all__ = [
     "solver_constraints",
     "objective_tasks",
     "check_tolerances",
+    "unscored_constraints",
+    "check_weight_missing",
+    "treated_leaderboard",
 ]
+
+#: The ``missing=`` policies of :func:`consensus.condorcet_weights` and :func:`consensus.prospective`.
+WEIGHT_POLICIES: tuple[str | None, ...] = (None, "drop_tasks", "drop_systems", "median")
 
 Reference = Literal["leaderboard", "uniform"] | Mapping[str, float] | pd.Series | bool | None
 
@@ -428,3 +436,119 @@ def check_tolerances(tol: float, min_margin: float) -> tuple[float, float]:
     if not tol < min_margin <= 1:
         raise InvalidOptionError(f"min_margin must be in (tol, 1] = ({tol:g}, 1], got {min_margin!r}")
     return tol, min_margin
+
+
+def unscored_constraints(lb: Leaderboard, system: str) -> tuple[WeightConstraint, ...]:
+    """Weight 0 on every task `system` is not scored on (``scored_tasks_only=True``).
+
+    One row ``0 <= w_t <= 0`` labelled ``scored_tasks_only[t]`` per task without a score of
+    `system`, so certificates name them like any other constraint and are checked the same
+    way (:func:`consensus.certificates.exact_bound`).
+
+    Parameters
+    ----------
+    lb : Leaderboard
+        The scores whose holes count (before any median fill).
+    system : str
+        A system of `lb`.
+
+    Returns
+    -------
+    tuple of WeightConstraint
+        Empty when `system` is scored on every task.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> lb = Leaderboard.from_frame(pd.DataFrame({"qa": [0.9, None], "nli": [0.6, 0.5]}, index=["a", "b"]))
+    >>> [c.label for c in unscored_constraints(lb, "b")], unscored_constraints(lb, "a")
+    (['scored_tasks_only[qa]'], ())
+    """
+    row = lb.missing.loc[system]
+    return tuple(WeightConstraint(f"scored_tasks_only[{t}]", {t: 1.0}, 0.0, 0.0) for t in lb.tasks if bool(row[t]))
+
+
+def check_weight_missing(missing: object, context: str) -> str | None:
+    """Check the ``missing=`` option of the task-weight LPs (``"pairwise"`` is None).
+
+    Parameters
+    ----------
+    missing : object
+        None (or ``"pairwise"``), ``"drop_tasks"``, ``"drop_systems"`` or ``"median"``.
+    context : str
+        The function name, for the message.
+
+    Returns
+    -------
+    str or None
+
+    Raises
+    ------
+    InvalidOptionError
+        For ``"impute"`` (why it does not apply) or any other value.
+
+    Examples
+    --------
+    >>> check_weight_missing("pairwise", "prospective") is None
+    True
+    """
+    if missing == "impute":
+        raise InvalidOptionError(
+            f"{context}: missing='impute' does not apply to task weights: the LP weighs each task's comparisons "
+            "R(m, m', k), and the imputed matrix of compatible rankings only gives pairwise probabilities "
+            "summed over tasks; use missing=None (a missing score is neither a win nor a loss), "
+            "'drop_tasks', 'drop_systems' or 'median'"
+        )
+    if missing == "pairwise":
+        return None
+    if missing not in WEIGHT_POLICIES:
+        raise InvalidOptionError(
+            f"{context}: missing must be None, 'drop_tasks', 'drop_systems' or 'median', got {missing!r}"
+        )
+    return missing  # type: ignore[return-value]
+
+
+def treated_leaderboard(
+    lb: Leaderboard, missing: object, min_coverage: float | None, context: str
+) -> tuple[Leaderboard, Leaderboard, dict[str, Any], tuple[str, ...]]:
+    """Apply ``min_coverage`` and then the ``missing`` policy of the task-weight LPs.
+
+    Parameters
+    ----------
+    lb : Leaderboard
+    missing : object
+        See :func:`check_weight_missing`.
+    min_coverage : float or None
+        See :meth:`Leaderboard.with_min_coverage`.
+    context : str
+        The function name, for messages.
+
+    Returns
+    -------
+    (Leaderboard, Leaderboard, dict, tuple of str)
+        The leaderboard to solve on; the one whose holes ``scored_tasks_only`` reads (the
+        same, except under ``"median"``: the scores before the fill); the policy record
+        (keys of a rule's ``result.missing``); the notes of what was done.
+
+    Raises
+    ------
+    InvalidOptionError
+        A bad policy or threshold, or a policy that leaves too little (see
+        :func:`consensus.missing_policies.apply_policy`).
+
+    Examples
+    --------
+    >>> import consensus as cs
+    >>> toy = cs.load_example("votenrank-toy")
+    >>> solved, holes, record, notes = treated_leaderboard(toy, None, None, "prospective")
+    >>> solved is toy, record["treatment"], notes
+    (True, 'no missing scores', ())
+    """
+    policy = check_weight_missing(missing, context)
+    before = len(lb.notes)
+    lb = apply_min_coverage(lb, min_coverage)
+    treated, record = apply_policy(lb, policy, context)
+    if record["treatment"].startswith("pairwise"):
+        record = dict(record, treatment="pairwise: a missing score counts as neither a win nor a loss (R = 0)")
+    notes = tuple(lb.notes[before:]) + tuple(treated.notes[len(lb.notes):])
+    return treated, (lb if policy == "median" else treated), record, notes

@@ -54,4 +54,4 @@ def score_tables(draw, weighted: bool = False, **kwargs) -> Leaderboard:
         weights = dict(zip(frame.columns, map(float, ws)))
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", DegenerateTaskWarning)
-        return Leaderboard.from_frame(frame, weights=weights)
+        return Leaderboard.from_frame(frame, weights=weights, keep_columns=True)  # scores, not an export

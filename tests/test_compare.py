@@ -351,3 +351,69 @@ def test_compare_gaps_are_never_negative_and_the_reference_row_is_exact(table):
         assert row["kendall_distance"] == pytest.approx(kendall_tau_distance(tiers, comp.kemeny.ranking))
         assert row["objective"] == pytest.approx(ranking_objective(table, tiers))
         assert row["tie_groups"] == len(tiers)
+
+
+# ---------------------------------------------------------------- missing scores and coverage
+@pytest.fixture
+def holey():
+    frame = pd.DataFrame(
+        {"t1": [1.0, 2.0, 3.0, 4.0, 2.5], "t2": [2.0, 1.0, None, 3.0, 4.0], "t3": [3.0, 3.5, 1.0, 2.0, None]},
+        index=["a", "b", "c", "d", "e"],
+    )
+    return cs.Leaderboard.from_frame(frame)
+
+
+def test_a_drop_systems_rule_option_reports_instead_of_raising(holey):
+    table = cs.compare(holey, rules=["mean"], rule_options={"mean": {"missing": "drop_systems"}})
+    row = table.loc["mean"]
+    assert row["status"] == "ok" and row["winner"] == "d"
+    assert row["note"] == "ranks 3 of 5 systems (left out: 'c', 'e'); measured on those"
+    kem = cs.kemeny(holey).ranking
+    restricted = tuple(s for s in kem if s in {"a", "b", "d"})
+    assert row["kendall_tau"] == pytest.approx(kendall_tau(cs.rank(holey, "mean", missing="drop_systems"), restricted))
+    sub = cs.pairwise(holey).select(["a", "b", "d"])
+    assert row["objective"] == pytest.approx(ranking_objective(sub, cs.rank(holey, "mean", missing="drop_systems")))
+    comp = compare_rules(holey, rules=["mean"], rule_options={"mean": {"missing": "drop_systems"}})
+    assert comp.policies["mean"]["policy"] == "drop_systems"
+    assert comp.policies["mean"]["dropped_systems"] == ("c", "e")
+    assert comp.policies["mean"]["chosen_by"] == "rule_options"
+    positions = comp.positions()
+    assert positions["mean"].isna().tolist() == [s in ("c", "e") for s in positions.index]
+    changes = comp.to_dict()["rank_changes"]
+    assert changes["mean"]["c"] is None and changes["kemeny"]["c"] is None
+    assert comp.to_dict()["policies"]["mean"]["dropped_systems"] == ["c", "e"]
+
+
+def test_compare_runs_every_rule_on_holes_and_records_the_policies(holey):
+    comp = compare_rules(holey)
+    assert not comp.errors
+    assert {r: comp.policies[r]["policy"] for r in ("mean", "borda", "copeland", "kemeny")} == {
+        "mean": "median", "borda": "impute", "copeland": None, "kemeny": None,
+    }
+    assert all(record["chosen_by"] == "auto" for record in comp.policies.values())
+    strict = compare_rules(holey, missing=None, rules=["mean", "borda", "copeland"])
+    assert set(strict.errors) == {"mean", "borda"}
+    assert strict.policies["borda"]["treatment"] == "not run"
+    dropped = compare_rules(holey, missing="drop_tasks", rules=["borda", "copeland"])
+    assert {r: rec["policy"] for r, rec in dropped.policies.items()} == {
+        "mean": "drop_tasks", "borda": "drop_tasks", "copeland": "drop_tasks", "kemeny": "drop_tasks",
+    }
+    assert dropped.kemeny.ranking == cs.kemeny(holey.select(tasks=["t1"])).ranking
+    imputed = compare_rules(holey, missing="impute", rules=["borda"])
+    assert imputed.policies["mean"]["policy"] == "median"  # the mean cannot impute: its auto policy
+    assert imputed.policies["mean"]["chosen_by"].startswith("auto (the rule cannot use missing='impute')")
+    assert imputed.kemeny.ranking == cs.kemeny(holey, missing="impute").ranking
+    with pytest.raises(InvalidOptionError, match="missing must be one of"):
+        compare_rules(holey, missing="zeros")
+
+
+def test_compare_on_complete_scores_passes_no_policy(votenrank_toy):
+    comp = compare_rules(votenrank_toy, rules=["plurality"], missing="impute")
+    assert not comp.errors and comp.policies["plurality"]["chosen_by"] == "no missing scores"
+
+
+def test_compare_min_coverage_drops_with_a_note(holey):
+    comp = compare_rules(holey, rules=["borda"], min_coverage=0.9)
+    assert comp.systems == ("a", "b", "d")
+    assert comp.notes and "'c'" in comp.notes[0] and "'e'" in comp.notes[0]
+    assert cs.compare(holey, rules=["borda"], min_coverage=0.9).index.tolist() == ["mean", "borda", "kemeny"]

@@ -75,6 +75,11 @@ def check_certificate(lb: cs.Leaderboard, res: cs.CondorcetWeightsResult) -> Non
         else:
             assert advantage.max() < -TOL
         assert cert.bound == pytest.approx(advantage.max(), abs=1e-12)
+    elif all(c.label.startswith("scored_tasks_only[") for c in res.constraints):
+        # weight 0 on the unscored tasks: the blend's advantage on the scored tasks alone decides
+        scored = ~lb.missing.loc[res.system].to_numpy()
+        top = advantage[scored].max()
+        assert top <= TOL if cert.kind == "strict" else top < -TOL
     # exact re-check through the module's own verifier as well
     assert res.verify(lb)
 
@@ -275,14 +280,19 @@ def test_rock_paper_scissors_blend_proves_a_weak_never():
 
 # ---------------------------------------------------------------------- brute force (hypothesis)
 @pytest.mark.slow
-@given(score_tables(max_systems=5, max_tasks=4, missing=True), st.booleans())
+@given(score_tables(max_systems=5, max_tasks=4, missing=True), st.booleans(), st.booleans())
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-def test_brute_force_grid_cross_check(lb, strict):
-    table = cs.prospective(lb, strict=strict, nearest_to="leaderboard").to_frame().set_index("system")
-    grid = grid_for(lb.n_tasks)
+def test_brute_force_grid_cross_check(lb, strict, scored_only):
+    table = cs.prospective(
+        lb, strict=strict, nearest_to="leaderboard", scored_tasks_only=scored_only
+    ).to_frame().set_index("system")
+    full_grid = grid_for(lb.n_tasks)
     ref = lb.normalized_weights.to_numpy()
     for system in lb.systems:
         _, R = rel(lb, system)
+        grid = full_grid
+        if scored_only:  # only weightings with weight 0 on the tasks the system is not scored on
+            grid = full_grid[(full_grid[:, lb.missing.loc[system].to_numpy()] == 0).all(axis=1)]
         smallest = (grid @ R.T).min(axis=1)
         row = table.loc[system]
         assert row["margin"] >= smallest.max() - 1e-9
@@ -297,7 +307,7 @@ def test_brute_force_grid_cross_check(lb, strict):
                 assert row["distance"] <= np.abs(grid[wins] - ref).sum(axis=1).min() + 1e-7
     # the single-system call (pulp models, majority-graph verification) agrees with the batch
     system = lb.systems[0]
-    res = cs.condorcet_weights(lb, system, strict=strict)
+    res = cs.condorcet_weights(lb, system, strict=strict, scored_tasks_only=scored_only)
     assert res.feasible == table.loc[system, "strict_feasible" if strict else "feasible"]
     assert res.margin == pytest.approx(table.loc[system, "margin"], abs=1e-9)
     assert res.bound >= res.margin - 1e-12 and res.gap <= 1e-9
@@ -314,7 +324,7 @@ def test_every_answer_carries_verified_evidence(lb, strict, data):
         check_witness(lb, res)
         assert res.distance == pytest.approx(float(np.abs(res.weights - 1 / lb.n_tasks).sum()), abs=1e-12)
         ref = pd.Series(1 / lb.n_tasks, index=list(lb.tasks))
-        if majority_wins(lb, system, ref, strict):
+        if majority_wins(lb, system, ref, strict) and not lb.missing.loc[system].any():
             assert res.distance == 0.0 and res.weights.equals(ref.rename("weight"))
     else:
         assert res.weights is None and res.distance is None
@@ -353,18 +363,23 @@ def constrained(draw):
 
 
 @pytest.mark.slow
-@given(constrained(), st.booleans())
+@given(constrained(), st.booleans(), st.booleans())
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-def test_user_constraints_brute_force(case, strict):
+def test_user_constraints_brute_force(case, strict, scored_only):
     lb, options, grid_ok = case
-    grid = grid_for(lb.n_tasks)[grid_ok]
-    table = cs.prospective(lb, strict=strict, nearest_to=None, **options).to_frame().set_index("system")
     system = lb.systems[0]
+    if scored_only:  # weight 0 on the tasks the system is not scored on, on top of the user's constraints
+        grid_ok = grid_ok & (grid_for(lb.n_tasks)[:, lb.missing.loc[system].to_numpy()] == 0).all(axis=1)
+    grid = grid_for(lb.n_tasks)[grid_ok]
+    options = {**options, "scored_tasks_only": scored_only}
+    table = cs.prospective(lb, strict=strict, nearest_to=None, **options).to_frame().set_index("system")
     res = cs.condorcet_weights(lb, system, strict=strict, **options)
     if res.status is SolveStatus.INFEASIBLE:
         assert len(grid) == 0
         assert res.certificate.kind == "constraints" and res.verify(lb)
-        assert (table["certificate"] == "contradictory constraints").all()
+        assert not table.loc[system, "feasible"]
+        if not scored_only:
+            assert (table["certificate"] == "contradictory constraints").all()
         return
     _, R = rel(lb, system)
     smallest = (grid @ R.T).min(axis=1) if len(grid) else np.array([-np.inf])
@@ -622,3 +637,31 @@ def test_constraints_that_meet_exactly_are_not_contradictory(votenrank_toy):
     table = cs.prospective(votenrank_toy, min_weight=0.2).to_frame().set_index("system")
     assert table.loc["B", "strict_feasible"] and table.loc["B", "distance"] == 0.0
     assert table.loc["A", "certificate"] != "contradictory constraints"
+
+
+# ---------------------------------------------------------------------- scored tasks only
+def test_a_system_scored_on_one_task_cannot_win_on_the_others():
+    frame = pd.DataFrame({"t1": [0.5, 0.9, 0.2], "t2": [None, 0.3, 0.4], "t3": [None, 0.1, 0.6]}, index=["m", "r1", "r2"])
+    lb = cs.Leaderboard.from_frame(frame)
+    old = cs.condorcet_weights(lb, "m", strict=False, scored_tasks_only=False)
+    assert old.feasible and old.weights["t1"] == pytest.approx(0.0)  # "beats or ties" on tasks it never ran
+    check_witness(lb, old)
+    res = cs.condorcet_weights(lb, "m", strict=False)
+    assert not res.feasible and res.certificate.kind == "weak"
+    assert [c.label for c in res.constraints] == ["scored_tasks_only[t2]", "scored_tasks_only[t3]"]
+    check_certificate(lb, res)  # includes the arithmetic on the scored task alone
+    assert res.certificate.rivals.to_dict() == {"r1": 1.0}
+    # strict feasibility is the same either way; a full row has no extra constraint
+    assert cs.condorcet_weights(lb, "r1").constraints == ()
+    assert cs.condorcet_weights(lb, "m").feasible == cs.condorcet_weights(lb, "m", scored_tasks_only=False).feasible
+
+
+def test_prospective_reports_a_per_system_contradiction_with_the_scored_tasks():
+    frame = pd.DataFrame({"t1": [0.5, 0.9, 0.2], "t2": [None, 0.3, 0.4]}, index=["m", "r1", "r2"])
+    lb = cs.Leaderboard.from_frame(frame)
+    res = cs.prospective(lb, fixed={"t2": 0.5})
+    m = res.results["m"]
+    assert m.status is SolveStatus.INFEASIBLE and m.certificate.kind == "constraints" and m.verify(lb)
+    assert res.contradiction is None and res.results["r2"].verify(lb)
+    single = cs.condorcet_weights(lb, "m", fixed={"t2": 0.5})
+    assert single.status is SolveStatus.INFEASIBLE and single.verify(lb)

@@ -166,7 +166,7 @@ def test_missing_columns_and_labels(long_frame):
         cs.InstanceScores.from_long(long_frame, system="model", task="dataset", score="value")
     frame = long_frame.copy()
     frame.loc[2, "model"] = None
-    with pytest.raises(EmptyLabelError, match="system at position 2"):
+    with pytest.raises(EmptyLabelError, match="system at position 3"):
         build(frame)
     with pytest.raises(TooFewSystemsError):
         build(long_frame[long_frame["model"] == "a"])

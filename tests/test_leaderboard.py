@@ -155,13 +155,13 @@ def test_duplicate_task_names():
 
 @pytest.mark.parametrize("bad", ["", "  ", None, float("nan")])
 def test_empty_system_name(bad):
-    with pytest.raises(EmptyLabelError, match=r"system at position 1"):
+    with pytest.raises(EmptyLabelError, match=r"system at position 2"):  # 1-based
         Leaderboard.from_frame(frame({"x": [1, 2, 3]}, index=["a", bad, "c"]))
 
 
 def test_empty_task_name():
     data = pd.DataFrame([[1, 2], [3, 4]], index=["a", "b"], columns=["t", ""])
-    with pytest.raises(EmptyLabelError, match=r"task at position 1"):
+    with pytest.raises(EmptyLabelError, match=r"task at position 2"):  # 1-based
         Leaderboard.from_frame(data)
 
 

@@ -13,17 +13,44 @@ from matplotlib.colors import to_rgba  # noqa: E402
 
 import consensus as cs  # noqa: E402
 from consensus.plot import (  # noqa: E402
+    GRAPH_MAX_SYSTEMS,
     NODE_COLOR,
     WINNER_COLOR,
     plot_analysis,
     plot_bars,
+    plot_certificate,
+    plot_condorcet_weights,
     plot_confidence,
     plot_majority_graph,
+    plot_margin_heatmap,
     plot_rank_changes,
     plot_scores,
+    rank_change_systems,
 )
 
 
+def _board(n, t=14, missing=0.2, seed=0):
+    """A realistic leaderboard: latent quality + noise, about `missing` of the cells empty, long names."""
+    rng = np.random.default_rng(seed)
+    quality = rng.normal(size=n)
+    scores = 70 + 5 * quality[:, None] + rng.normal(scale=3, size=(n, t))
+    scores[rng.random(scores.shape) < missing] = np.nan
+    scores[np.isnan(scores).all(axis=1), 0] = 50.0
+    names = [f"org-{i:03d}/model-{'x' * (i % 17)}-v{i}" for i in range(n)]
+    return cs.Leaderboard.from_frame(pd.DataFrame(scores, index=names, columns=[f"task_{j}" for j in range(t)]))
+
+
+def _inside_figure(fig, texts):
+    """Every text is drawn fully inside the figure (nothing clipped at an edge)."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    canvas = FigureCanvasAgg(fig)
+    canvas.draw()
+    renderer = canvas.get_renderer()
+    width, height = fig.bbox.width, fig.bbox.height
+    for text in texts:
+        box = text.get_window_extent(renderer)
+        assert box.x0 >= -1 and box.y0 >= -1 and box.x1 <= width + 1 and box.y1 <= height + 1, text.get_text()
 
 
 def _png(fig, tmp_path, name="fig.png"):
@@ -141,7 +168,7 @@ def test_many_bars_are_drawn_horizontally_in_order(tmp_path):
     assert [p.get_width() for p in ax.patches] == pytest.approx(values.tolist())
     assert [t.get_text() for t in ax.get_yticklabels()][:2] == ["system-0", "system-1"]
     assert ax.get_ylim()[0] > ax.get_ylim()[1]  # inverted: the first system on top
-    assert fig.get_figheight() > 20  # a row per label
+    assert fig.get_figheight() >= 100 * 0.12  # a row per label (at least 8.6 pt for 6 pt labels)
 
 
 def test_analysis_figure_has_both_panels(votenrank_toy, tmp_path):
@@ -151,3 +178,155 @@ def test_analysis_figure_has_both_panels(votenrank_toy, tmp_path):
     assert len(fig.axes) == 2
     assert "Condorcet winner B" in fig.axes[0].get_title()
     assert fig.consensus_nodes == analysis.kemeny.ranking
+
+
+# ---------------------------------------------------------------- leaderboards of 16 to 200 systems
+def test_the_majority_relation_is_a_heatmap_above_15_systems(tmp_path):
+    small = _board(GRAPH_MAX_SYSTEMS)
+    assert plot_majority_graph(small).consensus_kind == "graph"
+    lb = _board(GRAPH_MAX_SYSTEMS + 1)
+    ranking = cs.kemeny(lb).ranking
+    fig = plot_majority_graph(lb, ranking=ranking)
+    _png(fig, tmp_path)
+    assert fig.consensus_kind == "heatmap" and fig.consensus_nodes == ranking
+    ax = fig.axes[0]
+    assert not [p for p in ax.patches if (p.get_gid() or "").startswith("edge:")]  # no arrows
+    (image,) = [im for im in ax.images if im.get_gid() == "margins"]
+    pairs = cs.pairwise(lb)
+    order = [pairs.systems.index(s) for s in ranking]
+    np.testing.assert_allclose(np.asarray(image.get_array()), pairs.margins[np.ix_(order, order)])
+    low, high = image.get_clim()
+    assert low == -high > -np.inf and image.get_cmap().name == "RdBu"  # diverging, centred at 0
+    labels = [t for t in ax.texts if (t.get_gid() or "").startswith("label:")]
+    assert [t.get_gid()[6:] for t in labels[::2]] == list(ranking)  # rows in Kemeny order
+    _inside_figure(fig, labels)
+
+
+def test_heatmap_and_graph_can_be_forced():
+    lb = _board(6)
+    assert plot_majority_graph(lb, kind="heatmap").consensus_kind == "heatmap"
+    assert plot_majority_graph(_board(20), kind="graph").consensus_kind == "graph"
+    with pytest.raises(cs.InvalidOptionError, match="unknown kind"):
+        plot_majority_graph(lb, kind="disc")
+
+
+@pytest.mark.parametrize("n", [20, 200])
+def test_heatmap_labels_stay_readable_up_to_200_systems(n, tmp_path):
+    lb = _board(n, t=8)
+    fig = plot_margin_heatmap(lb)
+    _png(fig, tmp_path)
+    labels = [t for t in fig.axes[0].texts if (t.get_gid() or "").startswith("label:")]
+    assert len(labels) == 2 * n
+    assert min(t.get_fontsize() for t in labels) >= 6.0
+    _inside_figure(fig, labels)
+    # one row per system: at least 6 pt of height each
+    row_points = fig.axes[0].get_window_extent().height / n * 72 / fig.dpi
+    assert row_points >= 6.0
+
+
+def test_figure_sizes_grow_with_the_number_of_systems():
+    heat = [plot_margin_heatmap(_board(n, t=6)).get_size_inches() for n in (16, 50, 200)]
+    assert heat[0][1] < heat[1][1] < heat[2][1] and heat[0][0] < heat[1][0] < heat[2][0]
+    bars = [plot_bars(pd.Series(np.arange(n, dtype=float), index=[f"s{i}" for i in range(n)])).get_size_inches()
+            for n in (10, 20, 30, 200)]
+    assert bars[0][0] < bars[1][0] and bars[2][1] < bars[3][1]  # upright grows wide, horizontal grows tall
+    long_names = plot_bars(pd.Series(np.ones(30), index=[f"a-much-longer-system-name-{i}" for i in range(30)]))
+    assert long_names.get_size_inches()[0] > bars[2][0]  # room for the longer labels
+
+
+def test_long_bar_labels_are_not_clipped(tmp_path):
+    values = pd.Series(np.linspace(1, -1, 120), index=[f"organisation-{i}/a-long-model-name-v{i}" for i in range(120)])
+    fig = plot_bars(values)
+    _png(fig, tmp_path)
+    _inside_figure(fig, fig.axes[0].get_yticklabels())
+    assert min(t.get_fontsize() for t in fig.axes[0].get_yticklabels()) >= 6.0
+
+
+# ---------------------------------------------------------------- bump chart limited to the top k
+def test_rank_change_chart_draws_the_top_k_and_the_entrants_only(tmp_path):
+    lb = _board(40, t=10)
+    comp = cs.compare_rules(lb, rules=["mean", "borda", "plurality", "copeland"], missing="auto")
+    positions = comp.positions()
+    for k in (3, 10):
+        fig = plot_rank_changes(comp, top=k)
+        _png(fig, tmp_path, f"bump{k}.png")
+        lines = {line.get_gid()[7:]: line for line in fig.axes[0].lines if (line.get_gid() or "").startswith("system:")}
+        kemeny_top = {s for s in positions.index if positions.loc[s, "kemeny"] <= k}
+        entrants = {s for s in positions.index if (positions.loc[s] <= k).any()} - kemeny_top
+        assert set(lines) == kemeny_top | entrants == set(rank_change_systems(comp, top=k))
+        assert len(lines) <= k + len(entrants) < 40
+        for system, line in lines.items():  # below the top: drawn on the row k + 1
+            expected = np.minimum(positions.loc[system, ["mean", "borda", "plurality", "copeland", "kemeny"]], k + 1)
+            assert line.get_ydata().tolist() == expected.tolist()
+    assert len(plot_rank_changes(comp, top=None).consensus_systems) == 40
+    with pytest.raises(cs.InvalidOptionError, match="positive"):
+        plot_rank_changes(comp, top=0)
+
+
+# ---------------------------------------------------------------- certificate of a system that can never win
+def _dominated():
+    frame = pd.DataFrame({"qa": [0.9, 0.8, 0.7, 0.6], "nli": [0.9, 0.6, 0.8, np.nan], "summ": [0.5, 0.4, 0.6, 0.3],
+                          "mt": [30.0, 20.0, 25.0, 10.0]}, index=["a", "b", "c", "d"])
+    return cs.Leaderboard.from_frame(frame)
+
+
+def test_certificate_plot_has_one_bar_and_one_point_per_task(tmp_path):
+    lb = _board(20)
+    result = next(r for r in (cs.condorcet_weights(lb, s) for s in lb.systems) if not r.feasible)
+    fig = plot_condorcet_weights(result, table=lb)
+    _png(fig, tmp_path)
+    top, low = fig.axes[:2]
+    bars = {p.get_gid()[5:]: p.get_height() for p in top.patches if (p.get_gid() or "").startswith("task:")}
+    assert bars == pytest.approx(dict(result.certificate.task_advantage))
+    assert list(bars) == list(lb.tasks)
+    assert max(bars.values()) <= result.certificate.bound + 1e-9 or result.certificate.bound >= 0  # the proof, drawn
+    points = {line.get_gid(): line for line in low.lines if line.get_gid() in ("system", "blend")}
+    assert set(points) == {"system", "blend"}
+    assert all(len(line.get_xdata()) == lb.n_tasks for line in points.values())
+    assert "never" in fig._suptitle.get_text()
+
+
+def test_certificate_scores_are_the_system_and_the_rival_blend():
+    lb = _dominated()
+    result = cs.condorcet_weights(lb, "b")
+    assert not result.feasible and dict(result.certificate.rival_mix) == {"a": 1.0}
+    fig = plot_certificate(result, table=lb)
+    low = fig.axes[1]
+    mine = next(line for line in low.lines if line.get_gid() == "system").get_ydata()
+    blend = next(line for line in low.lines if line.get_gid() == "blend").get_ydata()
+    assert np.all(np.asarray(mine) < np.asarray(blend))  # a beats b everywhere
+    assert len(plot_certificate(result.certificate).axes) == 1  # without scores: the advantage panel only
+
+
+def test_condorcet_weights_plot_shows_the_weights_of_a_possible_winner(votenrank_toy):
+    result = cs.condorcet_weights(votenrank_toy, "A")
+    fig = plot_condorcet_weights(result)
+    assert _gids(fig.axes[0].patches, "bar:") == sorted(votenrank_toy.tasks)
+    with pytest.raises(cs.InvalidOptionError, match="can win"):
+        plot_certificate(result)
+
+
+# ---------------------------------------------------------------- analyze --plot at scale
+def test_analysis_figure_of_a_large_board_uses_the_heatmap_and_the_top_k(tmp_path):
+    lb = _board(40, t=10)
+    analysis = cs.analyze(lb, prospective=False)
+    fig = plot_analysis(analysis, top=5)
+    _png(fig, tmp_path)
+    assert fig.consensus_kind == "heatmap" and fig.consensus_nodes == analysis.kemeny.ranking
+    assert not any(ax.patches for ax in fig.axes[:1])  # no arrows: fast to draw
+    bump = fig.axes[-1]
+    drawn = {line.get_gid()[7:] for line in bump.lines if (line.get_gid() or "").startswith("system:")}
+    assert drawn == set(rank_change_systems(analysis.comparison, top=5))
+    _inside_figure(fig, [t for ax in fig.axes for t in ax.texts])
+
+
+def test_cli_prospective_plot_of_a_system_that_can_never_win(tmp_path):
+    from consensus.cli import main
+
+    lb = _dominated()
+    path = tmp_path / "board.csv"
+    lb.scores.to_csv(path)
+    out = tmp_path / "cert.png"
+    main(["prospective", str(path), "--system", "b", "--plot", str(out), "--quiet"])
+    data = out.read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 10_000

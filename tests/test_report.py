@@ -7,6 +7,7 @@ import importlib
 import io
 import json
 import math
+import re
 from types import SimpleNamespace
 
 import numpy as np
@@ -53,14 +54,14 @@ def test_majority_summary_with_a_cycle_and_ties(cycle3, colombo_table1):
     assert "Condorcet winner: none (majority cycle " in text
     s = majority_summary(colombo_table1)
     assert s.ties == (("A", "C"),) and s.weak_condorcet_winners == ("C",) and s.cycle is None
-    assert "majority ties: A = C" in render(s)
+    assert "majority ties (1): A = C" in render(s)
     assert "weak Condorcet winner(s) C" in render(s)
 
 
 def test_majority_summary_lists_pareto_dominated_systems(dominant_a):
     s = majority_summary(dominant_a)
     assert dict(s.pareto_dominated) == {"b": ("a",), "c": ("a",)}
-    assert "Pareto-dominated: b (by a); c (by a)" in render(s)
+    assert "Pareto-dominated (2 systems): b (by a); c (by a)" in render(s)
 
 
 # ---------------------------------------------------------------- the comparison table
@@ -84,12 +85,7 @@ def test_compare_the_toy_against_kemeny(votenrank_toy):
 
 
 def test_compare_rows_explain_rules_that_cannot_run(colombo_table1, missing_table):
-    table = cs.compare(colombo_table1, rules=["geometric_mean", "borda"])
-    row = table.loc["geometric_mean"]
-    assert row["status"] == "failed"
-    assert row["note"].startswith("NonPositiveScoreError: rule 'geometric_mean' needs positive scores but task 'Task1'")
-    assert math.isnan(row["kendall_tau"])
-    comp = cs.compare_rules(missing_table, rules=["mean", "borda", "copeland"])
+    comp = cs.compare_rules(missing_table, rules=["mean", "borda", "copeland"], missing="pairwise")
     assert comp.table.loc["mean", "status"] == "failed" and "MissingScoreError" in comp.errors["mean"]
     assert "('b', 't2')" in comp.errors["borda"]  # names the missing cell
     assert comp.table.loc["copeland", "status"] == "ok"  # majority rules compare pairs on common tasks
@@ -174,7 +170,7 @@ def test_analysis_text_report(toy_analysis):
 def test_analysis_json_document(toy_analysis):
     doc = json.loads(render(toy_analysis, format="json"))
     assert set(doc) == {"schema_version", "command", "input", "result"}
-    assert set(doc["result"]) == {"source", "majority", "kemeny", "rules", "comparison", "prospective", "checks",
+    assert set(doc["result"]) >= {"source", "majority", "kemeny", "rules", "comparison", "prospective", "checks",
                                   "notes"}
     assert set(doc["input"]) == {"source", "systems", "tasks", "lower_is_better", "weights", "groups", "scores",
                                  "missing", "notes"}
@@ -188,6 +184,10 @@ def test_analysis_with_missing_scores_and_no_prospective(missing_table):
     a = cs.analyze(missing_table, source="x.csv", prospective=False)
     text = render(a)
     assert "missing scores: 2 (a/t3, b/t2)" in text
+    assert "not run" not in text and "missing-score policies: median: mean" in text  # every rule runs
+    assert "coverage: 67% to 100% of the task weight per system" in text
+    a = cs.analyze(missing_table, source="x.csv", prospective=False, missing="pairwise")
+    text = render(a)
     assert "not run: mean: MissingScoreError" in text
     assert "no rank changes: the mean ranking could not be computed" in text
     assert "Prospective systems" not in text
@@ -267,3 +267,95 @@ def test_a_time_limited_kemeny_ranking_is_reported_as_such():
     result = json.loads(render(comp.kemeny, format="json"))["result"]
     assert result["status"] == "time_limit" and result["optimal"] is False
     assert result["gap"] == pytest.approx(result["objective"] - result["lower_bound"])
+
+
+# ---------------------------------------------------------------- messy names, output that scales
+MESSY = ["a|b", "c*d*", "e_f", "g`h`", "<i>x</i>", "tab\tname", "new\nline", "bell\x07"]
+
+
+def _messy_board() -> cs.Leaderboard:
+    rng = np.random.default_rng(1)
+    frame = pd.DataFrame(rng.normal(size=(len(MESSY), 3)), index=MESSY, columns=["q|a", "n*li", "t_3"])
+    return cs.Leaderboard.from_frame(frame)
+
+
+def test_messy_names_keep_text_tables_on_one_line():
+    from consensus.report.blocks import one_line
+
+    assert one_line("new\nline") == "new line" and one_line("tab\tname") == "tab name"
+    assert one_line("bell\x07") == "bell\\x07" and one_line("a  b") == "a  b"
+    result = cs.rank(_messy_board(), "borda")
+    text = render(result, format="table", top=0)
+    table = text[text.index("position"):].splitlines()
+    assert len(table) == 2 + len(MESSY)  # header, rule, one line per system
+    widths = {len(line.rstrip()) for line in table[2:]}
+    assert "\t" not in text and "\x07" not in text
+    assert any("new line" in line for line in table) and max(widths) <= len(table[1])
+
+
+def test_messy_names_are_escaped_in_markdown():
+    from consensus.report.blocks import md_escape
+
+    assert md_escape("a|b *c* _d_ `e` <f> [g]") == "a\\|b \\*c\\* \\_d\\_ \\`e\\` \\<f> \\[g\\]"
+    assert md_escape("# title") == "\\# title" and md_escape("> quote") == "\\> quote"
+    for obj in (cs.rank(_messy_board(), "borda"), _messy_board(), cs.kemeny(_messy_board())):
+        out = render(obj, format="markdown", top=0)
+        rows = [line for line in out.splitlines() if line.startswith("|")]
+        assert rows
+        counts = {len(re.findall(r"(?<!\\)\|", line)) for line in rows}
+        assert len(counts) == 1  # every row has the same number of cells: no stray pipe
+        assert not re.search(r"(?<!\\)<", out) and "\\<i>x\\</i>" in out  # no raw HTML tag
+        assert "new line" in out and "new\nline" not in out
+
+
+@pytest.fixture(scope="module")
+def big_analysis():
+    rng = np.random.default_rng(0)
+    base = rng.normal(size=100)
+    frame = pd.DataFrame(base[:, None] + rng.normal(size=(100, 14)), index=[f"sys-{i}" for i in range(100)],
+                         columns=[f"task{j}" for j in range(14)])
+    frame = frame.mask(rng.random(frame.shape) < 0.3)
+    return cs.analyze(cs.Leaderboard.from_frame(frame), source="generated")
+
+
+def test_analyze_report_of_a_100_by_14_board_fits_in_120_lines(big_analysis):
+    text = render(big_analysis)
+    lines = text.splitlines()
+    assert len(lines) <= 120, len(lines)
+    summary = text[text.index("Summary"):text.index("Scores as read")]
+    assert "100 systems x 14 tasks" in summary and "Kemeny top 5: " in summary
+    assert "winner per rule: " in summary and "missing-score policies: " in summary
+    assert "prospective systems: " in summary and "Condorcet winner" in summary
+    assert "... and 90 more systems" in text
+    assert "majority edges: " in text and "JSON and CSV list every edge" in text
+    assert max(len(line) for line in lines) < 400
+    markdown = render(big_analysis, format="markdown")
+    assert len(markdown) < 30_000
+    doc = json.loads(render(big_analysis, format="json"))  # JSON keeps every detail
+    assert len(doc["result"]["majority"]["edges"]) == len(big_analysis.majority.edges)
+    assert len(doc["result"]["kemeny"]["ranking"]) == 100
+
+
+def test_top_zero_shows_every_row_and_top_n_caps(big_analysis):
+    full = render(big_analysis, top=0)
+    assert "more systems" not in full and "sys-99" in full.split("Majority graph")[0]
+    assert len(full.splitlines()) > 300
+    short = render(big_analysis, top=3)
+    assert "... and 97 more systems" in short and len(short.splitlines()) < len(render(big_analysis).splitlines())
+    kem = render(big_analysis.kemeny, top=5)
+    assert "... and 95 more systems" in kem and "(95 more)" in kem
+    comp = render(big_analysis.comparison, top=5)
+    assert "... and 95 more systems" in comp
+    with pytest.raises(InvalidOptionError, match="top must be an integer"):
+        render(big_analysis, top=-1)
+
+
+def test_analyze_report_flags_low_coverage_winners():
+    frame = pd.DataFrame(
+        {f"t{j}": [0.9 - 0.05 * i for i in range(6)] for j in range(6)}, index=[f"s{i}" for i in range(6)]
+    )
+    frame.loc["lucky"] = [1.0] + [np.nan] * 5  # scored on one task of six, best there
+    text = render(cs.analyze(cs.Leaderboard.from_frame(frame), prospective=True))
+    summary = text[:text.index("Scores as read")]
+    assert "warning: " in summary and "lucky" in summary.split("warning: ", 1)[1]
+    assert "coverage: 17% to 100% of the task weight per system; 1 below 50% (lucky)" in summary

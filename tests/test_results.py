@@ -123,3 +123,55 @@ def test_prospective_result_tabulates_its_per_system_results(toy):
     assert [r["system"] for r in doc["systems"]] == list(toy.systems)
     assert doc["systems"][0]["result"] == json.loads(json.dumps(res.results["A"].to_dict()))
     assert set(res.prospective_systems) == {s for s, ok in zip(res.systems, res.feasible) if ok}
+
+
+# ---------------------------------------------------------------- notebook display
+def _every_result(board):
+    analysis = cs.analyze(board, source="b")
+    return [
+        cs.rank(board, "borda", missing="impute"), cs.kemeny(board), analysis, analysis.comparison, analysis.majority,
+        analysis.prospective, cs.condorcet_weights(board, analysis.kemeny.ranking[0]),
+        cs.condorcet_weights(board, analysis.kemeny.ranking[-1]), cs.impute_pairwise(board),
+        cs.pairwise_confidence(board), cs.mean_baseline(board),
+    ]
+
+
+@pytest.fixture(scope="module")
+def board40():
+    rng = np.random.default_rng(3)
+    names = [f"model <{i}> & co\nv{i}" for i in range(40)]
+    frame = pd.DataFrame(rng.normal(size=(40, 6)) + np.arange(40)[:, None] * 0.1, index=names,
+                         columns=[f"task{j}" for j in range(6)])
+    return cs.Leaderboard.from_frame(frame.mask(rng.random(frame.shape) < 0.15))
+
+
+def test_results_have_a_short_repr(board40):
+    for result in _every_result(board40):
+        text = repr(result)
+        assert len(text) < 800 and len(text.splitlines()) <= 8, (type(result).__name__, text)
+        assert text.startswith(type(result).__name__), text
+        assert "\n  " in text  # one fact per indented line
+
+
+def test_results_render_as_small_escaped_html_tables(board40):
+    for result in _every_result(board40):
+        out = result._repr_html_()
+        assert out.startswith("<div>") and out.endswith("</div>")
+        assert "<script" not in out and "model <" not in out  # names escaped
+        assert out.count("<tr>") <= 11, type(result).__name__  # header + at most 10 rows
+    out = board40._repr_html_()
+    assert "&lt;" in out and "model <" not in out and "... and 30 more systems" in out
+
+
+def test_every_result_has_to_frame(board40):
+    for result in _every_result(board40):
+        assert isinstance(result.to_frame(), pd.DataFrame), type(result).__name__
+    summary = cs.majority_summary(board40)
+    assert list(summary.to_frame().columns) == ["winner", "loser", "wins", "losses", "ties", "margin"]
+    assert len(summary.to_frame()) == len(summary.edges)
+
+
+def test_small_result_repr_names_the_essentials(toy):
+    assert repr(cs.rank(toy, "borda")) == "RuleResult(borda): 4 systems\n  winners: B\n  top 5: B > C > D > A"
+    text = repr(cs.kemeny(toy))
+    assert text.startswith("KemenyResult: 4 systems\n  winners: B\n  top 5: B > C > D > A\n  status: optimal")

@@ -304,11 +304,15 @@ def test_geometric_mean_lower_is_better_enters_as_reciprocal():
     assert res.scores.to_dict() == pytest.approx({"a": math.sqrt(4 / 2), "b": 1.0})
 
 
-def test_geometric_mean_refuses_non_positive(colombo_table1):
-    with pytest.raises(NonPositiveScoreError, match=r"task 'Task1' has 0.0 for system\(s\) 'C'"):
-        rules.geometric_mean(colombo_table1)
+def test_geometric_mean_unranks_non_positive(colombo_table1):
+    # C scores 0 on Task1: it is unranked (last tie group, score NaN), not the board refused
+    res = rules.geometric_mean(colombo_table1)
+    assert res.details["unranked"] == ("C",) and res.ranking[-1] == ("C",)
+    assert math.isnan(res.scores["C"]) and res.missing["unranked"] == ("C",)
     # a zero-weight task does not count
-    assert rules.geometric_mean(colombo_table1.with_weights({"Task1": 0.0})).winners
+    assert "unranked" not in rules.geometric_mean(colombo_table1.with_weights({"Task1": 0.0})).details
+    with pytest.raises(NonPositiveScoreError, match=r"task 'Task1' has 0.0 for system\(s\) 'C'"):
+        rules.geometric_mean(colombo_table1.select(systems=["A", "C"]))
 
 
 def test_optimality_gap_gamma_forms():

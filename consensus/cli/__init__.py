@@ -17,7 +17,7 @@ import sys
 import warnings
 from collections.abc import Sequence
 
-from ..errors import CompositeScoreError, ConsensusError, NonNumericScoreError
+from ..errors import ConsensusError
 from .args import EXIT_ERROR, PROG, UsageError
 from .parser import build_parser
 
@@ -28,10 +28,10 @@ __all__ = ["main", "build_parser"]
 def _message(exc: BaseException) -> str:
     if isinstance(exc, OSError):
         text = f"{exc.strerror or exc}" + (f": {exc.filename!r}" if exc.filename else "")
+    elif callable(getattr(exc, "cli_message", None)):
+        text = exc.cli_message()  # API hints (drop_empty=True) rewritten as flags (--drop-empty)
     else:
         text = str(exc)
-    if isinstance(exc, NonNumericScoreError) and not isinstance(exc, CompositeScoreError):
-        text += f"; if {exc.task!r} is not a score column, pass --exclude {exc.task}"
     return " ".join(text.split())
 
 

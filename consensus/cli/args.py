@@ -251,12 +251,16 @@ def _leaderboard_options(args: argparse.Namespace, *, tasks_is_count: bool = Fal
     }
     if args.tasks is not None and not tasks_is_count:
         options["tasks"] = split_names(args.tasks)
+    keep = getattr(args, "keep_columns", None)
+    if keep is not None:
+        options["keep_columns"] = True if keep.strip().lower() == "all" else split_names(keep)
     return options
 
 
 def _read_file(args: argparse.Namespace) -> tuple[Any, list[str]]:
     """The leaderboard (or instance scores) of FILE and the notes to show."""
-    from ..readers import DEDUPE_NOTE, frame_to_leaderboard, read_table
+    from ..errors import cli_text
+    from ..readers import frame_to_leaderboard, read_table
 
     notes: list[str] = []
     path = args.file
@@ -267,10 +271,11 @@ def _read_file(args: argparse.Namespace) -> tuple[Any, list[str]]:
     if instances:
         from ..readers import read_instances
 
-        if args.dedupe or args.tasks or args.exclude or args.groups or args.split_composite or args.index_col:
+        if (args.dedupe or args.tasks or args.exclude or args.groups or args.split_composite or args.index_col
+                or getattr(args, "keep_columns", None)):
             raise UsageError(
                 "--instances files take --lower-is-better, --weights and --sep only "
-                "(not --dedupe, --tasks, --exclude, --groups, --split-composite, --index-col)"
+                "(not --dedupe, --tasks, --exclude, --groups, --split-composite, --index-col, --keep-columns)"
             )
         data = read_instances(
             path,
@@ -295,7 +300,9 @@ def _read_file(args: argparse.Namespace) -> tuple[Any, list[str]]:
         source=str(path),
         **_leaderboard_options(args),
     )
-    notes = [text for text in lb.notes if text.startswith(DEDUPE_NOTE)]
+    # what reading changed (renamed duplicates, excluded bookkeeping columns, normalized names, split cells),
+    # with the API's option hints as flags (pass keep_columns=[...] -> pass --keep-columns ...)
+    notes = [cli_text(text) for text in lb.notes]
     return lb, notes
 
 
@@ -321,8 +328,10 @@ def _load_example(args: argparse.Namespace) -> tuple[Any, str, str]:
     elif _synthetic_requested(args):
         raise UsageError(f"--n, --phi and --seed apply to the synthetic example 'gumbel', not {name!r}")
     options = _leaderboard_options(args, tasks_is_count=tasks_is_count)
-    if options.pop("split_composite") or options.pop("drop_empty") or args.dedupe:
-        raise UsageError("--split-composite, --drop-empty and --dedupe apply to files, not built-in examples")
+    if options.pop("split_composite") or options.pop("drop_empty") or args.dedupe or options.pop("keep_columns", None):
+        raise UsageError(
+            "--split-composite, --drop-empty, --dedupe and --keep-columns apply to files, not built-in examples"
+        )
     lb = apply_reading_options(load_example(name, **params), **options)
     label = f"example:{name}" + (
         "(" + ", ".join(f"{k}={v}" for k, v in params.items()) + ")" if params else ""

@@ -77,16 +77,19 @@ def cmd_analyze(args: argparse.Namespace) -> int:
             progress=progress,
             prospective=not args.no_prospective,
             strict=not args.weak,
+            missing=args.missing,
+            min_coverage=args.min_coverage,
+            scored_tasks_only=not args.all_tasks,
         )
     finally:
         if progress:
             progress.close()
-    emit(args, render(analysis, format=args.format, command="analyze"))
+    emit(args, render(analysis, format=args.format, command="analyze", top=args.top))
 
     def figure() -> Any:
-        from ..plot import plot_analysis
+        from ..plot import TOP_K, plot_analysis
 
-        return plot_analysis(analysis)
+        return plot_analysis(analysis, top=getattr(args, "top", None) or TOP_K)
 
     save_plot(args, figure)
     return EXIT_OK if analysis.checks_ok else EXIT_CHECK_FAILED
@@ -107,6 +110,8 @@ def _rule_options(args: argparse.Namespace) -> dict[str, Any]:
         options[key.strip().replace("-", "_")] = option_value(value.strip())
     if args.missing:
         options["missing"] = args.missing
+    if args.min_coverage is not None:
+        options["min_coverage"] = args.min_coverage
     if args.tie_break:
         options["tie_break"] = args.tie_break
     return options
@@ -143,7 +148,7 @@ def cmd_rank(args: argparse.Namespace) -> int:
 
     table, source, _ = load(args, leaderboard=True)
     result = rank(table, args.rule, **_rule_options(args))
-    emit(args, render(result, format=args.format, table=table, source=source, command="rank"))
+    emit(args, render(result, format=args.format, table=table, source=source, command="rank", top=args.top))
 
     def figure() -> Any:
         from ..plot import plot_scores
@@ -184,7 +189,8 @@ def cmd_kemeny(args: argparse.Namespace) -> int:
     from ..report import render
 
     progress = progress_for(args, "Kemeny consensus")
-    options: dict[str, Any] = {"time_limit": args.time_limit, "solver": args.solver}
+    options: dict[str, Any] = {"time_limit": args.time_limit, "solver": args.solver, "missing": args.missing,
+                               "min_coverage": args.min_coverage}
     if progress is not None:
         options["progress"] = progress
     try:
@@ -193,7 +199,7 @@ def cmd_kemeny(args: argparse.Namespace) -> int:
         if progress:
             progress.close()
     table = data if is_leaderboard(data) else None
-    emit(args, render(result, format=args.format, table=table, source=source, command="kemeny"))
+    emit(args, render(result, format=args.format, table=table, source=source, command="kemeny", top=args.top))
 
     def figure() -> Any:
         from ..plot import plot_majority_graph
@@ -237,7 +243,8 @@ def cmd_prospective(args: argparse.Namespace) -> int:
     from ..report import render
 
     table, source, _ = load(args, leaderboard=True)
-    bounds: dict[str, Any] = {}
+    bounds: dict[str, Any] = {"missing": args.missing, "min_coverage": args.min_coverage,
+                              "scored_tasks_only": not args.all_tasks}
     if args.min_weight is not None:
         bounds["min_weight"] = args.min_weight
     if args.max_weight is not None:
@@ -246,7 +253,8 @@ def cmd_prospective(args: argparse.Namespace) -> int:
         if args.nearest:
             raise UsageError("--nearest needs --system (the weights nearest to the official ones for one system)")
         answer = prospective(table, strict=not args.weak, **bounds)
-        emit(args, render(answer, format=args.format, table=table, source=source, command="prospective"))
+        emit(args, render(answer, format=args.format, table=table, source=source, command="prospective",
+                          top=args.top))
 
         def figure() -> Any:
             from ..plot import plot_bars
@@ -259,12 +267,12 @@ def cmd_prospective(args: argparse.Namespace) -> int:
     if args.nearest:
         bounds["nearest_to"] = "leaderboard"
     result = condorcet_weights(table, args.system, strict=not args.weak, **bounds)
-    emit(args, render(result, format=args.format, table=table, source=source, command="prospective"))
+    emit(args, render(result, format=args.format, table=table, source=source, command="prospective", top=args.top))
 
     def weights_figure() -> Any:
-        from ..plot import plot_bars
+        from ..plot import plot_condorcet_weights
 
-        return plot_bars(result.weights, title=f"task weights making {args.system} win (margin {result.margin:.3g})")
+        return plot_condorcet_weights(result, table=table)
 
     save_plot(args, weights_figure)
     return EXIT_OK
@@ -309,16 +317,18 @@ def cmd_compare(args: argparse.Namespace) -> int:
             time_limit=args.time_limit,
             solver=args.solver,
             progress=progress,
+            missing=args.missing,
+            min_coverage=args.min_coverage,
         )
     finally:
         if progress:
             progress.close()
-    emit(args, render(comparison, format=args.format, table=table, source=source, command="compare"))
+    emit(args, render(comparison, format=args.format, table=table, source=source, command="compare", top=args.top))
 
     def figure() -> Any:
-        from ..plot import plot_rank_changes
+        from ..plot import TOP_K, plot_rank_changes
 
-        return plot_rank_changes(comparison)
+        return plot_rank_changes(comparison, top=getattr(args, "top", None) or TOP_K)
 
     save_plot(args, figure)
     return EXIT_OK
@@ -358,7 +368,8 @@ def cmd_impute(args: argparse.Namespace) -> int:
     imputed = impute_pairwise(data, levels=args.levels)
     confidence = pairwise_confidence(data, delta=args.delta)
     table = data if is_leaderboard(data) else None
-    emit(args, render((imputed, confidence), format=args.format, table=table, source=source, command="impute"))
+    emit(args, render((imputed, confidence), format=args.format, table=table, source=source, command="impute",
+                      top=args.top))
 
     def figure() -> Any:
         from ..plot import plot_confidence

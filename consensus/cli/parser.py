@@ -44,6 +44,9 @@ def _input_options(parser: argparse.ArgumentParser, *, file_required: bool) -> N
     group.add_argument("--drop-empty", action="store_true", help="drop systems and tasks without any score")
     group.add_argument("--dedupe", action="store_true",
                        help="rename duplicate system names NAME_1, NAME_2, ... in file order")
+    group.add_argument("--keep-columns", metavar="COL,...|all",
+                       help="keep these bookkeeping-looking columns (Rank, Score, Average, ...) as tasks; "
+                       "'all': keep every numeric column")
 
 
 def _output_options(parser: argparse.ArgumentParser) -> None:
@@ -53,6 +56,41 @@ def _output_options(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--output", "-o", metavar="PATH", help="write the output to PATH instead of stdout")
     group.add_argument("--plot", metavar="PATH.png", help="also save a figure (needs matplotlib: the 'plot' extra)")
     group.add_argument("--quiet", "-q", action="store_true", help="no progress indicator or notes on stderr")
+    group.add_argument("--top", type=_count, default=10, metavar="N",
+                       help="table and markdown: at most N rows per table, then '... and K more' (default 10; "
+                       "0: every row; JSON and CSV always hold everything)")
+
+
+#: ``--missing`` choices and default of each ranking command (``pairwise``: each pair compared on the
+#: tasks both systems are scored on; ``auto``: every rule runs under a stated policy).
+MISSING_CHOICES: dict[str, tuple[tuple[str, ...], str | None]] = {
+    "analyze": (("auto", "pairwise", "drop_tasks", "drop_systems", "impute", "median"), "auto"),
+    "compare": (("auto", "pairwise", "drop_tasks", "drop_systems", "impute", "median"), "auto"),
+    "rank": (("drop_tasks", "drop_systems", "impute", "median"), None),
+    "kemeny": (("pairwise", "drop_tasks", "drop_systems", "impute", "median"), "pairwise"),
+    "prospective": (("pairwise", "drop_tasks", "drop_systems", "median"), "pairwise"),
+}
+
+_MISSING_HELP = {
+    "auto": "every rule runs: majority rules and Kemeny pairwise, positional rules impute, score rules median",
+    "pairwise": "each pair compared on the tasks both systems are scored on",
+    None: "the rule's own policy, or an error naming the missing cells",
+}
+
+
+def _coverage_options(parser: argparse.ArgumentParser, command: str) -> None:
+    choices, default = MISSING_CHOICES[command]
+    group = parser.add_argument_group("missing scores and coverage")
+    group.add_argument("--missing", choices=choices, default=default,
+                       help=f"what to do with missing scores (default: {default or 'none'}: {_MISSING_HELP[default]}; "
+                       "drop_tasks/drop_systems: drop every task/system with a hole; impute: imputation by "
+                       "compatible permutations; median: each task's missing scores set to its median)")
+    group.add_argument("--min-coverage", type=_share, metavar="F",
+                       help="drop systems scored on less than this share (0..1) of the task weight, with a note")
+    if command in ("analyze", "prospective"):
+        group.add_argument("--all-tasks", action="store_true",
+                           help="prospective weights may rest on tasks a system was not scored on "
+                           "(default: weight 0 on those tasks)")
 
 
 def _solve_options(parser: argparse.ArgumentParser) -> None:
@@ -69,6 +107,26 @@ def _positive(text: str) -> float:
         raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
     if not math.isfinite(value) or value <= 0:
         raise argparse.ArgumentTypeError(f"must be a positive number, got {text!r}")
+    return value
+
+
+def _count(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be 0 or more (0: every row), got {text!r}")
+    return value
+
+
+def _share(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not 0 <= value <= 1:
+        raise argparse.ArgumentTypeError(f"must be a share between 0 and 1, got {text!r}")
     return value
 
 
@@ -127,6 +185,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--rules", metavar="R,...", help="rules to compare (default: the nine usual ones)")
     p.add_argument("--weak", action="store_true", help="prospective systems as weak Condorcet winners")
     p.add_argument("--no-prospective", action="store_true", help="skip the prospective-systems section")
+    _coverage_options(p, "analyze")
     _solve_options(p)
     _output_options(p)
     p.set_defaults(handler=cmd_analyze)
@@ -135,8 +194,7 @@ def build_parser() -> argparse.ArgumentParser:
     _input_options(p, file_required=True)
     p.add_argument("--rule", required=True, metavar="R",
                    help="borda, copeland, minimax, plurality, dowdall, threshold, baldwin, mean, ...")
-    p.add_argument("--missing", choices=("drop_tasks", "drop_systems", "impute"),
-                   help="what to do with missing scores (default: the rule's own policy or an error)")
+    _coverage_options(p, "rank")
     p.add_argument("--tie-break", choices=("mean", "lexicographic"), help="split tied systems")
     p.add_argument("--option", metavar="KEY=VALUE", action="append",
                    help="a rule option, e.g. --option variant=winning_votes (repeatable)")
@@ -146,6 +204,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("kemeny", help="the exact Kemeny ranking",
                        description="The exact Kemeny consensus (ILP), with its status and bound.")
     _input_options(p, file_required=True)
+    _coverage_options(p, "kemeny")
     _solve_options(p)
     _output_options(p)
     p.set_defaults(handler=cmd_kemeny)
@@ -160,6 +219,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--max-weight", type=_non_negative, metavar="W", help="upper bound on every normalized weight")
     p.add_argument("--nearest", action="store_true",
                    help="with --system: the winning weights nearest to the given (default: equal) weights")
+    _coverage_options(p, "prospective")
     _output_options(p)
     p.set_defaults(handler=cmd_prospective)
 
@@ -170,6 +230,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--rules", metavar="R,...", help="rules to compare (default: the nine usual ones)")
     p.add_argument("--baseline", default="mean", help="rule rank changes refer to (default: mean)")
     p.add_argument("--k", metavar="K,...", help="k of the top-k/least-k agreement (default: 1,3,5)")
+    _coverage_options(p, "compare")
     _solve_options(p)
     _output_options(p)
     p.set_defaults(handler=cmd_compare)

@@ -28,10 +28,12 @@ from ..results import (
     RuleResult,
     jsonable,
 )
-from .blocks import render_markdown, render_text
+from . import comparison as _comparison  # noqa: F401  (registers the RuleComparison report)
+from . import summary as _summary  # noqa: F401  (registers the Analysis report)
+from .blocks import DEFAULT_TOP, render_markdown, render_text
 from .sections import csv_text, leaderboard_sections, sections
 
-__all__ = ["FORMATS", "SCHEMA_VERSION", "render", "document", "sections", "csv_text"]
+__all__ = ["DEFAULT_TOP", "FORMATS", "SCHEMA_VERSION", "render", "document", "sections", "csv_text"]
 
 #: Output formats of :func:`render`.
 FORMATS: tuple[str, ...] = ("table", "markdown", "json", "csv")
@@ -119,6 +121,7 @@ def render(
     table: Leaderboard | None = None,
     source: str = "",
     command: str | None = None,
+    top: int | None = DEFAULT_TOP,
 ) -> str:
     """Render any result of the package in `format` (``table``, ``markdown``, ``json``, ``csv``).
 
@@ -138,6 +141,9 @@ def render(
         Where the scores came from; titles the scores section and fills ``input.source``.
     command : str, optional
         JSON only: the ``command`` field (default: derived from the result type).
+    top : int or None, default=10
+        ``table`` and ``markdown``: rows of each table (systems, edges, pairs), then
+        ``... and N more``; 0 or None shows every row. JSON and CSV keep every row.
 
     Returns
     -------
@@ -167,5 +173,7 @@ def render(
         return json.dumps(doc, indent=2, ensure_ascii=False, allow_nan=False) + "\n"
     if format == "csv":
         return csv_text(obj)
-    blocks = leaderboard_sections(obj, source) if isinstance(obj, Leaderboard) else sections(obj)
+    if top is not None and (isinstance(top, bool) or not isinstance(top, int) or top < 0):
+        raise InvalidOptionError(f"top must be an integer >= 0 (0: every row), got {top!r}")
+    blocks = leaderboard_sections(obj, source, top) if isinstance(obj, Leaderboard) else sections(obj, top=top)
     return render_text(blocks) if format == "table" else render_markdown(blocks)

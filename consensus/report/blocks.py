@@ -10,12 +10,15 @@ from __future__ import annotations
 import csv
 import io
 import math
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 import pandas as pd
+
+from ..results.base import one_line
 
 __all__ = [
     "Heading",
@@ -32,6 +35,13 @@ __all__ = [
     "render_csv",
     "frame_csv",
     "csv_value",
+    "one_line",
+    "md_escape",
+    "DEFAULT_TOP",
+    "capped",
+    "clip",
+    "more_line",
+    "name_list",
 ]
 
 
@@ -86,6 +96,107 @@ class Table:
 
 
 Block = Heading | Lines | Table
+
+#: Rows of each table in a report by default (``top=``, ``--top``); 0 or None shows every row.
+DEFAULT_TOP = 10
+
+
+def capped(items: Sequence[Any], top: int | None) -> tuple[list[Any], int]:
+    """The first `top` items and how many were left out (`top` 0 or None: every item).
+
+    Parameters
+    ----------
+    items : sequence
+        Rows, names, edges, ...
+    top : int or None
+        How many to keep; 0 or None keeps all.
+
+    Returns
+    -------
+    (list, int)
+        The kept items and the number left out.
+
+    Examples
+    --------
+    >>> capped(["a", "b", "c"], 2), capped(["a", "b", "c"], 0)
+    ((['a', 'b'], 1), (['a', 'b', 'c'], 0))
+    """
+    items = list(items)
+    if not top or len(items) <= top:
+        return items, 0
+    return items[:top], len(items) - top
+
+
+def more_line(n_more: int, what: str = "") -> list[Block]:
+    """The line under a capped table: ``[Lines(("... and 90 more",))]``, ``[]`` when nothing was cut.
+
+    Parameters
+    ----------
+    n_more : int
+        Rows left out.
+    what : str, default=""
+        What the rows are (``"systems"``), appended after ``more``.
+
+    Returns
+    -------
+    list of Lines
+        Add it to a list of blocks (``blocks += more_line(...)``).
+
+    Examples
+    --------
+    >>> more_line(90, "systems"), more_line(0)
+    ([Lines(lines=('... and 90 more systems',))], [])
+    """
+    if n_more <= 0:
+        return []
+    return [Lines((f"... and {n_more} more" + (f" {what}" if what else ""),))]
+
+
+def name_list(names: Sequence[str], top: int | None, sep: str = ", ") -> str:
+    """Names joined by `sep`, at most `top` of them, then ``... and N more``.
+
+    Parameters
+    ----------
+    names : sequence of str
+        The names.
+    top : int or None
+        How many to show; 0 or None shows all.
+    sep : str, default=", "
+        The separator.
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> name_list(["a", "b", "c", "d"], 2)
+    'a, b ... and 2 more'
+    """
+    kept, more = capped(names, top)
+    return sep.join(kept) + (f" ... and {more} more" if more else "")
+
+
+def clip(text: str, width: int = 60) -> str:
+    """`text` cut to `width` characters, ending with ``...`` when cut.
+
+    Parameters
+    ----------
+    text : str
+        A long cell (task weights, a rival mix).
+    width : int, default=60
+        The longest result.
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> clip("t1=0.5, t2=0.25, t3=0.25", 12)
+    't1=0.5, t...'
+    """
+    return text if len(text) <= width else text[: width - 3] + "..."
 
 
 def lines(*text: str) -> Lines:
@@ -198,13 +309,15 @@ def cell(value: Any) -> str:
     return num(value)
 
 
-def format_ranking(tiers: Sequence[Sequence[str]]) -> str:
-    """Tie groups as text: ``"B > A = C"``.
+def format_ranking(tiers: Sequence[Sequence[str]], top: int | None = None) -> str:
+    """Tie groups as text: ``"B > A = C"``, the first `top` systems only when `top` is given.
 
     Parameters
     ----------
     tiers : sequence of sequence of str
         Tie groups, best first.
+    top : int, optional
+        Show at most this many systems, then ``... (N more)``; None or 0 shows all.
 
     Returns
     -------
@@ -215,8 +328,24 @@ def format_ranking(tiers: Sequence[Sequence[str]]) -> str:
     --------
     >>> format_ranking([("B",), ("A", "C")])
     'B > A = C'
+    >>> format_ranking([("B",), ("A", "C"), ("D",)], top=2)
+    'B > A = ... (2 more)'
     """
-    return " > ".join(" = ".join(group) for group in tiers)
+    total = sum(len(group) for group in tiers)
+    if not top or total <= top:
+        return " > ".join(" = ".join(group) for group in tiers)
+    parts: list[str] = []
+    shown = 0
+    for group in tiers:
+        kept = list(group)[: top - shown]
+        shown += len(kept)
+        cut = len(kept) < len(group)
+        parts.append(" = ".join(kept + (["..."] if cut else [])))
+        if shown >= top:
+            if not cut:
+                parts.append("...")
+            break
+    return " > ".join(parts) + f" ({total - shown} more)"
 
 
 def render_text(blocks: Sequence[Block]) -> str:
@@ -252,10 +381,11 @@ def render_text(blocks: Sequence[Block]) -> str:
         if isinstance(block, Heading):
             if out:
                 out.append("")
-            out.append(block.text)
-            out.append(("=" if block.level == 1 else "-") * len(block.text))
+            text = one_line(block.text)
+            out.append(text)
+            out.append(("=" if block.level == 1 else "-") * len(text))
         elif isinstance(block, Lines):
-            out.extend(block.lines)
+            out.extend(one_line(line) for line in block.lines)
         elif isinstance(block, Table):
             out.extend(_text_table(block))
     return "\n".join(out) + "\n"
@@ -264,8 +394,10 @@ def render_text(blocks: Sequence[Block]) -> str:
 def _text_table(table: Table) -> list[str]:
     cols = len(table.headers)
     align = table.align or ("l" + "r" * (cols - 1))
-    widths = [len(h) for h in table.headers]
-    for row in table.rows:
+    headers = [one_line(h) for h in table.headers]
+    rows = [[one_line(c) for c in row] for row in table.rows]
+    widths = [len(h) for h in headers]
+    for row in rows:
         for j, text in enumerate(row):
             widths[j] = max(widths[j], len(text))
 
@@ -273,11 +405,39 @@ def _text_table(table: Table) -> list[str]:
         parts = [c.ljust(w) if a == "l" else c.rjust(w) for c, w, a in zip(cells, widths, align)]
         return "  ".join(parts).rstrip()
 
-    return [line(table.headers), "  ".join("-" * w for w in widths)] + [line(r) for r in table.rows]
+    return [line(headers), "  ".join("-" * w for w in widths)] + [line(r) for r in rows]
+
+
+#: What markdown would read as formatting inside a line or a table cell.
+_MD_SPECIALS = re.compile(r"([\\`*_\[\]<|])")
+
+
+def md_escape(text: str) -> str:
+    """`text` for markdown: on one line (:func:`one_line`), with ``\\ ` * _ [ ] < |`` escaped.
+
+    A leading ``#`` or ``>`` is escaped too (a heading or a quote inside a list item); ``>``
+    elsewhere is plain text (``B > A`` stays readable).
+
+    Parameters
+    ----------
+    text : str
+        A heading, a line or a cell.
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> print(md_escape("a|b *c* <d>"))
+    a\\|b \\*c\\* \\<d>
+    """
+    text = _MD_SPECIALS.sub(r"\\\1", one_line(text))
+    return "\\" + text if text.startswith(("#", ">")) else text
 
 
 def _md_cell(text: str) -> str:
-    return text.replace("|", "\\|") or " "
+    return _MD_SPECIALS.sub(r"\\\1", one_line(text)) or " "  # a leading # or > is plain text in a cell
 
 
 def render_markdown(blocks: Sequence[Block]) -> str:
@@ -291,8 +451,8 @@ def render_markdown(blocks: Sequence[Block]) -> str:
     Returns
     -------
     str
-        Blocks separated by empty lines; ``|`` inside a cell is escaped. Ends with a
-        newline.
+        Blocks separated by empty lines; every text on one line, with the characters
+        markdown would read as formatting escaped (:func:`md_escape`). Ends with a newline.
 
     Examples
     --------
@@ -311,10 +471,10 @@ def render_markdown(blocks: Sequence[Block]) -> str:
         if isinstance(block, Heading):
             if out and out[-1] != "":
                 out.append("")
-            out.append("#" * block.level + " " + block.text)
+            out.append("#" * block.level + " " + md_escape(block.text))
             out.append("")
         elif isinstance(block, Lines):
-            out.extend(f"- {line}" if line else "" for line in block.lines)
+            out.extend(f"- {md_escape(line)}" if line else "" for line in block.lines)
             out.append("")
         elif isinstance(block, Table):
             align = block.align or ("l" + "r" * (len(block.headers) - 1))

@@ -7,7 +7,6 @@ Nothing here computes: every number comes from the result objects.
 
 from __future__ import annotations
 
-import math
 from functools import singledispatch
 from typing import Any
 
@@ -17,44 +16,50 @@ import pandas as pd
 from ..errors import InvalidOptionError
 from ..leaderboard import Leaderboard
 from ..results import (
-    Analysis,
-    Check,
     CondorcetWeightsResult,
     ImputationResult,
     KemenyResult,
     MajoritySummary,
     PairwiseConfidence,
     ProspectiveResult,
-    RuleComparison,
     RuleResult,
     walk_tiers,
 )
 from .blocks import (
+    DEFAULT_TOP,
     Block,
     Heading,
     Lines,
     Table,
+    capped,
     cell,
+    clip,
     csv_value,
     format_ranking,
     frame_csv,
     lines,
+    more_line,
+    name_list,
     num,
     render_csv,
     score,
 )
 
-__all__ = ["sections", "csv_text"]
+__all__ = ["sections", "csv_text", "leaderboard_sections", "condorcet_line", "kemeny_lines", "prospective_line",
+           "policy_text"]
 
 
 @singledispatch
-def sections(obj: Any) -> list[Block]:
+def sections(obj: Any, *, top: int | None = DEFAULT_TOP) -> list[Block]:
     """The report blocks of `obj` (headings, lines, tables), dispatched on its type.
 
     Parameters
     ----------
     obj : result object, Leaderboard, or tuple of them
         A tuple renders each element in turn.
+    top : int or None, default=10
+        Rows of each table (systems, edges, pairs), then ``... and N more``; 0 or None
+        shows every row. CSV and JSON are never capped.
 
     Returns
     -------
@@ -111,8 +116,8 @@ def csv_text(obj: Any) -> str:
 
 
 @sections.register
-def _(obj: tuple) -> list[Block]:
-    return [block for item in obj for block in sections(item)]
+def _(obj: tuple, *, top: int | None = DEFAULT_TOP) -> list[Block]:
+    return [block for item in obj for block in sections(item, top=top)]
 
 
 @csv_text.register
@@ -122,19 +127,33 @@ def _(obj: tuple) -> str:
 
 # ---------------------------------------------------------------------- leaderboard
 @sections.register
-def _(table: Leaderboard) -> list[Block]:
-    return _leaderboard_blocks(table, "")
+def _(table: Leaderboard, *, top: int | None = DEFAULT_TOP) -> list[Block]:
+    return _leaderboard_blocks(table, "", top)
 
 
-def _leaderboard_blocks(table: Leaderboard, source: str) -> list[Block]:
+def _leaderboard_blocks(table: Leaderboard, source: str, top: int | None) -> list[Block]:
     title = f"Scores as read ({source})" if source else "Scores as read"
     weighted = not np.allclose(table.weights.to_numpy(), 1.0)
-    rows = [("better:",) + tuple("lower" if t in table.lower_is_better else "higher" for t in table.tasks)]
+    holes = table.has_missing
+    cov_header = ("coverage",) if holes else ()
+    rows = [("better:",) + tuple("lower" if t in table.lower_is_better else "higher" for t in table.tasks)
+            + (("",) if holes else ())]
     if weighted:
-        rows.append(("weight:",) + tuple(num(w, 4) for w in table.weights))
+        rows.append(("weight:",) + tuple(num(w, 4) for w in table.weights) + (("",) if holes else ()))
     scores = table.scores
-    rows += [(s,) + tuple(score(scores.at[s, t]) for t in table.tasks) for s in table.systems]
-    return [Heading(title), Lines(tuple(table.describe().splitlines())), Table(("system",) + table.tasks, tuple(rows))]
+    coverage = table.coverage if holes else None
+    shown, more = capped(table.systems, top)
+    for s in shown:
+        row = (s,) + tuple(score(scores.at[s, t]) for t in table.tasks)
+        if coverage is not None:
+            row += (f"{float(coverage[s]):.0%}",)
+        rows.append(row)
+    text = table.describe().splitlines()
+    if holes:  # on the missing-scores line: the summary lists the low-coverage systems
+        at = next(i for i, line in enumerate(text) if line.startswith("missing scores:"))
+        text[at] += "; coverage: share of the task weight each system is scored on"
+    return [Heading(title), Lines(tuple(text)), Table(("system",) + table.tasks + cov_header, tuple(rows)),
+            *more_line(more, "systems")]
 
 
 @csv_text.register
@@ -146,29 +165,62 @@ def _(table: Leaderboard) -> str:
 _EDGE_HEADERS = ("winner", "loser", "wins", "losses", "ties", "margin")
 
 
-@sections.register
-def _(summary: MajoritySummary) -> list[Block]:
-    text = []
+def condorcet_line(summary: MajoritySummary, top: int | None = DEFAULT_TOP) -> str:
+    """``Condorcet winner: X``, or ``none`` with the reason (a cycle, weak winners).
+
+    Parameters
+    ----------
+    summary : MajoritySummary
+        The majority relation.
+    top : int or None, default=10
+        Systems of a cycle or of the weak winners shown.
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> import consensus as cs
+    >>> from consensus.majority import majority_summary
+    >>> condorcet_line(majority_summary(cs.load_example("votenrank-toy")))
+    'Condorcet winner: B'
+    """
     if summary.condorcet_winner is not None:
-        text.append(f"Condorcet winner: {summary.condorcet_winner}")
-    else:
-        why = []
-        if summary.cycle:
-            why.append("majority cycle " + " > ".join(summary.cycle + summary.cycle[:1]))
-        if summary.weak_condorcet_winners:
-            why.append("weak Condorcet winner(s) " + ", ".join(summary.weak_condorcet_winners))
-        text.append("Condorcet winner: none" + (f" ({'; '.join(why)})" if why else ""))
+        return f"Condorcet winner: {summary.condorcet_winner}"
+    why = []
+    if summary.cycle:
+        cycle = list(summary.cycle) + [summary.cycle[0]]
+        why.append("majority cycle " + (" > ".join(cycle) if not top or len(cycle) <= top + 1
+                                        else " > ".join(cycle[:top]) + f" > ... ({len(cycle) - 1} systems)"))
+    if summary.weak_condorcet_winners:
+        why.append("weak Condorcet winner(s) " + name_list(summary.weak_condorcet_winners, top))
+    return "Condorcet winner: none" + (f" ({'; '.join(why)})" if why else "")
+
+
+@sections.register
+def _(summary: MajoritySummary, *, top: int | None = DEFAULT_TOP) -> list[Block]:
+    text = [condorcet_line(summary, top)]
     text.append(f"Condorcet loser: {summary.condorcet_loser or 'none'}")
-    text.append("Smith set: {" + ", ".join(summary.smith_set) + "}")
+    smith = summary.smith_set
+    text.append("Smith set: {" + name_list(smith, top) + "}" + (f" ({len(smith)} systems)" if len(smith) > 1 else ""))
+    n = len(summary.systems)
+    pairs = n * (n - 1) // 2
+    inline = min(top, 5) if top else top  # lists inside a line: at most 5 items unless everything is asked for
     if summary.ties:
-        text.append("majority ties: " + ", ".join(f"{a} = {b}" for a, b in summary.ties))
+        text.append(f"majority ties ({len(summary.ties)}): "
+                    + name_list([f"{a} = {b}" for a, b in summary.ties], inline))
     if summary.pareto_dominated:
-        text.append(
-            "Pareto-dominated: " + "; ".join(f"{s} (by {', '.join(by)})" for s, by in summary.pareto_dominated.items())
-        )
-    rows = tuple((w, l, num(a), num(b), num(t), num(m)) for w, l, a, b, t, m in summary.edges)
+        dominated = [f"{s} (by {name_list(by, 3)})" for s, by in summary.pareto_dominated.items()]
+        plural = "s" if len(dominated) != 1 else ""
+        text.append(f"Pareto-dominated ({len(dominated)} system{plural}): " + name_list(dominated, inline, "; "))
     blocks: list[Block] = [Heading("Majority graph"), Lines(tuple(text))]
-    if rows:
+    if top and len(summary.edges) > top:  # too many to list: counts and the strongest few
+        strongest = ", ".join(f"{w} > {l} ({num(m)})" for w, l, _, _, _, m in summary.edges[:5])
+        blocks.append(lines(f"majority edges: {len(summary.edges)} of {pairs} pairs decided, {len(summary.ties)} "
+                            f"tied; strongest (margin): {strongest} (JSON and CSV list every edge)"))
+    elif summary.edges:
+        rows = tuple((w, l, num(a), num(b), num(t), num(m)) for w, l, a, b, t, m in summary.edges)
         blocks.append(Table(_EDGE_HEADERS, rows, "llrrrr"))
     return blocks
 
@@ -179,11 +231,29 @@ def _(summary: MajoritySummary) -> str:
 
 
 # ---------------------------------------------------------------------- kemeny
-@sections.register
-def _(result: KemenyResult) -> list[Block]:
+def kemeny_lines(result: KemenyResult, top: int | None = DEFAULT_TOP) -> list[str]:
+    """The Kemeny ranking (capped), its objective and its status, one line each.
+
+    Parameters
+    ----------
+    result : KemenyResult
+        The exact Kemeny ranking.
+    top : int or None, default=10
+        Systems shown in the ranking line.
+
+    Returns
+    -------
+    list of str
+
+    Examples
+    --------
+    >>> import consensus as cs
+    >>> kemeny_lines(cs.kemeny(cs.load_example("votenrank-toy")))[0]
+    'ranking: B > C > D > A'
+    """
     status = result.status.value if result.status is not None else "unknown"
     text = [
-        "ranking: " + " > ".join(result.ranking),
+        "ranking: " + format_ranking([(s,) for s in result.ranking], top),
         f"objective: {num(result.objective)} (task weight the ranking disagrees with)",
     ]
     detail = f"status: {status}, lower bound {num(result.lower_bound)}"
@@ -193,8 +263,18 @@ def _(result: KemenyResult) -> list[Block]:
     text.append(detail)
     if result.unique is not None:
         text.append("unique optimum: " + ("yes" if result.unique else "no (other orders reach the same objective)"))
-    rows = tuple((str(i), s) for i, s in enumerate(result.ranking, start=1))
-    return [Heading("Exact Kemeny ranking"), Lines(tuple(text)), Table(("position", "system"), rows, "rl")]
+    if result.missing is not None and result.missing.get("n_missing_cells"):
+        text.append("missing scores: " + policy_text(result.missing))
+    text.extend(result.notes)
+    return text
+
+
+@sections.register
+def _(result: KemenyResult, *, top: int | None = DEFAULT_TOP) -> list[Block]:
+    shown, more = capped(list(enumerate(result.ranking, start=1)), top)
+    rows = tuple((str(i), s) for i, s in shown)
+    return [Heading("Exact Kemeny ranking"), Lines(tuple(kemeny_lines(result, top))),
+            Table(("position", "system"), rows, "rl"), *more_line(more, "systems")]
 
 
 @csv_text.register
@@ -203,20 +283,51 @@ def _(result: KemenyResult) -> str:
 
 
 # ---------------------------------------------------------------------- one rule
+def policy_text(record: Any) -> str:
+    """One missing-score record (``policy``, ``treatment``, dropped systems and tasks) as text.
+
+    Parameters
+    ----------
+    record : Mapping or None
+        A ``RuleResult.missing`` record; a None ``policy`` means each pair is compared on
+        the tasks both systems are scored on (``pairwise``).
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> policy_text({"policy": "impute", "treatment": "imputed pairwise matrix", "dropped_systems": ()})
+    'impute (imputed pairwise matrix)'
+    """
+    record = dict(record or {})
+    text = str(record.get("policy") or "pairwise")
+    treatment = record.get("treatment")
+    if treatment:
+        text = str(treatment) if str(treatment).startswith(f"{text}:") else f"{text} ({treatment})"
+    for what in ("systems", "tasks"):
+        dropped = record.get(f"dropped_{what}") or ()
+        if dropped:
+            text += f"; dropped {len(dropped)} {what}"
+    return text
+
+
 @sections.register
-def _(result: RuleResult) -> list[Block]:
-    text = ["ranking: " + format_ranking(result.ranking)]
-    text.append("winner(s): " + (", ".join(result.winners) if result.winners else "none"))
-    options = {k: v for k, v in result.options.items() if v not in (None, False)}
+def _(result: RuleResult, *, top: int | None = DEFAULT_TOP) -> list[Block]:
+    text = ["ranking: " + format_ranking(result.ranking, top)]
+    text.append("winner(s): " + (name_list(result.winners, top) if result.winners else "none"))
+    options = {k: v for k, v in result.options.items() if v not in (None, False) and k != "missing"}
     if options:
         text.append("options: " + ", ".join(f"{k}={v}" for k, v in options.items()))
+    if result.missing and result.missing.get("n_missing_cells"):
+        text.append(f"missing scores ({result.missing['n_missing_cells']} cells): {policy_text(result.missing)}")
     scores = result.scores
     sizes = {tier: len(group) for tier, group in enumerate(result.ranking, start=1)}
-    rows = tuple(
-        (str(pos) + ("=" if sizes[tier] > 1 else ""), s, num(scores[s], 4))
-        for s, pos, tier in walk_tiers(result.ranking)
-    )
-    return [Heading(f"Rule: {result.rule}"), Lines(tuple(text)), Table(("position", "system", "score"), rows, "rlr")]
+    shown, more = capped(list(walk_tiers(result.ranking)), top)
+    rows = tuple((str(pos) + ("=" if sizes[tier] > 1 else ""), s, num(scores[s], 4)) for s, pos, tier in shown)
+    return [Heading(f"Rule: {result.rule}"), Lines(tuple(text)), Table(("position", "system", "score"), rows, "rlr"),
+            *more_line(more, "systems")]
 
 
 @csv_text.register
@@ -228,124 +339,6 @@ def _(result: RuleResult) -> str:
     )
 
 
-# ---------------------------------------------------------------------- comparison
-def _change(value: int) -> str:
-    return f" ({value:+d})" if value else ""
-
-
-def _rankings_table(comparison: RuleComparison) -> Table:
-    rules = [r for r in comparison.rules if r in comparison.rankings]
-    n = len(comparison.systems)
-    changes = comparison.rank_changes() if comparison.baseline in comparison.rankings else None
-    columns = []
-    for rule in rules:
-        cells = []
-        for group in comparison.rankings[rule]:
-            for k, s in enumerate(group):
-                text = ("= " if k else "") + s
-                if changes is not None:
-                    text += _change(int(changes.at[s, rule]))
-                cells.append(text)
-        columns.append(cells)
-    rows = tuple((str(i + 1),) + tuple(col[i] for col in columns) for i in range(n))
-    return Table(("#",) + tuple(rules), rows, "r" + "l" * len(rules))
-
-
-def _comparison_blocks(comparison: RuleComparison) -> list[Block]:
-    frame = comparison.table
-    ks = comparison.ks
-    base = comparison.baseline
-    ran = [r for r in comparison.rules if r not in comparison.errors]
-    blocks: list[Block] = [Heading("Rankings side by side")]
-    change_note = (
-        f"(+k)/(-k): places gained/lost versus {base}; '= X': tied with the system above"
-        if base in comparison.rankings
-        else f"no rank changes: the {base} ranking could not be computed"
-    )
-    blocks += [lines(change_note), _rankings_table(comparison)]
-
-    blocks.append(Heading("Each rule against the exact Kemeny ranking"))
-    if not bool(getattr(comparison.kemeny, "optimal", True)):
-        blocks.append(
-            lines(
-                "the Kemeny ranking below is the best found within the time limit, not proven optimal: "
-                "gaps are measured against it (a negative gap means the rule found a better ranking)"
-            )
-        )
-    if getattr(comparison.kemeny, "unique", None) is False:
-        blocks.append(
-            lines(
-                "the Kemeny optimum is not unique: tau, dist and top/least-k refer to the optimum shown above; "
-                "objective and gap do not depend on the choice"
-            )
-        )
-    cw = comparison.condorcet_winner
-    blocks.append(
-        lines(
-            "tau: Kendall tau-b; dist: Kendall distance (pairs in opposite order; a pair tied in one "
-            f"ranking only counts {num(comparison.tie_penalty)})",
-            "objective: Kemeny objective (task weight disagreeing; tied pairs: random tie-break); "
-            "gap: objective - optimum; ratio: objective / optimum",
-            (f"CW: the winner is the Condorcet winner {cw} alone; " if cw else "CW: - (no Condorcet winner); ")
-            + "top/least-k: share of the k best/worst systems in common; groups: number of tie groups",
-        )
-    )
-    headers = ["rule", "winner", "tau", "dist", "objective", "gap", "ratio", "CW"]
-    headers += [f"top{k}" for k in ks] + [f"least{k}" for k in ks] + ["groups"]
-    rows = []
-    for rule in ran:
-        r = frame.loc[rule]
-        row = [rule, r["winner"], num(r["kendall_tau"]), num(r["kendall_distance"]), num(r["objective"]),
-               num(r["gap"]), num(r["gap_ratio"]), num(r["condorcet_winner"])]
-        row += [num(r[f"top{k}"], 2) for k in ks] + [num(r[f"least{k}"], 2) for k in ks]
-        row += [num(r["tie_groups"])]
-        rows.append(tuple(row))
-    blocks.append(Table(tuple(headers), tuple(rows), "ll" + "r" * (len(headers) - 2)))
-    if comparison.errors:
-        blocks.append(lines(*(f"not run: {rule}: {why}" for rule, why in comparison.errors.items())))
-
-    if f"{base}_tau" in frame.columns and base in comparison.rankings:
-        blocks.append(Heading(f"Each rule against the {base}"))
-        headers = ["rule", "tau"] + [f"top{k}" for k in ks] + [f"least{k}" for k in ks]
-        rows = []
-        for rule in ran:
-            r = frame.loc[rule]
-            rows.append(
-                (rule, num(r[f"{base}_tau"]))
-                + tuple(num(r[f"{base}_top{k}"], 2) for k in ks)
-                + tuple(num(r[f"{base}_least{k}"], 2) for k in ks)
-            )
-        blocks.append(Table(tuple(headers), tuple(rows)))
-
-    blocks.append(Heading("Distance to the task rankings (Colombo et al. 2022, appendix C)"))
-    kem_mean = frame.loc["kemeny", "mean_task_distance"]
-    dispersion = comparison.dispersion
-    text = [f"dispersion of the task rankings (mean Kendall distance between two tasks): {num(dispersion)}"]
-    if dispersion > 0 and not math.isnan(float(kem_mean)):
-        text.append(
-            f"Kemeny mean distance / dispersion = {num(float(kem_mean) / dispersion)} "
-            "(between 0.5 and 1 when every task ranks every system strictly)"
-        )
-    blocks.append(lines(*text))
-    rows = tuple(
-        (rule, num(frame.loc[rule, "task_distance"]), num(frame.loc[rule, "mean_task_distance"]),
-         num(frame.loc[rule, "seconds"], 4))
-        for rule in ran
-    )
-    blocks.append(Table(("rule", "sum", "per task weight", "rule time (s)"), rows))
-    return blocks
-
-
-@sections.register
-def _(comparison: RuleComparison) -> list[Block]:
-    return sections(comparison.kemeny) + _comparison_blocks(comparison)
-
-
-@csv_text.register
-def _(comparison: RuleComparison) -> str:
-    return frame_csv(comparison.table, "rule")
-
-
 # ---------------------------------------------------------------------- condorcet weights
 _PROSPECTIVE_LINES = (
     "feasible: can beat or tie every rival under some task weights (Vote'n'Rank's prospective); "
@@ -355,9 +348,11 @@ _PROSPECTIVE_LINES = (
 )
 
 
-def _frame_blocks(title: str, frame: pd.DataFrame, index_name: str, text: tuple[str, ...] = ()) -> list[Block]:
+def _frame_blocks(title: str, frame: pd.DataFrame, index_name: str, text: tuple[str, ...] = (),
+                  top: int | None = DEFAULT_TOP, what: str = "systems") -> list[Block]:
     headers = (index_name,) + tuple(str(c) for c in frame.columns)
-    rows = tuple((str(key),) + tuple(cell(v) for v in row.tolist()) for key, row in frame.iterrows())
+    shown, more = capped(list(frame.iterrows()), top)
+    rows = tuple((str(key),) + tuple(clip(cell(v)) for v in row.tolist()) for key, row in shown)
     blocks: list[Block] = [Heading(title)]
     if text:
         blocks.append(Lines(text))
@@ -365,15 +360,50 @@ def _frame_blocks(title: str, frame: pd.DataFrame, index_name: str, text: tuple[
         "r" if pd.api.types.is_numeric_dtype(frame[c]) or pd.api.types.is_bool_dtype(frame[c]) else "l"
         for c in frame.columns
     )
-    blocks.append(Table(headers, rows, align))
+    blocks += [Table(headers, rows, align), *more_line(more, what)]
     return blocks
 
 
+def prospective_line(result: ProspectiveResult, top: int | None = DEFAULT_TOP) -> str:
+    """How many systems can win under some task weights, and which.
+
+    Parameters
+    ----------
+    result : ProspectiveResult
+        The prospective systems.
+    top : int or None, default=10
+        Names shown.
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> import consensus as cs
+    >>> prospective_line(cs.prospective(cs.load_example("votenrank-toy")))
+    'prospective systems: 4 of 4 can beat or tie every rival under some task weights (A, B, C, D); 4 can beat every rival'
+    """
+    weak, strict = result.prospective_systems, result.strict_winners
+    text = (f"prospective systems: {len(weak)} of {len(result.systems)} can beat or tie every rival under "
+            "some task weights" + (f" ({name_list(weak, top)})" if weak else ""))
+    return text + f"; {len(strict)} can beat every rival"
+
+
 @sections.register
-def _(result: ProspectiveResult) -> list[Block]:
-    frame = result.to_frame().set_index("system").drop(columns=["method"])
-    return _frame_blocks("Prospective systems (Condorcet winners under some task weights)", frame, "system",
-                         _PROSPECTIVE_LINES)
+def _(result: ProspectiveResult, *, top: int | None = DEFAULT_TOP) -> list[Block]:
+    frame = result.to_frame().drop(columns=["method"])
+    # the systems that can win first (largest margin first), then the others in leaderboard order
+    key = np.where(frame["feasible"].to_numpy(bool), -frame["margin"].fillna(-np.inf).to_numpy(float), np.inf)
+    frame = frame.iloc[np.argsort(key, kind="stable")].set_index("system")
+    blocks = _frame_blocks("Prospective systems (Condorcet winners under some task weights)", frame, "system",
+                           _PROSPECTIVE_LINES, top)
+    hidden = len(frame) - len(blocks[2].rows) if top else 0
+    if hidden:  # say how many of the systems not shown can win
+        can = sum(frame["feasible"].iloc[len(frame) - hidden:])
+        blocks[-1] = lines(f"... and {hidden} more systems ({can} of them can win; the other {hidden - can} "
+                           "cannot: certificates in JSON)")
+    return blocks[:1] + [lines(prospective_line(result, top))] + blocks[1:]
 
 
 @csv_text.register
@@ -382,7 +412,7 @@ def _(result: ProspectiveResult) -> str:
 
 
 @sections.register
-def _(result: CondorcetWeightsResult) -> list[Block]:
+def _(result: CondorcetWeightsResult, *, top: int | None = DEFAULT_TOP) -> list[Block]:
     kind = "" if result.strict else "weak "
     text = [result.explanation or f"{result.system}: feasible={result.feasible}"]
     text.append(f"best smallest margin ({kind}Condorcet winner): {num(result.margin, 4)}; status {result.status.value}")
@@ -392,12 +422,16 @@ def _(result: CondorcetWeightsResult) -> list[Block]:
     if result.weight_values:
         blocks.append(Table(("task", "weight"), tuple((t, num(w, 4)) for t, w in result.weight_values.items())))
     if result.rival_margins:
-        blocks.append(Table(("rival", "margin"), tuple((r, num(m, 4)) for r, m in result.rival_margins.items())))
+        closest = sorted(result.rival_margins.items(), key=lambda item: item[1])  # the closest rivals first
+        shown, more = capped(closest, top)
+        blocks += [Table(("rival", "margin"), tuple((r, num(m, 4)) for r, m in shown)), *more_line(more, "rivals")]
     cert = result.certificate
     if cert is not None:
         blocks.append(lines(f"certificate ({cert.kind}): {cert.statement}"))
         if cert.rival_mix:
-            blocks.append(Table(("rival", "share"), tuple((r, num(v, 4)) for r, v in cert.rival_mix.items())))
+            mix = sorted(cert.rival_mix.items(), key=lambda item: -item[1])
+            shown, more = capped(mix, top)
+            blocks += [Table(("rival", "share"), tuple((r, num(v, 4)) for r, v in shown)), *more_line(more, "rivals")]
     return blocks
 
 
@@ -408,19 +442,21 @@ def _(result: CondorcetWeightsResult) -> str:
 
 # ---------------------------------------------------------------------- missing scores
 @sections.register
-def _(imputed: ImputationResult) -> list[Block]:
+def _(imputed: ImputationResult, *, top: int | None = DEFAULT_TOP) -> list[Block]:
     systems = list(imputed.matrix.systems)
     wins = np.asarray(imputed.matrix.wins)
-    rows = tuple((s,) + tuple(num(v) for v in wins[i]) for i, s in enumerate(systems))
-    return [
-        Heading(f"Imputed pairwise matrix ({imputed.method}, Himmi et al. 2023)"),
-        lines(
-            "wins[row, column]: comparisons the row system wins, missing scores imputed over the compatible "
-            "rankings (ties split)",
-            "ranking (Borda on the imputed matrix): " + format_ranking(imputed.ranking),
-        ),
-        Table(("wins",) + tuple(systems), rows),
+    shown, more = capped(imputed.order, top)  # the best-ranked systems, rows and columns
+    index = [systems.index(s) for s in shown]
+    rows = tuple((s,) + tuple(num(wins[i, j]) for j in index) for s, i in zip(shown, index))
+    text = [
+        "wins[row, column]: comparisons the row system wins, missing scores imputed over the compatible "
+        "rankings (ties split)",
+        "ranking (Borda on the imputed matrix): " + format_ranking(imputed.ranking, top),
     ]
+    if more:
+        text.append(f"the {len(shown)} best-ranked systems against each other (CSV and JSON: all {len(systems)})")
+    return [Heading(f"Imputed pairwise matrix ({imputed.method}, Himmi et al. 2023)"), lines(*text),
+            Table(("wins",) + tuple(shown), rows)]
 
 
 @csv_text.register
@@ -430,12 +466,13 @@ def _(imputed: ImputationResult) -> str:
 
 
 @sections.register
-def _(confidence: PairwiseConfidence) -> list[Block]:
+def _(confidence: PairwiseConfidence, *, top: int | None = DEFAULT_TOP) -> list[Block]:
     pairs = confidence.pairs()
+    shown, more = capped(pairs, top)
     rows = tuple(
         (p["system"], p["other"], num(p["estimate"]), num(p["half_width"]), str(p["comparisons"]),
          p["confident_winner"] or "-")
-        for p in pairs
+        for p in shown
     )
     return [
         Heading("Pairwise confidence (Hoeffding, Himmi et al. 2023, sec. 2.3)"),
@@ -445,6 +482,7 @@ def _(confidence: PairwiseConfidence) -> list[Block]:
             f"confident pairs: {sum(p['confident_winner'] is not None for p in pairs)} of {len(pairs)}",
         ),
         Table(("system", "other", "P(system > other)", "half-width", "compared", "confident winner"), rows, "llrrrl"),
+        *more_line(more, "pairs"),
     ]
 
 
@@ -457,53 +495,19 @@ def _(confidence: PairwiseConfidence) -> str:
     )
 
 
-# ---------------------------------------------------------------------- the full report
-def _check_lines(checks: tuple[Check, ...]) -> list[str]:
-    out = []
-    for c in checks:
-        if c.ok:
-            out.append(f"check {c.name} = {c.actual}: ok ({c.source})")
-        else:
-            out.append(f"check {c.name} = {c.actual}: MISMATCH, expected {c.expected} ({c.source})")
-    return out
-
-
-@sections.register
-def _(analysis: Analysis) -> list[Block]:
-    title = f"consensus analyze: {analysis.source}" if analysis.source else "consensus analyze"
-    blocks: list[Block] = [Heading(title, 1)]
-    blocks += _leaderboard_blocks(analysis.leaderboard, "")
-    blocks += sections(analysis.majority)
-    blocks += sections(analysis.kemeny)
-    blocks += _comparison_blocks(analysis.comparison)
-    if analysis.prospective is not None:
-        blocks += sections(analysis.prospective)
-    if analysis.notes:
-        blocks += [Heading("Notes"), Lines(analysis.notes)]
-    if analysis.checks:
-        passed = sum(c.ok for c in analysis.checks)
-        blocks += [
-            Heading("Checks against published values"),
-            Lines(tuple(_check_lines(analysis.checks)) + (f"checks: {passed}/{len(analysis.checks)} ok",)),
-        ]
-    return blocks
-
-
-@csv_text.register
-def _(analysis: Analysis) -> str:
-    return frame_csv(analysis.comparison.table, "rule")
-
-
-def leaderboard_sections(table: Leaderboard, source: str) -> list[Block]:
+def leaderboard_sections(table: Leaderboard, source: str, top: int | None = DEFAULT_TOP) -> list[Block]:
     """The scores-as-read section of `table`, titled with its `source`.
 
     Parameters
     ----------
     table : Leaderboard
         The scores: its description, each task's direction, the weights (only when some
-        weight is not 1) and every score as read.
+        weight is not 1), the scores as read (the first `top` systems) and, with missing
+        scores, each system's coverage.
     source : str
         Where the scores came from; an empty string leaves it out of the title.
+    top : int or None, default=10
+        Systems shown; 0 or None shows all.
 
     Returns
     -------
@@ -515,4 +519,4 @@ def leaderboard_sections(table: Leaderboard, source: str) -> list[Block]:
     >>> leaderboard_sections(cs.load_example("votenrank-toy"), "example:votenrank-toy")[0].text
     'Scores as read (example:votenrank-toy)'
     """
-    return _leaderboard_blocks(table, source)
+    return _leaderboard_blocks(table, source, top)

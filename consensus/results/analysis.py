@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
+from .base import Display, Displayed, freeze_mapping
 from .comparison import RuleComparison
 from .majority import MajoritySummary
 
@@ -56,8 +58,8 @@ class Check:
                 "source": self.source}
 
 
-@dataclass(frozen=True, slots=True)
-class Analysis:
+@dataclass(frozen=True, slots=True, repr=False)
+class Analysis(Displayed):
     """Everything ``consensus analyze`` reports, computed once (see :func:`consensus.analyze`).
 
     Attributes
@@ -75,7 +77,15 @@ class Analysis:
     checks : tuple of Check
         Published values of a built-in example against the computed ones (empty otherwise).
     notes : tuple of str
-        Sections that could not be computed, and why.
+        Sections that could not be computed, and why; what was done to the leaderboard
+        (``min_coverage`` drops).
+    coverage : Mapping[str, float]
+        System -> share of the total task weight it is scored on (read-only), for the
+        systems analyzed.
+    coverage_flags : tuple of str
+        One sentence per claimed system (a rule's winner, the Kemeny top, the Condorcet
+        winner, a prospective system, a Pareto dominator) scored on less than the coverage
+        threshold (:data:`consensus.coverage.LOW_COVERAGE` by default).
     """
 
     source: str
@@ -85,10 +95,14 @@ class Analysis:
     prospective: Any
     checks: tuple[Check, ...] = ()
     notes: tuple[str, ...] = ()
+    coverage: Mapping[str, float] = field(default_factory=dict)
+    coverage_flags: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "checks", tuple(self.checks))
         object.__setattr__(self, "notes", tuple(self.notes))
+        object.__setattr__(self, "coverage", freeze_mapping({str(k): float(v) for k, v in dict(self.coverage).items()}))
+        object.__setattr__(self, "coverage_flags", tuple(self.coverage_flags))
 
     @property
     def kemeny(self) -> Any:
@@ -100,6 +114,29 @@ class Analysis:
         """Whether every self-check passed (True when there is none)."""
         return all(c.ok for c in self.checks)
 
+    def to_frame(self) -> Any:
+        """The rule comparison table (:meth:`RuleComparison.to_frame`): one row per rule.
+
+        Returns
+        -------
+        pandas.DataFrame
+        """
+        return self.comparison.to_frame()
+
+    def _display(self) -> Display:
+        lb = self.leaderboard
+        title = f"Analysis({self.source or 'leaderboard'}): {lb.n_systems} systems x {lb.n_tasks} tasks"
+        facts = [fact for fact in self.comparison._display()[1] if fact[0] != "Condorcet winner"]
+        facts.insert(0, ("Condorcet winner", self.majority.condorcet_winner or "none"))
+        if self.prospective is not None:
+            facts.append(("prospective", f"{len(self.prospective.prospective_systems)} of {lb.n_systems} systems"))
+        flags = getattr(self, "coverage_flags", ())
+        if flags:
+            facts.append(("coverage warnings", f"{len(flags)}: {flags[0]}" + (" ..." if len(flags) > 1 else "")))
+        if self.checks:
+            facts.append(("checks", f"{sum(c.ok for c in self.checks)}/{len(self.checks)} ok"))
+        return title, facts, self.comparison._display()[2]
+
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON-able values: each part's own ``to_dict()``.
 
@@ -108,7 +145,8 @@ class Analysis:
         dict
             ``source``, ``majority``, ``kemeny`` (the full KemenyResult), ``rules`` (rule ->
             RuleResult, Kemeny excluded), ``comparison``, ``prospective`` (None when not
-            computed), ``checks`` and ``notes``.
+            computed), ``checks``, ``notes``, ``coverage`` (system -> share of the task
+            weight scored) and ``coverage_flags``.
         """
         comparison = self.comparison
         return {
@@ -120,4 +158,6 @@ class Analysis:
             "prospective": None if self.prospective is None else self.prospective.to_dict(),
             "checks": [c.to_dict() for c in self.checks],
             "notes": list(self.notes),
+            "coverage": dict(self.coverage),
+            "coverage_flags": list(self.coverage_flags),
         }

@@ -16,7 +16,9 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import html
 import math
+import re
 from collections.abc import Iterator, Mapping, Sequence
 from types import MappingProxyType
 from typing import Any
@@ -27,7 +29,12 @@ import pandas as pd
 from ..errors import UnknownSystemError
 
 __all__ = [
+    "Displayed",
     "RankedResult",
+    "display_html",
+    "display_text",
+    "one_line",
+    "ranked_facts",
     "Tiers",
     "detail_value",
     "freeze_mapping",
@@ -357,7 +364,182 @@ def series(values: Any, index: Sequence[str], name: str | None = None) -> pd.Ser
     return pd.Series(np.array(values, dtype=np.float64), index=pd.Index(list(index), dtype=object), name=name)
 
 
-class RankedResult:
+#: Line breaks, tabs and the other whitespace controls (with the blanks around them).
+_BREAKS = re.compile(r"[ ]*[\t\n\r\v\f\x1c-\x1f\x85\u2028\u2029]+[ ]*")
+#: Control characters left after that (shown as ``\xNN`` escapes).
+_CONTROLS = re.compile(r"[\x00-\x08\x0e-\x1b\x7f-\x84\x86-\x9f]")
+
+
+def one_line(text: Any) -> str:
+    """`text` on one line: line breaks and tabs (with the spaces around them) become one space.
+
+    Other control characters are shown as ``\\xNN`` escapes, so a name never breaks a
+    table's alignment or a report's lines. Runs of ordinary spaces are kept.
+
+    Parameters
+    ----------
+    text : Any
+        A name, a cell or a line (converted with ``str``).
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> one_line("gpt-4\\n(2023)\\tbase"), one_line("bell\\x07")
+    ('gpt-4 (2023) base', 'bell\\\\x07')
+    """
+    text = _BREAKS.sub(" ", str(text))
+    return _CONTROLS.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
+
+
+#: What a result shows in ``repr`` and in a notebook: title, (label, value) facts, a table.
+Display = tuple[str, Sequence[tuple[str, Any]], "pd.DataFrame | None"]
+
+#: Rows of the table a notebook shows (``_repr_html_``).
+HTML_ROWS = 10
+
+
+def _ranking_text(tiers: Sequence[Sequence[str]], top: int = 5) -> str:
+    """The first `top` systems of tie groups: ``A > B = C ... (N more)``."""
+    total = sum(len(g) for g in tiers)
+    parts: list[str] = []
+    count = 0
+    for group in tiers:
+        if count >= top:
+            break
+        kept = [one_line(s) for s in list(group)[: top - count]]
+        count += len(kept)
+        parts.append(" = ".join(kept))
+    text = " > ".join(parts)
+    return text if count == total else f"{text} ... ({total - count} more)"
+
+
+def display_text(title: str, facts: Sequence[tuple[str, Any]], frame: pd.DataFrame | None = None) -> str:
+    """A short ``repr``: the title, then one indented ``label: value`` line per fact.
+
+    Parameters
+    ----------
+    title : str
+        What the result is, e.g. ``"RuleResult(borda): 4 systems"``.
+    facts : sequence of (str, Any)
+        A few facts (winners, top 5, status); values are made one-line.
+    frame : pandas.DataFrame, optional
+        Not shown (the notebook's table, see :func:`display_html`).
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> print(display_text("RuleResult(borda): 4 systems", [("winners", "B"), ("top 5", "B > C > D > A")]))
+    RuleResult(borda): 4 systems
+      winners: B
+      top 5: B > C > D > A
+    """
+    return "\n".join([one_line(title)] + [f"  {label}: {one_line(value)}" for label, value in facts])
+
+
+def display_html(title: str, facts: Sequence[tuple[str, Any]], frame: pd.DataFrame | None = None) -> str:
+    """A small HTML block for notebooks: the title, the facts, the first rows of `frame`.
+
+    Every name and value is escaped with :func:`html.escape`; the table shows at most
+    :data:`HTML_ROWS` rows and says how many more there are.
+
+    Parameters
+    ----------
+    title : str
+        What the result is.
+    facts : sequence of (str, Any)
+        ``label: value`` lines.
+    frame : pandas.DataFrame, optional
+        The result's table (``to_frame()``); its index is shown as the first column.
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> out = display_html("x", [("winners", "<b>")], pd.DataFrame({"score": [1.0]}, index=["a&b"]))
+    >>> "&lt;b&gt;" in out and "a&amp;b" in out
+    True
+    """
+    esc = lambda value: html.escape(one_line(value))
+    out = [f"<div><strong>{esc(title)}</strong>"]
+    if facts:
+        out.append("<ul>" + "".join(f"<li>{esc(label)}: {esc(value)}</li>" for label, value in facts) + "</ul>")
+    if frame is not None and len(frame.columns):
+        shown = frame.iloc[:HTML_ROWS]
+        head = "".join(f"<th>{esc(c)}</th>" for c in [frame.index.name or ""] + list(frame.columns))
+        rows = []
+        for key, row in shown.iterrows():
+            cells = [key] + [_html_cell(v) for v in row.tolist()]
+            rows.append("<tr>" + "".join(f"<td>{esc(c)}</td>" for c in cells) + "</tr>")
+        out.append(f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>")
+        if len(frame) > HTML_ROWS:
+            out.append(f"<p>... and {len(frame) - HTML_ROWS} more rows (to_frame() has all)</p>")
+    out.append("</div>")
+    return "".join(out)
+
+
+def _html_cell(value: Any) -> str:
+    if isinstance(value, (float, np.floating)):
+        return "-" if math.isnan(value) else f"{float(value):.4g}"
+    return str(value)
+
+
+class Displayed:
+    """Mixin: a short ``repr`` and a notebook display, both built from ``_display()``.
+
+    A subclass defines ``_display()`` returning ``(title, facts, frame)`` (see
+    :func:`display_text` and :func:`display_html`); dataclass subclasses pass
+    ``repr=False`` so the dataclass does not write its own ``__repr__``.
+    """
+
+    __slots__ = ()
+
+    def _display(self) -> Display:
+        return type(self).__name__, [], None
+
+    def __repr__(self) -> str:
+        return display_text(*self._display())
+
+    def _repr_html_(self) -> str:
+        return display_html(*self._display())
+
+
+def ranked_facts(ranking: Sequence[Sequence[str]], *, status: str | None = None) -> list[tuple[str, Any]]:
+    """The facts a ranking shows in ``repr``: winners, the top 5 and a status.
+
+    Parameters
+    ----------
+    ranking : sequence of sequence of str
+        Tie groups, best first (a plain ranking: one system per group).
+    status : str, optional
+        A last fact (``"optimal"``, ``"missing scores: impute"``).
+
+    Returns
+    -------
+    list of (str, Any)
+
+    Examples
+    --------
+    >>> ranked_facts([("b",), ("a", "c")])
+    [('winners', 'b'), ('top 5', 'b > a = c')]
+    """
+    tiers = tuple(tuple(g) for g in ranking)
+    facts: list[tuple[str, Any]] = [("winners", ", ".join(tiers[0]) if tiers and tiers[0] else "none"),
+                                    ("top 5", _ranking_text(tiers))]
+    if status:
+        facts.append(("status", status))
+    return facts
+
+
+class RankedResult(Displayed):
     """Mixin for results that rank systems in tie groups.
 
     Subclasses are frozen dataclasses with a ``ranking`` field (tie groups, best first); the

@@ -3,13 +3,20 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import pandas as pd
 
 from ..errors import InvalidOptionError
-from .base import freeze_mapping, jsonable, tier_positions
+from .base import (
+    Display,
+    Displayed,
+    freeze_mapping,
+    jsonable,
+    ranked_facts,
+    tier_positions,
+)
 
 __all__ = ["RuleComparison"]
 
@@ -32,8 +39,8 @@ def _frame_records(frame: Any) -> list[dict[str, Any]]:
     return records
 
 
-@dataclass(frozen=True, slots=True)
-class RuleComparison:
+@dataclass(frozen=True, slots=True, repr=False)
+class RuleComparison(Displayed):
     """Each rule's ranking measured against the exact Kemeny ranking (see :func:`consensus.compare_rules`).
 
     Attributes
@@ -64,6 +71,13 @@ class RuleComparison:
         Mean Kendall distance between two task rankings (Colombo et al. 2022, app. C.2).
     total_weight : float
         Sum of the task weights (``mean_task_distance = task_distance / total_weight``).
+    policies : Mapping[str, Mapping[str, Any]]
+        Rule -> the missing-score treatment it used (the ``missing`` record of its result:
+        ``policy``, ``treatment``, ``n_missing_cells``, ``dropped_tasks``,
+        ``dropped_systems``; a rule that failed has the policy it was given and
+        ``treatment="not run"``).
+    notes : tuple of str
+        What was done to the leaderboard before comparing (``min_coverage`` drops, ...).
     """
 
     systems: tuple[str, ...]
@@ -79,6 +93,8 @@ class RuleComparison:
     tie_penalty: float
     dispersion: float
     total_weight: float
+    policies: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    notes: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "systems", tuple(self.systems))
@@ -90,6 +106,8 @@ class RuleComparison:
         object.__setattr__(self, "results", freeze_mapping(self.results))
         object.__setattr__(self, "errors", freeze_mapping(self.errors))
         object.__setattr__(self, "ks", tuple(self.ks))
+        object.__setattr__(self, "policies", freeze_mapping({k: dict(v) for k, v in self.policies.items()}))
+        object.__setattr__(self, "notes", tuple(self.notes))
 
     def positions(self) -> Any:
         """Competition position (1 + systems strictly above) of each system under each rule that ran.
@@ -100,7 +118,8 @@ class RuleComparison:
         -------
         pandas.DataFrame
             Systems x rules (in the order of :attr:`rankings`, ``kemeny`` included),
-            integer positions; tied systems share a position.
+            integer positions; tied systems share a position. A rule that ranked only some
+            systems (``missing="drop_systems"``) has ``<NA>`` for the others (dtype ``Int64``).
 
         Examples
         --------
@@ -115,10 +134,12 @@ class RuleComparison:
         """
         order = [s for group in self.rankings["kemeny"] for s in group]
         columns = {}
+        partial = False
         for rule, tiers in self.rankings.items():
             pos = tier_positions(tiers)
-            columns[rule] = [pos[s] for s in order]
-        return pd.DataFrame(columns, index=pd.Index(order, dtype=object), dtype="int64")
+            partial |= any(s not in pos for s in order)
+            columns[rule] = [pos.get(s, pd.NA) for s in order]
+        return pd.DataFrame(columns, index=pd.Index(order, dtype=object), dtype="Int64" if partial else "int64")
 
     def rank_changes(self, baseline: str | None = None) -> Any:
         """Position change versus `baseline` (default :attr:`baseline`): positive = moved up.
@@ -154,12 +175,28 @@ class RuleComparison:
             why = f": {self.errors[base]}" if base in self.errors else ""
             raise InvalidOptionError(f"no ranking for baseline {base!r}{why}")
         positions = self.positions()
-        return positions.rsub(positions[base], axis=0).astype("int64")
+        changes = positions.rsub(positions[base], axis=0)
+        return changes.astype("Int64" if changes.isna().any().any() else "int64")
 
     @property
     def table(self) -> pd.DataFrame:
         """One row per rule; columns documented in :func:`consensus.compare` (a fresh copy)."""
         return self._table.copy()
+
+    def _display(self) -> Display:
+        groups: dict[tuple[str, ...], list[str]] = {}
+        for rule in self.rules:
+            tiers = self.rankings.get(rule)
+            if tiers:
+                groups.setdefault(tuple(tiers[0]), []).append(rule)
+        facts = ranked_facts(self.rankings.get("kemeny", ()))
+        facts[0] = ("Kemeny winner", facts[0][1])
+        facts.append(("Condorcet winner", self.condorcet_winner or "none"))
+        facts.append(("winner per rule", "; ".join(f"{' = '.join(w[:3])} ({', '.join(r)})" for w, r in groups.items())))
+        if self.errors:
+            facts.append(("not run", ", ".join(self.errors)))
+        shown = [c for c in ("winner", "kendall_tau", "gap", "status") if c in self._table.columns]
+        return f"RuleComparison: {len(self.rules)} rules, {len(self.systems)} systems", facts, self._table[shown]
 
     def to_frame(self) -> pd.DataFrame:
         """The comparison table (a copy); same as :attr:`table`.
@@ -178,8 +215,10 @@ class RuleComparison:
         dict
             ``reference``, ``baseline``, ``ks``, ``tie_penalty``, ``condorcet_winner``,
             ``kemeny`` (ranking, objective, status), ``dispersion``, ``total_weight``,
-            ``rows`` (the table), ``rankings``, ``errors`` and ``rank_changes`` (rule ->
-            system -> places gained versus the baseline; None without a baseline ranking).
+            ``rows`` (the table), ``rankings``, ``errors``, ``rank_changes`` (rule ->
+            system -> places gained versus the baseline, None where a rule did not rank the
+            system; None without a baseline ranking), ``policies`` (rule -> its
+            missing-score record) and ``notes``.
         """
         kem = self.kemeny
         return {
@@ -199,10 +238,15 @@ class RuleComparison:
             "rankings": {rule: _tiers_to_lists(t) for rule, t in self.rankings.items()},
             "errors": dict(self.errors),
             "rank_changes": self._rank_changes_dict(),
+            "policies": jsonable({rule: dict(record) for rule, record in self.policies.items()}),
+            "notes": list(self.notes),
         }
 
     def _rank_changes_dict(self) -> dict[str, dict[str, int]] | None:
         if self.baseline not in self.rankings:
             return None
         changes = self.rank_changes()
-        return {rule: {s: int(changes.at[s, rule]) for s in changes.index} for rule in changes.columns}
+        return {
+            rule: {s: None if pd.isna(changes.at[s, rule]) else int(changes.at[s, rule]) for s in changes.index}
+            for rule in changes.columns
+        }

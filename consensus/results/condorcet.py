@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
-from .base import freeze_mapping, jsonable
+from .base import Display, Displayed, freeze_mapping, jsonable
 
 if TYPE_CHECKING:  # pragma: no cover
     from solvers import SolveStatus
@@ -22,6 +22,10 @@ def _series(mapping: Mapping[str, float] | None, name: str) -> Any:
     if mapping is None:
         return None
     return pd.Series(dict(mapping), dtype="float64", name=name).rename_axis(None)
+
+
+def _short(text: str, width: int = 80) -> str:
+    return text if len(text) <= width else text[: width - 3] + "..."
 
 
 def _bound(value: float) -> float | None:
@@ -115,8 +119,8 @@ class WeightConstraint:
         }
 
 
-@dataclass(frozen=True, slots=True)
-class CondorcetCertificate:
+@dataclass(frozen=True, slots=True, repr=False)
+class CondorcetCertificate(Displayed):
     """Why a system can never be the Condorcet winner: a blend of rivals, checkable by hand.
 
     With ``y`` = :attr:`rivals` (a probability mix over the other systems) and ``R(m, m', k)``
@@ -211,6 +215,12 @@ class CondorcetCertificate:
             return next(iter(self.rival_mix))
         return " + ".join(f"{y:.3g} {s}" for s, y in self.rival_mix.items())
 
+    def _display(self) -> Display:
+        facts = [("rivals", _short(self.summary())), ("bound", f"{self.bound:.4g} (threshold {self.threshold:.3g})"),
+                 ("statement", _short(self.statement, 160))]
+        frame = pd.DataFrame({"advantage": self.advantage}) if self.task_advantage else None
+        return f"CondorcetCertificate({self.system}, {self.kind})", facts, frame
+
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON-able values.
 
@@ -233,8 +243,8 @@ class CondorcetCertificate:
         }
 
 
-@dataclass(frozen=True, slots=True)
-class CondorcetWeightsResult:
+@dataclass(frozen=True, slots=True, repr=False)
+class CondorcetWeightsResult(Displayed):
     """Can `system` be the Condorcet winner under some task weights? The answer with its evidence.
 
     Attributes
@@ -378,6 +388,18 @@ class CondorcetWeightsResult:
 
         return verify_condorcet_result(table, self)
 
+    def _display(self) -> Display:
+        kind = "strict" if self.strict else "weak"
+        verdict = "can" if self.feasible else "cannot"
+        facts: list[tuple[str, Any]] = [("margin", f"{self.margin:.4g}")]
+        if self.weight_values:
+            top = sorted(self.weight_values.items(), key=lambda item: -item[1])[:5]
+            facts.append(("weights", _short(", ".join(f"{t}={w:.3g}" for t, w in top if w > 0))))
+        if self.certificate is not None:
+            facts.append(("certificate", _short(self.certificate.summary())))
+        facts.append(("status", f"{getattr(self.status, 'value', self.status)}, {self.method}"))
+        return f"CondorcetWeightsResult({self.system}): {verdict} be a {kind} Condorcet winner", facts, self.to_frame()
+
     def to_frame(self) -> Any:
         """One row per task: ``weight`` (and ``reference``, ``advantage`` when present).
 
@@ -444,8 +466,8 @@ class CondorcetWeightsResult:
 _PROSPECTIVE_COLUMNS = ("system", "feasible", "strict_feasible", "margin", "distance", "weights", "certificate", "method")
 
 
-@dataclass(frozen=True, slots=True)
-class ProspectiveResult:
+@dataclass(frozen=True, slots=True, repr=False)
+class ProspectiveResult(Displayed):
     """Which systems can be the Condorcet winner under some weighting (:func:`consensus.prospective`).
 
     One :class:`CondorcetWeightsResult` per system, plus the other notion's feasibility
@@ -518,6 +540,14 @@ class ProspectiveResult:
             "certificate": res.certificate.summary() if res.certificate is not None else "",
             "method": res.method,
         }
+
+    def _display(self) -> Display:
+        weak, strict = self.prospective_systems, self.strict_winners
+        names = lambda xs: (", ".join(xs[:5]) + (f" ... ({len(xs) - 5} more)" if len(xs) > 5 else "")) or "none"
+        facts = [("prospective (weak)", names(weak)), ("strict winners", names(strict)),
+                 ("notion", "strict" if self.strict else "weak")]
+        title = f"ProspectiveResult: {len(weak)} of {len(self.systems)} systems can win under some task weights"
+        return title, facts, self.to_frame().set_index("system")
 
     def to_frame(self) -> pd.DataFrame:
         """One row per system, in leaderboard order.

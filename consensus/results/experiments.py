@@ -10,13 +10,13 @@ import numpy as np
 import pandas as pd
 
 from ..errors import InvalidOptionError
-from .base import freeze_mapping, jsonable, readonly_array
+from .base import Display, Displayed, freeze_mapping, jsonable, readonly_array
 
 __all__ = ["RobustnessResult"]
 
 
-@dataclass(frozen=True, slots=True)
-class RobustnessResult:
+@dataclass(frozen=True, slots=True, repr=False)
+class RobustnessResult(Displayed):
     """Kendall tau between rankings on complete and on thinned scores (Himmi et al. sec. 3).
 
     Attributes
@@ -146,6 +146,11 @@ class RobustnessResult:
                 "removed": self.removed[e.ravel(), s.ravel()],
             }
         )
+
+    def _display(self) -> Display:
+        facts = [("etas", ", ".join(f"{e:g}" for e in self.etas)), ("methods", ", ".join(self.methods)),
+                 ("seeds", self.n_seeds)]
+        return "RobustnessResult: Kendall tau, complete against thinned scores", facts, self.summary()
 
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON-able values.

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
-from .base import jsonable
+from .base import Display, Displayed, freeze_mapping, jsonable, ranked_facts
 
 if TYPE_CHECKING:  # pragma: no cover
     from solvers import SolveStatus
@@ -15,8 +16,8 @@ if TYPE_CHECKING:  # pragma: no cover
 __all__ = ["KemenyResult"]
 
 
-@dataclass(frozen=True, slots=True)
-class KemenyResult:
+@dataclass(frozen=True, slots=True, repr=False)
+class KemenyResult(Displayed):
     """An exact (or, under a time limit, best-found) Kemeny ranking with its certificate.
 
     Attributes
@@ -53,6 +54,11 @@ class KemenyResult:
         Wall-clock time of the call.
     time_limit : float or None
         The limit that was given.
+    missing : Mapping or None
+        What the ``missing=`` policy did (keys ``policy``, ``treatment``, ...), None when no
+        policy was asked for.
+    notes : tuple of str
+        What was done to the input before solving (e.g. the systems ``min_coverage`` dropped).
 
     Examples
     --------
@@ -76,6 +82,13 @@ class KemenyResult:
     iterations: int
     seconds: float
     time_limit: float | None = None
+    missing: Mapping[str, Any] | None = None
+    notes: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        if self.missing is not None:
+            object.__setattr__(self, "missing", freeze_mapping(self.missing))
+        object.__setattr__(self, "notes", tuple(self.notes))
 
     @property
     def optimal(self) -> bool:
@@ -123,6 +136,14 @@ class KemenyResult:
             index=pd.Index(self.ranking, dtype=object, name="system"),
         )
 
+    def _display(self) -> Display:
+        status = getattr(self.status, "value", str(self.status))
+        if not self.optimal:
+            status += f" (gap {self.gap:.3g})"
+        status += f", objective {self.objective:.6g}, {self.method}, {self.seconds:.2g} s"
+        return f"KemenyResult: {len(self.ranking)} systems", ranked_facts([(s,) for s in self.ranking], status=status), \
+            self.to_frame()
+
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON-able values, including the derived `optimal`, `gap` and `relative_gap`.
 
@@ -157,4 +178,6 @@ class KemenyResult:
             "iterations": self.iterations,
             "seconds": jsonable(self.seconds),
             "time_limit": jsonable(self.time_limit),
+            "missing": jsonable(dict(self.missing)) if self.missing is not None else None,
+            "notes": list(self.notes),
         }

@@ -6,13 +6,15 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from .base import freeze_mapping, jsonable
+import pandas as pd
+
+from .base import Display, Displayed, freeze_mapping, jsonable
 
 __all__ = ["MajoritySummary"]
 
 
-@dataclass(frozen=True, slots=True)
-class MajoritySummary:
+@dataclass(frozen=True, slots=True, repr=False)
+class MajoritySummary(Displayed):
     """What the weighted majority relation says (see :func:`consensus.majority_summary`).
 
     Attributes
@@ -45,6 +47,32 @@ class MajoritySummary:
         object.__setattr__(self, "edges", tuple(tuple(e) for e in self.edges))
         object.__setattr__(self, "ties", tuple(tuple(t) for t in self.ties))
         object.__setattr__(self, "pareto_dominated", freeze_mapping(self.pareto_dominated))
+
+    def to_frame(self) -> pd.DataFrame:
+        """One row per majority win, strongest first: ``winner``, ``loser``, ``wins``, ``losses``, ``ties``, ``margin``.
+
+        Returns
+        -------
+        pandas.DataFrame
+
+        Examples
+        --------
+        >>> import consensus as cs
+        >>> cs.majority_summary(cs.load_example("votenrank-toy")).to_frame().iloc[0].to_dict()
+        {'winner': 'B', 'loser': 'A', 'wins': 3.0, 'losses': 2.0, 'ties': 0.0, 'margin': 1.0}
+        """
+        columns = ["winner", "loser", "wins", "losses", "ties", "margin"]
+        return pd.DataFrame([list(e) for e in self.edges], columns=columns).astype(
+            {"winner": object, "loser": object, "wins": float, "losses": float, "ties": float, "margin": float})
+
+    def _display(self) -> Display:
+        n = len(self.systems)
+        facts = [("Condorcet winner", self.condorcet_winner or "none"),
+                 ("Condorcet loser", self.condorcet_loser or "none"),
+                 ("Smith set", f"{len(self.smith_set)} system(s)" + (f": {', '.join(self.smith_set[:5])}"
+                                                                    + (" ..." if len(self.smith_set) > 5 else ""))),
+                 ("edges", f"{len(self.edges)} of {n * (n - 1) // 2} pairs decided, {len(self.ties)} tied")]
+        return f"MajoritySummary: {n} systems", facts, self.to_frame()
 
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON-able values.

@@ -9,12 +9,22 @@ import numpy as np
 import pandas as pd
 
 from ..errors import InvalidOptionError
-from .base import RankedResult, Tiers, jsonable, ranking_table, readonly_array, series
+from .base import (
+    Display,
+    Displayed,
+    RankedResult,
+    Tiers,
+    jsonable,
+    ranked_facts,
+    ranking_table,
+    readonly_array,
+    series,
+)
 
 __all__ = ["ImputationResult", "MeanBaselineResult", "PairwiseConfidence"]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class ImputationResult(RankedResult):
     """The imputed pairwise matrix of a leaderboard with missing scores and its Borda ranking.
 
@@ -121,6 +131,10 @@ class ImputationResult(RankedResult):
         """
         return ranking_table(self.ranking, dict(zip(self.systems, self.score_values.tolist())))
 
+    def _display(self) -> Display:
+        return (f"ImputationResult({self.method}): {len(self.systems)} systems",
+                ranked_facts(self.ranking, status=f"{self.n_rankings} rankings summed"), self.to_frame())
+
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON-able values.
 
@@ -145,7 +159,7 @@ class ImputationResult(RankedResult):
         return out
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class MeanBaselineResult(RankedResult):
     """The mean baseline ``sigma_mu`` that ignores missing scores (Himmi et al. sec. 2.4).
 
@@ -202,6 +216,13 @@ class MeanBaselineResult(RankedResult):
         table["coverage"] = self.coverage.reindex(table.index).to_numpy()
         return table
 
+    def _display(self) -> Display:
+        low = int((self.coverage_values < 0.5).sum())
+        status = f"coverage {self.coverage_values.min():.0%} to {self.coverage_values.max():.0%}" + (
+            f", {low} system(s) below 50%" if low else "")
+        return f"MeanBaselineResult: {len(self.systems)} systems", ranked_facts(self.ranking, status=status), \
+            self.to_frame()
+
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON-able values: ``method``, ``scores``, ``ranking``, ``coverage``.
 
@@ -220,8 +241,8 @@ class MeanBaselineResult(RankedResult):
 _CONFIDENCE_MATRICES = ("estimate", "half_width", "lower", "upper", "confident", "counts", "distance")
 
 
-@dataclass(frozen=True, slots=True)
-class PairwiseConfidence:
+@dataclass(frozen=True, slots=True, repr=False)
+class PairwiseConfidence(Displayed):
     """Hoeffding confidence on each pairwise comparison (Himmi et al. sec. 2.3, Figure 6).
 
     Every matrix is indexed by :attr:`order` (the ``sigma_l`` ranking, best first), so the
@@ -351,6 +372,12 @@ class PairwiseConfidence:
                 "beats": self.confident[i, j],
             }
         )
+
+    def _display(self) -> Display:
+        n = len(self.order)
+        facts = ranked_facts(self.ranking) + [("delta", self.delta),
+                                              ("confident", f"{self.n_confident} of {n * (n - 1) // 2} pairs")]
+        return f"PairwiseConfidence: {n} systems", facts, self.to_frame()
 
     def pairs(self) -> list[dict[str, Any]]:
         """Each unordered pair once, better-ranked system first, with its confident winner.

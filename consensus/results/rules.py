@@ -10,11 +10,13 @@ import numpy as np
 import pandas as pd
 
 from .base import (
+    Display,
     RankedResult,
     Tiers,
     detail_value,
     freeze_mapping,
     jsonable,
+    ranked_facts,
     ranking_table,
     readonly_array,
     series,
@@ -23,7 +25,7 @@ from .base import (
 __all__ = ["RuleResult"]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class RuleResult(RankedResult):
     """The outcome of one voting rule (or score baseline) on one leaderboard.
 
@@ -114,6 +116,13 @@ class RuleResult(RankedResult):
         A    6.0         4     4
         """
         return ranking_table(self.ranking, dict(zip(self.systems, self.score_values.tolist())))
+
+    def _display(self) -> Display:
+        status = None
+        if self.missing.get("n_missing_cells"):
+            status = f"missing scores: {self.missing.get('policy') or 'pairwise'} ({self.missing['n_missing_cells']} cells)"
+        return f"RuleResult({self.rule}): {len(self.systems)} systems", ranked_facts(self.ranking, status=status), \
+            self.to_frame()
 
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON-able values (nested results and frames converted too).

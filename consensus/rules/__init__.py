@@ -3,8 +3,8 @@
 Each task is a voter ranking the systems; a rule aggregates those rankings (Rofin et al.
 2023, sec. 2.2 and appendix A). Every rule takes a :class:`~consensus.Leaderboard` (majority
 rules and ``kemeny`` also a :class:`~consensus.PairwiseMatrix`), its own options, and the
-options shared by all rules (``missing``, ``weighting``, ``group_weights``, ``two_step``,
-``tie_break``; see :func:`rank`), and returns a :class:`~consensus.RuleResult`.
+options shared by all rules (``missing``, ``min_coverage``, ``weighting``,
+``group_weights``, ``two_step``, ``tie_break``; see :func:`rank`), and returns a :class:`~consensus.RuleResult`.
 
 ==========================  ===========================================================
 module                      rules
@@ -17,9 +17,12 @@ module                      rules
 :mod:`.scores`              :func:`mean`, :func:`geometric_mean`, :func:`optimality_gap`
 :mod:`.kemeny_rule`         :func:`kemeny` (the exact consensus as a RuleResult)
 :mod:`.engine`              the shared pipeline: :func:`run_rule`, option checks
-:mod:`.policies`            its steps: missing scores, group weighting, two-step
-                            aggregation, tie-breaks
-:mod:`.registry`            :data:`RULES` (name -> :class:`Rule`) and :func:`rank`
+:mod:`.policies`            its steps: coverage filter, missing scores, group
+                            weighting, two-step aggregation, tie-breaks
+:mod:`.imputed`             ``missing="impute"`` for positional and iterative rules
+                            (expected points over compatible rankings)
+:mod:`.registry`            :data:`RULES` (name -> :class:`Rule`), :func:`rank` and
+                            :func:`auto_missing`
 ==========================  ===========================================================
 
 References
@@ -44,9 +47,10 @@ from .positional import (
     scoring_vector,
     top_ten,
 )
-from .registry import RULE_NAMES, RULES, Rule, rank
+from .registry import RULE_NAMES, RULES, Rule, auto_missing, rank
 from .scores import geometric_mean, mean, optimality_gap
 from .spec import (
+    MISSING_POLICIES,
     SCORE_TOL,
     SHARED_OPTION_NAMES,
     MissingPolicy,
@@ -74,6 +78,8 @@ __all__ = [
     "kemeny",
     "scoring_vector",
     "rank",
+    "auto_missing",
+    "MISSING_POLICIES",
     "Rule",
     "RULES",
     "RULE_NAMES",

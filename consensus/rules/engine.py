@@ -3,7 +3,10 @@
 Every rule of :mod:`consensus.rules` runs through :func:`run_rule`, which applies, in this
 order:
 
-1. the missing-score policy (``missing=None | "drop_tasks" | "drop_systems" | "impute"``);
+0. the coverage filter (``min_coverage=``: drop the systems scored on less than this share
+   of the task weight, recorded in ``details["min_coverage"]``);
+1. the missing-score policy (``missing=None | "drop_tasks" | "drop_systems" | "impute" |
+   "median"``);
 2. group weighting (``weighting="groups"``: each task group carries the same total weight);
 3. the rule itself, or two-step aggregation (``two_step=True``: the rule within each task
    group, then the same rule over the group results, Vote'n'Rank Figure 1 C);
@@ -38,6 +41,7 @@ from .policies import (
     apply_missing,
     apply_tie_break,
     check_group_option,
+    drop_low_coverage,
     group_weight_values,
     group_weighted,
     missing_record,
@@ -74,7 +78,8 @@ def run_rule(spec: RuleSpec, data: Any, rule_options: Mapping[str, Any], shared:
     ----------
     spec : RuleSpec
     data : Leaderboard, PairwiseMatrix, InstanceScores or object with ``to_pairwise()``
-        A matrix only if ``spec.accepts_matrix``; InstanceScores also via ``missing="impute"``.
+        A matrix only if ``spec.accepts_matrix``; InstanceScores also via ``missing="impute"``
+        (Borda, majority rules, Kemeny: the rules the imputed pairwise matrix serves).
     rule_options : Mapping[str, Any]
         The rule's own options, already checked; passed to ``spec.core``.
     shared : Mapping[str, Any]
@@ -94,8 +99,12 @@ def run_rule(spec: RuleSpec, data: Any, rule_options: Mapping[str, Any], shared:
         Missing scores with ``missing=None`` when ``spec.pairwise_missing`` is False.
     """
     opts = _check_shared(spec, shared)
+    coverage_info = None
     if isinstance(data, Leaderboard):
-        lb, missing_info, impute = apply_missing(spec, data, opts["missing"])
+        lb = data
+        if opts["min_coverage"] is not None:
+            lb, coverage_info = drop_low_coverage(lb, opts["min_coverage"])
+        lb, missing_info, impute = apply_missing(spec, lb, opts["missing"])
         if opts["weighting"] == "groups":
             lb = group_weighted(lb, opts["group_weights"])
         if opts["two_step"]:
@@ -105,11 +114,11 @@ def run_rule(spec: RuleSpec, data: Any, rule_options: Mapping[str, Any], shared:
         systems = lb.systems
     elif (
         opts["missing"] == "impute"
-        and spec.impute
+        and (spec.accepts_matrix or spec.name == "borda")  # the rules a pairwise matrix serves
         and isinstance(data, InstanceScores)
     ):
         # instance-level scores (InstanceScores): the one-level imputed matrix, sigma_l of Himmi et al.
-        for key in ("weighting", "group_weights", "two_step"):
+        for key in ("min_coverage", "weighting", "group_weights", "two_step"):
             if opts[key] != SHARED_DEFAULTS[key]:
                 raise InvalidOptionError(f"rule {spec.name!r}: option {key}={opts[key]!r} needs a Leaderboard")
         if "mean" in tie_break_methods(opts["tie_break"]):
@@ -122,7 +131,7 @@ def run_rule(spec: RuleSpec, data: Any, rule_options: Mapping[str, Any], shared:
     elif spec.accepts_matrix and (
         isinstance(data, (PairwiseMatrix, InstanceScores)) or hasattr(data, "to_pairwise")
     ):
-        for key in ("missing", "weighting", "group_weights", "two_step"):
+        for key in ("missing", "min_coverage", "weighting", "group_weights", "two_step"):
             if opts[key] != SHARED_DEFAULTS[key]:
                 raise InvalidOptionError(
                     f"rule {spec.name!r}: option {key}={opts[key]!r} needs a Leaderboard, not a pairwise matrix"
@@ -136,8 +145,19 @@ def run_rule(spec: RuleSpec, data: Any, rule_options: Mapping[str, Any], shared:
         systems = matrix.systems
     else:
         what = "a Leaderboard or a PairwiseMatrix" if spec.accepts_matrix else "a Leaderboard"
-        hint = "; instance-level scores need missing='impute'" if spec.impute and isinstance(data, InstanceScores) else ""
+        serves = spec.accepts_matrix or spec.name == "borda"  # instance-level scores: pairwise rules only
+        hint = "; instance-level scores need missing='impute'" if serves and isinstance(data, InstanceScores) else ""
         raise InvalidOptionError(f"rule {spec.name!r} needs {what}, got {type(data).__name__}{hint}")
+    if coverage_info is not None:
+        out.details["min_coverage"] = coverage_info
+    unranked = tuple(out.details.get("unranked", ()))
+    if unranked:
+        shown = ", ".join(repr(s) for s in unranked[:10]) + (", ..." if len(unranked) > 10 else "")
+        missing_info = {
+            **missing_info,
+            "unranked": unranked,
+            "treatment": f"{missing_info['treatment']}; unranked (a score <= 0, no {spec.name}): {shown}",
+        }
     options = {**dict(rule_options), **opts}
     return build_result(spec, systems, out, options, missing_info, lb)
 
@@ -201,6 +221,7 @@ def _check_shared(spec: RuleSpec, shared: Mapping[str, Any]) -> dict[str, Any]:
         raise InvalidOptionError(f"rule {spec.name!r}: unknown option(s) {', '.join(sorted(unknown))}")
     opts = {**SHARED_DEFAULTS, **shared}
     check_choice("missing", opts["missing"], MISSING_POLICIES, spec.name)
+    opts["min_coverage"] = _check_min_coverage(opts["min_coverage"], spec.name)
     check_choice("weighting", opts["weighting"], (None, "groups"), spec.name)
     if not isinstance(opts["two_step"], (bool, np.bool_)):
         raise InvalidOptionError(f"rule {spec.name!r}: two_step must be True or False, got {opts['two_step']!r}")
@@ -220,6 +241,20 @@ def _check_shared(spec: RuleSpec, shared: Mapping[str, Any]) -> dict[str, Any]:
     if opts["tie_break"] is not None and not isinstance(opts["tie_break"], str):
         opts["tie_break"] = tuple(methods)
     return opts
+
+
+def _check_min_coverage(value: Any, rule: str) -> float | None:
+    if value is None:
+        return None
+    if isinstance(value, (bool, np.bool_)):
+        raise InvalidOptionError(f"rule {rule!r}: min_coverage must be a number in [0, 1] or None, got {value!r}")
+    try:
+        v = float(value)
+    except (TypeError, ValueError):
+        raise InvalidOptionError(f"rule {rule!r}: min_coverage must be a number in [0, 1] or None, got {value!r}") from None
+    if not 0.0 <= v <= 1.0:
+        raise InvalidOptionError(f"rule {rule!r}: min_coverage must be in [0, 1] (a share of the task weight), got {value!r}")
+    return v
 
 
 def _two_step(

@@ -13,9 +13,11 @@ from typing import Any, Unpack
 import numpy as np
 import pandas as pd
 
+from ..errors import InvalidOptionError
 from ..leaderboard import Leaderboard
 from ..results import RuleResult
 from .engine import run_rule
+from .imputed import expected_position_counts
 from .positional import Ties, check_ties, tie_ranges
 from .spec import (
     SCORE_TOL,
@@ -29,11 +31,11 @@ from .spec import (
 __all__ = ["threshold", "baldwin"]
 
 
-def _threshold_core(lb: Leaderboard, opts: Mapping[str, Any], impute: bool) -> CoreOutput:
+def _position_weights(lb: Leaderboard, ties: str) -> np.ndarray:
+    """``D[i, p - 1]``: the weight of the tasks placing system ``i`` at position ``p`` (complete scores)."""
     values = complete_values(lb)
     n, m = values.shape
     w = lb.weights.to_numpy()
-    ties = opts["ties"]
     first, last = tie_ranges(values)
     rows = np.repeat(np.arange(n), m)
     wt = np.tile(w, n)
@@ -45,7 +47,16 @@ def _threshold_core(lb: Leaderboard, opts: Mapping[str, Any], impute: bool) -> C
         density = np.cumsum(density, axis=1)
     else:
         np.add.at(density, (rows, (first if ties == "min" else last).ravel() - 1), wt)
-    upto = np.cumsum(density[:, :n], axis=1)  # upto[i, L-1]: weight placing i in positions 1..L
+    return density[:, :n]
+
+
+def _threshold_core(lb: Leaderboard, opts: Mapping[str, Any], impute: bool) -> CoreOutput:
+    ties = opts["ties"]
+    n = lb.n_systems
+    w = lb.weights.to_numpy()
+    # with `impute`: the expected weights over the compatible complete rankings of each task
+    density = expected_position_counts(lb, ties) if impute else _position_weights(lb, ties)
+    upto = np.cumsum(density, axis=1)  # upto[i, L-1]: weight placing i in positions 1..L
     # Vector k (k = 1..n-1) has n-k ones: (1,...,1,0), (1,...,1,0,0), ..., (1,0,...,0).
     table = upto[:, n - 2 :: -1] if n >= 2 else np.zeros((n, 0))
     scale = max(float(w.sum()), 1.0)
@@ -66,7 +77,10 @@ def _threshold_core(lb: Leaderboard, opts: Mapping[str, Any], impute: bool) -> C
     used = min(used, table.shape[1])
     labels = [_vector_label(n, n - k) for k in range(1, used + 1)]
     frame = pd.DataFrame(table[:, :used], index=pd.Index(systems, dtype=object), columns=labels)
-    return CoreOutput(table[:, 0], {"vector_scores": frame, "vectors_used": used}, ranking=ranking)
+    details: dict[str, Any] = {"vector_scores": frame, "vectors_used": used}
+    if impute:
+        details["imputation"] = "expected position counts over the compatible complete rankings of each task"
+    return CoreOutput(table[:, 0], details, ranking=ranking)
 
 
 def _vector_label(n: int, ones: int) -> str:
@@ -76,11 +90,19 @@ def _vector_label(n: int, ones: int) -> str:
 
 
 def _baldwin_core(lb: Leaderboard, opts: Mapping[str, Any], impute: bool) -> CoreOutput:
-    complete_values(lb)
-    p = pairwise_of(lb, False)
     ties = opts["ties"]
-    pref = {"average": p.wins + p.ties / 2.0, "min": p.wins + p.ties, "max": p.wins}[ties]
-    n = p.n_systems
+    if impute:  # the imputed pairwise matrix: tied and unscored pairs already split half and half
+        if ties != "average":
+            raise InvalidOptionError(
+                "rule 'baldwin': missing='impute' needs ties='average': the imputed pairwise matrix "
+                "already splits every tied or unscored pair half and half"
+            )
+        pref = pairwise_of(lb, True).wins
+    else:
+        complete_values(lb)
+        p = pairwise_of(lb, False)
+        pref = {"average": p.wins + p.ties / 2.0, "min": p.wins + p.ties, "max": p.wins}[ties]
+    n = lb.n_systems
     systems = lb.systems
     alive = np.ones(n, dtype=bool)
     score = pref.sum(axis=1)  # Borda among the survivors: sum of preferences over survivors
@@ -105,12 +127,15 @@ def _baldwin_core(lb: Leaderboard, opts: Mapping[str, Any], impute: bool) -> Cor
         score = score - pref[:, out].sum(axis=1)
     out_round[alive] = r + 1
     order = tuple(systems[i] for i in np.nonzero(alive)[0])
-    return CoreOutput(out_round, {"rounds": tuple(rounds), "survivors": order})
+    details: dict[str, Any] = {"rounds": tuple(rounds), "survivors": order}
+    if impute:
+        details["imputation"] = "Borda among the survivors: row sums of the imputed pairwise matrix restricted to them"
+    return CoreOutput(out_round, details)
 
 
 _SPECS: dict[str, RuleSpec] = {
-    "threshold": RuleSpec("threshold", "iterative", _threshold_core),
-    "baldwin": RuleSpec("baldwin", "iterative", _baldwin_core),
+    "threshold": RuleSpec("threshold", "iterative", _threshold_core, impute=True),
+    "baldwin": RuleSpec("baldwin", "iterative", _baldwin_core, impute=True),
 }
 
 
@@ -127,7 +152,10 @@ def threshold(data: Leaderboard, *, ties: Ties = "average", **options: Unpack[Sh
 
     ``scores`` is the score under the first vector (1, ..., 1, 0): the weight of the tasks
     where the system is not last. ``details["vector_scores"]`` holds the scores under the
-    vectors the ranking needed (``details["vectors_used"]`` of them).
+    vectors the ranking needed (``details["vectors_used"]`` of them). With
+    ``missing="impute"`` the weights of the tasks placing a system at each position are
+    their expectations over the complete rankings compatible with each task
+    (:func:`consensus.impute.position_distribution`), compared under SCORE_TOL.
 
     Parameters
     ----------
@@ -136,7 +164,8 @@ def threshold(data: Leaderboard, *, ties: Ties = "average", **options: Unpack[Sh
         Points of systems tied on a task: the mean of the points of the positions they
         occupy, the points of the best of them, or of the worst.
     **options
-        The shared options of :func:`consensus.rules.rank` (``missing``, ``two_step``, ...).
+        The shared options of :func:`consensus.rules.rank` (``missing``, ``min_coverage``,
+        ``two_step``, ...).
 
     Returns
     -------
@@ -146,8 +175,7 @@ def threshold(data: Leaderboard, *, ties: Ties = "average", **options: Unpack[Sh
     Raises
     ------
     InvalidOptionError
-        A bad `ties` or shared option, `data` not a Leaderboard, or ``missing="impute"``
-        (only Borda takes it).
+        A bad `ties` or shared option, or `data` not a Leaderboard.
     MissingScoreError
         Missing scores with ``missing=None``.
 
@@ -180,8 +208,11 @@ def baldwin(data: Leaderboard, *, ties: Ties = "average", **options: Unpack[Shar
 
     ``scores`` is the elimination round (1 = eliminated first); the survivors get one more
     than the last elimination round. ``details["rounds"]`` records each round's Borda
-    scores and eliminated systems (Table 7 of the paper). Missing scores need a
-    ``missing="drop_*"`` policy: Borda among survivors needs each task's full ranking.
+    scores and eliminated systems (Table 7 of the paper). With ``missing="impute"`` the
+    preferences are the imputed pairwise matrix of the whole leaderboard
+    (:func:`consensus.impute.impute_pairwise`, ``ties="average"`` only) and Borda among the
+    survivors is its row sums restricted to them (the matrix is not re-imputed on the
+    survivors; on complete data both are the same).
 
     Parameters
     ----------
@@ -190,7 +221,8 @@ def baldwin(data: Leaderboard, *, ties: Ties = "average", **options: Unpack[Shar
         Points of systems tied on a task: the mean of the points of the positions they
         occupy, the points of the best of them, or of the worst.
     **options
-        The shared options of :func:`consensus.rules.rank` (``missing``, ``two_step``, ...).
+        The shared options of :func:`consensus.rules.rank` (``missing``, ``min_coverage``,
+        ``two_step``, ...).
 
     Returns
     -------
@@ -201,8 +233,7 @@ def baldwin(data: Leaderboard, *, ties: Ties = "average", **options: Unpack[Shar
     Raises
     ------
     InvalidOptionError
-        A bad `ties` or shared option, `data` not a Leaderboard, or ``missing="impute"``
-        (only Borda takes it).
+        A bad `ties` or shared option, or `data` not a Leaderboard.
     MissingScoreError
         Missing scores with ``missing=None``.
 

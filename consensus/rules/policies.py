@@ -13,8 +13,10 @@ from typing import Any
 
 import numpy as np
 
+from ..coverage import with_min_coverage
 from ..errors import InvalidOptionError, MissingScoreError
 from ..leaderboard import Leaderboard
+from ..missing_policies import apply_policy, policy_record
 from ..results import tiers_from_scores
 from ..results.base import walk_tiers
 from .spec import (
@@ -27,6 +29,7 @@ __all__ = [
     "policies_for",
     "missing_record",
     "apply_missing",
+    "drop_low_coverage",
     "check_group_option",
     "group_weight_values",
     "group_weighted",
@@ -52,44 +55,23 @@ def policies_for(spec: RuleSpec) -> tuple[str, ...]:
 
     Examples
     --------
-    >>> policies_for(RuleSpec("plurality", "positional", None))
-    ('drop_tasks', 'drop_systems')
+    >>> policies_for(RuleSpec("mean", "score", None))
+    ('median', 'drop_tasks', 'drop_systems')
     """
-    return (("impute",) if spec.impute else ()) + ("drop_tasks", "drop_systems")
+    return (("impute",) if spec.impute else ()) + ("median", "drop_tasks", "drop_systems")
 
 
-def missing_record(policy: str | None, n_cells: int, treatment: str, tasks: Sequence[str] = (), systems: Sequence[str] = ()) -> dict[str, Any]:
-    """The record of what a missing-score policy did (``RuleResult.details["missing"]``).
+missing_record = policy_record  # the record of what a missing-score policy did (one definition)
 
-    Parameters
-    ----------
-    policy : str or None
-        The ``missing`` option.
-    n_cells : int
-        Number of missing cells in the leaderboard.
-    treatment : str
-        What was done, in words.
-    tasks, systems : sequence of str, default=()
-        The dropped tasks and systems.
-
-    Returns
-    -------
-    dict of str to object
-        Keys ``policy``, ``treatment``, ``n_missing_cells``, ``dropped_tasks`` and
-        ``dropped_systems`` (tuples).
-
-    Examples
-    --------
-    >>> missing_record("drop_tasks", 1, "dropped", tasks=["nli"])["dropped_tasks"]
-    ('nli',)
-    """
-    return {
-        "policy": policy,
-        "treatment": treatment,
-        "n_missing_cells": int(n_cells),
-        "dropped_tasks": tuple(tasks),
-        "dropped_systems": tuple(systems),
-    }
+#: What ``missing="impute"`` does, by rule kind (the ``treatment`` of the record).
+_IMPUTE_TREATMENT = {
+    "positional": "expected points over the complete rankings compatible with each task "
+    "(imputation by compatible permutations)",
+    "iterative": "expected positions / pairwise preferences over the complete rankings compatible with "
+    "each task (imputation by compatible permutations)",
+    "majority": "imputed pairwise matrix (impute_pairwise: imputation by compatible permutations)",
+    "exact": "imputed pairwise matrix (impute_pairwise: imputation by compatible permutations)",
+}
 
 
 def apply_missing(spec: RuleSpec, lb: Leaderboard, policy: str | None) -> tuple[Leaderboard, dict[str, Any], bool]:
@@ -100,20 +82,23 @@ def apply_missing(spec: RuleSpec, lb: Leaderboard, policy: str | None) -> tuple[
     spec : RuleSpec
         The rule (whether it imputes, or compares pairs on shared tasks).
     lb : Leaderboard
-    policy : {None, "drop_tasks", "drop_systems", "impute"}
+    policy : {None, "drop_tasks", "drop_systems", "impute", "median"}
         The ``missing`` option.
 
     Returns
     -------
     (Leaderboard, dict, bool)
-        The leaderboard to rank (`lb`, or a selection of it), the record of what was done
-        (:func:`missing_record`), and whether the rule must use the imputed pairwise matrix.
+        The leaderboard to rank (`lb`, a selection of it, or `lb` with the missing scores
+        filled by their task's median), the record of what was done
+        (:func:`missing_record`), and whether the rule must impute (by compatible
+        permutations).
 
     Raises
     ------
     InvalidOptionError
-        If ``"impute"`` is given to a rule that cannot impute, ``"drop_tasks"`` would drop
-        every task, or ``"drop_systems"`` would leave fewer than two systems.
+        If ``"impute"`` is given to a rule that cannot impute (the score baselines),
+        ``"drop_tasks"`` would drop every task, or ``"drop_systems"`` would leave fewer than
+        two systems.
     MissingScoreError
         If scores are missing, `policy` is None and the rule needs complete scores.
 
@@ -125,44 +110,76 @@ def apply_missing(spec: RuleSpec, lb: Leaderboard, policy: str | None) -> tuple[
     >>> new, record, impute = apply_missing(RuleSpec("borda", "positional", None), lb, "drop_tasks")
     >>> new.tasks, record["dropped_tasks"], impute
     (('qa',), ('nli',), False)
+    >>> new, record, impute = apply_missing(RuleSpec("mean", "score", None), lb, "median")
+    >>> new.scores["nli"].tolist(), record["n_filled_cells"], record["medians"]
+    ([0.6, 0.6], 1, {'nli': 0.6})
     """
-    cells = lb.missing_cells()
+    n_cells = int(np.isnan(lb.values).sum())  # missing_cells() only for the error message
     if policy == "impute" and not spec.impute:
         raise InvalidOptionError(
-            f"rule {spec.name!r} cannot use missing='impute': the imputed pairwise matrix gives "
-            "probabilities that one system is above another, which only Borda and the "
-            "majority rules (condorcet, copeland, minimax, kemeny) consume; pass "
-            "missing='drop_tasks' or 'drop_systems'"
+            f"rule {spec.name!r} cannot use missing='impute': imputation by compatible permutations "
+            "gives positions and pairwise preferences, not the numbers a score baseline averages; "
+            "pass missing='median', 'drop_tasks' or 'drop_systems'"
         )
-    if not cells:
-        return lb, missing_record(policy, 0, "no missing scores"), False
+    if not n_cells:
+        return (*apply_policy(lb, policy, f"rule {spec.name!r}"), False)
     if policy is None:
         if not spec.pairwise_missing:
-            raise MissingScoreError(spec.name, cells, policies_for(spec))
-        return lb, missing_record(None, len(cells), "pairwise: each pair compared on the tasks both are scored on"), False
+            raise MissingScoreError(spec.name, lb.missing_cells(), policies_for(spec))
+        return lb, missing_record(None, n_cells, "pairwise: each pair compared on the tasks both are scored on"), False
     if policy == "impute":
-        return lb, missing_record(policy, len(cells), "imputed pairwise matrix (impute_pairwise)"), True
-    missing = lb.missing
-    if policy == "drop_tasks":
-        dropped = [t for t in lb.tasks if missing[t].any()]
-        kept = [t for t in lb.tasks if t not in set(dropped)]
-        if not kept:
-            raise InvalidOptionError(
-                f"missing='drop_tasks' would drop every task ({len(dropped)}): each has a missing score; "
-                "use missing='drop_systems'" + (" or 'impute'" if spec.impute else "")
-            )
-        new = quiet(lambda: lb.select(tasks=kept))
-        return new, missing_record(policy, len(cells), "dropped the tasks with a missing score", tasks=dropped), False
-    dropped = [s for s in lb.systems if missing.loc[s].any()]
-    kept = [s for s in lb.systems if s not in set(dropped)]
-    if len(kept) < 2:
-        raise InvalidOptionError(
-            f"missing='drop_systems' would leave {len(kept)} system(s) (dropping "
-            f"{', '.join(repr(s) for s in dropped[:5])}{', ...' if len(dropped) > 5 else ''}); "
-            "use missing='drop_tasks'" + (" or 'impute'" if spec.impute else "")
-        )
-    new = quiet(lambda: lb.select(systems=kept))
-    return new, missing_record(policy, len(cells), "dropped the systems with a missing score", systems=dropped), False
+        return lb, missing_record(policy, n_cells, _IMPUTE_TREATMENT[spec.kind]), True
+    alternatives = "'median' or 'impute'" if spec.impute else "'median'"
+    new, record = apply_policy(lb, policy, f"rule {spec.name!r}", alternatives=alternatives)
+    return new, record, False
+
+
+# ---------------------------------------------------------------------- coverage
+def drop_low_coverage(lb: Leaderboard, threshold: float) -> tuple[Leaderboard, dict[str, Any]]:
+    """Drop the systems whose :attr:`~consensus.Leaderboard.coverage` is below `threshold`.
+
+    The drop is :func:`consensus.coverage.with_min_coverage` (a task that only dropped systems
+    scored is dropped with them); this adds the record a rule's result keeps.
+
+    Parameters
+    ----------
+    lb : Leaderboard
+    threshold : float
+        Share of the total task weight, in [0, 1]; a system at exactly `threshold` is kept.
+
+    Returns
+    -------
+    (Leaderboard, dict)
+        The leaderboard to rank, and ``details["min_coverage"]`` of the result: ``threshold``,
+        ``dropped`` (the systems), ``coverage`` (system -> coverage of each dropped system),
+        ``dropped_tasks`` and ``note`` (the sentence(s) naming them).
+
+    Raises
+    ------
+    InvalidOptionError
+        If fewer than two systems reach `threshold`, or `threshold` is not in [0, 1].
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> import consensus as cs
+    >>> frame = pd.DataFrame({"qa": [0.9, 0.5, 0.7], "nli": [0.6, 0.4, None]}, index=["a", "b", "c"])
+    >>> new, info = drop_low_coverage(cs.Leaderboard.from_frame(frame), 0.75)
+    >>> new.systems, info["dropped"], info["coverage"]
+    (('a', 'b'), ('c',), {'c': 0.5})
+    """
+    new = quiet(lambda: with_min_coverage(lb, threshold))
+    kept, tasks = set(new.systems), set(new.tasks)
+    low = tuple(s for s in lb.systems if s not in kept)
+    coverage = lb.coverage
+    added = new.notes[len(lb.notes):] if new is not lb else ()
+    return new, {
+        "threshold": float(threshold),
+        "dropped": low,
+        "coverage": {s: float(coverage[s]) for s in low},
+        "dropped_tasks": tuple(t for t in lb.tasks if t not in tasks),
+        "note": "; ".join(added) if added else f"min_coverage={threshold:g}: every system is kept",
+    }
 
 
 # ---------------------------------------------------------------------- groups

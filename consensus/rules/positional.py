@@ -18,6 +18,7 @@ from ..errors import InvalidOptionError
 from ..leaderboard import Leaderboard
 from ..results import RuleResult
 from .engine import run_rule
+from .imputed import expected_points
 from .spec import (
     CoreOutput,
     RuleSpec,
@@ -183,9 +184,12 @@ def positional_core(rule: str) -> Callable[[Any, Mapping[str, Any], bool], CoreO
     -------
     callable
         ``core(lb, opts, impute) -> CoreOutput``: the weighted sum of the points of
-        ``opts["ties"]`` (and ``opts["vector"]`` for ``"scoring"``) over the tasks, or with
-        `impute` the row sums of the imputed pairwise matrix. The core raises
-        InvalidOptionError for a bad vector, or `impute` with ties other than ``"average"``.
+        ``opts["ties"]`` (and ``opts["vector"]`` for ``"scoring"``) over the tasks; with
+        `impute` the expected points over the complete rankings compatible with each task
+        (:func:`consensus.rules.imputed.expected_points`; Borda with ``ties="average"``: the
+        row sums of the imputed pairwise matrix, the same numbers). The core raises
+        InvalidOptionError for a bad vector, or `impute` on a pairwise matrix (instance-level
+        scores) with ties other than ``"average"``.
 
     Examples
     --------
@@ -196,19 +200,24 @@ def positional_core(rule: str) -> Callable[[Any, Mapping[str, Any], bool], CoreO
     """
     def core(lb: Leaderboard, opts: Mapping[str, Any], impute: bool) -> CoreOutput:
         ties = opts["ties"]
-        if impute:  # only borda gets here (spec.impute): sigma_l of Himmi et al.
+        if impute and (not isinstance(lb, Leaderboard) or (rule == "borda" and ties == "average")):
+            # Borda: sigma_l of Himmi et al., the row sums of the imputed pairwise matrix (equal
+            # to the expected Borda points; a matrix is all InstanceScores give)
             if ties != "average":
                 raise InvalidOptionError(
-                    f"rule {rule!r}: missing='impute' needs ties='average': the imputed pairwise "
-                    "matrix already splits every tied or unscored pair half and half"
+                    f"rule {rule!r}: missing='impute' on instance-level scores needs ties='average': "
+                    "the imputed pairwise matrix already splits every tied or unscored pair half and half"
                 )
             p = pairwise_of(lb, True)
             return CoreOutput((p.wins + p.ties / 2.0).sum(axis=1), {"vector": "sum of the imputed pairwise matrix"})
-        values = complete_values(lb)
         c = scoring_vector(rule, lb.n_systems, opts.get("vector"))
-        points = position_points(c, values, ties)
-        scores = points @ lb.weights.to_numpy()
-        return CoreOutput(scores, {"vector": tuple(float(x) for x in c)})
+        details = {"vector": tuple(float(x) for x in c)}
+        if impute:  # expected points over the compatible complete rankings of each task
+            points = expected_points(lb, c, ties)
+            details["imputation"] = "expected points over the compatible complete rankings of each task"
+        else:
+            points = position_points(c, complete_values(lb), ties)
+        return CoreOutput(points @ lb.weights.to_numpy(), details)
 
     return core
 
@@ -242,7 +251,7 @@ def check_ties(ties: Any, rule: str) -> str:
 
 
 _SPECS: dict[str, RuleSpec] = {
-    name: RuleSpec(name, "positional", positional_core(name), impute=(name == "borda"))
+    name: RuleSpec(name, "positional", positional_core(name), impute=True)
     for name in ("plurality", "borda", "dowdall", "scoring", "rank_complement", "top_ten", "eurovision")
 }
 
@@ -265,7 +274,9 @@ def plurality(data: Leaderboard, *, ties: Ties = "average", **options: Unpack[Sh
         Points of systems tied on a task: the mean of the points of the positions they
         occupy, the points of the best of them, or of the worst.
     **options
-        The shared options of :func:`consensus.rules.rank` (``missing``, ``two_step``, ...).
+        The shared options of :func:`consensus.rules.rank` (``missing``, ``min_coverage``,
+        ``two_step``, ...); ``missing="impute"`` scores the expected points over the complete
+        rankings compatible with each task.
 
     Returns
     -------
@@ -275,8 +286,7 @@ def plurality(data: Leaderboard, *, ties: Ties = "average", **options: Unpack[Sh
     Raises
     ------
     InvalidOptionError
-        A bad `ties` or shared option, `data` not a Leaderboard, or ``missing="impute"``
-        (only Borda takes it).
+        A bad `ties` or shared option, or `data` not a Leaderboard.
     MissingScoreError
         Missing scores with ``missing=None``.
 
@@ -309,7 +319,9 @@ def borda(data: Leaderboard, *, ties: Ties = "average", **options: Unpack[Shared
         Points of systems tied on a task: the mean of the points of the positions they
         occupy, the points of the best of them, or of the worst.
     **options
-        The shared options of :func:`consensus.rules.rank` (``missing``, ``two_step``, ...).
+        The shared options of :func:`consensus.rules.rank` (``missing``, ``min_coverage``,
+        ``two_step``, ...); ``missing="impute"`` scores the expected points over the complete
+        rankings compatible with each task.
 
     Returns
     -------
@@ -320,7 +332,8 @@ def borda(data: Leaderboard, *, ties: Ties = "average", **options: Unpack[Shared
     Raises
     ------
     InvalidOptionError
-        A bad `ties` (with ``missing="impute"``: not ``"average"``) or shared option, or
+        A bad `ties` (with ``missing="impute"`` on InstanceScores: not ``"average"``) or
+        shared option, or
         `data` neither a Leaderboard nor (with ``missing="impute"``) InstanceScores.
     MissingScoreError
         Missing scores with ``missing=None``.
@@ -350,7 +363,9 @@ def dowdall(data: Leaderboard, *, ties: Ties = "average", **options: Unpack[Shar
         Points of systems tied on a task: the mean of the points of the positions they
         occupy, the points of the best of them, or of the worst.
     **options
-        The shared options of :func:`consensus.rules.rank` (``missing``, ``two_step``, ...).
+        The shared options of :func:`consensus.rules.rank` (``missing``, ``min_coverage``,
+        ``two_step``, ...); ``missing="impute"`` scores the expected points over the complete
+        rankings compatible with each task.
 
     Returns
     -------
@@ -360,8 +375,7 @@ def dowdall(data: Leaderboard, *, ties: Ties = "average", **options: Unpack[Shar
     Raises
     ------
     InvalidOptionError
-        A bad `ties` or shared option, `data` not a Leaderboard, or ``missing="impute"``
-        (only Borda takes it).
+        A bad `ties` or shared option, or `data` not a Leaderboard.
     MissingScoreError
         Missing scores with ``missing=None``.
 
@@ -393,7 +407,9 @@ def scoring(
         Points of systems tied on a task: the mean of the points of the positions they
         occupy, the points of the best of them, or of the worst.
     **options
-        The shared options of :func:`consensus.rules.rank` (``missing``, ``two_step``, ...).
+        The shared options of :func:`consensus.rules.rank` (``missing``, ``min_coverage``,
+        ``two_step``, ...); ``missing="impute"`` scores the expected points over the complete
+        rankings compatible with each task.
 
     Returns
     -------
@@ -404,7 +420,7 @@ def scoring(
     ------
     InvalidOptionError
         No `vector`, or one that is not numeric, finite, non-increasing or short enough;
-        a bad `ties` or shared option; `data` not a Leaderboard; or ``missing="impute"``.
+        a bad `ties` or shared option; or `data` not a Leaderboard.
     MissingScoreError
         Missing scores with ``missing=None``.
 
@@ -431,7 +447,9 @@ def rank_complement(data: Leaderboard, *, ties: Ties = "average", **options: Unp
         Points of systems tied on a task: the mean of the points of the positions they
         occupy, the points of the best of them, or of the worst.
     **options
-        The shared options of :func:`consensus.rules.rank` (``missing``, ``two_step``, ...).
+        The shared options of :func:`consensus.rules.rank` (``missing``, ``min_coverage``,
+        ``two_step``, ...); ``missing="impute"`` scores the expected points over the complete
+        rankings compatible with each task.
 
     Returns
     -------
@@ -441,8 +459,7 @@ def rank_complement(data: Leaderboard, *, ties: Ties = "average", **options: Unp
     Raises
     ------
     InvalidOptionError
-        A bad `ties` or shared option, `data` not a Leaderboard, or ``missing="impute"``
-        (only Borda takes it).
+        A bad `ties` or shared option, or `data` not a Leaderboard.
     MissingScoreError
         Missing scores with ``missing=None``.
 
@@ -467,7 +484,9 @@ def top_ten(data: Leaderboard, *, ties: Ties = "average", **options: Unpack[Shar
         Points of systems tied on a task: the mean of the points of the positions they
         occupy, the points of the best of them, or of the worst.
     **options
-        The shared options of :func:`consensus.rules.rank` (``missing``, ``two_step``, ...).
+        The shared options of :func:`consensus.rules.rank` (``missing``, ``min_coverage``,
+        ``two_step``, ...); ``missing="impute"`` scores the expected points over the complete
+        rankings compatible with each task.
 
     Returns
     -------
@@ -477,8 +496,7 @@ def top_ten(data: Leaderboard, *, ties: Ties = "average", **options: Unpack[Shar
     Raises
     ------
     InvalidOptionError
-        A bad `ties` or shared option, `data` not a Leaderboard, or ``missing="impute"``
-        (only Borda takes it).
+        A bad `ties` or shared option, or `data` not a Leaderboard.
     MissingScoreError
         Missing scores with ``missing=None``.
 
@@ -503,7 +521,9 @@ def eurovision(data: Leaderboard, *, ties: Ties = "average", **options: Unpack[S
         Points of systems tied on a task: the mean of the points of the positions they
         occupy, the points of the best of them, or of the worst.
     **options
-        The shared options of :func:`consensus.rules.rank` (``missing``, ``two_step``, ...).
+        The shared options of :func:`consensus.rules.rank` (``missing``, ``min_coverage``,
+        ``two_step``, ...); ``missing="impute"`` scores the expected points over the complete
+        rankings compatible with each task.
 
     Returns
     -------
@@ -513,8 +533,7 @@ def eurovision(data: Leaderboard, *, ties: Ties = "average", **options: Unpack[S
     Raises
     ------
     InvalidOptionError
-        A bad `ties` or shared option, `data` not a Leaderboard, or ``missing="impute"``
-        (only Borda takes it).
+        A bad `ties` or shared option, or `data` not a Leaderboard.
     MissingScoreError
         Missing scores with ``missing=None``.
 

@@ -21,7 +21,7 @@ from ..results import RuleResult
 from . import iterative, kemeny_rule, majority_rules, positional, scores
 from .spec import SHARED_OPTION_NAMES, RuleSpec
 
-__all__ = ["Rule", "RULES", "RULE_NAMES", "rank"]
+__all__ = ["Rule", "RULES", "RULE_NAMES", "rank", "auto_missing"]
 
 
 @dataclass(frozen=True)
@@ -55,7 +55,7 @@ class Rule:
 
     @property
     def imputable(self) -> bool:
-        """``missing="impute"`` applies (the rule only needs pairwise preferences)."""
+        """``missing="impute"`` applies (every rule but the score baselines)."""
         return self.spec.impute
 
     @property
@@ -96,6 +96,42 @@ RULES: Mapping[str, Rule] = MappingProxyType(
 RULE_NAMES: tuple[str, ...] = tuple(RULES)
 
 
+def auto_missing(rule: str) -> str | None:
+    """The missing-score policy ``missing="auto"`` of ``compare`` / ``analyze`` gives `rule`.
+
+    Majority rules and Kemeny: None (each pair compared on the tasks both are scored on,
+    Vote'n'Rank eq. 1). Borda and the other positional and iterative rules: ``"impute"``
+    (imputation by compatible permutations, Himmi et al.). Score baselines (``mean``,
+    ``geometric_mean``, ``optimality_gap``): ``"median"`` (per-task median fill, as the
+    Vote'n'Rank case study does for mean-type baselines).
+
+    Parameters
+    ----------
+    rule : str
+        One of :data:`RULE_NAMES`.
+
+    Returns
+    -------
+    str or None
+
+    Raises
+    ------
+    InvalidOptionError
+        If `rule` is not a registered rule.
+
+    Examples
+    --------
+    >>> auto_missing("copeland"), auto_missing("dowdall"), auto_missing("mean")
+    (None, 'impute', 'median')
+    """
+    if rule not in RULES:
+        raise InvalidOptionError(f"unknown rule {rule!r}; choose one of {', '.join(RULES)}")
+    spec = RULES[rule].spec
+    if spec.pairwise_missing:
+        return None
+    return "impute" if spec.impute else "median"
+
+
 def rank(data: Leaderboard | PairwiseMatrix, rule: str, **options: Any) -> RuleResult:
     """Rank the systems of a leaderboard with a named rule.
 
@@ -113,12 +149,23 @@ def rank(data: Leaderboard | PairwiseMatrix, rule: str, **options: Any) -> RuleR
         see each function of :mod:`consensus.rules`; ``kemeny`` passes its options to
         :func:`consensus.kemeny.kemeny`) and the shared ones:
 
-        missing : {None, "drop_tasks", "drop_systems", "impute"}, default None
+        missing : {None, "drop_tasks", "drop_systems", "impute", "median"}, default None
             None: positional rules, Threshold, Baldwin and score baselines raise
             :class:`MissingScoreError`; majority rules and Kemeny compare each pair on the
             tasks both are scored on (Vote'n'Rank eq. 1). ``drop_*`` drop the tasks or
-            systems with a missing score (listed in ``result.missing``). ``impute`` uses
-            :func:`consensus.impute.impute_pairwise` (Borda, majority rules, Kemeny only).
+            systems with a missing score (listed in ``result.missing``). ``impute``:
+            imputation by compatible permutations (Himmi et al.): majority rules, Kemeny
+            and Baldwin use :func:`consensus.impute.impute_pairwise`; positional rules score
+            the expected points over the complete rankings compatible with each task
+            (:func:`consensus.impute.position_distribution`); Threshold the expected
+            position counts; score baselines refuse it. ``median``: every missing score is
+            filled with the median of the scored systems on its task, then the rule runs on
+            the complete board (``result.missing["n_filled_cells"]``). :func:`auto_missing`
+            gives the policy ``compare(..., missing="auto")`` uses for each rule.
+        min_coverage : float, optional
+            Drop the systems scored on less than this share of the total task weight
+            (:attr:`~consensus.Leaderboard.coverage`) before anything else;
+            ``details["min_coverage"]`` records the threshold, the dropped systems and a note.
         weighting : {None, "groups"}, default None
             ``"groups"``: every group of ``lb.groups`` carries the same total weight (its
             tasks keep their relative weights), Vote'n'Rank Fig. 1 B.
@@ -144,7 +191,8 @@ def rank(data: Leaderboard | PairwiseMatrix, rule: str, **options: Any) -> RuleR
     MissingScoreError
         Missing scores and no policy, for a rule that needs complete scores.
     NonPositiveScoreError
-        ``geometric_mean`` on a score <= 0.
+        ``geometric_mean`` with fewer than two systems whose scores are all > 0 (the
+        others are unranked).
     UnknownTaskError
         ``optimality_gap`` with a `gamma` mapping that names an unknown task.
     SolverNotAvailableError

@@ -12,7 +12,7 @@ from ..errors import InvalidOptionError, NonPositiveScoreError, UnknownTaskError
 from ..leaderboard import Leaderboard
 from ..results import RuleResult
 from .engine import run_rule
-from .spec import CoreOutput, RuleSpec, SharedOptions, complete_values
+from .spec import CoreOutput, RuleSpec, SharedOptions, complete_values, tiers
 
 __all__ = ["mean", "geometric_mean", "optimality_gap"]
 
@@ -28,15 +28,21 @@ def _geometric_core(lb: Leaderboard, opts: Mapping[str, Any], impute: bool) -> C
     raw = lb.scores.to_numpy(dtype=np.float64)
     w = lb.weights.to_numpy()
     used = w > 0
-    for j in np.nonzero(used)[0]:
-        bad = np.nonzero(raw[:, j] <= 0)[0]
-        if len(bad):
-            raise NonPositiveScoreError(
-                "geometric_mean", lb.tasks[j], [lb.systems[i] for i in bad], float(raw[bad[0], j])
-            )
+    bad = (raw[:, used] <= 0).any(axis=1)  # no geometric mean: unranked, not the board refused
+    if (~bad).sum() < 2:
+        j = int(np.nonzero(used & (raw <= 0).any(axis=0))[0][0])
+        rows = np.nonzero(raw[:, j] <= 0)[0]
+        raise NonPositiveScoreError("geometric_mean", lb.tasks[j], [lb.systems[i] for i in rows], float(raw[rows[0], j]))
     sign = np.array([-1.0 if t in lb.lower_is_better else 1.0 for t in lb.tasks])
-    logs = np.log(raw[:, used]) * sign[used]  # a lower-is-better task enters as 1/x
-    return CoreOutput(np.exp(logs @ w[used] / float(w[used].sum())))
+    ok = np.nonzero(~bad)[0]
+    logs = np.log(raw[np.ix_(ok, np.nonzero(used)[0])]) * sign[used]  # a lower-is-better task enters as 1/x
+    scores = np.full(lb.n_systems, np.nan)
+    scores[ok] = np.exp(logs @ w[used] / float(w[used].sum()))
+    if not bad.any():
+        return CoreOutput(scores)
+    unranked = tuple(lb.systems[i] for i in np.nonzero(bad)[0])
+    ranking = tiers([lb.systems[i] for i in ok], scores[ok]) + (unranked,)
+    return CoreOutput(scores, {"unranked": unranked}, ranking=ranking)
 
 
 def _gap_core(lb: Leaderboard, opts: Mapping[str, Any], impute: bool) -> CoreOutput:
@@ -104,7 +110,8 @@ def mean(data: Leaderboard, **options: Unpack[SharedOptions]) -> RuleResult:
     InvalidOptionError
         A shared option is invalid or cannot apply (e.g. ``weighting="groups"`` without
         task groups, a drop policy that leaves nothing to rank); ``missing="impute"`` is
-        asked for (score baselines cannot use it); or `data` is not a Leaderboard.
+        asked for (score baselines cannot use it: use ``missing="median"``); or `data` is
+        not a Leaderboard.
     MissingScoreError
         `data` has missing scores and ``missing`` is None.
 
@@ -120,8 +127,12 @@ def mean(data: Leaderboard, **options: Unpack[SharedOptions]) -> RuleResult:
 def geometric_mean(data: Leaderboard, **options: Unpack[SharedOptions]) -> RuleResult:
     """Weighted geometric mean of the scores; a lower-is-better task enters as 1/score.
 
-    Every score of a task with positive weight must be > 0 (else
-    :class:`NonPositiveScoreError`).
+    A system with a score <= 0 on a task of positive weight has no geometric mean: it is
+    *unranked*, not the whole leaderboard refused. Unranked systems form the last tie group
+    of the ranking, with score NaN, and are listed in ``details["unranked"]`` and in
+    ``result.missing`` (``unranked``, and named in ``treatment``). Only when fewer than two
+    systems remain rankable is :class:`NonPositiveScoreError` raised. With
+    ``missing="median"`` the filled cells count like any other score.
 
     Parameters
     ----------
@@ -135,16 +146,18 @@ def geometric_mean(data: Leaderboard, **options: Unpack[SharedOptions]) -> RuleR
     -------
     RuleResult
         ``scores``: prod_k s_k^(w_k / W) over the tasks with positive weight (W their
-        total weight; 1/s_k on a lower-is-better task), higher is better.
+        total weight; 1/s_k on a lower-is-better task), higher is better; NaN for an
+        unranked system (``details["unranked"]``, present when there is one).
 
     Raises
     ------
     NonPositiveScoreError
-        A task with positive weight has a score <= 0.
+        Fewer than two systems have every score > 0 on the tasks with positive weight.
     InvalidOptionError
         A shared option is invalid or cannot apply (e.g. ``weighting="groups"`` without
         task groups, a drop policy that leaves nothing to rank); ``missing="impute"`` is
-        asked for (score baselines cannot use it); or `data` is not a Leaderboard.
+        asked for (score baselines cannot use it: use ``missing="median"``); or `data` is
+        not a Leaderboard.
     MissingScoreError
         `data` has missing scores and ``missing`` is None.
 
@@ -153,6 +166,9 @@ def geometric_mean(data: Leaderboard, **options: Unpack[SharedOptions]) -> RuleR
     >>> import consensus as cs
     >>> round(float(geometric_mean(cs.load_example("votenrank-toy")).scores["B"]), 4)
     2.5508
+    >>> res = geometric_mean(cs.load_example("colombo-table1"))  # C scores 0 on Task1
+    >>> res.ranking, res.details["unranked"]
+    ((('B',), ('A',), ('C',)), ('C',))
     """
     return run_rule(_SPECS["geometric_mean"], data, {}, options)
 

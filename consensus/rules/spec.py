@@ -25,6 +25,7 @@ __all__ = [
     "MissingPolicy",
     "TieBreak",
     "SCORE_TOL",
+    "MISSING_POLICIES",
     "quiet_leaderboard",
     "quiet",
     "pairwise_of",
@@ -33,14 +34,15 @@ __all__ = [
     "complete_values",
 ]
 
-MissingPolicy = Literal["drop_tasks", "drop_systems", "impute"]
+MissingPolicy = Literal["drop_tasks", "drop_systems", "impute", "median"]
 TieBreak = Literal["mean", "lexicographic"]
 RuleKind = Literal["positional", "iterative", "majority", "score", "exact"]
 
 #: Two rule scores within this (relative to the larger magnitude, floor 1) are tied.
 SCORE_TOL = 1e-9
 
-MISSING_POLICIES = (None, "drop_tasks", "drop_systems", "impute")
+#: The ``missing=`` choices of every rule (None: pairwise for majority rules, else refuse).
+MISSING_POLICIES = (None, "drop_tasks", "drop_systems", "impute", "median")
 TIE_BREAKS = ("mean", "lexicographic")
 
 
@@ -48,6 +50,7 @@ class SharedOptions(TypedDict, total=False):
     """Options every rule accepts (see :func:`rank`)."""
 
     missing: MissingPolicy | None
+    min_coverage: float | None
     weighting: Literal["groups"] | None
     group_weights: Mapping[str, float] | None
     two_step: bool
@@ -56,6 +59,7 @@ class SharedOptions(TypedDict, total=False):
 
 SHARED_DEFAULTS: dict[str, Any] = {
     "missing": None,
+    "min_coverage": None,
     "weighting": None,
     "group_weights": None,
     "two_step": False,
@@ -96,7 +100,9 @@ class RuleSpec:
         With ``missing=None`` the rule compares each pair on the tasks both are scored on
         (the R operator, Vote'n'Rank eq. 1) instead of refusing missing scores.
     impute : bool
-        ``missing="impute"`` is meaningful (the rule only needs pairwise preferences).
+        ``missing="impute"`` is meaningful: imputation by compatible permutations gives the
+        rule its input (pairwise preferences, or expected positions for positional and
+        iterative rules); score baselines need numbers and refuse it.
     accepts_matrix : bool
         A :class:`PairwiseMatrix` may be passed instead of a leaderboard.
     second_step : RuleSpec or None

@@ -1,0 +1,96 @@
+"""Error hints in two wordings: API options (``pass drop_empty=True``) and CLI flags (``--drop-empty``).
+
+Every :class:`~consensus.errors.ConsensusError` message names API options;
+:meth:`~consensus.errors.ConsensusError.cli_message` rewrites them with :func:`cli_text`,
+using one table, :data:`CLI_FLAGS`.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+import shlex
+
+__all__ = ["CLI_FLAGS", "cli_text"]
+
+
+def _csv(value: object) -> str:
+    if isinstance(value, (list, tuple)):
+        return ",".join(str(v) for v in value)
+    return str(value)
+
+
+#: API option -> (CLI flag, metavar shown for a placeholder value such as ``index_col=...``).
+#: ``name=True`` becomes the bare flag, ``name='x'`` / ``name=['a', 'b']`` / ``name=('a', 'b')``
+#: become ``--flag x`` / ``--flag a,b``, ``name='a' or 'b'`` becomes ``--flag a or b``.
+CLI_FLAGS: dict[str, tuple[str, str]] = {
+    "drop_empty": ("--drop-empty", ""),
+    "split_composite": ("--split-composite", ""),
+    "dedupe": ("--dedupe", ""),
+    "index_col": ("--index-col", "COL"),
+    "long": ("--long", "SYSTEM,TASK,SCORE"),
+    "keep_columns": ("--keep-columns", "COL,..."),
+    "missing": ("--missing", "POLICY"),
+    "min_coverage": ("--min-coverage", "F"),
+    "exclude": ("--exclude", "COL,..."),
+    "tasks": ("--tasks", "COL,..."),
+    "lower_is_better": ("--lower-is-better", "TASK"),
+    "sep": ("--sep", "SEP"),
+    "format": ("--input-format", "FORMAT"),
+    "time_limit": ("--time-limit", "S"),
+    "scored_tasks_only": ("--all-tasks", ""),
+    "top": ("--top", "N"),
+}
+
+_QUOTED = r"'[^']*'"
+_VALUE = (
+    rf"True|False|\.\.\.|{_QUOTED}(?:\s*(?:,|\bor\b|\|)\s*{_QUOTED})*|\[[^\]]*\]|\([^)]*\)"
+    r"|-?\d+(?:\.\d+)?(?:e-?\d+)?|[A-Z][A-Z_]*"
+)
+_HINT = re.compile(rf"(?<![\w.-])({'|'.join(CLI_FLAGS)})=({_VALUE})")
+
+
+def _flag_text(name: str, raw: str) -> str | None:
+    flag, metavar = CLI_FLAGS[name]
+    if name == "scored_tasks_only":
+        return flag if raw == "False" else None
+    if raw == "True":
+        return flag + (" all" if name == "keep_columns" else "")
+    if raw == "False":
+        return None
+    if raw == "..." or re.fullmatch(r"[A-Z][A-Z_]*|\((?:[A-Z_]+(?:,\s*)?)+\)", raw):
+        return f"{flag} {metavar}" if metavar else flag
+    pieces = re.split(r"(\s*(?:\bor\b|\|)\s*)", raw)
+    if len(pieces) > 1 and raw.startswith("'"):  # 'a', 'b' or 'c'  /  'csv'|'tsv'
+        return flag + " " + "".join(p.replace("'", "") for p in pieces)
+    try:
+        value = ast.literal_eval(raw)
+    except (ValueError, SyntaxError):
+        return None
+    return flag + " " + shlex.quote(_csv(value))
+
+
+def cli_text(message: str) -> str:
+    """`message` with its API option hints as CLI flags (see :meth:`~consensus.errors.ConsensusError.cli_message`).
+
+    Parameters
+    ----------
+    message : str
+        An error message in API wording.
+
+    Returns
+    -------
+    str
+        The message with each ``name=value`` of :data:`CLI_FLAGS` replaced by the flag.
+
+    Examples
+    --------
+    >>> cli_text("pass long=('system', 'task', 'score') or index_col=...; pass keep_columns=True")
+    'pass --long system,task,score or --index-col COL; pass --keep-columns all'
+    """
+
+    def replace(match: re.Match[str]) -> str:
+        text = _flag_text(match.group(1), match.group(2))
+        return match.group(0) if text is None else text
+
+    return _HINT.sub(replace, message)

@@ -1,0 +1,50 @@
+"""Figures built for leaderboards of 3 to 200 systems.
+
+matplotlib is an optional dependency (the ``plot`` extra), imported only when a figure is
+made. Every function returns a :class:`matplotlib.figure.Figure` built without pyplot (no
+global state, nothing shown), with a constrained layout and a size that grows with the
+number of systems and the length of their names (labels never shrink below 6 pt and are
+never clipped): save it with ``fig.savefig("out.png")``. Pass ``ax=`` to draw into an
+existing axes instead (the figure of that axes is returned).
+
+- :func:`plot_majority_graph`: the majority graph up to 15 systems, the margin heatmap
+  (:func:`plot_margin_heatmap`, Kemeny order) above;
+- :func:`plot_rank_changes`: the rank-change (bump) chart of the top k systems across rules;
+- :func:`plot_condorcet_weights` / :func:`plot_certificate`: the weights that make a
+  system win, or the rival blend that proves it never can, task by task;
+- :func:`plot_confidence`, :func:`plot_bars`, :func:`plot_scores`, :func:`plot_analysis`.
+
+The drawn artists carry ids (``Artist.get_gid()``) so that tests and users can check a
+figure against its data: ``"edge:A->B"`` for a majority edge, ``"tie:A=B"`` for a
+majority tie, ``"nodes"`` for the node collection (facecolors in ``fig.consensus_nodes``
+order), ``"margins"`` for the margin heatmap, ``"system:NAME"`` for a line of the
+rank-change chart, ``"confidence"`` for the confidence heatmap, ``"bar:LABEL"`` for a bar,
+``"task:NAME"`` for a task of a certificate.
+"""
+
+from __future__ import annotations
+
+from ._base import BARS_UPRIGHT_MAX, GRAPH_MAX_SYSTEMS, NODE_COLOR, TOP_K, WINNER_COLOR
+from .analysis import plot_analysis, plot_confidence
+from .certificate import blend_scores, plot_certificate, plot_condorcet_weights
+from .majority import plot_majority_graph, plot_margin_heatmap
+from .rankings import plot_bars, plot_rank_changes, plot_scores, rank_change_systems
+
+__all__ = [
+    "BARS_UPRIGHT_MAX",
+    "GRAPH_MAX_SYSTEMS",
+    "NODE_COLOR",
+    "TOP_K",
+    "WINNER_COLOR",
+    "blend_scores",
+    "plot_analysis",
+    "plot_bars",
+    "plot_certificate",
+    "plot_condorcet_weights",
+    "plot_confidence",
+    "plot_majority_graph",
+    "plot_margin_heatmap",
+    "plot_rank_changes",
+    "plot_scores",
+    "rank_change_systems",
+]

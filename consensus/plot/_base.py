@@ -1,0 +1,185 @@
+"""Shared pieces of the figures: the lazy matplotlib import, colours, sizes that grow with the data.
+
+Sizes are in inches; every figure uses matplotlib's constrained layout, so tick labels are
+never clipped at the figure edge.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # pragma: no cover
+    from matplotlib.axes import Axes
+    from matplotlib.figure import Figure
+
+#: Fill colour of the Condorcet winner (or highlighted systems) in the majority graph.
+WINNER_COLOR = "#f2b134"
+#: Fill colour of every other system.
+NODE_COLOR = "#9ecae1"
+#: Colour of a loss (a negative margin or advantage).
+LOSS_COLOR = "#d6604d"
+#: More bars than this are drawn horizontally (one row per label), so 100+ names stay readable.
+BARS_UPRIGHT_MAX = 25
+#: Up to this many systems the majority relation is drawn as a graph; above it, as a margin heatmap.
+GRAPH_MAX_SYSTEMS = 15
+#: Default number of systems of the rank-change chart (plus the systems entering a rule's top).
+TOP_K = 10
+#: Smallest font size (points) of any label.
+MIN_FONT = 6.0
+#: Labels longer than this are shortened with an ellipsis (gids keep the full name).
+LABEL_CHARS = 40
+
+
+def matplotlib_modules() -> tuple[Any, Any]:
+    """Import matplotlib lazily (the ``plot`` extra).
+
+    Returns
+    -------
+    tuple
+        The ``matplotlib`` module and the ``matplotlib.figure.Figure`` class.
+
+    Raises
+    ------
+    ImportError
+        If matplotlib is not installed.
+    """
+    try:
+        import matplotlib
+        from matplotlib.figure import Figure
+    except ImportError as exc:  # pragma: no cover - exercised only without matplotlib
+        raise ImportError("plotting needs matplotlib: pip install 'leaderboard-consensus[plot]'") from exc
+    return matplotlib, Figure
+
+
+def new_axes(ax: Axes | None, size: tuple[float, float]) -> tuple[Figure, Axes]:
+    """The figure and axes to draw into: `ax` and its figure, or a new constrained-layout figure.
+
+    Parameters
+    ----------
+    ax : matplotlib Axes or None
+        An existing axes.
+    size : (float, float)
+        Width and height in inches of a new figure.
+
+    Returns
+    -------
+    tuple
+        ``(figure, axes)``.
+    """
+    _, Figure = matplotlib_modules()
+    if ax is not None:
+        return ax.figure, ax
+    fig = Figure(figsize=size, layout="constrained")
+    return fig, fig.add_subplot()
+
+
+def short(label: object, limit: int = LABEL_CHARS) -> str:
+    """A label cut to `limit` characters with an ellipsis.
+
+    Parameters
+    ----------
+    label : object
+        Converted with ``str``.
+    limit : int, default=LABEL_CHARS
+        Longest label kept as it is.
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> short("a-very-long-system-name", 10)
+    'a-very-lo…'
+    """
+    text = str(label)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def longest(labels: Sequence[object]) -> int:
+    """Length of the longest shortened label (0 for none).
+
+    Parameters
+    ----------
+    labels : sequence
+        The labels.
+
+    Returns
+    -------
+    int
+
+    Examples
+    --------
+    >>> longest(["a", "abc"])
+    3
+    """
+    return max((len(short(s)) for s in labels), default=0)
+
+
+def label_font(n: int, *, roomy: float = 9.0) -> float:
+    """Font size for `n` labels side by side: `roomy` up to 20 labels, down to :data:`MIN_FONT`.
+
+    Parameters
+    ----------
+    n : int
+        Number of labels along one axis.
+    roomy : float, default=9.0
+        The size for few labels.
+
+    Returns
+    -------
+    float
+
+    Examples
+    --------
+    >>> label_font(5), label_font(200)
+    (9.0, 6.0)
+    """
+    if n <= 20:
+        return roomy
+    return max(MIN_FONT, roomy - (n - 20) / 20)
+
+
+def cell_inches(n: int) -> float:
+    """Height (or width) in inches of one row of a heatmap or a horizontal bar chart of `n` rows.
+
+    Enough for a :func:`label_font` label per row.
+
+    Parameters
+    ----------
+    n : int
+        Number of rows.
+
+    Returns
+    -------
+    float
+
+    Examples
+    --------
+    >>> cell_inches(10), cell_inches(200)
+    (0.3, 0.12)
+    """
+    return max(0.12, min(0.3, 0.3 - (n - 10) * 0.003))
+
+
+def text_inches(chars: int, font: float) -> float:
+    """Approximate width in inches of `chars` characters at `font` points.
+
+    Parameters
+    ----------
+    chars : int
+        Number of characters.
+    font : float
+        Font size in points.
+
+    Returns
+    -------
+    float
+
+    Examples
+    --------
+    >>> round(text_inches(20, 9.0), 2)
+    1.5
+    """
+    return chars * font * 0.6 / 72.0

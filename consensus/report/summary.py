@@ -1,0 +1,208 @@
+"""The ``consensus analyze`` report: a summary first, then every section with its tables capped.
+
+Registers the report of :class:`~consensus.results.Analysis`. The summary answers the
+questions a maintainer asks first (the winner of each rule, the Kemeny top, the Condorcet
+status, the coverage warnings, the prospective count); the sections after it show the first
+`top` rows of each table (``... and 90 more``); JSON keeps every detail.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ..results import Analysis, Check
+from .blocks import (
+    DEFAULT_TOP,
+    Block,
+    Heading,
+    Lines,
+    capped,
+    clip,
+    format_ranking,
+    frame_csv,
+    name_list,
+)
+from .comparison import comparison_blocks, rule_policies
+from .sections import (
+    condorcet_line,
+    csv_text,
+    kemeny_lines,
+    leaderboard_sections,
+    prospective_line,
+    sections,
+)
+
+__all__ = ["LOW_COVERAGE_SHARE", "coverage_flags", "summary_lines"]
+
+#: Coverage below which a claim is flagged when the analysis carries no ``coverage_flags``.
+LOW_COVERAGE_SHARE = 0.5
+
+
+def _winners_line(analysis: Analysis, top: int | None) -> str:
+    """``winner per rule: A (borda, kemeny); B = C (dowdall)``: rules grouped by their winners."""
+    comparison = analysis.comparison
+    groups: dict[tuple[str, ...], list[str]] = {}
+    for rule in comparison.rules:
+        tiers = comparison.rankings.get(rule)
+        if tiers:
+            groups.setdefault(tuple(tiers[0]), []).append(rule)
+    parts = [f"{name_list(list(w), 3, ' = ')} ({', '.join(rules)})" for w, rules in groups.items()]
+    return "winner per rule: " + name_list(parts, top, "; ")
+
+
+def _policies_line(analysis: Analysis) -> str | None:
+    """``missing-score policies: pairwise: copeland, kemeny; impute: borda`` (None without holes)."""
+    if not analysis.leaderboard.has_missing:
+        return None
+    policies = rule_policies(analysis.comparison)
+    groups: dict[str, list[str]] = {}
+    for rule in analysis.comparison.rules:
+        if rule in policies and rule not in analysis.comparison.errors:
+            groups.setdefault(str(policies[rule].get("policy") or "pairwise"), []).append(rule)
+    if not groups:
+        return None
+    return "missing-score policies: " + "; ".join(f"{p}: {', '.join(rules)}" for p, rules in groups.items())
+
+
+def _fallback_flags(analysis: Analysis) -> list[str]:
+    """Winners resting on a low-coverage system, when the analysis carries no ``coverage_flags``."""
+    coverage = analysis.leaderboard.coverage
+    claims: dict[str, list[str]] = {}
+    for rule, tiers in analysis.comparison.rankings.items():
+        for system in tiers[0] if tiers else ():
+            claims.setdefault(system, []).append(f"{rule} winner")
+    cw = analysis.majority.condorcet_winner
+    if cw is not None:
+        claims.setdefault(cw, []).append("Condorcet winner")
+    if analysis.prospective is not None:
+        for system in analysis.prospective.prospective_systems:
+            claims.setdefault(system, []).append("prospective")
+    flags = []
+    n_tasks = analysis.leaderboard.n_tasks
+    scored = analysis.leaderboard.tasks_scored
+    for system, what in claims.items():
+        share = float(coverage[system])
+        if share < LOW_COVERAGE_SHARE:
+            flags.append(f"rests on a low-coverage system: {system!r} ({', '.join(what)}) is scored on "
+                         f"{int(scored[system])} of {n_tasks} tasks ({share:.0%} of the weight)")
+    return flags
+
+
+def coverage_flags(analysis: Analysis) -> list[str]:
+    """The coverage warnings of `analysis`: its ``coverage_flags``, else the low-coverage winners.
+
+    Parameters
+    ----------
+    analysis : Analysis
+        The analysis.
+
+    Returns
+    -------
+    list of str
+        One sentence per claim (a winner, the Kemeny top, the Condorcet winner, a prospective
+        system) resting on a system scored on less than half of the task weight.
+
+    Examples
+    --------
+    >>> import consensus as cs
+    >>> coverage_flags(cs.analyze(cs.load_example("votenrank-toy")))
+    []
+    """
+    flags = getattr(analysis, "coverage_flags", None)
+    if flags is None:
+        return _fallback_flags(analysis)
+    return list(flags)
+
+
+def summary_lines(analysis: Analysis, top: int | None = DEFAULT_TOP) -> list[str]:
+    """The summary at the top of the ``analyze`` report, one line per fact.
+
+    Size and missing scores, coverage, the Condorcet status, the Kemeny top 5, the winner
+    of each rule (rules grouped by winner), the missing-score policy of each rule, the
+    prospective count, every coverage warning and the rules that could not run.
+
+    Parameters
+    ----------
+    analysis : Analysis
+        The analysis.
+    top : int or None, default=10
+        Names shown in a list before ``... and N more``; 0 or None shows all.
+
+    Returns
+    -------
+    list of str
+
+    Examples
+    --------
+    >>> import consensus as cs
+    >>> summary_lines(cs.analyze(cs.load_example("votenrank-toy")))[:2]
+    ['4 systems x 5 tasks', 'Condorcet winner: B']
+    """
+    lb = analysis.leaderboard
+    text = [f"{lb.n_systems} systems x {lb.n_tasks} tasks"]
+    if lb.has_missing:
+        n_missing = len(lb.missing_cells())
+        text[0] += f"; {n_missing} of {lb.n_systems * lb.n_tasks} scores missing ({n_missing / (lb.n_systems * lb.n_tasks):.0%})"
+        coverage = lb.coverage
+        low = [s for s in lb.systems if float(coverage[s]) < LOW_COVERAGE_SHARE]
+        text.append(f"coverage: {float(coverage.min()):.0%} to {float(coverage.max()):.0%} of the task weight per system"
+                    + (f"; {len(low)} below 50% ({name_list(low, 5)})" if low else ""))
+    text.append(condorcet_line(analysis.majority, top))
+    kem = analysis.kemeny
+    status = "optimal" if kem.optimal else f"not proven optimal (time limit), gap {kem.gap:.3g}"
+    status += f", objective {kem.objective:.6g}, {kem.method} {kem.seconds:.2g} s"
+    if kem.unique is False:
+        status += ", other orders reach the same objective"
+    text.append(f"Kemeny top {min(5, len(kem.ranking))}: {format_ranking([(s,) for s in kem.ranking], 5)} ({status})")
+    text.append(_winners_line(analysis, top))
+    policies = _policies_line(analysis)
+    if policies:
+        text.append(policies)
+    if analysis.prospective is not None:
+        text.append(prospective_line(analysis.prospective, top))
+    flags, more = capped(coverage_flags(analysis), 5)
+    text += [f"warning: {flag}" for flag in flags] + ([f"... and {more} more warnings (JSON: coverage_flags)"]
+                                                      if more else [])
+    for rule, why in analysis.comparison.errors.items():
+        text.append(f"not run: {rule}: {clip(why, 120)}")
+    if top and lb.n_systems > top:
+        text.append(f"tables show at most {top} rows (top=0 / --top 0: every row; JSON has everything)")
+    return text
+
+
+def _check_lines(checks: Sequence[Check]) -> list[str]:
+    out = []
+    for c in checks:
+        if c.ok:
+            out.append(f"check {c.name} = {c.actual}: ok ({c.source})")
+        else:
+            out.append(f"check {c.name} = {c.actual}: MISMATCH, expected {c.expected} ({c.source})")
+    return out
+
+
+@sections.register
+def _(analysis: Analysis, *, top: int | None = DEFAULT_TOP) -> list[Block]:
+    title = f"consensus analyze: {analysis.source}" if analysis.source else "consensus analyze"
+    blocks: list[Block] = [Heading(title, 1), Heading("Summary"), Lines(tuple(summary_lines(analysis, top)))]
+    blocks += leaderboard_sections(analysis.leaderboard, "", top)
+    blocks += sections(analysis.majority, top=top)
+    if not top or len(analysis.kemeny.ranking) <= top:  # else the summary and the side-by-side table have it
+        blocks += [Heading("Exact Kemeny ranking"), Lines(tuple(kemeny_lines(analysis.kemeny, top)))]
+    blocks += comparison_blocks(analysis.comparison, top, compact=True)
+    if analysis.prospective is not None:
+        prospective = sections(analysis.prospective, top=top)
+        blocks += prospective[:1] + prospective[2:]  # its count line is in the summary
+    if analysis.notes:
+        blocks += [Heading("Notes"), Lines(analysis.notes)]
+    if analysis.checks:
+        passed = sum(c.ok for c in analysis.checks)
+        blocks += [
+            Heading("Checks against published values"),
+            Lines(tuple(_check_lines(analysis.checks)) + (f"checks: {passed}/{len(analysis.checks)} ok",)),
+        ]
+    return blocks
+
+
+@csv_text.register
+def _(analysis: Analysis) -> str:
+    return frame_csv(analysis.comparison.table, "rule")
