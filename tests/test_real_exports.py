@@ -211,3 +211,22 @@ def test_every_error_is_a_consensus_error(tmp_path: Path) -> None:
     path.write_text("model,qa\na,x\nb,y\n")
     with pytest.raises(ConsensusError):
         cs.read_leaderboard(path)
+
+
+def test_every_report_names_a_low_coverage_winner() -> None:
+    results = installed_many([
+        ["kemeny", str(SPARSE), "--quiet"],
+        ["rank", str(SPARSE), "--rule", "copeland", "--quiet"],
+        ["compare", str(SPARSE), "--quiet", "--rules", "copeland,minimax"],
+        ["prospective", str(SPARSE), "--quiet"],
+        ["kemeny", str(SPARSE), "--quiet", "--min-coverage", "0.5"],
+    ])
+    for res in results[:4]:
+        assert res.returncode == 0, res.stderr
+        first = res.stdout.splitlines()[0]
+        assert first.startswith("warning: rests on a low-coverage system:"), (res.args, first)
+    assert "Kemeny top" in results[0].stdout and "'tiny-1'" in results[0].stdout
+    assert "winner of copeland" in results[1].stdout and "'human baseline'" in results[1].stdout
+    dropped = results[4]
+    assert dropped.returncode == 0 and "warning" not in dropped.stdout  # every low-coverage system dropped
+    assert "tiny-1" in dropped.stdout  # ...and named in the note

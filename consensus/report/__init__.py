@@ -31,6 +31,7 @@ from ..results import (
 from . import comparison as _comparison  # noqa: F401  (registers the RuleComparison report)
 from . import summary as _summary  # noqa: F401  (registers the Analysis report)
 from .blocks import DEFAULT_TOP, render_markdown, render_text
+from .coverage import coverage_warnings
 from .sections import csv_text, leaderboard_sections, sections
 
 __all__ = ["DEFAULT_TOP", "FORMATS", "SCHEMA_VERSION", "render", "document", "sections", "csv_text"]
@@ -136,7 +137,9 @@ def render(
         ``table``: aligned plain text; ``markdown``; ``json``: the :func:`document`,
         indented, NaN as null; ``csv``: the main table (:func:`csv_text`).
     table : Leaderboard, optional
-        JSON only: fills the ``input`` object.
+        The scores `obj` was computed on. JSON: fills the ``input`` object; ``table`` and
+        ``markdown``: winners, a Kemeny top or prospective systems scored on less than half
+        of the task weight are named in warnings first (:mod:`consensus.report.coverage`).
     source : str, default=""
         Where the scores came from; titles the scores section and fills ``input.source``.
     command : str, optional
@@ -175,5 +178,8 @@ def render(
         return csv_text(obj)
     if top is not None and (isinstance(top, bool) or not isinstance(top, int) or top < 0):
         raise InvalidOptionError(f"top must be an integer >= 0 (0: every row), got {top!r}")
-    blocks = leaderboard_sections(obj, source, top) if isinstance(obj, Leaderboard) else sections(obj, top=top)
+    if isinstance(obj, Leaderboard):
+        blocks = leaderboard_sections(obj, source, top)
+    else:  # a winner resting on a barely evaluated system is said first
+        blocks = [*coverage_warnings(obj, table), *sections(obj, top=top)]
     return render_text(blocks) if format == "table" else render_markdown(blocks)
