@@ -230,3 +230,21 @@ def test_every_report_names_a_low_coverage_winner() -> None:
     dropped = results[4]
     assert dropped.returncode == 0 and "warning" not in dropped.stdout  # every low-coverage system dropped
     assert "tiny-1" in dropped.stdout  # ...and named in the note
+
+
+def test_glue_plots_through_the_cli(tmp_path: Path) -> None:
+    pytest.importorskip("matplotlib")
+    analysis_png, certificate_png = tmp_path / "analysis.png", tmp_path / "never.png"
+    results = installed_many([
+        ["analyze", str(GLUE), *GLUE_READ, "--quiet", "--plot", str(analysis_png)],
+        ["prospective", str(GLUE), *GLUE_READ, "--quiet", "--system", "model-50", "--plot", str(certificate_png)],
+    ])
+    for res in results:
+        assert res.returncode == 0, res.stderr
+    assert "can never beat every rival" in results[1].stdout
+    for path in (analysis_png, certificate_png):
+        assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    from PIL import Image  # a matplotlib dependency
+
+    width, height = Image.open(analysis_png).size
+    assert width < 6000 and height < 6000  # sized for 100 systems, not a 6,000-pixel strip
