@@ -308,7 +308,7 @@ class Leaderboard(TaskScores):
             if col not in frame.columns:
                 raise UnknownTaskError(col, [str(c) for c in frame.columns], "the long frame's columns")
         raw = frame[[system, task]].astype(str)
-        keys = raw.map(normalize_name)  # "a " and "a" are one system
+        keys = raw.apply(lambda col: col.map(normalize_name))  # "a " and "a" are one system (Series.map: pandas 2.0)
         changed = sorted({(o, n) for col in (system, task) for o, n in zip(raw[col], keys[col]) if o.strip() != n})
         dup = keys.duplicated(keep=False)
         if dup.any():
