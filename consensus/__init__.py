@@ -52,6 +52,7 @@ _EXPORTS: dict[str, str] = {
     "load_example": "datasets",
     # coverage: how much of the task weight each system was scored on
     "LOW_COVERAGE": "coverage",
+    "claims_of": "coverage",
     "coverage_flags": "coverage",
     "with_min_coverage": "coverage",
     # pairwise comparisons and the majority relation

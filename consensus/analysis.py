@@ -18,7 +18,7 @@ from importlib import resources
 from typing import Any
 
 from .compare import DEFAULT_RULES, compare_rules
-from .coverage import LOW_COVERAGE, apply_min_coverage, coverage_flags
+from .coverage import LOW_COVERAGE, apply_min_coverage, claims_of, coverage_flags
 from .errors import ConsensusError, InvalidOptionError
 from .leaderboard import Leaderboard
 from .majority import majority_summary
@@ -131,7 +131,7 @@ def analyze(
         except ConsensusError as exc:
             notes.append(f"prospective systems not computed: {type(exc).__name__}: {exc}")
     checks = example_checks(example, comparison=comparison, majority=summary) if example else ()
-    flags = coverage_flags(table, _claims(comparison, summary, frame), coverage_threshold)
+    flags = coverage_flags(table, claims_of(comparison, summary, frame), coverage_threshold)
     return Analysis(
         source=source or (f"example:{example}" if example else ""),
         leaderboard=table,
@@ -142,27 +142,8 @@ def analyze(
         notes=tuple(notes),
         coverage=table.coverage.to_dict(),
         coverage_flags=flags,
+        coverage_threshold=float(coverage_threshold),
     )
-
-
-def _claims(comparison: RuleComparison, summary: MajoritySummary, frame: Any) -> list[tuple[str, Any]]:
-    """Every claim of an analysis that names systems: (claim, systems) pairs."""
-    claims: list[tuple[str, Any]] = []
-    if comparison.kemeny.ranking:
-        claims.append(("Kemeny top", comparison.kemeny.ranking[0]))
-    claims.append(("Condorcet winner", summary.condorcet_winner))
-    for rule, tiers in comparison.rankings.items():
-        if rule != "kemeny" and tiers:
-            claims.append((f"winner of {rule}", tiers[0]))
-    if frame is not None:
-        claims.append(("prospective", frame.prospective_systems))
-    dominators: dict[str, int] = {}
-    for by in summary.pareto_dominated.values():
-        for s in by:
-            dominators[s] = dominators.get(s, 0) + 1
-    for s, count in dominators.items():
-        claims.append((f"Pareto-dominates {count} system(s)", s))
-    return claims
 
 
 # ---------------------------------------------------------------------- self-checks

@@ -91,13 +91,7 @@ def auto_policy(rule: str) -> str | None:
     >>> auto_policy("copeland") is None, auto_policy("borda"), auto_policy("mean")
     (True, 'impute', 'median')
     """
-    decide = getattr(registry, "auto_missing", None)
-    if decide is not None and rule in registry.RULES:
-        return decide(rule)
-    entry = registry.RULES.get(rule)
-    if entry is None or entry.accepts_missing:
-        return None
-    return "median" if entry.spec.kind == "score" else "impute"
+    return registry.auto_missing(rule) if rule in registry.RULES else None  # unknown: reported as failed later
 
 
 def _accepts(rule: str, policy: str | None) -> bool:

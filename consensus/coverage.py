@@ -16,8 +16,16 @@ from typing import Any
 
 from .errors import InvalidOptionError
 from .leaderboard import Leaderboard
+from .results import (
+    CondorcetWeightsResult,
+    KemenyResult,
+    MajoritySummary,
+    ProspectiveResult,
+    RuleComparison,
+    RuleResult,
+)
 
-__all__ = ["LOW_COVERAGE", "with_min_coverage", "apply_min_coverage", "coverage_flags"]
+__all__ = ["LOW_COVERAGE", "with_min_coverage", "apply_min_coverage", "claims_of", "coverage_flags"]
 
 #: Claims resting on a system scored on less than this share of the task weight are flagged.
 LOW_COVERAGE = 0.5
@@ -90,6 +98,51 @@ def apply_min_coverage(lb: Any, min_coverage: float | None) -> Any:
     if not isinstance(lb, Leaderboard):
         raise InvalidOptionError(f"min_coverage needs a Leaderboard (scores), got {type(lb).__name__}")
     return lb.with_min_coverage(min_coverage)
+
+
+def claims_of(*results: Any) -> list[tuple[str, Any]]:
+    """The systems the results put forward, as ``(claim, systems)`` pairs for :func:`coverage_flags`.
+
+    Parameters
+    ----------
+    *results : result objects
+        :class:`RuleResult` (its winners), :class:`KemenyResult` and :class:`RuleComparison`
+        (the Kemeny top; a comparison also each other rule's winners), :class:`MajoritySummary`
+        (the Condorcet winner, the Pareto dominators), :class:`ProspectiveResult` (the
+        prospective systems), :class:`CondorcetWeightsResult` (the system, when it can win);
+        None and other objects claim nothing.
+
+    Returns
+    -------
+    list of (str, object)
+
+    Examples
+    --------
+    >>> import consensus as cs
+    >>> claims_of(cs.kemeny(cs.load_example("votenrank-toy")), None)
+    [('Kemeny top', 'B')]
+    """
+    claims: list[tuple[str, Any]] = []
+    for obj in results:
+        if isinstance(obj, RuleResult):
+            claims.append((f"winner of {obj.rule}", obj.winners))
+        elif isinstance(obj, KemenyResult) and obj.ranking:
+            claims.append(("Kemeny top", obj.ranking[0]))
+        elif isinstance(obj, RuleComparison):
+            claims += claims_of(obj.kemeny)
+            claims += [(f"winner of {rule}", tiers[0]) for rule, tiers in obj.rankings.items() if rule != "kemeny" and tiers]
+        elif isinstance(obj, MajoritySummary):
+            claims.append(("Condorcet winner", obj.condorcet_winner))
+            dominators: dict[str, int] = {}
+            for by in obj.pareto_dominated.values():
+                for s in by:
+                    dominators[s] = dominators.get(s, 0) + 1
+            claims += [(f"Pareto-dominates {count} system(s)", s) for s, count in dominators.items()]
+        elif isinstance(obj, ProspectiveResult):
+            claims.append(("prospective", obj.prospective_systems))
+        elif isinstance(obj, CondorcetWeightsResult) and obj.feasible:
+            claims.append(("can win under some weights", obj.system))
+    return claims
 
 
 def _claim_items(claims: Mapping[str, Any] | Iterable[tuple[str, Any]]) -> list[tuple[str, str]]:

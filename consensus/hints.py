@@ -48,6 +48,8 @@ _VALUE = (
     r"|-?\d+(?:\.\d+)?(?:e-?\d+)?|[A-Z][A-Z_]*"
 )
 _HINT = re.compile(rf"(?<![\w.-])({'|'.join(CLI_FLAGS)})=({_VALUE})")
+#: "unknown task 'x' in index_col; ..." (the reader's check of the system column, shared by the CLI)
+_CONTEXT = re.compile(r"\bin (index_col)(?=[;,.:]|$)")
 
 
 def _flag_text(name: str, raw: str) -> str | None:
@@ -87,10 +89,13 @@ def cli_text(message: str) -> str:
     --------
     >>> cli_text("pass long=('system', 'task', 'score') or index_col=...; pass keep_columns=True")
     'pass --long system,task,score or --index-col COL; pass --keep-columns all'
+    >>> cli_text("unknown task 'Modle' in index_col; did you mean 'Model'?")
+    "unknown task 'Modle' in --index-col; did you mean 'Model'?"
     """
 
     def replace(match: re.Match[str]) -> str:
         text = _flag_text(match.group(1), match.group(2))
         return match.group(0) if text is None else text
 
+    message = _CONTEXT.sub(lambda m: f"in {CLI_FLAGS[m.group(1)][0]}", message)
     return _HINT.sub(replace, message)

@@ -11,10 +11,6 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, NoReturn
 
-from ..errors import (
-    UnknownTaskError,
-)
-
 PROG = "consensus"
 EXIT_OK, EXIT_CHECK_FAILED, EXIT_ERROR = 0, 1, 2
 _SYNTHETIC_DEFAULTS = {"n": 20, "tasks": 20, "phi": 0.05, "seed": 0}
@@ -290,8 +286,6 @@ def _read_file(args: argparse.Namespace) -> tuple[Any, list[str]]:
         )
         return data, notes
     frame = read_table(path, format=args.input_format, sep=args.sep)
-    if not long and args.index_col is not None and args.index_col not in frame.columns:
-        raise UnknownTaskError(args.index_col, [str(c) for c in frame.columns], "--index-col")
     lb = frame_to_leaderboard(
         frame,
         index_col=args.index_col,

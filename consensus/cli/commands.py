@@ -87,9 +87,9 @@ def cmd_analyze(args: argparse.Namespace) -> int:
     emit(args, render(analysis, format=args.format, command="analyze", top=args.top))
 
     def figure() -> Any:
-        from ..plot import TOP_K, plot_analysis
+        from ..plot import plot_analysis
 
-        return plot_analysis(analysis, top=getattr(args, "top", None) or TOP_K)
+        return plot_analysis(analysis, top=args.top or None)
 
     save_plot(args, figure)
     return EXIT_OK if analysis.checks_ok else EXIT_CHECK_FAILED
@@ -326,9 +326,9 @@ def cmd_compare(args: argparse.Namespace) -> int:
     emit(args, render(comparison, format=args.format, table=table, source=source, command="compare", top=args.top))
 
     def figure() -> Any:
-        from ..plot import TOP_K, plot_rank_changes
+        from ..plot import plot_rank_changes
 
-        return plot_rank_changes(comparison, top=getattr(args, "top", None) or TOP_K)
+        return plot_rank_changes(comparison, top=args.top or None)
 
     save_plot(args, figure)
     return EXIT_OK

@@ -53,9 +53,8 @@ def _rankings_table(comparison: RuleComparison, top: int | None) -> tuple[Table,
 def rule_policies(comparison: RuleComparison) -> dict[str, Any]:
     """The missing-score record each rule of `comparison` used (rule -> ``policy``, ``treatment``, ...).
 
-    ``comparison.policies`` when the comparison carries it, else read from each rule's
-    result (``RuleResult.missing``); the Kemeny ranking compares each pair on the tasks both
-    systems are scored on.
+    ``comparison.policies`` as plain dicts (each rule's own ``missing`` record, plus how the
+    policy was chosen).
 
     Parameters
     ----------
@@ -73,18 +72,7 @@ def rule_policies(comparison: RuleComparison) -> dict[str, Any]:
     >>> rule_policies(comp)["borda"]["treatment"]
     'no missing scores'
     """
-    policies = getattr(comparison, "policies", None)
-    if policies:
-        return {rule: dict(record or {}) for rule, record in policies.items()}
-    out: dict[str, Any] = {}
-    for rule, result in comparison.results.items():
-        record = getattr(result, "missing", None)
-        if record is not None:
-            out[rule] = dict(record)
-    if "kemeny" in comparison.results:
-        out.setdefault("kemeny", {"policy": None,
-                                  "treatment": "pairwise: each pair compared on the tasks both are scored on"})
-    return out
+    return {rule: dict(record or {}) for rule, record in comparison.policies.items()}
 
 
 def policy_lines(comparison: RuleComparison) -> list[str]:

@@ -10,49 +10,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..coverage import coverage_flags
+from ..coverage import claims_of, coverage_flags
 from ..leaderboard import Leaderboard
-from ..results import CondorcetWeightsResult, KemenyResult, ProspectiveResult, RuleComparison, RuleResult
 from .blocks import Block, Lines
 
-__all__ = ["result_claims", "coverage_warnings"]
+__all__ = ["coverage_warnings"]
 
 #: Warnings shown before "... and N more".
 SHOWN = 5
-
-
-def result_claims(obj: Any) -> list[tuple[str, Any]]:
-    """The systems a result puts forward, as ``(claim, systems)`` pairs.
-
-    Parameters
-    ----------
-    obj : result object
-        :class:`RuleResult` (its winners), :class:`KemenyResult` (its top),
-        :class:`RuleComparison` (each rule's winners), :class:`ProspectiveResult` (the
-        prospective systems), :class:`CondorcetWeightsResult` (the system, when it can win);
-        anything else claims nothing.
-
-    Returns
-    -------
-    list of (str, object)
-
-    Examples
-    --------
-    >>> import consensus as cs
-    >>> result_claims(cs.kemeny(cs.load_example("votenrank-toy")))
-    [('Kemeny top', 'B')]
-    """
-    if isinstance(obj, RuleResult):
-        return [(f"winner of {obj.rule}", obj.winners)]
-    if isinstance(obj, KemenyResult):
-        return [("Kemeny top", obj.ranking[0])] if obj.ranking else []
-    if isinstance(obj, RuleComparison):
-        return [(f"winner of {rule}", ranking[0]) for rule, ranking in obj.rankings.items() if ranking]
-    if isinstance(obj, ProspectiveResult):
-        return [("prospective", obj.prospective_systems)]
-    if isinstance(obj, CondorcetWeightsResult):
-        return [("can win under some weights", obj.system)] if obj.feasible else []
-    return []
 
 
 def coverage_warnings(obj: Any, table: Leaderboard | None) -> list[Block]:
@@ -61,7 +26,7 @@ def coverage_warnings(obj: Any, table: Leaderboard | None) -> list[Block]:
     Parameters
     ----------
     obj : result object
-        See :func:`result_claims`.
+        Its claims are :func:`consensus.coverage.claims_of`.
     table : Leaderboard or None
         The scores `obj` was computed on; None (or no missing score) gives no warning.
 
@@ -82,7 +47,7 @@ def coverage_warnings(obj: Any, table: Leaderboard | None) -> list[Block]:
     """
     if table is None or not table.has_missing:
         return []
-    flags = coverage_flags(table, result_claims(obj))
+    flags = coverage_flags(table, claims_of(obj))
     if not flags:
         return []
     text = [f"warning: {flag}" for flag in flags[:SHOWN]]

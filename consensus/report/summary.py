@@ -32,11 +32,7 @@ from .sections import (
     sections,
 )
 
-__all__ = ["LOW_COVERAGE_SHARE", "coverage_flags", "summary_lines"]
-
-#: Coverage below which a claim is flagged when the analysis carries no ``coverage_flags``.
-LOW_COVERAGE_SHARE = 0.5
-
+__all__ = ["summary_lines"]
 
 def _winners_line(analysis: Analysis, top: int | None) -> str:
     """``winner per rule: A (borda, kemeny); B = C (dowdall)``: rules grouped by their winners."""
@@ -62,56 +58,6 @@ def _policies_line(analysis: Analysis) -> str | None:
     if not groups:
         return None
     return "missing-score policies: " + "; ".join(f"{p}: {', '.join(rules)}" for p, rules in groups.items())
-
-
-def _fallback_flags(analysis: Analysis) -> list[str]:
-    """Winners resting on a low-coverage system, when the analysis carries no ``coverage_flags``."""
-    coverage = analysis.leaderboard.coverage
-    claims: dict[str, list[str]] = {}
-    for rule, tiers in analysis.comparison.rankings.items():
-        for system in tiers[0] if tiers else ():
-            claims.setdefault(system, []).append(f"{rule} winner")
-    cw = analysis.majority.condorcet_winner
-    if cw is not None:
-        claims.setdefault(cw, []).append("Condorcet winner")
-    if analysis.prospective is not None:
-        for system in analysis.prospective.prospective_systems:
-            claims.setdefault(system, []).append("prospective")
-    flags = []
-    n_tasks = analysis.leaderboard.n_tasks
-    scored = analysis.leaderboard.tasks_scored
-    for system, what in claims.items():
-        share = float(coverage[system])
-        if share < LOW_COVERAGE_SHARE:
-            flags.append(f"rests on a low-coverage system: {system!r} ({', '.join(what)}) is scored on "
-                         f"{int(scored[system])} of {n_tasks} tasks ({share:.0%} of the weight)")
-    return flags
-
-
-def coverage_flags(analysis: Analysis) -> list[str]:
-    """The coverage warnings of `analysis`: its ``coverage_flags``, else the low-coverage winners.
-
-    Parameters
-    ----------
-    analysis : Analysis
-        The analysis.
-
-    Returns
-    -------
-    list of str
-        One sentence per claim (a winner, the Kemeny top, the Condorcet winner, a prospective
-        system) resting on a system scored on less than half of the task weight.
-
-    Examples
-    --------
-    >>> import consensus as cs
-    >>> coverage_flags(cs.analyze(cs.load_example("votenrank-toy")))
-    []
-    """
-    flags = getattr(analysis, "coverage_flags", None)
-    if flags is None:
-        return _fallback_flags(analysis)
-    return list(flags)
 
 
 def summary_lines(analysis: Analysis, top: int | None = DEFAULT_TOP) -> list[str]:
@@ -144,9 +90,10 @@ def summary_lines(analysis: Analysis, top: int | None = DEFAULT_TOP) -> list[str
         n_missing = len(lb.missing_cells())
         text[0] += f"; {n_missing} of {lb.n_systems * lb.n_tasks} scores missing ({n_missing / (lb.n_systems * lb.n_tasks):.0%})"
         coverage = lb.coverage
-        low = [s for s in lb.systems if float(coverage[s]) < LOW_COVERAGE_SHARE]
+        threshold = analysis.coverage_threshold
+        low = [s for s in lb.systems if float(coverage[s]) < threshold]
         text.append(f"coverage: {float(coverage.min()):.0%} to {float(coverage.max()):.0%} of the task weight per system"
-                    + (f"; {len(low)} below 50% ({name_list(low, 5)})" if low else ""))
+                    + (f"; {len(low)} below {threshold:.0%} ({name_list(low, 5)})" if low else ""))
     text.append(condorcet_line(analysis.majority, top))
     kem = analysis.kemeny
     status = "optimal" if kem.optimal else f"not proven optimal (time limit), gap {kem.gap:.3g}"
@@ -160,7 +107,7 @@ def summary_lines(analysis: Analysis, top: int | None = DEFAULT_TOP) -> list[str
         text.append(policies)
     if analysis.prospective is not None:
         text.append(prospective_line(analysis.prospective, top))
-    flags, more = capped(coverage_flags(analysis), 5)
+    flags, more = capped(list(analysis.coverage_flags), 5)
     text += [f"warning: {flag}" for flag in flags] + ([f"... and {more} more warnings (JSON: coverage_flags)"]
                                                       if more else [])
     for rule, why in analysis.comparison.errors.items():

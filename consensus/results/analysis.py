@@ -86,6 +86,8 @@ class Analysis(Displayed):
         One sentence per claimed system (a rule's winner, the Kemeny top, the Condorcet
         winner, a prospective system, a Pareto dominator) scored on less than the coverage
         threshold (:data:`consensus.coverage.LOW_COVERAGE` by default).
+    coverage_threshold : float
+        That threshold (``analyze(coverage_threshold=...)``).
     """
 
     source: str
@@ -97,6 +99,7 @@ class Analysis(Displayed):
     notes: tuple[str, ...] = ()
     coverage: Mapping[str, float] = field(default_factory=dict)
     coverage_flags: tuple[str, ...] = ()
+    coverage_threshold: float = 0.5  # consensus.coverage.LOW_COVERAGE
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "checks", tuple(self.checks))
@@ -130,7 +133,7 @@ class Analysis(Displayed):
         facts.insert(0, ("Condorcet winner", self.majority.condorcet_winner or "none"))
         if self.prospective is not None:
             facts.append(("prospective", f"{len(self.prospective.prospective_systems)} of {lb.n_systems} systems"))
-        flags = getattr(self, "coverage_flags", ())
+        flags = self.coverage_flags
         if flags:
             facts.append(("coverage warnings", f"{len(flags)}: {flags[0]}" + (" ..." if len(flags) > 1 else "")))
         if self.checks:
