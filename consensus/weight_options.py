@@ -22,7 +22,7 @@ from .certificates import weight_vector
 from .coverage import apply_min_coverage
 from .errors import InvalidOptionError, InvalidWeightError, UnknownTaskError
 from .leaderboard import Leaderboard
-from .missing_policies import apply_policy
+from .missing_policies import apply_policy, check_policy
 from .results import WeightConstraint
 
 __all__ = [
@@ -499,13 +499,7 @@ def check_weight_missing(missing: object, context: str) -> str | None:
             "summed over tasks; use missing=None (a missing score is neither a win nor a loss), "
             "'drop_tasks', 'drop_systems' or 'median'"
         )
-    if missing == "pairwise":
-        return None
-    if missing not in WEIGHT_POLICIES:
-        raise InvalidOptionError(
-            f"{context}: missing must be None, 'drop_tasks', 'drop_systems' or 'median', got {missing!r}"
-        )
-    return missing  # type: ignore[return-value]
+    return check_policy(missing, WEIGHT_POLICIES, context)
 
 
 def treated_leaderboard(
