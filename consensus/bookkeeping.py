@@ -102,8 +102,9 @@ def _half_units(values: np.ndarray) -> np.ndarray:
     units = np.full(values.shape[1], 1e-9)
     todo = np.ones(values.shape[1], dtype=bool)
     for d in range(7):
-        scaled = values * 10.0**d
-        off = np.abs(scaled - np.round(scaled))
+        with np.errstate(over="ignore", invalid="ignore"):  # scores near 1.7e308: inf, then NaN (not ok)
+            scaled = values * 10.0**d
+            off = np.abs(scaled - np.round(scaled))
         ok = todo & ~np.any(off >= 1e-6 * max(1.0, 10.0 ** (d - 6)), axis=0)  # NaN compares False
         units[ok] = 0.5 * 10.0**-d
         todo &= ~ok

@@ -15,11 +15,12 @@ from __future__ import annotations
 import math
 import time
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 
+from .arguments import check_seed
 from .coverage import apply_min_coverage
 from .errors import InvalidOptionError, SolveFailedError, UnknownSystemError
 from .impute import impute_pairwise
@@ -28,7 +29,7 @@ from .leaderboard import Leaderboard
 from .missing_policies import ENTRY_POLICIES, apply_policy, check_policy
 from .pairwise import PairwiseMatrix
 from .results import KemenyResult
-from .solver_choice import check_solver
+from .solver_choice import check_solver, solver_not_available
 
 if TYPE_CHECKING:  # pragma: no cover
     from solvers.linear_ordering import SolveProgress
@@ -37,20 +38,30 @@ __all__ = ["kemeny", "kemeny_objective"]
 
 #: Most systems ``method="brute_force"`` accepts (8! = 40320 rankings).
 MAX_BRUTE_FORCE_SYSTEMS = 8
+#: Seconds the solver gets when preparing the input used up `time_limit`: enough for
+#: its heuristic order (returned with status "time_limit" and a trivial bound).
+_MIN_SOLVE_SECONDS = 1e-3
 
 
 def _ranking_indices(p: PairwiseMatrix, ranking: Sequence[str]) -> list[int]:
     """Row indices of a full ranking; errors name unknown, repeated or missing systems."""
     if isinstance(ranking, str):
         raise InvalidOptionError(f"a ranking must be a sequence of systems, got the string {ranking!r}")
+    if not isinstance(ranking, Iterable):
+        raise InvalidOptionError(f"a ranking must be a sequence of systems, got {type(ranking).__name__} {ranking!r}")
     labels = list(ranking)
-    unknown = [s for s in labels if s not in p.systems]
+    known = set(p.systems)  # O(1) lookups: a ranking of 2,000 systems is checked in milliseconds
+    try:
+        unknown = [s for s in labels if s not in known]
+    except TypeError:  # an unhashable entry is no system
+        unknown = [s for s in labels if s not in p.systems]
     if unknown:
         raise UnknownSystemError(unknown[0], p.systems, "the ranking")
     repeated = sorted(s for s, c in Counter(labels).items() if c > 1)
     if repeated:
         raise InvalidOptionError(f"system(s) {', '.join(map(repr, repeated))} appear more than once in the ranking")
-    missing = [s for s in p.systems if s not in set(labels)]
+    given = set(labels)
+    missing = [s for s in p.systems if s not in given]
     if missing:
         shown = ", ".join(map(repr, missing[:5])) + (", ..." if len(missing) > 5 else "")
         raise InvalidOptionError(
@@ -178,9 +189,13 @@ def kemeny(
         programming for every component. ``"brute_force"``: all rankings of the whole
         matrix (at most 8 systems), the reference.
     time_limit : float, optional
-        Seconds. When the limit stops the proof, the best ranking found comes back with
-        status ``"time_limit"``, a proven `lower_bound` and its `gap`; it is never called
-        optimal. Without a limit the result is optimal or an error is raised.
+        Seconds for the whole call: building the pairwise matrix, the decomposition, the
+        heuristic, every LP and MIP solve and the uniqueness / enumeration checks share
+        it (the call may overrun it by the few steps that cannot stop early: the pairwise
+        matrix and a first heuristic ranking). When the limit stops the proof, the best
+        ranking found comes back with status ``"time_limit"``, a proven `lower_bound` and
+        its `gap`; it is never called optimal (nor `unique`). Without a limit the result
+        is optimal or an error is raised.
     solver : str, default="highs"
         ``"highs"``, ``"cbc"`` or any pulp solver name.
     unique : bool, default=True
@@ -219,13 +234,13 @@ def kemeny(
     Raises
     ------
     InvalidOptionError
-        An unknown method or solver name, a bad time limit, cap or `progress`, brute
-        force on more than 8 systems, `data` of an unsupported type, an unknown `missing`
+        An unknown method or solver name, a bad time limit, cap, `progress` or `seed`
+        (not an integer), brute force on more than 8 systems, `data` of an unsupported type, an unknown `missing`
         policy, `missing` or `min_coverage` given with data that is not a Leaderboard, or
         a policy / threshold leaving fewer than 2 systems.
     SolverNotAvailableError
-        The solver named by `solver` is not installed here (not checked with
-        ``method="brute_force"``).
+        The solver named by `solver` is unknown or not installed here (not checked with
+        ``method="brute_force"``); the message lists the solvers available here.
     SolveFailedError
         The solver failed or, without a time limit, stopped before proving optimality,
         or its objective does not match the recomputed one.
@@ -250,6 +265,15 @@ def kemeny(
     weak components too and every optimal ranking respects them (the extended
     Condorcet criterion). The tests check all of this against brute force.
 
+    Exactness. Orders are compared on :attr:`PairwiseMatrix.exact_margins` (margins summed
+    in integers, tied tasks cancelling), so the decomposition, the majority ties and the
+    enumeration of components of at most 8 systems are exact whatever the range of the
+    weights (1e-12 next to 1e12). Larger components are solved by a float MIP on the
+    positive margins scaled to about 1; it proves exact optimality when the margins' common
+    step is at least 1e-6 of the largest margin, and otherwise the ranking is optimal to
+    within about 1e-9 of the objective and ``notes`` says so. The reported `objective` is
+    recomputed in floats from the preferences.
+
     References
     ----------
     .. [1] Colombo et al., "What are the best systems? New perspectives on NLP
@@ -273,6 +297,7 @@ def kemeny(
     (4.0, False, (('a', 'b', 'c'), ('b', 'c', 'a'), ('c', 'a', 'b')))
     """
     start = time.perf_counter()
+    seed = check_seed(seed, "seed", allow_none=False)
     treated, record, notes = _treated(data, missing, min_coverage)
     p = as_pairwise(treated)
     n = p.n_systems
@@ -280,22 +305,27 @@ def kemeny(
     if method != "brute_force":
         check_solver(solver)
     from solvers.linear_ordering import solve_linear_ordering
-    from solvers.status import SolverError
+    from solvers.status import SolverError, SolverUnavailableError
 
+    # the limit covers the whole call: the solver gets what the input checks and the
+    # pairwise matrix left (at least a token amount, enough for its heuristic order)
+    budget = None if time_limit is None else max(time_limit - (time.perf_counter() - start), _MIN_SOLVE_SECONDS)
     try:
         outcome = solve_linear_ordering(
             p.preferences,
             backend=solver,
             method=method,
-            time_limit=time_limit,
+            time_limit=budget,
             decompose=bool(decompose),
             unique=bool(unique),
             enumerate_optima=cap,
             progress=progress,
             verbose=bool(verbose),
-            tol=p.tol,
+            margins=p.exact_margins,  # exact: ties cancel, no tolerance scaled by other pairs
             seed=int(seed),
         )
+    except SolverUnavailableError as exc:  # not a failed solve: say which solvers can run
+        raise solver_not_available(exc, solver) from exc
     except SolverError as exc:
         elapsed = time.perf_counter() - start
         limit = "" if time_limit is None else f" (time_limit {time_limit:g} s)"
@@ -316,9 +346,10 @@ def kemeny(
         )
     lower_bound = objective if outcome.optimal else min(objective, float(outcome.lower_bound))
     block_of = {i: b for b, members in enumerate(outcome.components) for i in members}
-    blocks = tuple(
-        tuple(labels[i] for i in outcome.order if block_of[i] == b) for b in range(len(outcome.components))
-    )
+    grouped: list[list[str]] = [[] for _ in outcome.components]
+    for i in outcome.order:  # one pass: each block's systems in ranking order
+        grouped[block_of[i]].append(labels[i])
+    blocks = tuple(tuple(members) for members in grouped)
     return KemenyResult(
         ranking=ranking,
         objective=objective,
@@ -335,5 +366,8 @@ def kemeny(
         seconds=time.perf_counter() - start,
         time_limit=time_limit,
         missing=record,
-        notes=notes,
+        notes=notes + outcome.notes + (
+            (f"task weights divided by {1 / p.weight_scale:g} to stay within float64; objective and bound in those units",)
+            if p.weight_scale != 1.0 else ()
+        ),
     )

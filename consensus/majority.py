@@ -2,8 +2,9 @@
 
 System ``i`` beats ``j`` by weighted majority when ``wins[i, j] > wins[j, i]``
 (Rofin et al. 2023, sec. 2.2.3, with task weights; tasks where either is missing or
-both tie count for neither). Margins within :attr:`PairwiseMatrix.tol` of zero are
-majority ties: no edge either way, listed in ``graph.graph["ties"]``.
+both tie count for neither). The comparison is exact (:attr:`PairwiseMatrix.majority`, the
+signs of the exact margins): a pair with margin exactly 0 is a majority tie, with no edge
+either way, listed in ``graph.graph["ties"]``; a huge tied task never hides a small margin.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from __future__ import annotations
 import networkx as nx
 import numpy as np
 
+from .errors import InvalidOptionError
 from .inputs import as_pairwise
 from .leaderboard import Leaderboard
 from .pairwise import PairwiseMatrix, pairwise
@@ -43,8 +45,8 @@ def beats(data: Leaderboard | PairwiseMatrix) -> np.ndarray:
     Returns
     -------
     numpy.ndarray of bool (n, n)
-        True where ``wins[i, j] - wins[j, i]`` exceeds :attr:`PairwiseMatrix.tol`; rows and
-        columns in system order.
+        True where the exact margin ``wins[i, j] - wins[j, i]`` is positive
+        (:attr:`PairwiseMatrix.majority`); rows and columns in system order.
 
     Raises
     ------
@@ -58,7 +60,7 @@ def beats(data: Leaderboard | PairwiseMatrix) -> np.ndarray:
     [True, False, True, True]
     """
     p = as_pairwise(data)
-    return p.margins > p.tol
+    return p.majority > 0
 
 
 def majority_graph(data: Leaderboard | PairwiseMatrix) -> nx.DiGraph:
@@ -95,7 +97,7 @@ def majority_graph(data: Leaderboard | PairwiseMatrix) -> nx.DiGraph:
     1.0
     """
     p = as_pairwise(data)
-    win = p.margins > p.tol
+    win = p.majority > 0
     graph = nx.DiGraph()
     for i, s in enumerate(p.systems):
         graph.add_node(s, index=i)
@@ -126,7 +128,7 @@ def majority_ties(data: Leaderboard | PairwiseMatrix) -> list[tuple[str, str]]:
     Returns
     -------
     list of (str, str)
-        Pairs whose margin is within :attr:`PairwiseMatrix.tol` of 0, each once with the
+        Pairs whose exact margin is 0 (:attr:`PairwiseMatrix.majority`), each once with the
         earlier system (in system order) first; empty when there is none.
 
     Raises
@@ -141,7 +143,7 @@ def majority_ties(data: Leaderboard | PairwiseMatrix) -> list[tuple[str, str]]:
     [('a', 'b')]
     """
     p = as_pairwise(data)
-    tied = np.abs(p.margins) <= p.tol
+    tied = p.majority == 0
     rows, cols = np.nonzero(np.triu(tied, k=1))
     return [(p.systems[i], p.systems[j]) for i, j in zip(rows.tolist(), cols.tolist())]
 
@@ -173,7 +175,7 @@ def condorcet_winner(data: Leaderboard | PairwiseMatrix) -> str | None:
     'B'
     """
     p = as_pairwise(data)
-    win = p.margins > p.tol
+    win = p.majority > 0
     hits = np.nonzero(win.sum(axis=1) == p.n_systems - 1)[0]
     return p.systems[int(hits[0])] if len(hits) else None
 
@@ -209,7 +211,7 @@ def is_condorcet_winner(data: Leaderboard | PairwiseMatrix, system: str) -> bool
     """
     p = as_pairwise(data)
     i = p.index(system)
-    return bool((np.delete(p.margins[i], i) > p.tol).all())
+    return bool((np.delete(p.majority[i], i) > 0).all())
 
 
 def weak_condorcet_winners(data: Leaderboard | PairwiseMatrix) -> tuple[str, ...]:
@@ -239,7 +241,7 @@ def weak_condorcet_winners(data: Leaderboard | PairwiseMatrix) -> tuple[str, ...
     ('B',)
     """
     p = as_pairwise(data)
-    lost = (p.margins < -p.tol).any(axis=1)
+    lost = (p.majority < 0).any(axis=1)
     return tuple(s for s, bad in zip(p.systems, lost) if not bad)
 
 
@@ -269,14 +271,14 @@ def condorcet_loser(data: Leaderboard | PairwiseMatrix) -> str | None:
     'A'
     """
     p = as_pairwise(data)
-    lose = p.margins < -p.tol
+    lose = p.majority < 0
     hits = np.nonzero(lose.sum(axis=1) == p.n_systems - 1)[0]
     return p.systems[int(hits[0])] if len(hits) else None
 
 
 def _weak_components(p: PairwiseMatrix) -> list[list[int]]:
     """Strongly connected components of "beats or ties", best first (a total preorder)."""
-    weak = p.margins >= -p.tol
+    weak = p.majority >= 0
     np.fill_diagonal(weak, False)
     graph = nx.DiGraph()
     graph.add_nodes_from(range(p.n_systems))
@@ -401,6 +403,8 @@ def pareto_dominated(table: Leaderboard) -> dict[str, tuple[str, ...]]:
     >>> pareto_dominated(cs.Leaderboard.from_frame(sparse))   # 'a' says nothing on nli
     {}
     """
+    if not isinstance(table, Leaderboard):
+        raise InvalidOptionError(f"pareto_dominated needs a Leaderboard (scores), got {type(table).__name__}")
     p = pairwise(table.with_weights({t: 1.0 for t in table.tasks}))  # Pareto ignores weights
     scored = (~np.isnan(table.values)).sum(axis=1)
     covers = p.counts == scored[:, None]  # covers[i, j]: j is scored on every task i is scored on

@@ -5,21 +5,68 @@ better than system ``j``, counting only tasks where both are scored (the R opera
 of Rofin et al. 2023, eq. 1). ``ties[i, j]`` is the weight of the tasks where both
 are scored and tie, and ``counts[i, j]`` the number of tasks comparing them directly.
 So ``wins[i, j] + wins[j, i] + ties[i, j]`` is the weight of the tasks both are scored on.
+
+Majority decisions are exact. The float matrices are sums of weights and can lose a small
+weight next to a huge one (1e12 + 1e-12 is 1e12 in floats), so every matrix also carries
+its margins ``wins[i, j] - wins[j, i]`` exactly (:attr:`PairwiseMatrix.exact_margins`): from
+scores, each task weight read as the rational it stands for
+(:func:`solvers.ordering_exact.as_rational`: 0.1 is 1/10, 1/3 is 1/3, other floats their
+exact binary value) and summed in integers; for a matrix given as floats, the entries
+read the same way, with a margin within ``2**-44`` of the pair's own ``wins[i, j] +
+wins[j, i]`` taken as float rounding of a tie. Ties never enter any pair's tolerance.
+:attr:`PairwiseMatrix.majority` holds the signs; the majority graph, Condorcet winners,
+the majority rules and Kemeny all read them.
 """
 
 from __future__ import annotations
 
+import functools
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Literal
 
 import numpy as np
 import pandas as pd
 
+from solvers.ordering_costs import pair_tol
+from solvers.ordering_exact import as_rational, exact_margins
+
+from .arguments import name_list
 from .errors import InvalidOptionError, LeaderboardError, UnknownSystemError
 from .leaderboard import Leaderboard
+from .limits import check_square_matrices
 
 __all__ = ["PairwiseMatrix", "pairwise"]
+
+def _check_cells(name: str, values: object, labels: tuple[str, ...], *, symmetric: bool = False) -> np.ndarray:
+    """`values` as an n x n float array of finite, non-negative weights (symmetric, zero
+    diagonal when `symmetric`); LeaderboardError naming the argument and the cell otherwise."""
+    n = len(labels)
+    array = np.asarray(values, dtype=np.float64)
+    if array.shape != (n, n):
+        raise LeaderboardError(f"from_array: {name} must be {n} x {n} like wins, got shape {array.shape}")
+
+    def cell(i: int, j: int) -> str:
+        return f"{name}[{labels[i]!r}, {labels[j]!r}] = {float(array[i, j])!r} (row {i}, column {j})"
+
+    bad = np.argwhere(~np.isfinite(array) | (array < 0))
+    if len(bad):
+        i, j = (int(x) for x in bad[0])
+        raise LeaderboardError(f"from_array: {cell(i, j)}; {name} must hold finite, non-negative weights")
+    if symmetric:
+        off = np.argwhere((array != array.T) | np.diag(np.diag(array) != 0))
+        if len(off):
+            i, j = (int(x) for x in off[0])
+            what = (
+                "must be 0 on the diagonal"
+                if i == j
+                else f"differs from {name}[{labels[j]!r}, {labels[i]!r}] = {float(array[j, i])!r}"
+            )
+            raise LeaderboardError(f"from_array: {cell(i, j)} {what}; {name} must be symmetric with a zero diagonal")
+    return array
+
 
 def _frozen(array: np.ndarray) -> np.ndarray:
     array = np.array(array, dtype=np.float64, copy=True)
@@ -47,6 +94,10 @@ class PairwiseMatrix:
         Two scores within `tie_tol` of each other count as a tie (0: exact).
     source : str
         How the matrix was built ("scores", "imputed", "array").
+    weight_scale : float
+        The float matrices are in units of the task weights times this: 1.0 unless the
+        weights were near the top of the float64 range (then a power of 2 below 1, see
+        :func:`pairwise`).
 
     Examples
     --------
@@ -61,7 +112,10 @@ class PairwiseMatrix:
     counts: np.ndarray
     tie_tol: float = 0.0
     source: str = "scores"
+    weight_scale: float = 1.0
     _index: dict[str, int] = field(default_factory=dict, repr=False, compare=False)
+    _exact: tuple[np.ndarray, int] | None = field(default=None, repr=False, compare=False)
+    _cache: dict[str, object] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         n = len(self.systems)
@@ -70,7 +124,18 @@ class PairwiseMatrix:
             if np.shape(arr) != (n, n):
                 raise LeaderboardError(f"pairwise {name} must be {n} x {n}, got shape {np.shape(arr)}")
             object.__setattr__(self, name, _frozen(arr))
+        if not np.all(np.isfinite(self.wins)):
+            raise LeaderboardError("pairwise wins must be finite (the weights overflowed float64?)")
         self._index.update({s: i for i, s in enumerate(self.systems)})
+        if self._exact is not None:
+            exact = self._exact[0]
+            signs = (exact > 0).astype(np.int8) - (exact < 0).astype(np.int8)
+        else:  # floats: a margin within float rounding of the pair's own wins is a tie
+            diff = self.wins - self.wins.T
+            signs = np.where(np.abs(diff) <= pair_tol(self.wins), 0, np.sign(diff)).astype(np.int8)
+        np.fill_diagonal(signs, 0)
+        signs.flags.writeable = False
+        self._cache["majority"] = signs
 
     @classmethod
     def from_array(
@@ -91,10 +156,10 @@ class PairwiseMatrix:
         systems : sequence of str, optional
             Labels of the rows (default ``s0``, ``s1``, ...).
         ties : ndarray (n, n), optional
-            Tie weights (default zeros); not checked.
+            Tie weights (default zeros): finite, >= 0, symmetric, zero diagonal.
         counts : ndarray (n, n), optional
             Number of tasks comparing each pair (default: 1 where
-            ``wins + wins.T + ties > 0``, else 0).
+            ``wins + wins.T + ties > 0``, else 0): finite and >= 0.
         source : str, default="array"
             Recorded in :attr:`source`.
 
@@ -107,8 +172,10 @@ class PairwiseMatrix:
         ------
         LeaderboardError
             If `wins` is not square, holds a negative or non-finite entry, has a non-zero
-            diagonal, or does not match the number of `systems`; or `ties` / `counts`
-            have the wrong shape.
+            diagonal, or does not match the number of `systems`; if `ties` / `counts`
+            have the wrong shape or a negative or non-finite entry, or `ties` is not
+            symmetric or has a non-zero diagonal. The message names the argument and the
+            cell (``ties['a', 'b']``).
 
         Examples
         --------
@@ -120,17 +187,21 @@ class PairwiseMatrix:
         if wins.ndim != 2 or wins.shape[0] != wins.shape[1]:
             raise LeaderboardError(f"a pairwise matrix must be square, got shape {wins.shape}")
         n = wins.shape[0]
-        if not np.all(np.isfinite(wins)) or (wins < 0).any():
-            raise LeaderboardError("a pairwise matrix must hold finite, non-negative weights")
-        if np.any(np.diag(wins) != 0):
-            raise LeaderboardError("a pairwise matrix must have a zero diagonal")
         labels = tuple(systems) if systems is not None else tuple(f"s{i}" for i in range(n))
         if len(labels) != n:
             raise LeaderboardError(f"{len(labels)} system labels for a {n} x {n} matrix")
-        ties = np.zeros((n, n)) if ties is None else np.asarray(ties, dtype=np.float64)
+        _check_cells("wins", wins, labels)
+        if np.any(np.diag(wins) != 0):
+            raise LeaderboardError("a pairwise matrix must have a zero diagonal")
+        if ties is None:
+            ties = np.zeros((n, n))
+        else:
+            ties = _check_cells("ties", ties, labels, symmetric=True)
         if counts is None:
             counts = ((wins + wins.T + ties) > 0).astype(np.float64)
-        return cls(labels, wins, ties, np.asarray(counts, dtype=np.float64), source=source)
+        else:
+            counts = _check_cells("counts", counts, labels)
+        return cls(labels, wins, ties, counts, source=source)
 
     # ------------------------------------------------------------------ views
     @property
@@ -157,10 +228,66 @@ class PairwiseMatrix:
         return self.wins + self.ties / 2.0
 
     @property
+    def majority(self) -> np.ndarray:
+        """Exact majority signs: ``1`` where the row system beats the column system, ``-1``
+        where it loses, ``0`` for a majority tie (and the diagonal); int8, read-only.
+
+        The sign of the exact margin (:attr:`exact_margins`), never a float comparison against
+        a tolerance scaled by other pairs: a huge tied task cannot hide a small margin.
+
+        Examples
+        --------
+        >>> PairwiseMatrix.from_array([[0, 2], [1, 0]]).majority.tolist()
+        [[0, 1], [-1, 0]]
+        """
+        return self._cache["majority"]  # type: ignore[return-value]
+
+    @property
+    def exact_margins(self) -> np.ndarray:
+        """``wins - wins.T`` exactly, as :class:`fractions.Fraction` (an object array).
+
+        From scores: the sums of the task weights read as rationals
+        (:func:`solvers.ordering_exact.as_rational`), tied tasks cancelling exactly. For a
+        matrix given as floats: the entries read the same way, a margin within float
+        rounding of the pair's own ``wins[i, j] + wins[j, i]`` being 0. The signs are
+        :attr:`majority`; :func:`consensus.kemeny` optimizes on these values.
+
+        Examples
+        --------
+        >>> p = PairwiseMatrix.from_array([[0, 0.3], [0.1, 0]])
+        >>> p.exact_margins[0, 1]
+        Fraction(1, 5)
+        """
+        cached = self._cache.get("exact_margins")
+        if cached is None:
+            ints, denominator = self._exact_ints()
+            n = self.n_systems
+            cached = np.empty((n, n), dtype=object)
+            for i in range(n):
+                for j in range(n):
+                    cached[i, j] = Fraction(int(ints[i, j]), denominator)
+            cached.flags.writeable = False
+            self._cache["exact_margins"] = cached
+        return cached  # type: ignore[return-value]
+
+    def _exact_ints(self) -> tuple[np.ndarray, int]:
+        """Exact margins as Python ints over one denominator."""
+        if self._exact is not None:
+            return self._exact
+        ints, denominator = exact_margins(self.wins)  # per-pair rounding of ties, as `majority`
+        ints[self.majority == 0] = 0
+        return ints, denominator
+
+    @property
     def tol(self) -> float:
-        """Margins within this of 0 are majority ties (guards float sums of weights)."""
-        scale = float(self.compared.max()) if self.n_systems else 0.0
-        return 1e-9 * max(scale, 1.0)
+        """The largest float margin of a majority-tied pair (0.0 when ties are exact).
+
+        Kept for code comparing the float :attr:`margins`: ``margins > tol`` reproduces
+        :attr:`majority` unless a decided margin is smaller than float rounding elsewhere.
+        Majority decisions use :attr:`majority` (exact), not this.
+        """
+        tied = self.majority == 0
+        return float(np.abs(self.margins)[tied].max(initial=0.0))
 
     def index(self, system: str) -> int:
         """Row of `system`; raises :class:`UnknownSystemError` naming close labels.
@@ -227,7 +354,7 @@ class PairwiseMatrix:
         Parameters
         ----------
         systems : sequence of str
-            Systems to keep (repeats are not checked).
+            Systems to keep, each at most once.
 
         Returns
         -------
@@ -239,6 +366,8 @@ class PairwiseMatrix:
         ------
         UnknownSystemError
             If a name is not a system of the matrix.
+        InvalidOptionError
+            If `systems` names a system twice, or is not a list of names.
 
         Examples
         --------
@@ -246,10 +375,17 @@ class PairwiseMatrix:
         >>> p.select(["c", "a"]).wins.tolist()
         [[0.0, 2.0], [1.0, 0.0]]
         """
+        systems = name_list(systems, "systems", kind="system names")
         rows = [self.index(s) for s in systems]
+        repeated = sorted({s for k, s in enumerate(systems) if rows.index(rows[k]) != k})
+        if repeated:
+            shown = ", ".join(map(repr, repeated))
+            raise InvalidOptionError(f"systems lists {shown} more than once; name each system once")
         grid = np.ix_(rows, rows)
+        exact = None if self._exact is None else (self._exact[0][grid], self._exact[1])
         return PairwiseMatrix(
-            tuple(systems), self.wins[grid], self.ties[grid], self.counts[grid], self.tie_tol, self.source
+            tuple(systems), self.wins[grid], self.ties[grid], self.counts[grid], self.tie_tol, self.source,
+            self.weight_scale, _exact=exact,
         )
 
 
@@ -273,7 +409,15 @@ def pairwise(data: Leaderboard | PairwiseMatrix, *, tie_tol: float = 0.0) -> Pai
         ``wins``, ``ties`` (weighted by :attr:`Leaderboard.weights`, not normalized) and
         ``counts`` (unweighted number of tasks both are scored on) over the oriented
         scores, systems in table order, ``source="scores"``. A task where either system is
-        missing counts for neither.
+        missing counts for neither. The margins are also summed exactly
+        (:attr:`PairwiseMatrix.exact_margins`, :attr:`PairwiseMatrix.majority`).
+
+    Notes
+    -----
+    Weights so large that a sum of them could overflow float64 (a total over about 2**1000,
+    e.g. weights of 1e308) are divided by a power of two first, in the float matrices and
+    the exact margins alike: the majority relation and the Kemeny ranking are scale-free,
+    and every number of the matrix is then in those units (the ratios are unchanged).
 
     Raises
     ------
@@ -301,24 +445,84 @@ def pairwise(data: Leaderboard | PairwiseMatrix, *, tie_tol: float = 0.0) -> Pai
     values = data.values
     weights = data.weights.to_numpy()
     n = values.shape[0]
+    check_square_matrices(n, 5, "the pairwise comparison")  # wins, ties, counts and temporaries
     ok = (~np.isnan(values)).astype(np.float64)
     wins = np.zeros((n, n))
     ties = np.zeros((n, n))
+    shift = _overflow_shift(weights, n)
+    exact = _ExactSum(weights)
     # Tasks sharing a weight are counted together in integers (fast), then scaled once.
     for w in np.unique(weights):
         cols = np.nonzero(weights == w)[0]
         beat = np.zeros((n, n), dtype=np.int32)
         with np.errstate(invalid="ignore"):
             for j in cols:
-                v = values[:, j]
+                v = np.ascontiguousarray(values[:, j])  # a strided column makes outer() ~10x slower
                 if tie_tol == 0:
                     beat += np.greater.outer(v, v)  # NaN compares False: missing never wins
                 else:
                     beat += np.subtract.outer(v, v) > tie_tol
         both = ok[:, cols] @ ok[:, cols].T  # tasks where both are scored
-        wins += w * beat
-        ties += w * (both - beat - beat.T)
+        scaled = math.ldexp(float(w), -shift)
+        wins += scaled * beat
+        ties += scaled * (both - beat - beat.T)
+        exact.add(float(w), beat)
     counts = ok @ ok.T
     np.fill_diagonal(ties, 0.0)
     np.fill_diagonal(counts, 0.0)
-    return PairwiseMatrix(data.systems, wins, ties, counts, float(tie_tol), "scores")
+    margins, denominator = exact.result()
+    return PairwiseMatrix(
+        data.systems, wins, ties, counts, float(tie_tol), "scores", math.ldexp(1.0, -shift),
+        _exact=(margins, denominator << shift),
+    )
+
+
+def _overflow_shift(weights: np.ndarray, n: int) -> int:
+    """k such that sums of ``weights * 2**-k`` over tasks and pairs stay far below float64's
+    largest value (0 unless the weights are near it)."""
+    top = float(weights.max(initial=0.0))
+    if top == 0:
+        return 0
+    exponent = math.frexp(top)[1] + (len(weights) * max(n, 1) ** 2).bit_length()
+    return max(0, exponent - 1000)
+
+
+class _ExactSum:
+    """Exact margins ``sum_t w_t (beat_t - beat_t.T)`` in integers: every weight read as a
+    rational (:func:`as_rational`) over one common denominator.
+
+    In int64 when the integer weights are small enough, else in 31-bit limbs (int64
+    arrays), recombined into Python ints once.
+    """
+
+    _LIMB = 31
+
+    def __init__(self, weights: np.ndarray) -> None:
+        self.rational = {float(w): as_rational(float(w)) for w in np.unique(weights)}
+        self.denominator = functools.reduce(math.lcm, (r.denominator for r in self.rational.values()), 1)
+        self.numerators = {w: int(r * self.denominator) for w, r in self.rational.items()}
+        self.n_tasks = len(weights)
+        largest = max(self.numerators.values(), default=0)
+        self.n_limbs = max(1, -(-largest.bit_length() // self._LIMB))
+        self.limbs: list[np.ndarray] = []
+
+    def add(self, weight: float, beat: np.ndarray) -> None:
+        """Add the tasks of one `weight` (`beat[i, j]`: how many of them ``i`` wins over ``j``)."""
+        diff = beat.astype(np.int64) - beat.T.astype(np.int64)
+        numerator = self.numerators[weight]
+        if not self.limbs:
+            self.limbs = [np.zeros_like(diff) for _ in range(self.n_limbs)]
+        for k in range(self.n_limbs):
+            part = (numerator >> (self._LIMB * k)) & ((1 << self._LIMB) - 1)
+            if part:
+                self.limbs[k] += part * diff  # |sum| < 2**31 * n_tasks: no int64 overflow
+
+    def result(self) -> tuple[np.ndarray, int]:
+        """The exact margins (object array of Python ints) and their denominator."""
+        if not self.limbs:
+            return np.zeros((0, 0), dtype=object), 1
+        total = self.limbs[0].astype(object)
+        for k in range(1, self.n_limbs):
+            if self.limbs[k].any():
+                total = total + self.limbs[k].astype(object) * (1 << (self._LIMB * k))
+        return total, self.denominator

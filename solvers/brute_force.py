@@ -1,7 +1,8 @@
 """Exhaustive reference for the linear-ordering (Kemeny) problem on at most 8 items.
 
-Every permutation is scored, so the result is exact by construction and lists *all*
-optimal orders. It is the reference the ILP of :mod:`solvers.linear_ordering` is tested
+Every permutation is scored in exact integer arithmetic (on the exact margins of
+:func:`solvers.ordering_exact.exact_margins`), so the result is exact by construction and
+lists *all* optimal orders. It is the reference the ILP of :mod:`solvers.linear_ordering` is tested
 against, and it solves tiny inputs (``method="brute_force"``) or tiny components.
 
 The arithmetic here is deliberately independent of the ILP code: costs of all ``n!``
@@ -17,6 +18,9 @@ from dataclasses import dataclass
 
 import numpy as np
 from numpy.typing import NDArray
+
+from .ordering_costs import ordering_cost
+from .ordering_exact import exact_margins
 
 __all__ = ["MAX_BRUTE_FORCE", "BruteForceOutcome", "all_order_costs", "brute_force_linear_ordering"]
 
@@ -35,11 +39,12 @@ class BruteForceOutcome:
     objective : float
         Its cost: the sum of ``costs[j, i]`` over pairs with ``i`` placed above ``j``.
     optima : tuple of tuple of int
-        Every order whose cost is within `tol` of the minimum, in lexicographic order.
+        Every order of minimum exact cost, in lexicographic order.
     n_orders : int
         Number of orders scored (``n!``).
     tol : float
-        Two costs within `tol` count as equal.
+        The `tol` given for float margins (0.0: the default, a per-pair rounding
+        tolerance, or exact margins given).
 
     Examples
     --------
@@ -121,10 +126,42 @@ def all_order_costs(costs: NDArray[np.float64], *, max_n: int = MAX_BRUTE_FORCE)
     return orders, values
 
 
+def _exact_order_values(above: NDArray[np.bool_], weights: list[int]) -> NDArray[np.object_] | NDArray[np.int64]:
+    """``above @ weights`` exactly, for Python-int `weights` of any size.
+
+    In int64 when the sums fit, else limb by limb (31-bit limbs, int64 products, Python
+    ints only to recombine one value per order).
+    """
+    bound = sum(abs(w) for w in weights)
+    if bound < 2**62:
+        return above.astype(np.int64) @ np.array(weights, dtype=np.int64)
+    limbs: list[NDArray[np.int64]] = []
+    rest = list(weights)
+    while any(rest):
+        limbs.append(np.array([w & (2**31 - 1) for w in rest], dtype=np.int64))
+        rest = [w >> 31 for w in rest]  # floor shift: the top limb carries the sign (-1 ... then 0)
+        if all(w in (0, -1) for w in rest):
+            limbs.append(np.array(rest, dtype=np.int64))
+            break
+    values = np.zeros(above.shape[0], dtype=object)
+    matrix = above.astype(np.int64)
+    for k, limb in enumerate(limbs):
+        values = values + (matrix @ limb).astype(object) * (1 << (31 * k))
+    return values
+
+
 def brute_force_linear_ordering(
-    costs: NDArray[np.float64] | list[list[float]], *, tol: float | None = None, max_n: int = MAX_BRUTE_FORCE
+    costs: NDArray[np.float64] | list[list[float]],
+    *,
+    tol: float | None = None,
+    max_n: int = MAX_BRUTE_FORCE,
+    margins: NDArray[np.object_] | None = None,
 ) -> BruteForceOutcome:
-    """Solve a linear-ordering problem by scoring all ``n!`` orders.
+    """Solve a linear-ordering problem by scoring all ``n!`` orders, in exact arithmetic.
+
+    Orders are compared by their exact cost differences: sums of the exact margins
+    ``costs[i, j] - costs[j, i]`` (:func:`solvers.ordering_exact.exact_margins`), as Python
+    integers, so optima are exact whatever the range of the costs (1e-12 next to 1e12).
 
     Parameters
     ----------
@@ -132,21 +169,25 @@ def brute_force_linear_ordering(
         ``costs[i, j]`` is paid when ``j`` is placed above ``i``; for Kemeny consensus
         this is the pairwise preference matrix (wins + ties / 2).
     tol : float, optional
-        Costs within `tol` of the minimum are optimal too. Default:
-        ``1e-9 * max(1, max(costs + costs.T))``, the tolerance of
-        :attr:`consensus.PairwiseMatrix.tol`.
+        Without `margins`: a pair whose float margin is within `tol` of 0 is a tie.
+        Default: per pair, ``2**-44 * (costs[i, j] + costs[j, i])`` (float rounding of that
+        pair's sums, never relative to other pairs).
     max_n : int, default=8
         Largest accepted size.
+    margins : array_like (n, n), optional
+        Exact margins (integers or :class:`fractions.Fraction`, any common positive
+        scale), e.g. :attr:`consensus.PairwiseMatrix.exact_margins`; then `tol` is unused.
 
     Returns
     -------
     BruteForceOutcome
-        The lexicographically smallest optimal order, its cost, and all optimal orders.
+        The lexicographically smallest optimal order, its cost (a float, from `costs`), and
+        all optimal orders (exactly the orders of minimum exact cost).
 
     Raises
     ------
     ValueError
-        The matrix is not square, not finite, or larger than `max_n`.
+        The matrix is not square, not finite, or larger than `max_n`; or bad `margins`.
 
     References
     ----------
@@ -161,14 +202,31 @@ def brute_force_linear_ordering(
     >>> res = brute_force_linear_ordering(cycle)
     >>> res.objective, res.optima
     (4.0, ((0, 1, 2), (1, 2, 0), (2, 0, 1)))
+
+    Exact margins decide where floats cannot: half of a tied 1e12 on each side, and a
+    margin of 2**-40 that the float sum 5e11 + 2**-40 has lost.
+
+    >>> from fractions import Fraction
+    >>> tiny = Fraction(1, 2**40)
+    >>> brute_force_linear_ordering([[0, 5e11], [5e11, 0]], margins=[[0, -tiny], [tiny, 0]]).order
+    (1, 0)
     """
     matrix = _check_costs(costs)
-    if tol is None:
-        scale = float((matrix + matrix.T).max()) if matrix.size else 0.0
-        tol = 1e-9 * max(scale, 1.0)
-    orders, values = all_order_costs(matrix, max_n=max_n)
-    best = float(values.min())
-    hits = np.nonzero(values <= best + tol)[0]
+    n = matrix.shape[0]
+    if n > max_n:
+        raise ValueError(f"brute force handles at most {max_n} items ({max_n}! orders), got {n}")
+    exact, _ = exact_margins(matrix, margins=margins, tol=tol)
+    if n == 0:
+        return BruteForceOutcome((), 0.0, ((),), 1, 0.0 if tol is None else float(tol))
+    orders = _permutations(n)
+    position = np.argsort(orders, axis=1)
+    iu, ju = np.triu_indices(n, 1)
+    above = position[:, iu] < position[:, ju]  # i above j, for every pair i < j
+    # i above j costs costs[j, i] = costs[i, j] + margin[j, i]: up to a constant, the sum
+    # of margin[j, i] over the pairs placed i above j
+    values = _exact_order_values(above, [int(exact[j, i]) for i, j in zip(iu.tolist(), ju.tolist())])
+    best = min(values.tolist())
+    hits = np.nonzero(values == best)[0]
     optima = tuple(tuple(int(x) for x in orders[r]) for r in hits)
-    objective = float(values[hits[0]])
-    return BruteForceOutcome(optima[0], 0.0 if objective == 0 else objective, optima, len(values), float(tol))
+    objective = ordering_cost(matrix, optima[0])
+    return BruteForceOutcome(optima[0], objective, optima, len(orders), 0.0 if tol is None else float(tol))

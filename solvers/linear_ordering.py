@@ -51,7 +51,7 @@ import logging
 import math
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -59,13 +59,13 @@ from numpy.typing import ArrayLike, NDArray
 from .brute_force import MAX_BRUTE_FORCE, brute_force_linear_ordering
 from .ordering_costs import (
     _as_costs,
-    _default_tol,
     _round_up,
     _trivial_bound,
     majority_components,
     objective_unit,
     ordering_cost,
 )
+from .ordering_exact import ExactCosts
 from .ordering_heuristics import _perturbation_search, heuristic_order, improve_order
 from .ordering_model import _Counters, _MipResult, _OrderingModel, violated_cycles  # noqa: F401 - tests patch and build them as lo.<name>
 from .ordering_optima import _enumerate_optima, _order_is_unique
@@ -182,8 +182,11 @@ class LinearOrderingOutcome:
     seconds : float
         Wall-clock time.
     unit : float or None
-        Lattice step of the objective (every order costs ``objective + k * unit``), or
-        None when the costs are not commensurable.
+        Exact lattice step of the objective (every order costs ``objective + k * unit``,
+        the gcd of the exact margins), or None when every pair ties.
+    notes : tuple of str
+        Caveats, e.g. that an ILP component's margins span more than a float MIP resolves,
+        so its optimality holds only up to a tolerance.
 
     Examples
     --------
@@ -205,6 +208,7 @@ class LinearOrderingOutcome:
     iterations: int
     seconds: float
     unit: float | None
+    notes: tuple[str, ...] = ()
 
     @property
     def optimal(self) -> bool:
@@ -291,8 +295,8 @@ class _Tracker:
 # --------------------------------------------------------------------------- steps
 def _check_linear_ordering(
     costs: ArrayLike, method: str, time_limit: float | None, enumerate_optima: int, tol: float | None
-) -> tuple[NDArray[np.float64], int, float]:
-    """Validate the inputs; returns the cost matrix, the enumeration cap and the tolerance."""
+) -> tuple[NDArray[np.float64], int, float | None]:
+    """Validate the inputs; returns the cost matrix, the enumeration cap and the tie tolerance given."""
     matrix = _as_costs(costs)
     if method not in ("auto", "ilp", "brute_force"):
         raise ValueError(f"unknown method {method!r}; use 'auto', 'ilp' or 'brute_force'")
@@ -303,15 +307,15 @@ def _check_linear_ordering(
     n = matrix.shape[0]
     if method == "brute_force" and n > MAX_BRUTE_FORCE:
         raise ValueError(f"brute force handles at most {MAX_BRUTE_FORCE} items, got {n}; use method='ilp'")
-    return matrix, int(enumerate_optima), _default_tol(matrix) if tol is None else tol
+    return matrix, int(enumerate_optima), tol  # None: exact margins or per-pair rounding ties
 
 
 def _brute_force_outcome(
-    matrix: NDArray[np.float64], *, tol: float, unit: float | None, unique: bool, cap: int, start_time: float
+    matrix: NDArray[np.float64], *, exact: ExactCosts, unit: float | None, unique: bool, cap: int, start_time: float
 ) -> LinearOrderingOutcome:
     """``method="brute_force"``: all ``n!`` orders of the whole matrix, no decomposition."""
     n = matrix.shape[0]
-    bf = brute_force_linear_ordering(matrix, tol=tol)
+    bf = brute_force_linear_ordering(matrix, margins=exact.margins)
     return LinearOrderingOutcome(
         order=bf.order,
         objective=bf.objective,
@@ -329,25 +333,29 @@ def _brute_force_outcome(
     )
 
 
-def _solve_component(costs: NDArray[np.float64], index: int, ctx: _Context) -> _Component:
-    """One component: trivial, brute force, or heuristic -> LP phase -> perturbation -> MIP phase."""
+def _solve_component(
+    costs: NDArray[np.float64], index: int, ctx: _Context, margins: NDArray[np.object_] | None = None
+) -> _Component:
+    """One component: trivial, brute force (exact, on `margins`), or heuristic -> LP phase -> perturbation -> MIP phase."""
     n = costs.shape[0]
     members = list(range(n))
     if n == 1:
         return _Component(members, costs, (0,), 0.0, 0.0, SolveStatus.OPTIMAL, "trivial")
     use_ilp = ctx.method == "ilp" or n > MAX_BRUTE_FORCE
-    if not use_ilp:
-        bf = brute_force_linear_ordering(costs, tol=ctx.tol)
+    if not use_ilp and not ctx.out_of_time():  # out of time: the heuristic below, no 8! enumeration
+        bf = brute_force_linear_ordering(costs, tol=ctx.tol, margins=margins)
         return _Component(
             members, costs, bf.order, bf.objective, bf.objective, SolveStatus.OPTIMAL, "brute_force", brute_optima=bf.optima
         )
-    order, value = heuristic_order(costs, tol=ctx.tol)
+    order, value = heuristic_order(costs, tol=ctx.tol, deadline=ctx.deadline)  # always an order, even out of time
     bound = _round_up(_trivial_bound(costs), value, ctx.unit)
-    comp = _Component(members, costs, order, value, bound, SolveStatus.TIME_LIMIT, "ilp")
+    comp = _Component(members, costs, order, value, bound, SolveStatus.TIME_LIMIT, "ilp" if use_ilp else "brute_force")
     ctx.report("heuristic", index, value, bound)
     if ctx.proves(bound, value):
         comp.status, comp.bound = SolveStatus.OPTIMAL, value
         return comp
+    if ctx.out_of_time():
+        return comp  # the heuristic order and the trivial bound: no model is built
     model = _model_of(comp, index, ctx)
     _lp_phase(comp, index, ctx)
     if comp.status is not SolveStatus.OPTIMAL and not ctx.out_of_time():
@@ -374,13 +382,15 @@ def _perturbation_phase(comp: _Component, index: int, ctx: _Context) -> None:
 
 
 def _solve_components(
-    matrix: NDArray[np.float64], groups: Sequence[list[int]], ctx: _Context, tracker: _Tracker
+    matrix: NDArray[np.float64], groups: Sequence[list[int]], ctx: _Context, tracker: _Tracker,
+    exact: ExactCosts | None = None,
 ) -> list[_Component]:
     """Solve every component, small ones first; returns them in ranking order."""
     solved: list[_Component | None] = [None] * len(groups)
     for g in sorted(range(len(groups)), key=lambda g: (len(groups[g]), g)):  # small components first
         members = groups[g]
-        comp = _solve_component(matrix[np.ix_(members, members)], g, ctx)
+        block = None if exact is None else exact.block(members)
+        comp = _solve_component(matrix[np.ix_(members, members)], g, ctx, block)
         comp.members = members
         tracker.record(g, comp)
         solved[g] = comp
@@ -425,8 +435,18 @@ def solve_linear_ordering(
     threads: int | None = None,
     tol: float | None = None,
     seed: int = 0,
+    margins: ArrayLike | None = None,
 ) -> LinearOrderingOutcome:
     """Find an order of minimum total cost (Kemeny consensus), with proof of optimality.
+
+    Orders are compared on exact margins (:class:`solvers.ordering_exact.ExactCosts`): the
+    decomposition, majority ties, brute force and the objective's lattice step are exact.
+    The heuristics and the ILP work on the *reduced* costs (each pair's positive margin, so
+    tied weight, however large, adds nothing), scaled so the largest is about 1. The float
+    MIP proves exact optimality when the lattice step is at least ``1e-6`` of the largest
+    margin; otherwise (weights spanning many orders of magnitude, or arbitrary real
+    weights) an ILP component is optimal up to about ``1e-9`` of the objective, and
+    ``notes`` says so. Components of at most 8 items are always enumerated exactly.
 
     Parameters
     ----------
@@ -441,9 +461,11 @@ def solve_linear_ordering(
         ILP. ``"ilp"``: every component of 2+ items by ILP. ``"brute_force"``: all ``n!``
         orders of the whole matrix (``n <= 8``), no decomposition.
     time_limit : float, optional
-        Seconds for the whole call. When it runs out the best order is returned with
-        status ``TIME_LIMIT`` and a proven lower bound. Without a limit the outcome is
-        ``OPTIMAL`` or :class:`SolverError` is raised.
+        Seconds for the whole call: every phase (heuristic, LP rounds, each HiGHS run
+        getting only the time left, MIP, uniqueness and enumeration) checks the same
+        deadline and returns the best it has. When it runs out the best order is returned
+        with status ``TIME_LIMIT`` and a proven lower bound (at worst the trivial one).
+        Without a limit the outcome is ``OPTIMAL`` or :class:`SolverError` is raised.
     decompose : bool, default=True
         Solve the strongly connected components of the majority relation separately.
     unique : bool, default=True
@@ -457,10 +479,16 @@ def solve_linear_ordering(
     threads : int, optional
         Solver threads.
     tol : float, optional
-        Margins within `tol` are majority ties and costs within `tol` are equal. Default
-        ``1e-9 * max(1, max(costs + costs.T))``.
+        Without `margins`: float margins within `tol` of 0 are majority ties. Default: per
+        pair, ``2**-44 * (costs[i, j] + costs[j, i])`` (float rounding of that pair's sums,
+        never relative to other pairs); other margins are read exactly
+        (:func:`solvers.ordering_exact.as_rational`).
     seed : int, default=0
         Seed of the perturbation search (the result is deterministic for a given seed).
+    margins : array_like (n, n), optional
+        The exact margins ``costs[i, j] - costs[j, i]`` (Python ints or
+        :class:`fractions.Fraction`), e.g. :attr:`consensus.PairwiseMatrix.exact_margins`,
+        when the float `costs` have lost them (a tie of 1e12 next to weights of 1e-12).
 
     Returns
     -------
@@ -481,17 +509,23 @@ def solve_linear_ordering(
     """
     start_time = time.perf_counter()
     matrix, cap, tol = _check_linear_ordering(costs, method, time_limit, enumerate_optima, tol)
-    unit = objective_unit(matrix, tol=tol)
+    exact = ExactCosts.of(matrix, margins=margins, tol=tol)  # exact margins; `reduced` for the ILP
+    unit = None if exact.unit is None else float(exact.unit)
     if method == "brute_force":
-        return _brute_force_outcome(matrix, tol=tol, unit=unit, unique=unique, cap=cap, start_time=start_time)
+        return _brute_force_outcome(matrix, exact=exact, unit=unit, unique=unique, cap=cap, start_time=start_time)
 
     n = matrix.shape[0]
-    groups = majority_components(matrix, tol=tol) if decompose else [list(range(n))]
-    tracker = _Tracker.start(matrix, groups, progress, start_time)
+    reduced, tol = exact.reduced, exact.tol  # scaled reduced costs; a float tolerance in their units
+    groups = majority_components(reduced, margins=exact.margins) if decompose else [list(range(n))]
+    tracker = _Tracker.start(reduced, groups, _in_cost_units(progress, exact), start_time)
     deadline = None if time_limit is None else start_time + float(time_limit)
-    ctx = _Context(backend, method, deadline, verbose, threads, tol, unit, seed, tracker.counters, tracker.report)
-    components = _solve_components(matrix, groups, ctx, tracker)
-    order, objective, lower_bound, status = _join(matrix, components, tracker.cross, unit)
+    ctx = _Context(
+        backend, method, deadline, verbose, threads, tol, exact.mip_unit, seed, tracker.counters, tracker.report
+    )
+    components = _solve_components(reduced, groups, ctx, tracker, exact)
+    order, _, reduced_bound, status = _join(reduced, components, tracker.cross, exact.mip_unit)
+    objective = ordering_cost(matrix, order)  # in the units of `costs`
+    lower_bound = objective if status is SolveStatus.OPTIMAL else min(objective, exact.to_cost(reduced_bound))
     if time_limit is None and status is not SolveStatus.OPTIMAL:
         raise SolverError(f"{backend} stopped before proving optimality (gap {objective - lower_bound:g})", status)
 
@@ -499,12 +533,12 @@ def solve_linear_ordering(
     optima: tuple[tuple[int, ...], ...] = ()
     truncated = False
     if status is SolveStatus.OPTIMAL and cap:
-        optima, truncated, is_unique, canonical = _enumerate_optima(matrix, components, ctx, cap)
+        optima, truncated, is_unique, canonical = _enumerate_optima(exact.tie_view, components, ctx, cap)
         if canonical is not None:  # the lexicographically first optimal order
             order = canonical
             objective = lower_bound = ordering_cost(matrix, order)
     elif status is SolveStatus.OPTIMAL and unique:
-        is_unique = _order_is_unique(matrix, components, order, ctx)
+        is_unique = _order_is_unique(exact.tie_view, components, order, ctx)
     logger.info(
         "kemeny: %d items in %d component(s), %s, cost %.6g, bound %.6g, %d cuts, %d solves, %.3f s",
         n, len(components), status.value, objective, lower_bound, tracker.counters.cuts,
@@ -524,4 +558,26 @@ def solve_linear_ordering(
         iterations=tracker.counters.iterations,
         seconds=time.perf_counter() - start_time,
         unit=unit,
+        notes=_precision_notes(exact, components),
     )
+
+
+def _in_cost_units(
+    progress: Callable[[SolveProgress], None] | None, exact: ExactCosts
+) -> Callable[[SolveProgress], None] | None:
+    """`progress`, fed reports in the units of the costs (the solver works on scaled reduced costs)."""
+    if progress is None:
+        return None
+
+    def report(info: SolveProgress) -> None:
+        progress(replace(info, incumbent=exact.to_cost(info.incumbent), bound=exact.to_cost(info.bound)))
+
+    return report
+
+
+def _precision_notes(exact: ExactCosts, components: Sequence[_Component]) -> tuple[str, ...]:
+    """A note when an ILP component's optimality holds only up to the float MIP's resolution."""
+    sizes = [len(c.members) for c in components if c.kind == "ilp"]
+    if exact.resolved or not sizes:
+        return ()
+    return (exact.precision_note(sizes),)

@@ -150,6 +150,18 @@ def new_highs(verbose: bool = False) -> Any:
     return h
 
 
+def _clock_is_cumulative(h: Any) -> bool:
+    """Whether this HiGHS compares ``time_limit`` with a run clock that keeps counting across
+    runs (every 1.x release; HiGHS announced per-run clocks for 2.0, ERGO-Code/HiGHS#1477).
+
+    A clock seen going backwards between runs also turns the offset off (see ``solve``).
+    """
+    try:
+        return int(h.versionMajor()) < 2
+    except (AttributeError, TypeError, ValueError):  # pragma: no cover - very old highspy
+        return True
+
+
 def _reset_thread_scheduler(hs: Any) -> bool:
     """Restart the calling thread's HiGHS scheduler; False if this highspy cannot."""
     reset = getattr(hs.Highs, "resetThreadScheduler", None)
@@ -169,6 +181,7 @@ class _HighsImpl:
         self.n_rows = 0
         self.cost = np.zeros(0)  # our copy of the objective, to check returned points
         self.integer = False
+        self.cumulative_clock = _clock_is_cumulative(self.h)
 
     @property
     def n_cols(self) -> int:
@@ -287,7 +300,14 @@ class _HighsImpl:
         h.resetOptions()  # options are per solve
         self._set("output_flag", self.owner.verbose)
         self._set("threads", int(self.owner.threads) if self.owner.threads else THREADS)
-        self._set("time_limit", float(time_limit) if time_limit is not None else hs.kHighsInf)
+        clock_before = h.getRunTime()
+        limit = hs.kHighsInf
+        if time_limit is not None:
+            # HiGHS 1.x checks time_limit against its run clock, which keeps counting across
+            # the runs of one Highs object (ERGO-Code/HiGHS#1331, #1477): without the offset,
+            # a cutting-plane loop's later runs would stop at once, "out of time"
+            limit = float(time_limit) + (clock_before if self.cumulative_clock else 0.0)
+        self._set("time_limit", limit)
         if self.integer and gap_abs is not None:
             self._set("mip_abs_gap", float(gap_abs))
         for name, value in options.items():
@@ -299,6 +319,8 @@ class _HighsImpl:
         finally:
             uninstall()
         seconds = time.perf_counter() - begin
+        if h.getRunTime() < clock_before:  # this HiGHS restarts its clock at each run
+            self.cumulative_clock = False
         model_status = h.getModelStatus()
         detail = h.modelStatusToString(model_status)
         info = h.getInfo()
@@ -324,7 +346,8 @@ class _HighsImpl:
                 # when the start was given by setSolution: solve again without the start
                 logger.info("HiGHS returned the MIP start instead of its solution; solving again without it")
                 h.clearSolver()
-                return self.solve(time_limit, None, gap_abs, options, on_dual_bound)
+                left = None if time_limit is None else max(float(time_limit) - seconds, 1e-3)  # the same budget
+                return self.solve(left, None, gap_abs, options, on_dual_bound)
             if not self.integer and sol.dual_valid:
                 duals = np.asarray(sol.row_dual, dtype=np.float64)
             objective = float(info.objective_function_value)

@@ -3,7 +3,11 @@
 Input is a plain cost matrix: ``costs[i, j]`` is paid when ``j`` is placed above ``i``
 (for Kemeny consensus, the task weight preferring ``i`` to ``j``: wins + ties / 2). Every
 function here is exact numpy arithmetic, with no solver; :mod:`solvers.linear_ordering`
-builds on them.
+builds on them, and :mod:`solvers.ordering_exact` holds the exact margins.
+
+Ties. A float margin within ``2**-44`` of the pair's *own* ``costs[i, j] + costs[j, i]`` is
+float rounding of a tie (:func:`pair_tol`); no tolerance relative to the largest entry is
+used, so a huge tie elsewhere never swallows a pair.
 """
 
 from __future__ import annotations
@@ -16,7 +20,11 @@ from numpy.typing import ArrayLike, NDArray
 from scipy.sparse import csr_matrix
 from scipy.sparse.csgraph import connected_components
 
-__all__ = ["majority_components", "objective_unit", "ordering_cost"]
+__all__ = ["majority_components", "objective_unit", "ordering_cost", "pair_tol"]
+
+#: A float margin within this share of the pair's own ``costs[i, j] + costs[j, i]`` is a tie
+#: (float rounding of sums of weights; about 2**9 roundings of 2**-53 each).
+PAIR_RTOL = 2.0**-44
 
 
 def _as_costs(costs: ArrayLike) -> NDArray[np.float64]:
@@ -31,9 +39,37 @@ def _as_costs(costs: ArrayLike) -> NDArray[np.float64]:
 
 
 def _default_tol(costs: NDArray[np.float64]) -> float:
-    """``1e-9 * max(1, max(costs + costs.T))``: the tolerance of PairwiseMatrix.tol."""
+    """``2**-44 * max(costs + costs.T)``: float rounding, for heuristics comparing order costs.
+
+    Not a tie tolerance: majority ties are decided pair by pair (:func:`pair_tol`) or exactly.
+    """
     scale = float((costs + costs.T).max()) if costs.size else 0.0
-    return 1e-9 * max(scale, 1.0)
+    return PAIR_RTOL * max(scale, 0.0)
+
+
+def pair_tol(costs: NDArray[np.float64]) -> NDArray[np.float64]:
+    """Per pair, the float margin that is still a tie: ``2**-44 * (|costs[i, j]| + |costs[j, i]|)``.
+
+    Float rounding of that pair's own sums of weights; no other pair (and no tied weight,
+    when `costs` are wins) enters it.
+
+    Parameters
+    ----------
+    costs : ndarray (n, n)
+        Float costs (or wins).
+
+    Returns
+    -------
+    ndarray (n, n)
+        Symmetric tolerances.
+
+    Examples
+    --------
+    >>> float(pair_tol(np.array([[0.0, 1.0], [3.0, 0.0]]))[0, 1]) == 4 * 2.0**-44
+    True
+    """
+    size = np.abs(costs)
+    return PAIR_RTOL * (size + size.T)
 
 
 def ordering_cost(costs: ArrayLike, order: Sequence[int]) -> float:
@@ -89,8 +125,8 @@ def objective_unit(costs: ArrayLike, *, tol: float | None = None) -> float | Non
     costs : array_like (n, n)
         ``costs[i, j]`` is paid when ``j`` is placed above ``i``.
     tol : float, optional
-        Margins within `tol` of 0 are ties and left out. Default
-        ``1e-9 * max(1, max(costs + costs.T))``.
+        Margins within `tol` of 0 are ties and left out. Default: per pair,
+        ``2**-44 * (costs[i, j] + costs[j, i])`` (float rounding of that pair only).
 
     Returns
     -------
@@ -107,11 +143,10 @@ def objective_unit(costs: ArrayLike, *, tol: float | None = None) -> float | Non
     0.4
     """
     matrix = np.asarray(costs, dtype=np.float64)
-    if tol is None:
-        tol = _default_tol(matrix)
     iu, ju = np.triu_indices(matrix.shape[0], 1)
     margins = np.abs(matrix[iu, ju] - matrix[ju, iu])
-    margins = margins[margins > tol]
+    limit = pair_tol(matrix)[iu, ju] if tol is None else tol
+    margins = margins[margins > limit]
     if margins.size == 0:
         return None
     for denominator in _DENOMINATORS:
@@ -143,10 +178,13 @@ def _trivial_bound(costs: NDArray[np.float64]) -> float:
     return float(np.minimum(costs[iu, ju], costs[ju, iu]).sum())
 
 
-def majority_components(costs: ArrayLike, *, tol: float | None = None) -> list[list[int]]:
+def majority_components(
+    costs: ArrayLike, *, tol: float | None = None, margins: ArrayLike | None = None
+) -> list[list[int]]:
     """Strongly connected components of the strict majority relation, in a topological order.
 
-    ``i`` beats ``j`` when ``costs[i, j] - costs[j, i] > tol``. The components are returned
+    ``i`` beats ``j`` when its margin ``costs[i, j] - costs[j, i]`` is positive: exactly, given
+    `margins`, else when it exceeds `tol`. The components are returned
     so that no member of a later component beats a member of an earlier one (ties between
     components are possible); among incomparable components the one holding the smallest
     index comes first. Every Kemeny-optimal *value* is attained by an order that ranks
@@ -157,7 +195,11 @@ def majority_components(costs: ArrayLike, *, tol: float | None = None) -> list[l
     costs : array_like (n, n)
         ``costs[i, j]`` is paid when ``j`` is placed above ``i``.
     tol : float, optional
-        Margins within `tol` are ties. Default ``1e-9 * max(1, max(costs + costs.T))``.
+        Margins within `tol` are ties. Default: per pair, ``2**-44 * (costs[i, j] + costs[j, i])``
+        (float rounding of that pair's sums; never relative to other pairs).
+    margins : array_like (n, n), optional
+        Exact margins (integers or fractions, :func:`solvers.ordering_exact.exact_margins`);
+        their signs decide.
 
     Returns
     -------
@@ -176,12 +218,16 @@ def majority_components(costs: ArrayLike, *, tol: float | None = None) -> list[l
     [[0, 1, 2], [3]]
     """
     matrix = _as_costs(costs)
-    if tol is None:
-        tol = _default_tol(matrix)
     n = matrix.shape[0]
     if n == 0:
         return []
-    beats = (matrix - matrix.T) > tol
+    if margins is not None:
+        beats = np.asarray(margins, dtype=object) > 0
+        if beats.shape != (n, n):
+            raise ValueError(f"margins must be {n} x {n}, got shape {beats.shape}")
+        beats = beats.astype(bool)
+    else:
+        beats = (matrix - matrix.T) > (pair_tol(matrix) if tol is None else tol)
     count, labels = connected_components(csr_matrix(beats), directed=True, connection="strong")
     members = [np.nonzero(labels == c)[0].tolist() for c in range(count)]
     edges = np.zeros((count, count), dtype=bool)
@@ -194,9 +240,9 @@ def majority_components(costs: ArrayLike, *, tol: float | None = None) -> list[l
     while ready:
         _, c = ready.pop(0)
         order.append(c)
-        for d in np.nonzero(edges[c])[0]:
-            indegree[d] -= 1
-            if indegree[d] == 0:
-                ready.append((members[d][0], int(d)))
+        successors = np.nonzero(edges[c])[0]
+        indegree[successors] -= 1  # vectorized: O(count) numpy, not O(count) Python, per component
+        for d in successors[indegree[successors] == 0].tolist():
+            ready.append((members[d][0], d))
         ready.sort()
     return [members[c] for c in order]

@@ -11,6 +11,7 @@ relaxation (with a lower bound re-derived from the duals) or as a MIP;
 from __future__ import annotations
 
 import math
+import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -67,23 +68,55 @@ def violated_cycles(above: ArrayLike, *, eps: float = 1e-6, limit: int | None = 
     >>> violated_cycles(tournament).tolist()
     [[0, 1, 2]]
     """
-    matrix = np.asarray(above, dtype=np.float64)
+    return _scan_cycles(np.asarray(above, dtype=np.float64), eps=eps, limit=limit, deadline=None)[0]
+
+
+def _ranked(rows: NDArray[np.float64]) -> NDArray[np.float64]:
+    """Rows ``(a, b, c, slack)`` by decreasing slack, then index order."""
+    return rows[np.lexsort((rows[:, 2], rows[:, 1], rows[:, 0], -rows[:, 3]))]
+
+
+def _scan_cycles(
+    matrix: NDArray[np.float64], *, eps: float, limit: int | None, deadline: float | None
+) -> tuple[NDArray[np.int64], bool]:
+    """:func:`violated_cycles`, and whether every triple was scanned.
+
+    The scan goes by smallest item ``a`` (``O(n^2)`` numpy work each, ``O(n^3)`` in all)
+    and stops early, still exact, once `limit` cycles of the largest possible slack are
+    held (later ones have a larger ``a`` and rank after them). It also stops at
+    `deadline` (a ``time.perf_counter()`` value); then the cycles found so far come back
+    with ``False`` (a partial list: an empty one does not mean "no violated cycle").
+    With `limit`, at most a few times `limit` candidates are kept in memory.
+    """
     n = matrix.shape[0]
     found: list[NDArray[np.float64]] = []
+    held = 0
+    complete = True
+    # no slack can exceed the one of three entries equal to the largest (rounding is monotone)
+    top = float(matrix.max()) if n else 0.0
+    ceiling = (top + top) + top - 2.0
     for a in range(n - 2):
+        if deadline is not None and time.perf_counter() > deadline:
+            complete = False
+            break
         rest = matrix[a + 1 :, a + 1 :]
         # slack[b, c] = above[a, b] + above[b, c] + above[c, a] - 2 over b, c > a (diagonal: -1)
         slack = matrix[a, a + 1 :, None] + rest + matrix[a + 1 :, a][None, :] - 2.0
         bs, cs = np.nonzero(slack > eps)
         if len(bs):
             found.append(np.column_stack([np.full(len(bs), a), bs + a + 1, cs + a + 1, slack[bs, cs]]))
+            held += len(bs)
+        if limit is not None and held > 2 * limit + 1000:
+            best = _ranked(np.concatenate(found))[:limit]
+            found, held = [best], len(best)
+            if len(best) == limit and best[-1, 3] >= ceiling:
+                break  # nothing later can rank among the first `limit`
     if not found:
-        return np.zeros((0, 3), dtype=np.int64)
-    rows = np.concatenate(found)
-    rows = rows[np.lexsort((rows[:, 2], rows[:, 1], rows[:, 0], -rows[:, 3]))]
+        return np.zeros((0, 3), dtype=np.int64), complete
+    rows = _ranked(np.concatenate(found))
     if limit is not None:
         rows = rows[:limit]
-    return rows[:, :3].astype(np.int64)
+    return rows[:, :3].astype(np.int64), complete
 
 
 def _order_of(above: NDArray[np.float64]) -> tuple[int, ...]:
@@ -147,6 +180,7 @@ class _OrderingModel:
         self.rows: list[_Row] = []  # in the model's row order
         self.duals: NDArray[np.float64] | None = None  # of the last LP solve, one per row
         self.limit_reached = False  # the last LP solve stopped at its time limit
+        self.lp_seconds: float | None = None  # wall time of the last LP solved to optimality
         self._row_matrix: tuple[csr_matrix, NDArray[np.float64]] | None = None
 
     # ---- rows
@@ -181,17 +215,39 @@ class _OrderingModel:
         self.duals = None
 
     def add_cycles(self, triples: Iterable[Sequence[int]]) -> int:
-        """Forbid each 3-cycle ``a -> b -> c -> a``; returns how many were new."""
-        new: list[_Row] = []
-        for triple in triples:
-            a, b, c = (int(v) for v in triple)
-            start = min(range(3), key=lambda t: (a, b, c)[t])
-            key = tuple((a, b, c)[(start + t) % 3] for t in range(3))
-            if key in self.cycles:
-                continue
-            self.cycles.add(key)  # type: ignore[arg-type]
-            # no 3-cycle: x[a,b] + x[b,c] + x[c,a] <= 2
-            new.append(self._row([(a, b), (b, c), (c, a)], 2.0, key))  # type: ignore[arg-type]
+        """Forbid each 3-cycle ``a -> b -> c -> a``; returns how many were new.
+
+        Vectorized: each row is ``x[a,b] + x[b,c] + x[c,a] <= 2`` with the cycle rotated
+        to start at its smallest item (its key), exactly as :meth:`_row` writes it.
+        """
+        arr = np.asarray(triples if isinstance(triples, np.ndarray) else list(triples), dtype=np.int64).reshape(-1, 3)
+        if len(arr) == 0:
+            return 0
+        shift = np.argmin(arr, axis=1)
+        keys = arr[np.arange(len(arr))[:, None], (shift[:, None] + np.arange(3)[None, :]) % 3]
+        fresh: list[int] = []
+        new_keys: list[tuple[int, int, int]] = []
+        for k, key in enumerate(map(tuple, keys.tolist())):
+            if key not in self.cycles:
+                self.cycles.add(key)  # type: ignore[arg-type]
+                fresh.append(k)
+                new_keys.append(key)  # type: ignore[arg-type]
+        if not fresh:
+            return 0
+        # the literals x[a,b], x[b,c], x[c,a] of each new row, from the *given* rotation
+        # (the row is the same set of literals whatever the rotation)
+        chosen = arr[fresh]
+        heads = chosen
+        tails = np.roll(chosen, -1, axis=1)
+        low, high = np.minimum(heads, tails), np.maximum(heads, tails)
+        index = self.pair[low, high]
+        forward = heads < tails
+        coefs = np.where(forward, 1.0, -1.0)
+        rhs = 2.0 - (~forward).sum(axis=1).astype(np.float64)
+        new = [
+            _Row(i, c, r, key)
+            for i, c, r, key in zip(index.tolist(), coefs.tolist(), rhs.tolist(), new_keys)
+        ]
         self._push(new)
         self.counters.cuts += len(new)
         return len(new)
@@ -274,6 +330,8 @@ class _OrderingModel:
         options = {"solver": "ipm"} if len(self.rows) > _IPM_ROWS else {}
         sol = self._solve(time_limit=time_limit, highs_options=options)
         self.limit_reached = sol.limit_reached
+        if sol.status is SolveStatus.OPTIMAL:
+            self.lp_seconds = sol.seconds
         self.duals = sol.row_duals
         y = np.clip(sol.x, 0.0, 1.0) if sol.x is not None else None
         bound = self.lagrangian_bound() if y is not None else None

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import time
 from collections import deque
 from collections.abc import Iterable, Sequence
 
@@ -28,11 +29,16 @@ def _tied(margins: NDArray[np.float64], a: int, b: int, tol: float) -> bool:
 
 
 def _tie_closure(
-    seeds: Iterable[tuple[int, ...]], margins: NDArray[np.float64], tol: float, cap: int
+    seeds: Iterable[tuple[int, ...]],
+    margins: NDArray[np.float64],
+    tol: float,
+    cap: int,
+    deadline: float | None = None,
 ) -> tuple[list[tuple[int, ...]], bool]:
     """All orders reachable by swapping adjacent majority-tied items (each swap costs 0).
 
-    Returns at most `cap` orders and whether the closure is complete.
+    Returns at most `cap` orders and whether the closure is complete (not complete
+    either when `deadline`, a ``time.perf_counter()`` value, passes first).
     """
     seen: dict[tuple[int, ...], None] = {}
     queue: deque[tuple[int, ...]] = deque()
@@ -44,6 +50,8 @@ def _tie_closure(
         seen[seed] = None
         queue.append(seed)
         while queue:
+            if deadline is not None and time.perf_counter() > deadline:
+                return list(seen), False
             current = queue.popleft()
             for k in range(len(current) - 1):
                 if _tied(margins, current[k], current[k + 1], tol):
@@ -61,12 +69,12 @@ def _best_other(costs: NDArray[np.float64], known: Iterable[tuple[int, ...]], ex
     margins = costs - costs.T
     best: tuple[float, tuple[int, ...]] | None = None
     for order in list(known)[-5:]:
-        moves = sorted(_insertion_deltas(margins, np.asarray(order)))
-        for delta, source, target in moves:
-            candidate = _moved(order, source, target)
+        deltas, sources, targets = _insertion_deltas(margins, np.asarray(order))
+        for k in np.lexsort((targets, sources, deltas)):  # by (delta, source, target)
+            candidate = _moved(order, int(sources[k]), int(targets[k]))
             if candidate not in exclude:
-                if best is None or delta < best[0]:
-                    best = (delta, candidate)
+                if best is None or deltas[k] < best[0]:
+                    best = (float(deltas[k]), candidate)
                 break
     return None if best is None else best[1]
 
@@ -81,8 +89,12 @@ def _component_unique(comp: _Component, index: int, ctx: _Context) -> bool | Non
     margins = comp.costs - comp.costs.T
     if any(_tied(margins, comp.order[k], comp.order[k + 1], ctx.tol) for k in range(n - 1)):
         return False
-    if any(delta <= ctx.tol for delta, _, _ in _insertion_deltas(margins, np.asarray(comp.order))):
+    if ctx.out_of_time():
+        return None  # no time for the O(n^2) move check nor the MIP
+    if bool(np.any(_insertion_deltas(margins, np.asarray(comp.order))[0] <= ctx.tol)):
         return False  # a zero-cost move: another optimal order
+    if ctx.out_of_time():
+        return None
     model = _model_of(comp, index, ctx)
     model.add_nogood(comp.order)
     start = _best_other(comp.costs, [comp.order], {comp.order})
@@ -104,11 +116,15 @@ def _component_optima(comp: _Component, index: int, ctx: _Context, cap: int) -> 
     if len(comp.order) == 1:
         return [comp.order], True
     margins = comp.costs - comp.costs.T
-    found, complete = _tie_closure([comp.order], margins, ctx.tol, cap + 1)
+    found, complete = _tie_closure([comp.order], margins, ctx.tol, cap + 1, ctx.deadline)
+    if not complete or ctx.out_of_time():
+        return found[:cap], False  # truncated by the cap, or out of time
     model = _model_of(comp, index, ctx)
     for order in found:
         model.add_nogood(order)
     while complete and len(found) <= cap:
+        if ctx.out_of_time():
+            return found[:cap], False
         known = set(found)
         start = _best_other(comp.costs, found, known)
         value = ordering_cost(comp.costs, start) if start is not None else math.inf
@@ -116,7 +132,7 @@ def _component_optima(comp: _Component, index: int, ctx: _Context, cap: int) -> 
             model, start, value, -math.inf, index, ctx, stage="enumerate", stop_at=comp.value
         )
         if order is not None and value <= comp.value + ctx.tol:
-            more, complete = _tie_closure([order], margins, ctx.tol, cap + 1 - len(found))
+            more, complete = _tie_closure([order], margins, ctx.tol, cap + 1 - len(found), ctx.deadline)
             for extra in more:
                 if extra not in known:
                     found.append(extra)
@@ -146,7 +162,7 @@ def _enumerate_optima(
         per_component.append([tuple(comp.members[i] for i in o) for o in local])
         complete = complete and done
     seeds = (tuple(itertools.chain.from_iterable(parts)) for parts in itertools.product(*per_component))
-    everything, closed = _tie_closure(seeds, margins, ctx.tol, cap + 1)
+    everything, closed = _tie_closure(seeds, margins, ctx.tol, cap + 1, ctx.deadline)
     complete = complete and closed and len(everything) <= cap
     everything = sorted(everything)
     optima = tuple(everything[:cap])

@@ -25,7 +25,7 @@ from numpy.typing import NDArray
 
 from .ordering_costs import _round_up, ordering_cost
 from .ordering_heuristics import improve_order
-from .ordering_model import _Counters, _order_of, _OrderingModel, violated_cycles
+from .ordering_model import _Counters, _order_of, _OrderingModel, _scan_cycles
 from .status import SolverError, SolveStatus
 
 Method = Literal["auto", "ilp", "brute_force"]
@@ -111,6 +111,7 @@ def _lp_phase(comp: _Component, index: int, ctx: _Context) -> None:
     n = model.n
     per_round = max(100, _CUTS_PER_ITEM * n)
     while not ctx.out_of_time():
+        # each LP gets exactly the time left in the whole call (HiGHS stops there)
         status, y, lp_bound = model.solve_lp(ctx.remaining())
         if y is None:
             if status is SolveStatus.NOT_SOLVED and (ctx.out_of_time() or model.limit_reached):
@@ -119,7 +120,7 @@ def _lp_phase(comp: _Component, index: int, ctx: _Context) -> None:
         if lp_bound is not None:
             comp.bound = max(comp.bound, _round_up(lp_bound, comp.value, ctx.unit))
         above = model.above(y)
-        order, value = improve_order(comp.costs, _order_of(above), tol=ctx.tol)
+        order, value = improve_order(comp.costs, _order_of(above), tol=ctx.tol, deadline=ctx.deadline)
         if value < comp.value - ctx.tol:
             comp.order, comp.value = order, value
         ctx.report("lp", index, comp.value, comp.bound)
@@ -128,7 +129,9 @@ def _lp_phase(comp: _Component, index: int, ctx: _Context) -> None:
             return
         if status is not SolveStatus.OPTIMAL:
             return  # time limit inside the LP
-        cycles = violated_cycles(above, limit=per_round)
+        cycles, complete = _scan_cycles(above, eps=1e-6, limit=per_round, deadline=ctx.deadline)
+        if not complete:
+            return  # out of time during the separation: no LP round would follow anyway
         if len(cycles) == 0:
             if np.all(np.abs(y - np.round(y)) <= 1e-6):
                 _accept_integral_lp(comp, index, ctx, above)
@@ -148,6 +151,15 @@ def _accept_integral_lp(comp: _Component, index: int, ctx: _Context, above: NDAr
     if comp.bound >= comp.value - 1e-6 * max(1.0, abs(comp.value)):
         comp.status, comp.bound = SolveStatus.OPTIMAL, comp.value
     ctx.report("lp", index, comp.value, comp.bound)
+
+
+def _root_cannot_finish(model: _OrderingModel, ctx: _Context) -> bool:
+    """Whether less time is left than the model's last LP took: the MIP could not even solve
+    its root relaxation (with the incumbent as start and HiGHS's heuristics off, it could find
+    nothing), while its presolve, which HiGHS does not interrupt, may overrun the limit."""
+    left = ctx.remaining()
+    seconds = getattr(model, "lp_seconds", None)  # tests may stand in models without it
+    return left is not None and seconds is not None and left < seconds
 
 
 def _mip_search(
@@ -171,7 +183,7 @@ def _mip_search(
     while True:
         if order is not None and ctx.proves(bound, value):
             return order, value, value, SolveStatus.OPTIMAL
-        if ctx.out_of_time():
+        if ctx.out_of_time() or _root_cannot_finish(model, ctx):
             return order, value, bound, SolveStatus.TIME_LIMIT
         result = model.solve_mip(ctx.remaining(), start=order, gap_abs=ctx.gap_abs())
         if result.status is SolveStatus.INFEASIBLE:
@@ -184,11 +196,12 @@ def _mip_search(
             base = value if order is not None else result.value
             bound = max(bound, _round_up(result.value - ctx.gap_abs(), base, ctx.unit))
         if result.above is not None:
-            cycles = violated_cycles(result.above, eps=0.5)
+            # a partial scan (deadline) only adds fewer cuts: the loop ends on the time check
+            cycles, _ = _scan_cycles(result.above, eps=0.5, limit=None, deadline=ctx.deadline)
             if len(cycles):
                 model.add_cycles(cycles.tolist())
             raw = _order_of(result.above)
-            for candidate in (raw, improve_order(costs, raw, tol=ctx.tol)[0]):
+            for candidate in (raw, improve_order(costs, raw, tol=ctx.tol, deadline=ctx.deadline)[0]):
                 candidate_value = ordering_cost(costs, candidate)
                 if candidate not in model.excluded and (order is None or candidate_value < value - ctx.tol):
                     order, value = candidate, candidate_value

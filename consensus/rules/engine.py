@@ -31,7 +31,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..errors import InvalidOptionError, MissingScoreError
+from ..errors import InvalidOptionError, MissingScoreError, ScoreOverflowError
 from ..inputs import as_pairwise
 from ..instances import InstanceScores
 from ..leaderboard import Leaderboard
@@ -42,6 +42,7 @@ from .policies import (
     apply_tie_break,
     check_group_option,
     drop_low_coverage,
+    fit_weights,
     group_weight_values,
     group_weighted,
     missing_record,
@@ -97,16 +98,24 @@ def run_rule(spec: RuleSpec, data: Any, rule_options: Mapping[str, Any], shared:
         nothing, ``missing="impute"`` the rule cannot use, ...), or `data` of a wrong type.
     MissingScoreError
         Missing scores with ``missing=None`` when ``spec.pairwise_missing`` is False.
+    ScoreOverflowError
+        A score does not fit in float64 even after the weights were rescaled (task weights
+        near 1e308 are divided by a power of two first, recorded in
+        ``details["weight_scale"]``; means are taken on rescaled scores).
+    InvalidWeightError
+        A positive weight is below 2**-1074 of the largest, so float64 cannot hold both.
     """
     opts = _check_shared(spec, shared)
     coverage_info = None
+    shift = 0
     if isinstance(data, Leaderboard):
-        lb = data
+        lb, shift = fit_weights(data)  # weights near 1e308: divided by 2**shift (rules are scale-free)
         if opts["min_coverage"] is not None:
             lb, coverage_info = drop_low_coverage(lb, opts["min_coverage"])
         lb, missing_info, impute = apply_missing(spec, lb, opts["missing"])
         if opts["weighting"] == "groups":
-            lb = group_weighted(lb, opts["group_weights"])
+            lb, more = fit_weights(group_weighted(lb, opts["group_weights"]))
+            shift += more
         if opts["two_step"]:
             out = _two_step(spec, lb, rule_options, impute, opts["group_weights"])
         else:
@@ -150,6 +159,9 @@ def run_rule(spec: RuleSpec, data: Any, rule_options: Mapping[str, Any], shared:
         raise InvalidOptionError(f"rule {spec.name!r} needs {what}, got {type(data).__name__}{hint}")
     if coverage_info is not None:
         out.details["min_coverage"] = coverage_info
+    if shift:
+        out.details["weight_scale"] = 2.0**-shift  # the weights the scores are in units of
+    _check_finite(spec, systems, out)
     unranked = tuple(out.details.get("unranked", ()))
     if unranked:
         shown = ", ".join(repr(s) for s in unranked[:10]) + (", ..." if len(unranked) > 10 else "")
@@ -160,6 +172,15 @@ def run_rule(spec: RuleSpec, data: Any, rule_options: Mapping[str, Any], shared:
         }
     options = {**dict(rule_options), **opts}
     return build_result(spec, systems, out, options, missing_info, lb)
+
+
+def _check_finite(spec: RuleSpec, systems: Sequence[str], out: CoreOutput) -> None:
+    """Refuse scores beyond float64 (never rank -inf against -inf by input order)."""
+    scores = np.asarray(out.scores, dtype=np.float64)
+    unranked = set(out.details.get("unranked", ()))
+    bad = [s for s, v in zip(systems, scores.tolist()) if not np.isfinite(v) and s not in unranked]
+    if bad:
+        raise ScoreOverflowError(spec.name, bad)
 
 
 def build_result(
@@ -192,7 +213,9 @@ def build_result(
     InvalidOptionError
         A malformed ``tie_break``, or ``tie_break="mean"`` with `lb` None.
     """
-    ranking = out.ranking if out.ranking is not None else tiers(systems, out.scores)
+    # weight-homogeneous scores (points, defeats) after fit_weights: ties as in the unscaled scores
+    unit = out.details.get("weight_scale", 1.0) if spec.kind in ("positional", "majority") else 1.0
+    ranking = out.ranking if out.ranking is not None else tiers(systems, out.scores, unit=unit)
     details = dict(out.details)
     tie_break = options.get("tie_break")
     methods = tie_break_methods(tie_break)
@@ -288,7 +311,7 @@ def _two_step(
             below = systems_below(res.ranking)
             meta.loc[scored, g] = [below[s] for s in scored]
     second = spec.second_step or spec
-    meta_lb = quiet_leaderboard(meta, weights=gw)
+    meta_lb, _ = fit_weights(quiet_leaderboard(meta, weights=gw))
     meta_impute = impute and meta_lb.has_missing
     if meta_lb.has_missing and not (second.pairwise_missing or meta_impute):
         raise MissingScoreError(second.name, meta_lb.missing_cells(), policies_for(second))

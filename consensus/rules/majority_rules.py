@@ -30,9 +30,9 @@ MinimaxVariant = Literal["winning_votes", "margins", "pairwise_opposition"]
 
 
 def _beats(p: PairwiseMatrix) -> tuple[np.ndarray, np.ndarray]:
-    margins = p.margins
-    beats = margins > p.tol
-    tied = np.abs(margins) <= p.tol
+    """Who beats whom, and the majority ties: the exact signs of :attr:`PairwiseMatrix.majority`."""
+    beats = p.majority > 0
+    tied = p.majority == 0
     np.fill_diagonal(tied, False)
     return beats, tied
 

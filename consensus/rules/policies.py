@@ -8,13 +8,14 @@ is given (``missing``, ``weighting="groups"`` / ``group_weights``, ``tie_break``
 from __future__ import annotations
 
 import difflib
+import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
 
 from ..coverage import with_min_coverage
-from ..errors import InvalidOptionError, MissingScoreError
+from ..errors import InvalidOptionError, InvalidWeightError, MissingScoreError
 from ..leaderboard import Leaderboard
 from ..missing_policies import apply_policy, policy_record
 from ..results import tiers_from_scores
@@ -37,7 +38,104 @@ __all__ = [
     "systems_below",
     "apply_tie_break",
     "mean_key",
+    "fit_weights",
+    "robust_weighted_mean",
 ]
+
+#: Rule pipelines keep sums of weights x points (x systems) below 2**this (float64 ends at 2**1024).
+_WEIGHT_HEADROOM_EXPONENT = 1000
+
+
+# ---------------------------------------------------------------------- float range
+def fit_weights(lb: Leaderboard) -> tuple[Leaderboard, int]:
+    """`lb` with its task weights divided by ``2**k`` when their sums could overflow float64.
+
+    Every rule is scale-free in the task weights (rankings and majority relations do not
+    change when all weights are multiplied by one positive number), so weights near the top
+    of the float64 range (1e308) are divided by a power of two, exactly, before any sum is
+    formed; ``k`` is recorded by the caller. Ordinary weights are left alone (``k = 0``).
+
+    Parameters
+    ----------
+    lb : Leaderboard
+
+    Returns
+    -------
+    (Leaderboard, int)
+        The leaderboard (the same object when ``k = 0``) and ``k``.
+
+    Raises
+    ------
+    InvalidWeightError
+        A positive weight is so much smaller than the largest (below 2**-1074 of it) that
+        float64 cannot hold both; the message names the task.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from consensus import Leaderboard
+    >>> lb = Leaderboard(pd.DataFrame({"qa": [1.0, 2.0], "nli": [2.0, 1.0]}, index=["a", "b"]),
+    ...                  weights={"qa": 1e308, "nli": 1e308})
+    >>> fitted, k = fit_weights(lb)
+    >>> k > 0, bool(fitted.weights["qa"] == fitted.weights["nli"] < 1e306)
+    (True, True)
+    """
+    w = lb.weights.to_numpy(dtype=np.float64)
+    top = float(w.max(initial=0.0))
+    if top == 0:
+        return lb, 0
+    sums = (lb.n_tasks * max(lb.n_systems, 12) ** 3).bit_length()  # tasks x points x pairs
+    shift = max(0, math.frexp(top)[1] + sums - _WEIGHT_HEADROOM_EXPONENT)
+    if shift == 0:
+        return lb, 0
+    new = {t: math.ldexp(float(x), -shift) for t, x in zip(lb.tasks, w)}
+    for t, x in zip(lb.tasks, w):
+        if x > 0 and new[t] == 0:
+            big = lb.tasks[int(np.argmax(w))]
+            raise InvalidWeightError(
+                f"task {t!r} has weight {float(x)!r}, too small next to the weight {top!r} of task {big!r} "
+                "for float64 to hold both (they differ by more than 2**1074); raise it, or drop the task",
+                t,
+            )
+    return quiet(lambda: lb.with_weights(new)), shift
+
+
+def robust_weighted_mean(values: np.ndarray, weights: np.ndarray) -> np.ndarray:
+    """Row-wise ``values @ weights / weights.sum()`` that does not overflow.
+
+    Computed directly when that stays finite (the usual case, bit for bit the plain
+    formula); else on scores divided by a power of two and normalized weights, then scaled
+    back. A mean lies between the row's smallest and largest value, so it always fits.
+
+    Parameters
+    ----------
+    values : numpy.ndarray
+        Complete finite scores, systems x tasks.
+    weights : numpy.ndarray
+        Finite, non-negative task weights with a positive, finite sum.
+
+    Returns
+    -------
+    numpy.ndarray
+        One mean per row.
+
+    Examples
+    --------
+    >>> robust_weighted_mean(np.array([[1.7e308, 1.7e308], [1.0, 3.0]]), np.array([1.0, 1.0])).tolist()
+    [1.7e+308, 2.0]
+    """
+    total = float(weights.sum())
+    with np.errstate(over="ignore", invalid="ignore"):
+        direct = values @ weights / total
+    if np.all(np.isfinite(direct)):
+        return direct
+    exponent = math.frexp(float(np.abs(values).max(initial=0.0)))[1]
+    share = weights / total
+    with np.errstate(under="ignore"):
+        scaled = np.ldexp(values, -exponent) @ share
+    with np.errstate(over="ignore"):
+        result = np.ldexp(scaled, exponent)
+    return np.clip(result, values.min(axis=1), values.max(axis=1))  # rounding at the very top
 
 
 # ---------------------------------------------------------------------- missing scores
@@ -450,8 +548,20 @@ def mean_key(lb: Leaderboard) -> dict[str, float]:
     values = lb.values
     w = lb.weights.to_numpy()
     ok = ~np.isnan(values)
-    num = np.where(ok, values, 0.0) @ w
+    filled = np.where(ok, values, 0.0)
+    exponent = 0
+    with np.errstate(over="ignore", invalid="ignore"):
+        num = filled @ w
+    if not np.all(np.isfinite(num)):  # scores near 1e308: average them divided by a power of two
+        exponent = math.frexp(float(np.abs(filled).max()))[1]
+        w = w / float(w.max())
+        with np.errstate(under="ignore"):
+            num = np.ldexp(filled, -exponent) @ w
     den = ok.astype(np.float64) @ w
-    with np.errstate(invalid="ignore", divide="ignore"):
+    with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
         mean = np.where(den > 0, num / np.where(den > 0, den, 1.0), -np.inf)
+        if exponent:
+            low = np.where(ok, values, np.inf).min(axis=1)
+            high = np.where(ok, values, -np.inf).max(axis=1)
+            mean = np.where(den > 0, np.clip(np.ldexp(mean, exponent), low, high), -np.inf)
     return dict(zip(lb.systems, mean.tolist()))

@@ -2,16 +2,23 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from typing import Any, Unpack
 
 import numpy as np
 import pandas as pd
 
-from ..errors import InvalidOptionError, NonPositiveScoreError, UnknownTaskError
+from ..errors import (
+    InvalidOptionError,
+    NonPositiveScoreError,
+    ScoreOverflowError,
+    UnknownTaskError,
+)
 from ..leaderboard import Leaderboard
 from ..results import RuleResult
 from .engine import run_rule
+from .policies import robust_weighted_mean
 from .spec import CoreOutput, RuleSpec, SharedOptions, complete_values, tiers
 
 __all__ = ["mean", "geometric_mean", "optimality_gap"]
@@ -20,7 +27,7 @@ __all__ = ["mean", "geometric_mean", "optimality_gap"]
 def _mean_core(lb: Leaderboard, opts: Mapping[str, Any], impute: bool) -> CoreOutput:
     values = complete_values(lb)
     w = lb.weights.to_numpy()
-    return CoreOutput(values @ w / float(w.sum()))
+    return CoreOutput(robust_weighted_mean(values, w))  # no overflow with scores near 1e308
 
 
 def _geometric_core(lb: Leaderboard, opts: Mapping[str, Any], impute: bool) -> CoreOutput:
@@ -54,10 +61,25 @@ def _gap_core(lb: Leaderboard, opts: Mapping[str, Any], impute: bool) -> CoreOut
     else:
         raw = np.array([float(gamma[t]) if isinstance(gamma, Mapping) else float(gamma) for t in lb.tasks])
         target = np.where([t in lb.lower_is_better for t in lb.tasks], -raw, raw)
-    gaps = np.minimum(values, target) - target
     lower = np.array([t in lb.lower_is_better for t in lb.tasks], dtype=bool)
     gamma_used = pd.Series(np.where(lower, -target, target) + 0.0, index=pd.Index(lb.tasks, dtype=object))
-    return CoreOutput(gaps @ w / float(w.sum()), {"gamma": gamma_used})
+    with np.errstate(over="ignore", invalid="ignore"):
+        gaps = np.minimum(values, target) - target
+    if np.all(np.isfinite(gaps)):
+        return CoreOutput(robust_weighted_mean(gaps, w), {"gamma": gamma_used})
+    # a task spanning nearly the whole float range: gaps on scores divided by a power of two
+    exponent = math.frexp(max(float(np.abs(values).max()), float(np.abs(target).max())))[1]
+    with np.errstate(under="ignore"):
+        small = np.minimum(np.ldexp(values, -exponent), np.ldexp(target, -exponent)) - np.ldexp(target, -exponent)
+    with np.errstate(over="ignore"):
+        scores = np.ldexp(robust_weighted_mean(small, w), exponent)
+    bad = ~np.isfinite(scores)
+    if bad.any():
+        span = np.ptp(small, axis=0) * (w > 0)
+        raise ScoreOverflowError(
+            "optimality_gap", [s for s, b in zip(lb.systems, bad.tolist()) if b], lb.tasks[int(np.argmax(span))]
+        )
+    return CoreOutput(scores, {"gamma": gamma_used})
 
 
 def _check_gamma(gamma: Any) -> float | dict[str, float] | None:

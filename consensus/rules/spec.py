@@ -204,7 +204,7 @@ def pairwise_of(data: Leaderboard | PairwiseMatrix, impute: bool, *, tie_tol: fl
     return pairwise(data, tie_tol=tie_tol)
 
 
-def tiers(systems: Sequence[str], scores: np.ndarray) -> tuple[tuple[str, ...], ...]:
+def tiers(systems: Sequence[str], scores: np.ndarray, *, unit: float = 1.0) -> tuple[tuple[str, ...], ...]:
     """Group `systems` into ties by `scores` (higher is better) within :data:`SCORE_TOL`.
 
     Parameters
@@ -212,13 +212,29 @@ def tiers(systems: Sequence[str], scores: np.ndarray) -> tuple[tuple[str, ...], 
     systems : sequence of str
     scores : numpy.ndarray
         One score per system.
+    unit : float, default=1.0
+        What a score of 1 was before the task weights were divided by ``1 / unit`` (see
+        :func:`.policies.fit_weights`): the tolerance's floor of 1 scales with it, so the tie
+        groups are those of the unscaled scores.
 
     Returns
     -------
     tuple of tuple of str
         Tie groups, best first; a group keeps the order of `systems`.
     """
-    return tiers_from_scores(list(systems), [float(x) for x in scores], tol=SCORE_TOL)
+    values = [float(x) for x in scores]
+    if unit == 1.0:
+        return tiers_from_scores(list(systems), values, tol=SCORE_TOL)
+    order = sorted(range(len(values)), key=lambda i: (-values[i], i))
+    groups: list[list[int]] = []
+    for i in order:  # as tiers_from_scores, with the floor 1 read in the unscaled units
+        if groups:
+            ref = values[groups[-1][0]]
+            if abs(values[i] - ref) <= SCORE_TOL * max(unit, abs(ref), abs(values[i])):
+                groups[-1].append(i)
+                continue
+        groups.append([i])
+    return tuple(tuple(systems[i] for i in sorted(g)) for g in groups)
 
 
 def check_choice(name: str, value: Any, choices: Sequence[Any], rule: str) -> Any:

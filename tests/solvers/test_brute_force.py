@@ -61,8 +61,11 @@ def test_two_items_and_the_direction_of_costs():
 
 def test_costs_within_tol_are_equal():
     costs = np.array([[0, 1 + 1e-12], [1, 0]])
-    assert brute_force_linear_ordering(costs).optima == ((0, 1), (1, 0))
+    assert brute_force_linear_ordering(costs, tol=1e-9).optima == ((0, 1), (1, 0))
     assert brute_force_linear_ordering(costs, tol=0.0).optima == ((0, 1),)
+    # by default only float rounding of the pair's own sums is a tie: 1e-12 is a true margin
+    assert brute_force_linear_ordering(costs).optima == ((0, 1),)
+    assert brute_force_linear_ordering([[0, 0.1 + 0.2], [0.3, 0]]).optima == ((0, 1), (1, 0))
 
 
 def test_single_item():
