@@ -23,10 +23,10 @@ from .errors import (
     SolveFailedError,
     UnknownTaskError,
 )
+from .leaderboard import Leaderboard
 from .pairwise import pairwise
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .leaderboard import Leaderboard
     from .results.condorcet import (
         CondorcetCertificate,
         CondorcetWeightsResult,
@@ -167,6 +167,8 @@ def weighted_margins(lb: Leaderboard, system: str, weights: Mapping[str, float] 
     >>> weighted_margins(lb, "B", lb.weights).tolist()      # uniform: 3 tasks to 2 each
     [1.0, 1.0, 1.0]
     """
+    if not isinstance(lb, Leaderboard):
+        raise InvalidOptionError(f"weighted_margins needs a Leaderboard, got {type(lb).__name__}")
     i = lb.system_index(system)
     w = weight_vector(lb, weights, "weights")
     systems = lb.systems

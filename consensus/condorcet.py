@@ -31,7 +31,7 @@ from typing import Any, Literal
 
 import numpy as np
 
-from solvers import SolverError, SolverUnavailableError, SolveStatus
+from solvers import SolveStatus
 from solvers.weights_lp import (
     HighsWeightsLP,
     WeightConstraints,
@@ -64,7 +64,7 @@ from .results import (
     CondorcetWeightsResult,
     WeightConstraint,
 )
-from .solver_choice import check_solver
+from .solver_choice import check_solver, solver_errors
 from .weight_options import (
     Reference,
     check_tolerances,
@@ -184,12 +184,8 @@ class _Job:
 
     def run(self, fn: Any, *args: Any) -> WeightsLPResult:
         """Solve one LP through `fn`, counting the work; solver failures become SolveFailedError."""
-        try:
+        with solver_errors(self.context, self.engine.solver):
             out = fn(*args)
-        except SolverUnavailableError:
-            raise
-        except SolverError as exc:
-            raise SolveFailedError(f"{self.context}: {exc}") from exc
         self.counters["lps"] += 0 if out.method == "shortcut" else 1
         self.counters["solves"] += out.n_solves
         self.counters["solver_seconds"] += out.solver_seconds
@@ -493,6 +489,8 @@ def condorcet_weights(
     InvalidOptionError
         Malformed options (non-finite bounds, unknown group, `nearest_to` with `objective`),
         ``missing="impute"``, or `system` removed by `missing` / `min_coverage`.
+    SolverNotAvailableError
+        `solver` is unknown or not installed here; the message lists the solvers available.
     SolveFailedError
         The solver failed, or its answer did not survive verification.
 

@@ -147,10 +147,20 @@ def claims_of(*results: Any) -> list[tuple[str, Any]]:
 
 def _claim_items(claims: Mapping[str, Any] | Iterable[tuple[str, Any]]) -> list[tuple[str, str]]:
     items = claims.items() if isinstance(claims, Mapping) else claims
+    shape = "claims must be a mapping claim -> system(s) or a list of (claim, system(s)) pairs"
+    if isinstance(items, str) or not isinstance(items, Iterable):
+        raise InvalidOptionError(f"{shape}, got {items!r}")
     out: list[tuple[str, str]] = []
-    for claim, systems in items:
+    for item in items:
+        if isinstance(item, str) or not isinstance(item, Iterable) or len(pair := tuple(item)) != 2:
+            raise InvalidOptionError(f"{shape}, got the entry {item!r}")
+        claim, systems = pair
         if systems is None:
             continue
+        if not isinstance(systems, (str, Iterable)):
+            raise InvalidOptionError(
+                f"the systems of claim {claim!r} must be a name or a list of names, got {systems!r}"
+            )
         for s in ([systems] if isinstance(systems, str) else list(systems)):
             out.append((str(claim), str(s)))
     return out
@@ -197,6 +207,8 @@ def coverage_flags(
     """
     if isinstance(threshold, bool) or not isinstance(threshold, (int, float)) or not 0 <= float(threshold) <= 1:
         raise InvalidOptionError(f"the coverage threshold must be a number in [0, 1], got {threshold!r}")
+    if not isinstance(lb, Leaderboard):
+        raise InvalidOptionError(f"coverage_flags needs a Leaderboard, got {type(lb).__name__}")
     coverage = lb.coverage
     scored = lb.tasks_scored
     by_system: dict[str, list[str]] = {}

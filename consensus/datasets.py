@@ -16,6 +16,7 @@
 
 from __future__ import annotations
 
+import numbers
 from collections.abc import Callable
 from dataclasses import dataclass
 from importlib import resources
@@ -24,6 +25,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .arguments import check_count, check_rng_seed
 from .errors import InvalidOptionError
 from .leaderboard import Leaderboard
 
@@ -105,8 +107,9 @@ def gumbel_leaderboard(
     Raises
     ------
     InvalidOptionError
-        If `n_systems` < 2, `n_tasks` < 1 (or either is not a whole number), or `phi` is
-        negative or not finite.
+        If `n_systems` < 2, `n_tasks` < 1 (or either is not an integer: ``5.0`` is
+        refused), `phi` is not a number, negative or not finite, or `seed` is neither an
+        integer >= 0 nor None.
 
     Examples
     --------
@@ -114,13 +117,11 @@ def gumbel_leaderboard(
     >>> lb.systems, lb.n_tasks
     (('s1', 's2', 's3', 's4', 's5'), 3)
     """
-    if int(n_systems) != n_systems or n_systems < 2:
-        raise InvalidOptionError(f"n_systems must be an integer >= 2, got {n_systems!r}")
-    if int(n_tasks) != n_tasks or n_tasks < 1:
-        raise InvalidOptionError(f"n_tasks must be an integer >= 1, got {n_tasks!r}")
-    if not np.isfinite(phi) or phi < 0:
-        raise InvalidOptionError(f"phi must be finite and >= 0, got {phi!r}")
-    rng = np.random.default_rng(seed)
+    n_systems = check_count(n_systems, "n_systems", 2)
+    n_tasks = check_count(n_tasks, "n_tasks", 1)
+    if isinstance(phi, bool) or not isinstance(phi, numbers.Real) or not np.isfinite(phi) or phi < 0:
+        raise InvalidOptionError(f"phi must be a finite number >= 0, got {phi!r}")
+    rng = np.random.default_rng(check_rng_seed(seed))
     loc = phi * np.arange(1, n_systems + 1)[:, None]
     scores = rng.gumbel(loc=loc, scale=1.0, size=(int(n_systems), int(n_tasks)))
     frame = pd.DataFrame(
@@ -212,7 +213,7 @@ def load_example(name: str = "votenrank-toy", **params: Any) -> Leaderboard:
     """
     try:
         example = _EXAMPLES[name]
-    except KeyError:
+    except (KeyError, TypeError):  # TypeError: an unhashable name
         raise InvalidOptionError(
             f"unknown example {name!r}; choose one of {', '.join(repr(k) for k in _EXAMPLES)}"
         ) from None

@@ -41,7 +41,8 @@ References
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+import numbers
+from collections.abc import Hashable, Iterable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -96,6 +97,8 @@ def as_tiers(ranking: Any) -> Tiers:
         ranking = ranking.ranking
     if isinstance(ranking, str):
         raise InvalidOptionError(f"a ranking must be a sequence of systems, got the string {ranking!r}")
+    if not isinstance(ranking, Iterable):
+        raise InvalidOptionError(f"a ranking must be a sequence of systems, got {type(ranking).__name__} {ranking!r}")
     tiers: list[tuple[str, ...]] = []
     seen: set[str] = set()
     for item in ranking:
@@ -103,8 +106,10 @@ def as_tiers(ranking: Any) -> Tiers:
             group: tuple[str, ...] = (item,)
         elif isinstance(item, (set, frozenset)):
             group = tuple(sorted(str(s) for s in item))
-        else:
+        elif isinstance(item, Iterable):
             group = tuple(str(s) for s in item)
+        else:
+            raise InvalidOptionError(f"a ranking holds systems (str) or tie groups of systems, got {item!r}")
         if not group:
             raise InvalidOptionError("a ranking has an empty tie group")
         for s in group:
@@ -312,6 +317,8 @@ def check_penalty(tie_penalty: float) -> float:
     ...
     consensus.errors.InvalidOptionError: tie_penalty must be in [0, 1], got 2
     """
+    if isinstance(tie_penalty, bool) or not isinstance(tie_penalty, numbers.Real):
+        raise InvalidOptionError(f"tie_penalty must be a number in [0, 1], got {tie_penalty!r}")
     p = float(tie_penalty)
     if not math.isfinite(p) or not 0.0 <= p <= 1.0:
         raise InvalidOptionError(f"tie_penalty must be in [0, 1], got {tie_penalty!r}")
@@ -456,7 +463,8 @@ def top_k_agreement(a: Any, b: Any, k: int, *, least: bool = False) -> float:
     """
     ta, tb = as_tiers(a), as_tiers(b)
     systems = same_systems(ta, tb)
-    if isinstance(k, bool) or int(k) != k or not 1 <= k <= len(systems):
+    whole = not isinstance(k, bool) and isinstance(k, numbers.Real) and float(k).is_integer()
+    if not whole or not 1 <= k <= len(systems):
         raise InvalidOptionError(f"k must be an integer between 1 and {len(systems)}, got {k!r}")
     if least:
         ta, tb = ta[::-1], tb[::-1]
@@ -497,7 +505,9 @@ def rank_changes(rankings: Mapping[str, Any], *, baseline: str = "mean") -> pd.D
     b     0      1
     c     0      1
     """
-    if baseline not in rankings:
+    if not isinstance(rankings, Mapping):
+        raise InvalidOptionError(f"rankings must be a mapping name -> ranking, got {type(rankings).__name__}")
+    if not isinstance(baseline, Hashable) or baseline not in rankings:
         raise InvalidOptionError(f"baseline {baseline!r} is not among the rankings {list(rankings)!r}")
     base_tiers = as_tiers(rankings[baseline])
     base = ranking_positions(base_tiers)

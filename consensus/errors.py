@@ -14,31 +14,12 @@ from collections.abc import Iterable, Sequence
 from .hints import cli_text
 
 __all__ = [
-    "ConsensusError",
-    "LeaderboardError",
-    "DuplicateLabelError",
-    "EmptyLabelError",
-    "NonNumericScoreError",
-    "CompositeScoreError",
-    "NonFiniteScoreError",
-    "InvalidWeightError",
-    "UnknownSystemError",
-    "UnknownTaskError",
-    "EmptySystemError",
-    "TooFewSystemsError",
-    "NoTaskError",
-    "MissingScoreError",
-    "InvalidOptionError",
-    "SolveFailedError",
-    "SolverNotAvailableError",
-    "DegenerateTaskWarning",
-    "NonPositiveScoreError",
-    "DuplicateInstanceError",
-    "EmptyTaskError",
-    "LeaderboardErrors",
-    "LongFormatError",
-    "MAX_PROBLEMS",
-    "raise_problems",
+    "ConsensusError", "LeaderboardError", "DuplicateLabelError", "EmptyLabelError", "NonNumericScoreError",
+    "CompositeScoreError", "NonFiniteScoreError", "InvalidWeightError", "UnknownSystemError", "UnknownTaskError",
+    "EmptySystemError", "TooFewSystemsError", "NoTaskError", "MissingScoreError", "InvalidOptionError",
+    "SolveFailedError", "SolverNotAvailableError", "UnknownSolverError", "DegenerateTaskWarning",
+    "NonPositiveScoreError", "ScoreOverflowError", "DuplicateInstanceError", "EmptyTaskError", "LeaderboardErrors",
+    "LongFormatError", "InputTooLargeError", "MAX_PROBLEMS", "raise_problems",
 ]
 
 
@@ -160,18 +141,35 @@ class NonNumericScoreError(LeaderboardError):
         Shown after the task, e.g. ``" (column 3; lines 4, 9)"``.
     text_column : bool, default=False
         No cell of the column is a number: the message says it holds text.
+    kind : str, optional
+        What the cells are instead of numbers (``"booleans"``, ``"dates"``, ...), for
+        values pandas would otherwise convert to numbers (True -> 1.0).
 
     Examples
     --------
     >>> str(NonNumericScoreError("nli", ["b"], "81%"))  # doctest: +ELLIPSIS
     "task 'nli' has non-numeric scores for system(s) 'b' (e.g. '81%'); fix the cells, ..."
+    >>> str(NonNumericScoreError("nli", ["b"], True, kind="booleans"))  # doctest: +ELLIPSIS
+    "task 'nli' has booleans, not scores, for system(s) 'b' (e.g. True); ..."
     """
 
     def __init__(
-        self, task: str, systems: Sequence[str], sample: object, *, where: str = "", text_column: bool = False
+        self,
+        task: str,
+        systems: Sequence[str],
+        sample: object,
+        *,
+        where: str = "",
+        text_column: bool = False,
+        kind: str | None = None,
     ) -> None:
         self.task, self.systems, self.sample = task, tuple(systems), sample
-        if text_column:
+        if kind is not None:
+            text = (
+                f"task {task!r}{where} has {kind}, not scores, for system(s) {_shown(self.systems)} "
+                f"(e.g. {sample!r}); convert them to numbers explicitly if they are scores, or "
+            )
+        elif text_column:
             text = f"task {task!r}{where} holds text, not scores (e.g. {sample!r}); "
         else:
             text = (
@@ -385,11 +383,25 @@ class MissingScoreError(ConsensusError, ValueError):
 
 
 class SolverNotAvailableError(ConsensusError, RuntimeError):
-    """The solver named by ``solver=`` is not installed or cannot run here; the message says how to get it."""
+    """The solver named by ``solver=`` cannot run here; the message says how to get it and lists
+    the solvers available here (attributes ``solver`` and ``available``, a tuple)."""
+
+    def __init__(self, message: str, *, solver: object = None, available: Sequence[str] = ()) -> None:
+        self.solver, self.available = solver, tuple(available)
+        super().__init__(message)
+
+
+class UnknownSolverError(SolverNotAvailableError, InvalidOptionError):
+    """The ``solver=`` value names no solver at all (a typo, or not a string)."""
 
 
 class SolveFailedError(ConsensusError, RuntimeError):
     """An optimization solver stopped without a usable answer."""
+
+
+class InputTooLargeError(ConsensusError, MemoryError):
+    """The input needs more memory than this machine has; the message says how much it needs,
+    how much is available and what size would fit (checked before allocating)."""
 
 
 class DegenerateTaskWarning(UserWarning):
@@ -416,6 +428,33 @@ class NonPositiveScoreError(ConsensusError, ValueError):
         super().__init__(
             f"rule {rule!r} needs positive scores but task {task!r} has {value!r} for system(s) "
             f"{_shown(self.systems)}; shift or rescale the task, or use rule 'mean'"
+        )
+
+
+class ScoreOverflowError(ConsensusError, ValueError):
+    """A rule's scores do not fit in float64 (beyond about 1.8e308), so it cannot rank.
+
+    Weights are rescaled internally (every rule is scale-free in them) and means are taken
+    on rescaled scores, so this is raised only when a score itself is out of range, e.g. an
+    optimality gap of 3.4e308 on a task spanning -1.7e308 to 1.7e308.
+
+    Parameters
+    ----------
+    rule : str
+        The rule (attribute ``rule``).
+    systems : sequence of str
+        The systems whose scores overflow (attribute ``systems``; up to 3 shown).
+    task : str, optional
+        The task to blame, when one is (attribute ``task``).
+    """
+
+    def __init__(self, rule: str, systems: Sequence[str], task: str | None = None) -> None:
+        self.rule, self.systems, self.task = rule, tuple(systems), task
+        where = f" (task {task!r} spans nearly the whole float64 range)" if task is not None else ""
+        fix = f"divide task {task!r} by a power of ten" if task is not None else "rescale the scores"
+        super().__init__(
+            f"rule {rule!r}: the score(s) of system(s) {_shown(self.systems)} overflow float64{where}; "
+            f"{fix} (rankings are unchanged by rescaling a task)"
         )
 
 

@@ -26,6 +26,7 @@ import numpy as np
 import pandas as pd
 from scipy.stats import kendalltau
 
+from .arguments import check_rng_seed, check_seed, name_list
 from .datasets import gumbel_leaderboard
 from .errors import InvalidOptionError
 from .impute import mean_baseline, sigma_2l, sigma_l
@@ -96,9 +97,10 @@ def gumbel_instances(
     n_systems = _check_count(n_systems, "n_systems", 2)
     n_tasks = _check_count(n_tasks, "n_tasks", 1)
     n_instances = _check_count(n_instances, "n_instances", 1)
-    if isinstance(phi, bool) or not np.isfinite(phi) or phi < 0:
+    real = not isinstance(phi, bool) and isinstance(phi, (int, float, np.integer, np.floating))
+    if not real or not np.isfinite(phi) or phi < 0:
         raise InvalidOptionError(f"phi must be finite and >= 0, got {phi!r}")
-    rng = np.random.default_rng(seed)
+    rng = np.random.default_rng(check_rng_seed(seed))
     loc = phi * np.arange(1, n_systems + 1)[:, None]
     values = rng.gumbel(loc=loc, scale=1.0, size=(n_systems, n_tasks * n_instances))
     offsets = np.arange(n_tasks + 1) * n_instances
@@ -197,7 +199,7 @@ def remove_scores(
     5
     """
     share = _check_share(eta)
-    rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
+    rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(check_rng_seed(seed))
     if isinstance(data, Leaderboard):
         if unit not in (None, "cell"):
             raise InvalidOptionError(f"a Leaderboard loses whole cells: unit must be 'cell', got {unit!r}")
@@ -322,11 +324,15 @@ def robustness_experiment(
     >>> res.methods, res.taus.shape
     (('sigma_l', 'mean'), (1, 3, 2))
     """
-    etas = tuple(_check_share(e) for e in etas)
+    etas = tuple(_check_share(e) for e in name_list(etas, "etas", kind="shares"))
     if not etas:
         raise InvalidOptionError("etas must list at least one share")
     n_seeds = _check_count(n_seeds, "n_seeds", 1)
-    if isinstance(scale, bool) or not math.isfinite(scale) or scale <= 0:
+    if n_instances is not None:
+        n_instances = _check_count(n_instances, "n_instances", 1)
+    seed = check_seed(seed)
+    real = not isinstance(scale, bool) and isinstance(scale, (int, float, np.integer, np.floating))
+    if not real or not math.isfinite(scale) or scale <= 0:
         raise InvalidOptionError(f"scale must be finite and > 0, got {scale!r}")
     instance_level = n_instances is not None
     methods = ("sigma_l", "sigma_2l", "mean") if instance_level else ("sigma_l", "mean")

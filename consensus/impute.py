@@ -120,6 +120,14 @@ def _check_levels(levels: object) -> int:
 
 
 # ---------------------------------------------------------------------- public API
+def _score_array(scores: object) -> np.ndarray:
+    """One task's scores as floats (NaN: unscored); text or objects are a LeaderboardError."""
+    try:
+        return np.asarray(scores, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise LeaderboardError(f"scores must be a list of numbers (NaN: unscored), got {scores!r}") from None
+
+
 def partial_ranking_matrix(scores: Sequence[float] | np.ndarray | pd.Series) -> np.ndarray:
     """The matrix ``M`` of one partial ranking: share of compatible rankings with ``i`` above ``j``.
 
@@ -158,7 +166,7 @@ def partial_ranking_matrix(scores: Sequence[float] | np.ndarray | pd.Series) -> 
            [0.333, 0.667, 0.   ]])
     """
 
-    x = np.asarray(scores, dtype=np.float64).reshape(-1, 1)
+    x = _score_array(scores).reshape(-1, 1)
     if x.shape[0] < 1 or np.isnan(x).all():
         raise EmptyTaskError("<partial ranking>")
     if np.isinf(x).any():
@@ -571,7 +579,7 @@ def position_distribution(scores: Sequence[float] | np.ndarray | pd.Series, *, t
     """
     if ties not in ("average", "min", "max"):
         raise InvalidOptionError(f"ties must be 'average', 'min' or 'max', got {ties!r}")
-    x = np.asarray(scores, dtype=np.float64).ravel()
+    x = _score_array(scores).ravel()
     scored = ~np.isnan(x)
     n, k = len(x), int(scored.sum())
     if k == 0:

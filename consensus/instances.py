@@ -13,16 +13,18 @@ oriented so that higher is better, NaN where missing: 10 million scores take 80 
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Hashable, Iterable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
+from .arguments import lower_names, name_list
 from .cells import check_instances, label_codes, numeric_scores
 from .errors import (
     DuplicateInstanceError,
     EmptyLabelError,
+    InvalidOptionError,
     LeaderboardError,
     NonNumericScoreError,
     NoTaskError,
@@ -129,6 +131,8 @@ class InstanceScores(TaskScores):
             If `values`, `offsets` or `instances` do not fit together.
         UnknownTaskError
             If `lower_is_better` or `weights` name an unknown task.
+        InvalidOptionError
+            If `lower_is_better` is not a list of task names (or a dict task -> bool).
         InvalidWeightError
             If a weight is invalid, or all weights are zero.
         DuplicateInstanceError
@@ -163,7 +167,7 @@ class InstanceScores(TaskScores):
         ids = tuple(pd.Index(list(ids) if not isinstance(ids, pd.Index) else ids) for ids in instances)
         if len(ids) != len(tasks) or any(len(ix) != b - a for ix, a, b in zip(ids, offsets_arr, offsets_arr[1:])):
             raise LeaderboardError("one instance id is needed per column of each task")
-        lower = frozenset(check_task_names(lower_is_better, tasks, "lower_is_better"))
+        lower = frozenset(check_task_names(lower_names(lower_is_better), tasks, "lower_is_better"))
         w = check_weights(weights, tasks)
         for t, ix in zip(tasks, ids):
             if ix.has_duplicates:
@@ -249,7 +253,7 @@ class InstanceScores(TaskScores):
         if not isinstance(frame, pd.DataFrame):
             raise LeaderboardError(f"expected a pandas DataFrame, got {type(frame).__name__}")
         for col in (system, task, instance, score):
-            if col not in frame.columns:
+            if not isinstance(col, Hashable) or col not in frame.columns:
                 raise LeaderboardError(
                     f"column {col!r} is not in the frame; its columns are "
                     f"{', '.join(repr(str(c)) for c in frame.columns[:10])}"
@@ -345,6 +349,9 @@ class InstanceScores(TaskScores):
             of a task do not match its number of columns.
         UnknownTaskError
             If `instances`, `lower_is_better` or `weights` name an unknown task.
+        InvalidOptionError
+            If `systems` is not a list of names, `instances` not a mapping, or
+            `lower_is_better` not a list of task names.
         DuplicateInstanceError, EmptyTaskError, EmptySystemError, NonFiniteScoreError
             As in :meth:`from_long`; also the label and weight errors of the constructor.
 
@@ -356,7 +363,7 @@ class InstanceScores(TaskScores):
         """
         if not isinstance(arrays, Mapping) or not arrays:
             raise NoTaskError("pass a non-empty dict task -> array")
-        systems = tuple(str(s) for s in systems)
+        systems = tuple(str(s) for s in name_list(systems, "systems", kind="system names"))
         tasks = tuple(str(t) for t in arrays)
         blocks = []
         for t, raw in arrays.items():
@@ -376,6 +383,10 @@ class InstanceScores(TaskScores):
         values = np.array(blocks[0]) if len(blocks) == 1 else np.concatenate(blocks, axis=1)
         if instances is None:
             ids: list[Sequence[object]] = [pd.RangeIndex(k) for k in sizes]
+        elif not isinstance(instances, Mapping):
+            raise InvalidOptionError(
+                f"instances must be a mapping task -> instance ids, got {type(instances).__name__}"
+            )
         else:
             check_task_names(instances.keys(), tasks, "instances")
             ids = [instances[t] if t in instances else pd.RangeIndex(k) for t, k in zip(tasks, sizes)]

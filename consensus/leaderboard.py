@@ -7,15 +7,17 @@ better; the original scores stay available for display.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Hashable, Iterable, Mapping
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
+from .arguments import check_frame_options, lower_names, name_list
 from .cells import MISSING_MARKERS
 from .errors import (
     DuplicateLabelError,
+    LeaderboardError,
     NoTaskError,
     TooFewSystemsError,
     UnknownTaskError,
@@ -102,10 +104,14 @@ class Leaderboard(TaskScores):
             If there are fewer than 2 systems.
         UnknownTaskError
             If `lower_is_better`, `weights` or `groups` name an unknown task.
+        InvalidOptionError
+            If `lower_is_better` is not a list of task names (or a dict task -> bool), or
+            `notes` is not a list of strings.
         InvalidWeightError
-            If a weight is invalid, or all weights are zero.
+            If `weights` is not a mapping, a weight is invalid, or all weights are zero.
         LeaderboardError
-            If a group is empty or a task is in two groups, or a task has no score at all.
+            If `scores` is not a DataFrame, `groups` is not a mapping group -> tasks, a group
+            is empty or a task is in two groups, or a task has no score at all.
         NonFiniteScoreError
             If a score is +inf or -inf.
         EmptySystemError
@@ -116,6 +122,10 @@ class Leaderboard(TaskScores):
         DegenerateTaskWarning
             For each task on which every scored system ties.
         """
+        if not isinstance(scores, pd.DataFrame):
+            raise LeaderboardError(
+                f"scores must be a pandas DataFrame, got {type(scores).__name__}; use Leaderboard.from_frame"
+            )
         systems = tuple(scores.index)
         tasks = tuple(scores.columns)
         check_labels(systems, "system")
@@ -125,9 +135,10 @@ class Leaderboard(TaskScores):
         if len(systems) < 2:
             raise TooFewSystemsError(len(systems))
         values = scores.to_numpy(dtype=np.float64, copy=True)
-        lower = frozenset(check_task_names(lower_is_better, tasks, "lower_is_better"))
+        lower = frozenset(check_task_names(lower_names(lower_is_better), tasks, "lower_is_better"))
         w = check_weights(weights, tasks)
         grp = check_groups(groups, tasks)
+        notes = tuple(name_list(notes, "notes", kind="strings"))
         check_scores(values, systems, tasks)
         frame = pd.DataFrame(values, index=pd.Index(systems, dtype=object), columns=pd.Index(tasks, dtype=object))
         oriented = values.copy()
@@ -140,7 +151,7 @@ class Leaderboard(TaskScores):
         self._weights = w
         self._lower = lower
         self._groups = grp
-        self._notes = tuple(notes)
+        self._notes = notes
 
     # ------------------------------------------------------------------ constructors
     @classmethod
@@ -218,6 +229,12 @@ class Leaderboard(TaskScores):
         UnknownTaskError
             If `tasks`, `exclude`, `lower_is_better`, `weights` or `groups` name a column that
             is not in the frame (or, for the last three, that `tasks` / `exclude` removed).
+        InvalidOptionError
+            If an option has the wrong type, before the frame is read: `lower_is_better` not a
+            list of task names (None, a bare string, a number) nor a dict task -> bool;
+            `tasks`, `exclude` or `keep_columns` not a list of names. (`weights` not a
+            mapping raises :class:`InvalidWeightError`, `groups` not a mapping a
+            LeaderboardError.)
 
         Warns
         -----
@@ -233,6 +250,9 @@ class Leaderboard(TaskScores):
         >>> lb.tasks, lb.weights.tolist()
         (('glue[1]', 'glue[2]', 'qa'), [0.5, 0.5, 1.0])
         """
+        lower_is_better, weights, groups = check_frame_options(
+            lower_is_better, weights, groups, tasks, exclude, keep_columns
+        )
         parsed = parse_frame(
             frame,
             lower_is_better=lower_is_better,
@@ -293,7 +313,8 @@ class Leaderboard(TaskScores):
         DuplicateLabelError
             If a (system, task) pair is listed more than once (lists the pairs).
         LeaderboardError
-            The other errors of :meth:`from_frame`, raised on the pivoted scores.
+            If `frame` is not a DataFrame; the other errors of :meth:`from_frame`, raised
+            on the pivoted scores.
 
         Examples
         --------
@@ -304,9 +325,11 @@ class Leaderboard(TaskScores):
         a  1.0  2.0
         b  3.0  NaN
         """
-        for col in (system, task, score):
-            if col not in frame.columns:
-                raise UnknownTaskError(col, [str(c) for c in frame.columns], "the long frame's columns")
+        if not isinstance(frame, pd.DataFrame):
+            raise LeaderboardError(f"from_long expects a pandas DataFrame, got {type(frame).__name__}")
+        for option, col in (("system", system), ("task", task), ("score", score)):
+            if not isinstance(col, Hashable) or col not in frame.columns:
+                raise UnknownTaskError(col, [str(c) for c in frame.columns], f"the long frame's columns ({option}=)")
         raw = frame[[system, task]].astype(str)
         keys = raw.apply(lambda col: col.map(normalize_name))  # "a " and "a" are one system (Series.map: pandas 2.0)
         changed = sorted({(o, n) for col in (system, task) for o, n in zip(raw[col], keys[col]) if o.strip() != n})
@@ -578,6 +601,8 @@ class Leaderboard(TaskScores):
         ------
         UnknownSystemError, UnknownTaskError
             If a name is not a system / task of the table.
+        InvalidOptionError
+            If `systems` or `tasks` is not a list of names (a bare string, a number).
         LeaderboardError
             If the subset is not a valid leaderboard: :class:`TooFewSystemsError`,
             :class:`NoTaskError`, :class:`DuplicateLabelError` (a name given twice),
@@ -591,8 +616,8 @@ class Leaderboard(TaskScores):
         >>> small.systems, small.tasks
         (('B', 'A'), ('t1', 't3'))
         """
-        sys_list = list(self.systems) if systems is None else list(systems)
-        task_list = list(self.tasks) if tasks is None else list(tasks)
+        sys_list = list(self.systems) if systems is None else name_list(systems, "systems", kind="system names")
+        task_list = list(self.tasks) if tasks is None else name_list(tasks, "tasks")
         for s in sys_list:
             self.system_index(s)
         for t in task_list:
@@ -628,16 +653,22 @@ class Leaderboard(TaskScores):
         >>> cs.load_example("votenrank-toy").with_notes(["renamed X -> A"]).notes
         ('renamed X -> A',)
         """
-        notes = tuple(notes)
+        notes = tuple(name_list(notes, "notes", kind="strings"))
         if not notes:
             return self
-        return Leaderboard(
-            self._scores,
-            lower_is_better=self._lower,
-            weights=dict(self._weights.items()),
-            groups=self._groups,
-            notes=self._notes + notes,
-        )
+        import warnings
+
+        from .errors import DegenerateTaskWarning
+
+        with warnings.catch_warnings():  # the same scores: their warnings were given already
+            warnings.simplefilter("ignore", DegenerateTaskWarning)
+            return Leaderboard(
+                self._scores,
+                lower_is_better=self._lower,
+                weights=dict(self._weights.items()),
+                groups=self._groups,
+                notes=self._notes + notes,
+            )
 
     def with_weights(self, weights: Mapping[str, float]) -> Leaderboard:
         """The same scores with new task weights (unlisted tasks weigh 1).

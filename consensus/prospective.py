@@ -12,7 +12,6 @@ import time
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Literal
 
-from solvers import SolverError
 from solvers.weights_lp import WeightConstraints, constraints_farkas_lp
 
 from .certificates import CONSTRAINT_TOL, Labels, certificate_holds
@@ -27,6 +26,7 @@ from .results import (
     WeightConstraint,
     jsonable,
 )
+from .solver_choice import check_solver, solver_errors
 from .weight_options import (
     Reference,
     check_tolerances,
@@ -108,6 +108,15 @@ def prospective(
         solver runs and the time spent; everything in the frame and its attrs is JSON-able.
         With `missing` or `min_coverage` the result is about the treated leaderboard.
 
+    Raises
+    ------
+    InvalidOptionError, UnknownTaskError, InvalidWeightError
+        An option of the wrong type or value (as in :func:`condorcet_weights`).
+    SolverNotAvailableError
+        `solver` is unknown or not installed here; the message lists the solvers available.
+    SolveFailedError
+        A solver failed, or its answer did not verify.
+
     Notes
     -----
     LPs are skipped when the answer is plain from the comparison matrix: a rival that beats
@@ -147,6 +156,7 @@ def prospective(
         raise InvalidOptionError("pass either nearest_to or objective, not both")
     if method not in ("auto", "highspy", "pulp"):
         raise InvalidOptionError(f"method must be 'auto', 'highspy' or 'pulp', got {method!r}")
+    check_solver(solver)  # before the constraints' own LP
     if method == "auto":
         method = "highspy" if solver == "highs" else "pulp"
     lb, holes, record, notes = treated_leaderboard(lb, missing, min_coverage, "prospective")
@@ -225,10 +235,8 @@ def _engine(
     both = cons + extra
     rows = solver_constraints(lb, both)
     if cons and method == "highspy":
-        try:
+        with solver_errors("prospective: checking the weight constraints", solver):
             farkas = constraints_farkas_lp(rows, backend=solver, slack=CONSTRAINT_TOL)  # type: ignore[arg-type]
-        except SolverError as exc:
-            raise SolveFailedError(f"prospective: checking the weight constraints: {exc}") from exc
         counters["lps"] += 1
         counters["solves"] += 1
         if farkas is not None:
@@ -246,10 +254,8 @@ def _contradiction(
     """A verified Farkas certificate that the weight constraints alone cannot hold, or None."""
     if solver_cons is None:
         return None
-    try:
+    with solver_errors("prospective: checking the weight constraints", solver):
         farkas = constraints_farkas_lp(solver_cons, backend=solver, slack=CONSTRAINT_TOL)
-    except SolverError as exc:
-        raise SolveFailedError(f"prospective: checking the weight constraints: {exc}") from exc
     counters["lps"] += 1
     counters["solves"] += 1
     if farkas is None:

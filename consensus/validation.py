@@ -8,12 +8,13 @@ from __future__ import annotations
 
 import math
 import warnings
-from collections.abc import Iterable, Mapping
+from collections.abc import Hashable, Iterable, Mapping
 from types import MappingProxyType
 
 import numpy as np
 import pandas as pd
 
+from .arguments import check_groups_type, name_list, weights_mapping
 from .errors import (
     DegenerateTaskWarning,
     DuplicateLabelError,
@@ -25,7 +26,15 @@ from .errors import (
     UnknownTaskError,
 )
 
-__all__ = ["check_scores", "label_text", "check_labels", "check_task_names", "weight_value", "check_weights", "check_groups"]
+__all__ = [
+    "check_scores",
+    "label_text",
+    "check_labels",
+    "check_task_names",
+    "weight_value",
+    "check_weights",
+    "check_groups",
+]
 
 
 def label_text(value: object, kind: str, position: int) -> str:
@@ -135,9 +144,9 @@ def check_task_names(names: Iterable[str], tasks: Iterable[str], context: str) -
     """
     tasks = list(tasks)
     known = set(tasks)
-    names = [names] if isinstance(names, str) else list(names)
+    names = [names] if isinstance(names, str) else name_list(names, context)
     for name in names:
-        if name not in known:
+        if not isinstance(name, Hashable) or name not in known:
             raise UnknownTaskError(name, tasks, context)
     return names
 
@@ -201,14 +210,15 @@ def check_weights(weights: Mapping[str, float] | None, tasks: tuple[str, ...]) -
     UnknownTaskError
         If `weights` names a task that is not in `tasks`.
     InvalidWeightError
-        If a weight is not a number, not finite or negative, or if every weight is zero.
+        If `weights` is not a mapping, a weight is not a number, not finite or negative, or
+        if every weight is zero.
 
     Examples
     --------
     >>> check_weights({"qa": 2}, ("qa", "nli")).tolist()
     [2.0, 1.0]
     """
-    weights = dict(weights or {})
+    weights = weights_mapping(weights) or {}
     check_task_names(weights.keys(), tasks, "weights")
     values = [weight_value(weights[t], t) if t in weights else 1.0 for t in tasks]
     series = pd.Series(values, index=pd.Index(tasks, dtype=object), dtype=np.float64, name="weight")
@@ -236,8 +246,8 @@ def check_groups(groups: Mapping[str, Iterable[str]] | None, tasks: tuple[str, .
     Raises
     ------
     LeaderboardError
-        If a group has no task, or a task is listed twice (in two groups, or twice in
-        one group).
+        If `groups` is not a mapping group -> list of task names, a group has no task, or a
+        task is listed twice (in two groups, or twice in one group).
     UnknownTaskError
         If a group lists a task that is not in `tasks`.
 
@@ -246,6 +256,7 @@ def check_groups(groups: Mapping[str, Iterable[str]] | None, tasks: tuple[str, .
     >>> dict(check_groups({"nlu": ["qa", "nli"]}, ("qa", "nli", "mt")))
     {'nlu': ('qa', 'nli')}
     """
+    check_groups_type(groups)
     result: dict[str, tuple[str, ...]] = {}
     owner: dict[str, str] = {}
     for g, members in (groups or {}).items():

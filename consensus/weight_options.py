@@ -253,7 +253,7 @@ def weight_constraints(
     ------
     InvalidOptionError
         A bound is not a finite number, `fixed` or `group_bounds` is not a mapping, a
-        group bound is not a pair, an `order` entry is not a sequence of at least two
+        group bound is not a pair, `order` is not a list of pairs, an `order` entry is not a sequence of at least two
         tasks or compares a task with itself, or a group key is invalid.
     UnknownTaskError
         A task name is not on `lb`.
@@ -303,6 +303,11 @@ def weight_constraints(
             hi = math.inf if bounds[1] is None else number(bounds[1], f"group_bounds[{label!r}] upper")
             out.append(WeightConstraint(f"group[{label}]", {t: 1.0 for t in members}, lo, hi))
     if order is not None:
+        if isinstance(order, (str, Mapping)) or not isinstance(order, Iterable):
+            raise InvalidOptionError(
+                f"order must be a list of pairs (or chains) of tasks, heavier first, such as [('qa', 'nli')]; "
+                f"got {order!r}"
+            )
         chains = [order] if isinstance(order, tuple) and order and isinstance(order[0], str) else list(order)
         for chain in chains:
             if isinstance(chain, str) or not isinstance(chain, Sequence) or len(chain) < 2:
@@ -374,7 +379,8 @@ def objective_tasks(lb: Leaderboard, objective: object) -> tuple[str, tuple[str,
     Raises
     ------
     InvalidOptionError
-        `objective` is not a pair with sense ``"min"`` or ``"max"``, or names no task.
+        `objective` is not a pair with sense ``"min"`` or ``"max"`` and a task, group or
+        list of tasks, or names no task.
     UnknownTaskError
         A name is neither a task of `lb` nor (given alone) a group.
 
@@ -396,8 +402,10 @@ def objective_tasks(lb: Leaderboard, objective: object) -> tuple[str, tuple[str,
             tasks = tuple(lb.groups[spec])
         else:
             raise UnknownTaskError(spec, lb.tasks, "objective")
-    else:
+    elif isinstance(spec, Iterable) and not isinstance(spec, Mapping):
         tasks = tuple(task_name(lb, t, "objective") for t in spec)
+    else:
+        raise InvalidOptionError(f"objective's tasks must be a task, a group or a list of tasks, got {spec!r}")
     if not tasks:
         raise InvalidOptionError("objective needs at least one task")
     return str(sense), tasks

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
 
+from ..errors import InvalidOptionError
 from ..kemeny import kemeny as _kemeny
 from ..leaderboard import Leaderboard
 from ..pairwise import PairwiseMatrix
@@ -50,7 +52,7 @@ def kemeny(data: Leaderboard | PairwiseMatrix, **kemeny_options: Any) -> RuleRes
         ``two_step``, ``tie_break``), as documented in :func:`consensus.rules.rank`, and
         the keyword options of :func:`consensus.kemeny.kemeny` (``method``,
         ``time_limit``, ``solver``, ...), recorded in ``result.options``. Any other name
-        raises ``TypeError`` (from :func:`consensus.kemeny.kemeny`).
+        raises :class:`InvalidOptionError` listing the options.
 
     Returns
     -------
@@ -81,5 +83,11 @@ def kemeny(data: Leaderboard | PairwiseMatrix, **kemeny_options: Any) -> RuleRes
     12.0
     """
     shared = {k: kemeny_options.pop(k) for k in list(kemeny_options) if k in SHARED_OPTION_NAMES}
+    params = inspect.signature(_kemeny).parameters.values()
+    own = [p.name for p in params if p.kind is p.KEYWORD_ONLY]
+    unknown = [] if any(p.kind is p.VAR_KEYWORD for p in params) else sorted(set(kemeny_options) - set(own))
+    if unknown:
+        takes = ", ".join(sorted({*own, *SHARED_OPTION_NAMES}))
+        raise InvalidOptionError(f"kemeny takes no option(s) {', '.join(unknown)}; it takes {takes}")
     return run_rule(_SPEC, data, kemeny_options, shared)
 

@@ -57,7 +57,8 @@ def scoring_vector(rule: str, n_systems: int, vector: Sequence[float] | None = N
     Raises
     ------
     InvalidOptionError
-        `rule` has no scoring vector, or (``"scoring"``) a bad or missing `vector`.
+        `rule` has no scoring vector, `n_systems` is not an integer >= 1, or
+        (``"scoring"``) a bad or missing `vector`.
 
     Examples
     --------
@@ -68,6 +69,8 @@ def scoring_vector(rule: str, n_systems: int, vector: Sequence[float] | None = N
     >>> scoring_vector("top_ten", 3).tolist()
     [10.0, 9.0, 8.0]
     """
+    if isinstance(n_systems, bool) or not isinstance(n_systems, (int, np.integer)) or n_systems < 1:
+        raise InvalidOptionError(f"n_systems must be an integer >= 1, got {n_systems!r}")
     n = int(n_systems)
     p = np.arange(n, dtype=np.float64)  # 0-based position
     if rule == "plurality":
@@ -217,7 +220,8 @@ def positional_core(rule: str) -> Callable[[Any, Mapping[str, Any], bool], CoreO
             details["imputation"] = "expected points over the compatible complete rankings of each task"
         else:
             points = position_points(c, complete_values(lb), ties)
-        return CoreOutput(points @ lb.weights.to_numpy(), details)
+        with np.errstate(over="ignore"):  # points near 1e308: inf, refused by run_rule (ScoreOverflowError)
+            return CoreOutput(points @ lb.weights.to_numpy(), details)
 
     return core
 

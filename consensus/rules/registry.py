@@ -9,12 +9,14 @@ from there.
 from __future__ import annotations
 
 import difflib
+import inspect
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
 
 from ..errors import InvalidOptionError
+from ..kemeny import kemeny as _kemeny_function
 from ..leaderboard import Leaderboard
 from ..pairwise import PairwiseMatrix
 from ..results import RuleResult
@@ -35,11 +37,13 @@ class Rule:
     function : callable
         ``function(data, **options) -> RuleResult``.
     options : tuple of str
-        The rule's own keyword options (besides the shared ones of :func:`rank`).
+        The rule's own keyword options (besides the shared ones of :func:`rank`); any other
+        name is an :class:`InvalidOptionError` listing these.
     spec : RuleSpec
         How the pipeline treats it (kind, missing scores, pairwise matrices).
     any_option : bool
-        Every other option is passed on (``kemeny`` hands them to :func:`consensus.kemeny`).
+        The options are passed on to another function (``kemeny`` hands them to
+        :func:`consensus.kemeny`, whose keyword options are `options`).
     """
 
     name: str
@@ -62,6 +66,11 @@ class Rule:
     def accepts_matrix(self) -> bool:
         """A :class:`PairwiseMatrix` may be passed instead of a leaderboard."""
         return self.spec.accepts_matrix
+
+
+def _keyword_options(function: Callable[..., Any]) -> tuple[str, ...]:
+    """The keyword-only parameters of `function`: the options a rule passing them on accepts."""
+    return tuple(p.name for p in inspect.signature(function).parameters.values() if p.kind is p.KEYWORD_ONLY)
 
 
 def _positional(name: str, *extra: str) -> Rule:
@@ -89,7 +98,9 @@ RULES: Mapping[str, Rule] = MappingProxyType(
         "mean": Rule("mean", scores.mean, (), scores._SPECS["mean"]),
         "geometric_mean": Rule("geometric_mean", scores.geometric_mean, (), scores._SPECS["geometric_mean"]),
         "optimality_gap": Rule("optimality_gap", scores.optimality_gap, ("gamma",), scores._SPECS["optimality_gap"]),
-        "kemeny": Rule("kemeny", kemeny_rule.kemeny, (), kemeny_rule._SPEC, any_option=True),
+        "kemeny": Rule(
+            "kemeny", kemeny_rule.kemeny, _keyword_options(_kemeny_function), kemeny_rule._SPEC, any_option=True
+        ),
     }
 )
 #: The registered rule names, in documentation order.
@@ -124,7 +135,7 @@ def auto_missing(rule: str) -> str | None:
     >>> auto_missing("copeland"), auto_missing("dowdall"), auto_missing("mean")
     (None, 'impute', 'median')
     """
-    if rule not in RULES:
+    if not isinstance(rule, str) or rule not in RULES:
         raise InvalidOptionError(f"unknown rule {rule!r}; choose one of {', '.join(RULES)}")
     spec = RULES[rule].spec
     if spec.pairwise_missing:
@@ -185,9 +196,9 @@ def rank(data: Leaderboard | PairwiseMatrix, rule: str, **options: Any) -> RuleR
     Raises
     ------
     InvalidOptionError
-        Unknown rule or option, or an option the rule cannot use. (``kemeny`` passes
-        unknown option names on to :func:`consensus.kemeny.kemeny`, which raises
-        ``TypeError``.)
+        Unknown rule, an option the rule does not take (the message lists those it takes;
+        for ``kemeny``, the keyword options of :func:`consensus.kemeny.kemeny` and the
+        shared ones), or an option value the rule cannot use.
     MissingScoreError
         Missing scores and no policy, for a rule that needs complete scores.
     NonPositiveScoreError
@@ -222,11 +233,12 @@ def rank(data: Leaderboard | PairwiseMatrix, rule: str, **options: Any) -> RuleR
         hint = f"; did you mean {', '.join(repr(c) for c in close)}?" if close else ""
         raise InvalidOptionError(f"unknown rule {rule!r}{hint}; choose one of {', '.join(RULES)}")
     entry = RULES[rule]
-    if not entry.any_option:
-        allowed = set(entry.options) | set(SHARED_OPTION_NAMES)
-        unknown = sorted(set(options) - allowed)
-        if unknown:
-            raise InvalidOptionError(
-                f"rule {rule!r} takes no option(s) {', '.join(unknown)}; it takes {', '.join(sorted(allowed))}"
-            )
+    allowed = set(entry.options) | set(SHARED_OPTION_NAMES)
+    unknown = sorted(set(options) - allowed)
+    if unknown:
+        close = [c for name in unknown for c in difflib.get_close_matches(name, sorted(allowed), n=1, cutoff=0.6)]
+        hint = f"; did you mean {', '.join(map(repr, close))}?" if close else ""
+        raise InvalidOptionError(
+            f"rule {rule!r} takes no option(s) {', '.join(unknown)}; it takes {', '.join(sorted(allowed))}{hint}"
+        )
     return entry.function(data, **options)
