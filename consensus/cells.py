@@ -7,6 +7,7 @@ what counts as missing is :data:`MISSING_MARKERS`; empty systems and tasks are d
 
 from __future__ import annotations
 
+import datetime
 import math
 import re
 import warnings
@@ -140,6 +141,37 @@ def is_missing_cell(value: object) -> bool:
     return False
 
 
+#: Cell types pandas would turn into numbers but that are not scores (True -> 1.0, a date ->
+#: nanoseconds, 1+2j -> 1.0): refused as non-numeric.
+_NOT_SCORES = (bool, np.bool_, complex, np.complexfloating, datetime.date, datetime.time, datetime.timedelta, np.datetime64, np.timedelta64)
+
+
+def _typed_non_score(dtype: object) -> str | None:
+    """What a column dtype holds when it is not scores (``"booleans"``, ``"dates"``, ...), else None."""
+    if pd.api.types.is_bool_dtype(dtype):
+        return "booleans"
+    if pd.api.types.is_complex_dtype(dtype):
+        return "complex numbers"
+    if pd.api.types.is_datetime64_any_dtype(dtype) or isinstance(dtype, pd.PeriodDtype):
+        return "dates"
+    if pd.api.types.is_timedelta64_dtype(dtype):
+        return "durations"
+    return None
+
+
+def _kind_of(cell: object) -> str:
+    """What a cell of :data:`_NOT_SCORES` is, for the error message."""
+    if isinstance(cell, (bool, np.bool_)):
+        return "booleans"
+    if isinstance(cell, (complex, np.complexfloating)):
+        return "complex numbers"
+    if isinstance(cell, (datetime.timedelta, np.timedelta64)):
+        return "durations"
+    if isinstance(cell, datetime.time):
+        return "times of day"
+    return "dates"
+
+
 def _half(text: str) -> float | None:
     """One half of a composite cell: its number, NaN for a missing marker, None otherwise."""
     if text.strip().lower() in MISSING_MARKERS:
@@ -218,12 +250,19 @@ def parse_column(
     def at(rows: Sequence[int]) -> str:
         return where(rows) if where is not None else ""
 
-    if pd.api.types.is_bool_dtype(column.dtype):
-        raise NonNumericScoreError(task, systems[:1], column.iloc[0], where=at([0]), text_column=True)
+    kind = _typed_non_score(column.dtype)
+    if kind is not None:
+        rows = [i for i in range(len(column)) if not is_missing_cell(column.iloc[i])] or [0]
+        raise NonNumericScoreError(task, [systems[i] for i in rows], column.iloc[rows[0]], where=at(rows), kind=kind)
     if pd.api.types.is_numeric_dtype(column.dtype):
         return [column.to_numpy(dtype=np.float64, na_value=np.nan)]
     raw = column.to_list()
     n = len(raw)
+    typed = [i for i, cell in enumerate(raw) if isinstance(cell, _NOT_SCORES)]
+    if typed:
+        raise NonNumericScoreError(
+            task, [systems[i] for i in typed], raw[typed[0]], where=at(typed), kind=_kind_of(raw[typed[0]])
+        )
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         numeric = pd.to_numeric(column, errors="coerce").to_numpy(dtype=np.float64, na_value=np.nan)
@@ -408,10 +447,17 @@ def numeric_scores(
     [0.5, nan, 0.7]
     """
     dtype = column.dtype
-    if pd.api.types.is_bool_dtype(dtype):
-        raise NonNumericScoreError(tasks[task_codes[0]], [systems[sys_codes[0]]], column.iloc[0])
+    kind = _typed_non_score(dtype)
+    if kind is not None:
+        raise NonNumericScoreError(tasks[task_codes[0]], [systems[sys_codes[0]]], column.iloc[0], kind=kind)
     if pd.api.types.is_numeric_dtype(dtype):
         return column.to_numpy(dtype=np.float64, na_value=np.nan)
+    if dtype == object:
+        typed = column.map(lambda v: isinstance(v, _NOT_SCORES)).to_numpy(dtype=bool)
+        if typed.any():
+            row = int(np.argmax(typed))
+            cell = column.iloc[row]
+            raise NonNumericScoreError(tasks[task_codes[row]], [systems[sys_codes[row]]], cell, kind=_kind_of(cell))
     numeric = pd.to_numeric(column, errors="coerce").to_numpy(dtype=np.float64, na_value=np.nan)
     raw_missing = column.isna().to_numpy()
     bad = np.isnan(numeric) & ~raw_missing

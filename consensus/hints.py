@@ -36,6 +36,7 @@ CLI_FLAGS: dict[str, tuple[str, str]] = {
     "tasks": ("--tasks", "COL,..."),
     "lower_is_better": ("--lower-is-better", "TASK"),
     "sep": ("--sep", "SEP"),
+    "orient": ("--orient", "ORIENT"),
     "format": ("--input-format", "FORMAT"),
     "time_limit": ("--time-limit", "S"),
     "scored_tasks_only": ("--all-tasks", ""),

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-__all__ = ["DEDUPE_NOTE", "SOURCE_ATTR", "LINES_ATTR", "normalize_name", "numbered", "Source", "csv_lines"]
+__all__ = ["DEDUPE_NOTE", "SOURCE_ATTR", "LINES_ATTR", "NOTES_ATTR", "normalize_name", "numbered", "Source"]
 
 #: How every note about renamed duplicate systems begins (the CLI also prints these notes on stderr).
 DEDUPE_NOTE = "--dedupe renamed"
@@ -21,6 +21,8 @@ DEDUPE_NOTE = "--dedupe renamed"
 SOURCE_ATTR = "consensus.source"
 #: ``DataFrame.attrs`` key of :func:`~consensus.readers.read_table`: the file line of each row.
 LINES_ATTR = "consensus.lines"
+#: ``DataFrame.attrs`` key of :func:`~consensus.readers.read_table`: notes on how the file was read.
+NOTES_ATTR = "consensus.read_notes"
 
 
 def normalize_name(name: str) -> str:
@@ -173,48 +175,3 @@ class Source:
         str
         """
         return f" of {self.path!r}" if self.path else ""
-
-
-def csv_lines(path: str, delimiter: str, n_rows: int) -> tuple[int, ...] | None:
-    """The 1-based file line where each data row of a CSV/TSV file starts (header excluded).
-
-    Quoted cells may span lines (a name with a newline), so row ``k`` is not always line
-    ``k + 2``. Blank lines are skipped, as pandas does.
-
-    Parameters
-    ----------
-    path : str
-        The file.
-    delimiter : str
-        Its delimiter.
-    n_rows : int
-        The number of data rows pandas read; the lines are returned only if the count agrees.
-
-    Returns
-    -------
-    tuple of int or None
-        None when the file cannot be read this way or the row count disagrees.
-
-    Examples
-    --------
-    >>> import os, tempfile
-    >>> path = os.path.join(tempfile.mkdtemp(), "lb.csv")
-    >>> _ = open(path, "w").write('model,qa\\n"a\\nb",1\\n\\nc,2\\n')
-    >>> csv_lines(path, ",", 2)
-    (2, 5)
-    """
-    import csv
-
-    starts = []
-    try:
-        with open(path, encoding="utf-8", newline="") as fh:
-            reader = csv.reader(fh, delimiter=delimiter, skipinitialspace=True)
-            line = 1
-            for row in reader:
-                start, line = line, reader.line_num + 1
-                if row:
-                    starts.append(start)
-    except (csv.Error, UnicodeDecodeError, OSError):
-        return None
-    data = tuple(starts[1:])
-    return data if len(data) == n_rows else None

@@ -19,13 +19,14 @@ from typing import Any
 import pandas as pd
 
 from .errors import InvalidOptionError, LeaderboardError, UnknownTaskError
-from .instances import InstanceScores
+from .file_tables import existing_file, file_format, read_delimited, read_json_table
+from .instance_files import CHUNKED_FILE_BYTES, DEFAULT_CHUNKSIZE, read_instances
 from .labels import (
     DEDUPE_NOTE,
     LINES_ATTR,
+    NOTES_ATTR,
     SOURCE_ATTR,
     Source,
-    csv_lines,
     normalize_name,
     numbered,
 )
@@ -43,32 +44,16 @@ __all__ = [
     "DEFAULT_CHUNKSIZE",
 ]
 
-#: Files larger than this are read in chunks of :data:`DEFAULT_CHUNKSIZE` rows by default.
-CHUNKED_FILE_BYTES = 64 * 1024 * 1024
-DEFAULT_CHUNKSIZE = 1_000_000
-
-
-_FORMATS = {".csv": "csv", ".tsv": "tsv", ".txt": "csv", ".parquet": "parquet", ".pq": "parquet", ".json": "json"}
-
-
-def _file_format(path: Path, format: str | None) -> str:
-    if format is not None:
-        if format not in {"csv", "tsv", "parquet", "json"}:
-            raise LeaderboardError(f"unknown file format {format!r}; use csv, tsv, parquet or json")
-        return format
-    fmt = _FORMATS.get(path.suffix.lower())
-    if fmt is None:
-        raise LeaderboardError(
-            f"cannot tell the format of {str(path)!r} from its extension; pass format='csv'|'tsv'|'parquet'|'json'"
-        )
-    return fmt
-
-
-def read_table(path: str | Path, *, format: str | None = None, sep: str | None = None) -> pd.DataFrame:
-    """Read a CSV/TSV/Parquet/JSON file into a raw frame (text cells kept as text).
+def read_table(
+    path: str | Path, *, format: str | None = None, sep: str | None = None, orient: str | None = None
+) -> pd.DataFrame:
+    """Read a CSV/TSV/Parquet/JSON file into a raw frame, exactly as the file says it.
 
     CSV and TSV cells are read as text, so composite cells and missing markers reach
-    :meth:`Leaderboard.from_frame` untouched.
+    :meth:`Leaderboard.from_frame` untouched. Nothing is renamed, shifted or rounded: a
+    repeated or blank header, or a row with more or fewer fields than the header, is an
+    error naming its column or line, and JSON numbers and keys are read as Python's
+    :mod:`json` reads them (:mod:`consensus.file_tables` has the rules).
 
     Parameters
     ----------
@@ -80,20 +65,28 @@ def read_table(path: str | Path, *, format: str | None = None, sep: str | None =
     sep : str, optional
         Delimiter of a CSV/TSV file (default ``","`` for CSV, a tab for TSV); ignored for
         Parquet and JSON.
+    orient : {"columns", "index"}, optional
+        For a JSON object of objects: whether the outer keys are tasks (``"columns"``, what
+        ``DataFrame.to_json()`` writes, the default, stated in a note) or systems.
 
     Returns
     -------
     pandas.DataFrame
         The table as read, with a plain row-number index for CSV/TSV (every cell a string,
-        pandas' default NA strings kept as text). Parquet and JSON files keep their stored
-        types and index.
+        pandas' default NA strings kept as text). Parquet files keep their stored types and
+        index; JSON columns of numbers are float, other JSON values stay as parsed. Notes
+        (a skipped comment line, the orientation of a JSON object) are in
+        ``frame.attrs["consensus.read_notes"]``; :func:`frame_to_leaderboard` carries them
+        to the leaderboard's :attr:`~Leaderboard.notes`.
 
     Raises
     ------
     LeaderboardError
-        If the file does not exist, is a directory, is empty, cannot be parsed, has an
-        unknown format, or reads as a single column while its header holds another
-        delimiter (the message names the `sep` to pass).
+        If the file does not exist, is a directory, cannot be read (permission), is empty,
+        cannot be parsed, has a repeated or blank header, a row whose number of fields
+        differs from the header's (naming the line), is not UTF-8, has an unknown format,
+        or reads as a single column while its header holds another delimiter (the message
+        names the `sep` to pass).
     ImportError
         If a Parquet file is read without pyarrow installed.
 
@@ -105,28 +98,18 @@ def read_table(path: str | Path, *, format: str | None = None, sep: str | None =
     >>> read_table(path).to_dict("records")
     [{'model': 'a', 'glue': '93.9/91.8', 'qa': 'NA'}]
     """
-    path = Path(path)
-    if not path.exists():
-        raise LeaderboardError(f"file not found: {str(path)!r}")
-    if path.is_dir():
-        raise LeaderboardError(f"{str(path)!r} is a directory, not a file")
-    fmt = _file_format(path, format)
+    path = existing_file(path, sep)
+    fmt = file_format(path, format)
     if fmt in {"csv", "tsv"}:
         if path.stat().st_size == 0:
             raise LeaderboardError(f"file {str(path)!r} is empty")
         delimiter = sep or ("\t" if fmt == "tsv" else ",")
-        try:
-            frame = pd.read_csv(path, sep=delimiter, dtype=str, keep_default_na=False, skipinitialspace=True)
-        except pd.errors.EmptyDataError:
-            raise LeaderboardError(f"file {str(path)!r} is empty") from None
-        except (pd.errors.ParserError, UnicodeDecodeError) as exc:
-            raise LeaderboardError(f"cannot parse {str(path)!r} as {fmt}: {str(exc).strip()}") from None
-        lines = csv_lines(str(path), delimiter, len(frame))
-        if lines is not None:
-            frame.attrs[LINES_ATTR] = lines
+        table = read_delimited(path, delimiter)
+        frame = table.frame
+        frame.attrs[LINES_ATTR] = table.lines
+        frame.attrs[NOTES_ATTR] = table.notes
         if frame.shape[1] <= 1:
-            with path.open(encoding="utf-8", errors="replace") as fh:
-                header = fh.readline()
+            header = str(frame.columns[0]) if frame.shape[1] else ""
             for name, char in ((";", ";"), ("tab", "\t"), (",", ","), ("|", "|")):
                 if char != delimiter and char in header:
                     raise LeaderboardError(
@@ -141,12 +124,14 @@ def read_table(path: str | Path, *, format: str | None = None, sep: str | None =
             raise ImportError(
                 "reading Parquet needs pyarrow: pip install 'leaderboard-consensus[parquet]'"
             ) from exc
+        except PermissionError:
+            raise LeaderboardError(f"cannot read {str(path)!r}: permission denied") from None
         except Exception as exc:  # pyarrow raises its own error types
             raise LeaderboardError(f"cannot read {str(path)!r} as parquet: {exc}") from None
-    try:
-        return pd.read_json(path, dtype=False)
-    except ValueError as exc:
-        raise LeaderboardError(f"cannot read {str(path)!r} as json: {exc}") from None
+    table = read_json_table(path, orient)
+    frame = table.frame
+    frame.attrs[NOTES_ATTR] = table.notes
+    return frame
 
 
 def _system_column(frame: pd.DataFrame, index_col: str | None, path: str) -> str | None:
@@ -158,7 +143,14 @@ def _system_column(frame: pd.DataFrame, index_col: str | None, path: str) -> str
     if index_col is None:
         if not isinstance(frame.index, pd.RangeIndex):
             return None
-        index_col = str(frame.columns[0])
+        index_col = frame.columns[0]
+        if pd.api.types.is_numeric_dtype(frame[index_col].dtype):
+            raise LeaderboardError(
+                f"the file{f' {path!r}' if path else ''} has no column of system names: its first column "
+                f"{str(index_col)!r} holds numbers and the rows have no names (as DataFrame.to_json writes a frame "
+                "in its records layout, or to_parquet a frame without an index); write the names as a column or "
+                "the index, or pass index_col=... naming the column of names"
+            )
     if index_col not in frame.columns:
         matches = [c for c in frame.columns if normalize_name(str(c)) == normalize_name(index_col)]
         if len(matches) != 1:
@@ -278,13 +270,19 @@ def frame_to_leaderboard(
     a  0.7  0.5
     b  NaN  0.6
     """
-    notes: list[str] = []
+    notes: list[str] = list(frame.attrs.get(NOTES_ATTR) or ())
+    if long is not None and (isinstance(long, str) or not isinstance(long, Sequence) or len(long) != 3):
+        raise InvalidOptionError(f"long must name 3 columns (system, task, score), got {long!r}")
+    if index_col is not None and not isinstance(index_col, str):
+        raise InvalidOptionError(f"index_col must be a column name, got {index_col!r}")
     if long is not None:
         if dedupe:
-            frame, notes = dedupe_systems(frame, long=long)
+            frame, dedupe_notes = dedupe_systems(frame, long=long)
+            notes += dedupe_notes
         system, task, score = long
         lb = Leaderboard.from_long(frame, system=system, task=task, score=score, **options)
         return lb.with_notes(notes)
+    read_notes = list(frame.attrs.get(NOTES_ATTR) or ())
     column = _system_column(frame, index_col, source)
     all_lines = frame.attrs.get(LINES_ATTR)
     lines = None
@@ -297,7 +295,8 @@ def frame_to_leaderboard(
         frame.index.name = None
     frame = frame.copy()
     frame.attrs = {SOURCE_ATTR: Source(source, lines, numbers, None if column is None else str(column), index_col is not None)}
-    return Leaderboard.from_frame(frame, dedupe=dedupe, **options)
+    lb = Leaderboard.from_frame(frame, dedupe=dedupe, **options)
+    return lb.with_notes(read_notes) if read_notes else lb
 
 
 def apply_reading_options(
@@ -375,6 +374,7 @@ def read_leaderboard(
     index_col: str | None = None,
     long: tuple[str, str, str] | None = None,
     sep: str | None = None,
+    orient: str | None = None,
     dedupe: bool = False,
     **options: Any,
 ) -> Leaderboard:
@@ -393,6 +393,9 @@ def read_leaderboard(
         Column names of a long file (one row per system-task pair).
     sep : str, optional
         Delimiter of a CSV/TSV file.
+    orient : {"columns", "index"}, optional
+        For a JSON object of objects, whether its outer keys are tasks (the default, as
+        ``DataFrame.to_json()`` writes it; stated in the notes) or systems.
     dedupe : bool, default False
         Rename repeated systems ``NAME_1``, ``NAME_2``, ... instead of refusing them.
     **options
@@ -424,173 +427,5 @@ def read_leaderboard(
     a  0.7  NaN
     b  0.6  0.5
     """
-    frame = read_table(path, format=format, sep=sep)
+    frame = read_table(path, format=format, sep=sep, orient=orient)
     return frame_to_leaderboard(frame, index_col=index_col, long=long, dedupe=dedupe, source=str(path), **options)
-
-
-def read_instances(
-    path: str | Path,
-    *,
-    system: str = "system",
-    task: str = "task",
-    instance: str = "instance",
-    score: str = "score",
-    lower_is_better: Iterable[str] = (),
-    weights: Mapping[str, float] | None = None,
-    format: str | None = None,
-    sep: str | None = None,
-    chunksize: int | None = None,
-) -> InstanceScores:
-    """Read instance-level scores from a long CSV/TSV or Parquet file.
-
-    Only the four named columns are read. Files larger than 64 MiB are read in chunks of one
-    million rows (or `chunksize` rows when given), with system and task labels held as
-    categoricals, so memory stays near the size of the final array (8 bytes per cell).
-
-    Parameters
-    ----------
-    path : str or Path
-        ``.csv``, ``.tsv``, ``.txt``, ``.parquet`` or ``.pq`` (or pass `format`).
-    system, task, instance, score : str
-        Column names.
-    lower_is_better, weights
-        As in :meth:`InstanceScores.from_long`.
-    format : {"csv", "tsv", "parquet"}, optional
-        The file format, overriding the extension.
-    sep : str, optional
-        Delimiter of a CSV/TSV file.
-    chunksize : int, optional
-        Rows per chunk; ``0`` reads the file at once.
-
-    Returns
-    -------
-    InstanceScores
-        Built by :meth:`InstanceScores.from_long` from the four columns.
-
-    Raises
-    ------
-    LeaderboardError
-        The file is missing, a directory, JSON, empty, unparsable, has no rows, or lacks
-        one of the four columns; or the scores are invalid (:meth:`InstanceScores.from_long`
-        lists the subclasses).
-    InvalidOptionError
-        `chunksize` is not a non-negative integer, or the four column names are not
-        distinct.
-    UnknownTaskError
-        `lower_is_better` or `weights` name an unknown task.
-    ImportError
-        A Parquet file is read without pyarrow installed.
-
-    Examples
-    --------
-    >>> import os, tempfile
-    >>> path = os.path.join(tempfile.mkdtemp(), "inst.csv")
-    >>> _ = open(path, "w").write("system,task,instance,score\\na,qa,1,0.5\\nb,qa,1,0.7\\nb,qa,2,0.1\\n")
-    >>> read_instances(path)
-    InstanceScores(2 systems x 1 tasks, 2 instances, 3 scores, 1 missing)
-    """
-    path = Path(path)
-    if not path.exists():
-        raise LeaderboardError(f"file not found: {str(path)!r}")
-    if path.is_dir():
-        raise LeaderboardError(f"{str(path)!r} is a directory, not a file")
-    fmt = _file_format(path, format)
-    if fmt == "json":
-        raise LeaderboardError("instance-level scores are read from csv, tsv or parquet files, not json")
-    if chunksize is not None and (int(chunksize) != chunksize or chunksize < 0):
-        raise InvalidOptionError(f"chunksize must be a non-negative integer, got {chunksize!r}")
-    size = path.stat().st_size
-    if chunksize is None:
-        chunksize = DEFAULT_CHUNKSIZE if size > CHUNKED_FILE_BYTES else 0
-    columns = [system, task, instance, score]
-    if len(set(columns)) != 4:
-        raise InvalidOptionError(f"system, task, instance and score must be four different columns, got {columns}")
-    if fmt in {"csv", "tsv"}:
-        frame = _read_csv(path, columns, sep or ("\t" if fmt == "tsv" else ","), int(chunksize), size)
-    else:
-        frame = _read_parquet(path, columns, int(chunksize))
-    return InstanceScores.from_long(
-        frame,
-        system=system,
-        task=task,
-        instance=instance,
-        score=score,
-        lower_is_better=lower_is_better,
-        weights=weights,
-    )
-
-
-def _check_columns(found: Sequence[object], columns: Sequence[str], path: Path) -> None:
-    missing = [c for c in columns if c not in set(map(str, found))]
-    if missing:
-        raise LeaderboardError(
-            f"file {str(path)!r} has no column(s) {', '.join(repr(c) for c in missing)}; its columns are "
-            f"{', '.join(repr(str(c)) for c in list(found)[:10])}; pass system=, task=, instance=, score="
-        )
-
-
-def _compact(frame: pd.DataFrame, columns: Sequence[str]) -> pd.DataFrame:
-    """Labels as categoricals in first-appearance order (small), the other columns untouched."""
-    labels = {}
-    for c in columns[:2]:
-        values = frame[c]
-        labels[c] = pd.Categorical(values, categories=pd.unique(values.dropna()))
-    return frame.assign(**labels)
-
-
-def _concat(pieces: list[pd.DataFrame], columns: Sequence[str]) -> pd.DataFrame:
-    if len(pieces) == 1:
-        return pieces[0]
-    from pandas.api.types import union_categoricals
-
-    out = {}
-    for c in columns:
-        if isinstance(pieces[0][c].dtype, pd.CategoricalDtype):
-            out[c] = pd.Series(union_categoricals([p[c] for p in pieces]))
-        else:
-            out[c] = pd.concat([p[c] for p in pieces], ignore_index=True)
-    return pd.DataFrame(out)
-
-
-def _read_csv(path: Path, columns: Sequence[str], sep: str, chunksize: int, size: int) -> pd.DataFrame:
-    if size == 0:
-        raise LeaderboardError(f"file {str(path)!r} is empty")
-    try:
-        header = pd.read_csv(path, sep=sep, nrows=0)
-    except pd.errors.EmptyDataError:
-        raise LeaderboardError(f"file {str(path)!r} is empty") from None
-    _check_columns(header.columns, columns, path)
-    label_types = {columns[0]: str, columns[1]: str}
-    try:
-        if chunksize:
-            reader = pd.read_csv(path, sep=sep, usecols=list(columns), dtype=label_types, chunksize=chunksize)
-            pieces = [_compact(chunk, columns) for chunk in reader]
-        else:
-            pieces = [pd.read_csv(path, sep=sep, usecols=list(columns), dtype=label_types)]
-    except (pd.errors.ParserError, UnicodeDecodeError, ValueError) as exc:
-        raise LeaderboardError(f"cannot parse {str(path)!r}: {str(exc).strip()}") from None
-    if not pieces:
-        raise LeaderboardError(f"file {str(path)!r} has no rows")
-    return _concat(pieces, columns)[list(columns)]
-
-
-def _read_parquet(path: Path, columns: Sequence[str], chunksize: int) -> pd.DataFrame:
-    try:
-        import pyarrow.parquet as pq
-    except ImportError as exc:  # pragma: no cover - pyarrow is a test dependency
-        raise ImportError("reading Parquet needs pyarrow: pip install 'leaderboard-consensus[parquet]'") from exc
-    try:
-        handle = pq.ParquetFile(path)
-    except Exception as exc:  # pyarrow raises its own error types
-        raise LeaderboardError(f"cannot read {str(path)!r} as parquet: {exc}") from None
-    _check_columns(handle.schema_arrow.names, columns, path)
-    if chunksize:
-        pieces = [
-            _compact(batch.to_pandas(), columns)
-            for batch in handle.iter_batches(batch_size=chunksize, columns=list(columns))
-        ]
-    else:
-        pieces = [handle.read(columns=list(columns)).to_pandas()]
-    if not pieces:
-        raise LeaderboardError(f"file {str(path)!r} has no rows")
-    return _concat(pieces, columns)[list(columns)]
