@@ -16,12 +16,14 @@ References
 from __future__ import annotations
 
 import math
+import numbers
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 import pandas as pd
 
+from .arguments import name_list
 from .coverage import apply_min_coverage
 from .distances import (
     Tiers,
@@ -204,10 +206,11 @@ def compare_rules(
     ------
     InvalidOptionError
         If `table` is not a Leaderboard, `missing` is not a policy, `min_coverage` is not
-        in [0, 1] (or leaves fewer than 2 systems), `tie_penalty` is not in [0, 1], a k in
-        `ks` is below 1, `rule_options` names a rule that is not compared, a Kemeny option
-        (solver name, time limit, ...) is invalid, or `kemeny_result` leaves out a system
-        of `table`.
+        in [0, 1] (or leaves fewer than 2 systems), `tie_penalty` is not a number in [0, 1],
+        a k in `ks` is not an integer >= 1, `rules` or `ks` is not a list, `baseline` is
+        not a rule name, `rule_options` is not a mapping rule -> options or names a rule
+        that is not compared, a Kemeny option (solver name, time limit, ...) is invalid,
+        or `kemeny_result` is not a Kemeny result or leaves out a system of `table`.
     UnknownSystemError
         If `kemeny_result` ranks a system that is not in `table`.
     SolverNotAvailableError
@@ -253,13 +256,33 @@ def compare_rules(
     table = apply_min_coverage(table, min_coverage)
     notes = table.notes[before:] if min_coverage is not None else ()
     pen = check_penalty(tie_penalty)
-    ks = tuple(int(k) for k in ks)
+    ks = tuple(name_list(ks, "ks", kind="integers"))
     for k in ks:
+        if isinstance(k, bool) or not isinstance(k, numbers.Integral):
+            raise InvalidOptionError(f"every k of ks must be an integer, got {k!r}")
         if k < 1:
             raise InvalidOptionError(f"every k must be >= 1, got {k}")
-    names = list(dict.fromkeys(str(r) for r in rules))
+    ks = tuple(int(k) for k in ks)
+    names = list(dict.fromkeys(str(r) for r in name_list(rules, "rules", kind="rule names")))
+    if not isinstance(baseline, str):
+        raise InvalidOptionError(f"baseline must be a rule name, got {baseline!r}")
+    if not (rule_options is None or isinstance(rule_options, Mapping)) or not all(
+        isinstance(v, Mapping) for v in (rule_options or {}).values()
+    ):
+        raise InvalidOptionError(f"rule_options must be a mapping rule -> {{option: value}}, got {rule_options!r}")
+    if kemeny_result is not None and not hasattr(kemeny_result, "ranking"):
+        raise InvalidOptionError(f"kemeny_result must be a KemenyResult, got {type(kemeny_result).__name__}")
     if baseline not in names:
         names.insert(0, str(baseline))
+    unknown = [r for r in names if r not in registry.RULES]
+    if unknown:  # a typo is the user's error, not a rule that failed to run
+        import difflib
+
+        close = difflib.get_close_matches(unknown[0], list(registry.RULES), n=3, cutoff=0.5)
+        hint = f"; did you mean {', '.join(map(repr, close))}?" if close else ""
+        raise InvalidOptionError(
+            f"unknown rule(s) {', '.join(map(repr, unknown))}{hint}; choose from {', '.join(registry.RULES)}"
+        )
     if "kemeny" not in names:
         names.append("kemeny")
     options = {str(k): dict(v) for k, v in (rule_options or {}).items()}

@@ -18,6 +18,7 @@ import numpy as np
 from .errors import InvalidOptionError
 from .instances import InstanceScores
 from .leaderboard import Leaderboard
+from .limits import check_square_matrices
 
 __all__ = ["SCORE_TOL", "Units", "units_of", "accumulate", "midranks"]
 
@@ -173,6 +174,7 @@ def accumulate(units: Units, *, per_task: bool) -> _Sums:
     n_sys, n_cols = values.shape
     n_tasks = len(units.tasks)
     col_w = np.repeat(tw, np.diff(offsets))
+    check_square_matrices(n_sys, 8, "the imputed pairwise comparison")
     chunk = max(1, _CHUNK_CELLS // (n_sys * n_sys))
     wins = np.zeros((n_sys, n_sys))  # sum w [i beats j]
     # sums over the columns with an unscored system ("partial" columns)

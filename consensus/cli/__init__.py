@@ -1,7 +1,8 @@
 """The ``consensus`` command line: argparse wiring around the library, no analysis logic.
 
-Modules: :mod:`.args` (option values, loading FILE, output), :mod:`.commands` (one function per
-subcommand), :mod:`.parser` (the argparse parser); this module runs them. Only what a
+Modules: :mod:`.args` (option values, loading FILE), :mod:`.output` (checked, atomic outputs and
+the progress line), :mod:`.commands` (one function per subcommand), :mod:`.parser` (the
+argparse parser); this module runs them. Only what a
 subcommand needs is imported, so ``consensus --version`` and ``--help`` stay fast.
 
 Subcommands: ``analyze`` (the full report; no FILE: a built-in example), ``rank``,
@@ -13,12 +14,17 @@ Subcommands: ``analyze`` (the full report; no FILE: a built-in example), ``rank`
 
 from __future__ import annotations
 
+import os
+import signal
 import sys
+import threading
 import warnings
 from collections.abc import Sequence
+from typing import Any
 
 from ..errors import ConsensusError
-from .args import EXIT_ERROR, PROG, UsageError
+from .args import EXIT_ERROR, EXIT_INTERNAL, PROG, UsageError
+from .output import check_outputs, solver_log_to_stderr
 from .parser import build_parser
 
 __all__ = ["main", "build_parser"]
@@ -49,6 +55,28 @@ def _print_warnings(caught: Sequence[warnings.WarningMessage], quiet: bool) -> N
             print(f"{PROG}: warning: {text}", file=sys.stderr)
 
 
+def _watch_sigint() -> tuple[threading.Event, Any]:
+    """Note every Ctrl-C (then interrupt as Python does), so that an interrupt that reaches
+    us wrapped in another error (from inside a solver's callback) is still reported as one."""
+    event = threading.Event()
+    if threading.current_thread() is not threading.main_thread():
+        return event, None
+
+    def handler(signum: int, frame: Any) -> None:
+        event.set()
+        raise KeyboardInterrupt
+
+    try:
+        return event, signal.signal(signal.SIGINT, handler)
+    except (ValueError, OSError):  # pragma: no cover - no signals here
+        return event, None
+
+
+def _restore_sigint(previous: Any) -> None:
+    if previous is not None:
+        signal.signal(signal.SIGINT, previous)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the ``consensus`` command line and return its exit code.
 
@@ -66,7 +94,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     int
         0 ok (also after ``--help`` and ``--version``); 1 a failed self-check of
         ``analyze``; 2 an error (a :class:`~consensus.errors.ConsensusError`, a usage
-        error, an OSError or an ImportError, caught here and printed); 130 interrupted.
+        error, an OSError, an ImportError or a MemoryError, caught here and printed); 3 an
+        internal error (a bug: one line too; ``CONSENSUS_TRACEBACK=1`` shows the
+        traceback); 130 interrupted (Ctrl-C).
 
     Examples
     --------
@@ -74,6 +104,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     2
     """
     parser = build_parser()
+    interrupted, previous = _watch_sigint()
     quiet = False
     error: str | None = None
     code = EXIT_ERROR
@@ -82,13 +113,30 @@ def main(argv: Sequence[str] | None = None) -> int:
         try:
             args = parser.parse_args(argv)
             quiet = args.quiet
-            code = int(args.handler(args))
+            check_outputs(args)  # before anything is read or written
+            with solver_log_to_stderr(args):
+                code = int(args.handler(args))
         except SystemExit as exc:  # --help and --version
             code = int(exc.code or 0)
-        except (UsageError, ConsensusError, OSError, ImportError) as exc:
-            error = _message(exc)
         except KeyboardInterrupt:
             error, code = "interrupted", 130
+        except (UsageError, ConsensusError, OSError, ImportError) as exc:
+            error = _message(exc)
+        except MemoryError as exc:
+            detail = f" ({exc})" if str(exc) else ""
+            error = f"out of memory{detail}; the input is too large for this machine"
+        except Exception as exc:  # a bug: still one line, with a way to see the traceback
+            if interrupted.is_set():  # Ctrl-C surfacing through a solver callback as another error
+                error, code = "interrupted", 130
+            elif os.environ.get("CONSENSUS_TRACEBACK"):
+                raise
+            else:
+                error, code = (
+                    f"internal error ({type(exc).__name__}: {' '.join(str(exc).split())[:300]}); please report it "
+                    "with the command that caused it (set CONSENSUS_TRACEBACK=1 to see the traceback)"
+                ), EXIT_INTERNAL
+        finally:
+            _restore_sigint(previous)
     _print_warnings(caught, quiet)
     if error is not None:
         print(f"{PROG}: error: {error}", file=sys.stderr)

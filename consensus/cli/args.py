@@ -1,18 +1,16 @@
-"""Command-line arguments in: option values, option files, loading FILE or a built-in example; output and progress out."""
+"""Command-line arguments in: option values, option files, loading FILE or a built-in example (output is in :mod:`.output`)."""
 
 from __future__ import annotations
 
 import argparse
 import json
-import math
 import sys
-import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, NoReturn
 
 PROG = "consensus"
-EXIT_OK, EXIT_CHECK_FAILED, EXIT_ERROR = 0, 1, 2
+EXIT_OK, EXIT_CHECK_FAILED, EXIT_ERROR, EXIT_INTERNAL = 0, 1, 2, 3
 _SYNTHETIC_DEFAULTS = {"n": 20, "tasks": 20, "phi": 0.05, "seed": 0}
 
 
@@ -285,7 +283,7 @@ def _read_file(args: argparse.Namespace) -> tuple[Any, list[str]]:
             sep=args.sep,
         )
         return data, notes
-    frame = read_table(path, format=args.input_format, sep=args.sep)
+    frame = read_table(path, format=args.input_format, sep=args.sep, orient=args.orient)
     lb = frame_to_leaderboard(
         frame,
         index_col=args.index_col,
@@ -326,10 +324,18 @@ def _load_example(args: argparse.Namespace) -> tuple[Any, str, str]:
         raise UsageError(
             "--split-composite, --drop-empty, --dedupe and --keep-columns apply to files, not built-in examples"
         )
-    lb = apply_reading_options(load_example(name, **params), **options)
+    published = load_example(name, **params)
+    lb = apply_reading_options(published, **options)
     label = f"example:{name}" + (
         "(" + ", ".join(f"{k}={v}" for k, v in params.items()) + ")" if params else ""
     )
+    if lb is not published:  # the published figures are of the example as published
+        changed = [flag for flag, given in (
+            ("--weights", args.weights), ("--tasks", args.tasks and not tasks_is_count), ("--exclude", args.exclude),
+            ("--lower-is-better", args.lower_is_better), ("--groups", args.groups),
+        ) if given]
+        note(args, f"{', '.join(changed)} changed example {name!r}: its published values are not checked")
+        return lb, label + " modified by " + " ".join(changed), None
     return lb, label, name
 
 
@@ -413,148 +419,3 @@ def note(args: argparse.Namespace, message: str) -> None:
     """
     if not getattr(args, "quiet", False):
         print(f"{PROG}: note: {message}", file=sys.stderr)
-
-
-def emit(args: argparse.Namespace, text: str) -> None:
-    """Write the rendered output to ``--output`` (UTF-8), or to stdout.
-
-    Parameters
-    ----------
-    args : argparse.Namespace
-        The parsed options (``output``).
-    text : str
-        The rendered result.
-
-    Raises
-    ------
-    UsageError
-        The ``--output`` file cannot be written.
-    """
-    if args.output:
-        try:
-            Path(args.output).write_text(text, encoding="utf-8")
-        except OSError as exc:
-            raise UsageError(f"cannot write --output {args.output!r}: {exc.strerror or exc}") from None
-    else:
-        sys.stdout.write(text)
-        sys.stdout.flush()
-
-
-def save_plot(args: argparse.Namespace, make: Callable[[], Any]) -> None:
-    """Save the figure of `make` to ``--plot`` (at 120 dpi); nothing without ``--plot``.
-
-    Parameters
-    ----------
-    args : argparse.Namespace
-        The parsed options (``plot``).
-    make : callable
-        Builds the matplotlib Figure; only called when ``--plot`` is given.
-
-    Raises
-    ------
-    UsageError
-        The figure cannot be saved to that path (an OSError or ValueError from
-        matplotlib, e.g. an unknown extension).
-    """
-    if not args.plot:
-        return
-    figure = make()
-    try:
-        figure.savefig(args.plot, dpi=120)
-    except (OSError, ValueError) as exc:
-        raise UsageError(f"cannot write --plot {args.plot!r}: {exc}") from None
-
-
-class Progress:
-    """A stderr progress line for long solves, fed by the solver's progress callback.
-
-    Silent for the first `delay` seconds (short solves print nothing); then, on a terminal,
-    one line rewritten in place (at most every 0.2 s), elsewhere a line every `every`
-    seconds. Calling the object reports; it accepts a progress object (such as
-    ``SolveProgress``), a mapping, a stage string or keywords.
-
-    Parameters
-    ----------
-    label : str
-        What is being solved, shown at the start of the line.
-    delay : float, default=1.0
-        Seconds of silence after creation.
-    every : float, default=5.0
-        Seconds between lines when stderr is not a terminal.
-    """
-
-    def __init__(self, label: str, *, delay: float = 1.0, every: float = 5.0) -> None:
-        self.label = label
-        self.start = time.monotonic()
-        self.delay = delay
-        self.every = every
-        self.last = -math.inf
-        self.tty = sys.stderr.isatty()
-        self.shown = False
-
-    def __call__(self, *args: Any, **kwargs: Any) -> None:
-        now = time.monotonic()
-        elapsed = now - self.start
-        if elapsed < self.delay or now - self.last < (0.2 if self.tty else self.every):
-            return
-        self.last = now
-        text = f"{PROG}: {self.label}: {elapsed:.0f} s" + _progress_details(args, kwargs)
-        if self.tty:
-            sys.stderr.write("\r" + text.ljust(78)[:200])
-        else:
-            sys.stderr.write(text + "\n")
-        sys.stderr.flush()
-        self.shown = True
-
-    def close(self) -> None:
-        """Erase the progress line on a terminal, if one was shown."""
-        if self.shown and self.tty:
-            sys.stderr.write("\r" + " " * 78 + "\r")
-            sys.stderr.flush()
-
-
-def _progress_details(args: tuple[Any, ...], kwargs: dict[str, Any]) -> str:
-    """The interesting fields of a progress report (an object such as the Kemeny solver's
-    ``SolveProgress``, a mapping, or keywords): stage, component, round, cuts, incumbent, bound, gap."""
-    names = ("stage", "component", "n_components", "round", "iteration", "cuts", "objective", "incumbent",
-             "lower_bound", "bound", "gap")
-    info: dict[str, Any] = dict(kwargs)
-    for arg in args:
-        if isinstance(arg, dict):
-            info.update(arg)
-        elif isinstance(arg, str):
-            info.setdefault("stage", arg)
-        else:
-            for name in names:
-                if hasattr(arg, name):
-                    info[name] = getattr(arg, name)
-    parts = []
-    if "component" in info and "n_components" in info and info["n_components"] and info["n_components"] > 1:
-        info["component"] = f"{int(info['component']) + 1}/{info['n_components']}"
-    else:
-        info.pop("component", None)
-    for name in names:
-        value = info.get(name)
-        if value is None or name == "n_components":
-            continue
-        if isinstance(value, float):
-            value = f"{value:g}"
-        parts.append(f"{name.replace('_', ' ')} {value}")
-    return (", " + ", ".join(parts)) if parts else ""
-
-
-def progress_for(args: argparse.Namespace, label: str) -> Progress | None:
-    """Return a :class:`Progress` reporter for a solve, or None with ``--quiet``.
-
-    Parameters
-    ----------
-    args : argparse.Namespace
-        The parsed options (``quiet``).
-    label : str
-        What is being solved (``"Kemeny consensus"``).
-
-    Returns
-    -------
-    Progress or None
-    """
-    return None if args.quiet else Progress(label)

@@ -9,14 +9,12 @@ from .args import (
     EXIT_CHECK_FAILED,
     EXIT_OK,
     UsageError,
-    emit,
     is_leaderboard,
     load,
     option_value,
-    progress_for,
-    save_plot,
     split_names,
 )
+from .output import emit, progress_for, save_plot
 
 
 def cmd_analyze(args: argparse.Namespace) -> int:
@@ -306,7 +304,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
     from ..report import render
 
     table, source, _ = load(args, leaderboard=True)
-    ks = [int(k) for k in split_names(args.k)] if args.k else [1, 3, 5]
+    ks = args.k or [1, 3, 5]
     progress = progress_for(args, "Kemeny consensus")
     try:
         comparison = compare_rules(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import math
+from collections.abc import Callable
 
 from .args import PROG, CliParser
 from .commands import (
@@ -25,6 +26,9 @@ def _input_options(parser: argparse.ArgumentParser, *, file_required: bool) -> N
     group.add_argument("--input-format", choices=("csv", "tsv", "parquet", "json"),
                        help="file format when the extension does not say")
     group.add_argument("--sep", help="CSV/TSV delimiter (e.g. ';')")
+    group.add_argument("--orient", choices=("columns", "index"),
+                       help="JSON object of objects: outer keys are tasks (columns, the default of "
+                            "DataFrame.to_json) or systems (index)")
     group.add_argument("--index-col", metavar="COL", help="column of system names (wide files; default: the first)")
     group.add_argument("--long", metavar="SYSTEM,TASK,SCORE",
                        help="long file: one row per system and task, with these column names")
@@ -110,14 +114,35 @@ def _positive(text: str) -> float:
     return value
 
 
-def _count(text: str) -> int:
+def _whole(minimum: int, requirement: str) -> Callable[[str], int]:
+    """An argparse type: a whole number >= `minimum` (`requirement` says so in the error)."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        if value < minimum:
+            raise argparse.ArgumentTypeError(f"{requirement}, got {text!r}")
+        return value
+
+    return parse
+
+
+_count = _whole(0, "must be 0 or more (0: every row)")
+_seed = _whole(0, "must be 0 or more")
+_systems = _whole(2, "needs at least 2 systems")
+_one_k = _whole(1, "every k must be >= 1")
+
+
+def _k_list(text: str) -> list[int]:
+    values = [part.strip() for part in text.split(",") if part.strip()]
+    if not values:
+        raise argparse.ArgumentTypeError("give one or more whole numbers >= 1, e.g. 1,3,5")
     try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"must be 0 or more (0: every row), got {text!r}")
-    return value
+        return [_one_k(part) for part in values]
+    except argparse.ArgumentTypeError as exc:
+        raise argparse.ArgumentTypeError(f"{exc} (e.g. --k 1,3,5)") from None
 
 
 def _share(text: str) -> float:
@@ -179,9 +204,9 @@ def build_parser() -> argparse.ArgumentParser:
     ex = p.add_argument_group("built-in examples (without FILE)")
     ex.add_argument("--example", metavar="NAME", help="votenrank-toy (default), colombo-table1 or gumbel")
     ex.add_argument("--list-examples", action="store_true", help="list the built-in examples and exit")
-    ex.add_argument("--n", type=int, metavar="N", help="gumbel: number of systems (default 20)")
+    ex.add_argument("--n", type=_systems, metavar="N", help="gumbel: number of systems (default 20)")
     ex.add_argument("--phi", type=float, help="gumbel: dispersion phi (default 0.05)")
-    ex.add_argument("--seed", type=int, help="gumbel: random seed (default 0)")
+    ex.add_argument("--seed", type=_seed, help="gumbel: random seed (default 0)")
     p.add_argument("--rules", metavar="R,...", help="rules to compare (default: the nine usual ones)")
     p.add_argument("--weak", action="store_true", help="prospective systems as weak Condorcet winners")
     p.add_argument("--no-prospective", action="store_true", help="skip the prospective-systems section")
@@ -229,7 +254,7 @@ def build_parser() -> argparse.ArgumentParser:
     _input_options(p, file_required=True)
     p.add_argument("--rules", metavar="R,...", help="rules to compare (default: the nine usual ones)")
     p.add_argument("--baseline", default="mean", help="rule rank changes refer to (default: mean)")
-    p.add_argument("--k", metavar="K,...", help="k of the top-k/least-k agreement (default: 1,3,5)")
+    p.add_argument("--k", type=_k_list, metavar="K,...", help="k of the top-k/least-k agreement (default: 1,3,5)")
     _coverage_options(p, "compare")
     _solve_options(p)
     _output_options(p)

@@ -26,6 +26,7 @@ from ..results import (
     ProspectiveResult,
     RuleComparison,
     RuleResult,
+    collect_infinities,
     jsonable,
 )
 from . import comparison as _comparison  # noqa: F401  (registers the RuleComparison report)
@@ -111,8 +112,12 @@ def document(
     doc: dict[str, Any] = {"schema_version": SCHEMA_VERSION, "command": command or _COMMANDS.get(type(first), "")}
     if table is not None:
         doc["input"] = table.to_dict(source=source)
-    doc["result"] = _result_dict(obj)
-    return jsonable(doc)
+    with collect_infinities() as infinite:
+        doc["result"] = _result_dict(obj)
+        doc = jsonable(doc)
+    if infinite:  # JSON has no infinity: written as null, and said where
+        doc["non_finite"] = {f"result.{path}" if path else "result": text for path, text in infinite}
+    return doc
 
 
 def render(
@@ -156,8 +161,8 @@ def render(
     Raises
     ------
     InvalidOptionError
-        If `format` is unknown, or (``table``, ``markdown``, ``csv``) no sections or CSV
-        table are registered for the type of `obj`.
+        If `format` is unknown, `table` is not a Leaderboard, or (``table``, ``markdown``,
+        ``csv``) no sections or CSV table are registered for the type of `obj`.
 
     Examples
     --------
@@ -171,6 +176,8 @@ def render(
     """
     if format not in FORMATS:
         raise InvalidOptionError(f"unknown format {format!r}; choose one of {', '.join(FORMATS)}")
+    if table is not None and not isinstance(table, Leaderboard):
+        raise InvalidOptionError(f"table must be the Leaderboard `obj` was computed on, got {type(table).__name__}")
     if format == "json":
         doc = document(obj, command=command, table=table, source=source)
         return json.dumps(doc, indent=2, ensure_ascii=False, allow_nan=False) + "\n"

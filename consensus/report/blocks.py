@@ -1,17 +1,16 @@
 """The building blocks of every report: headings, lines and tables, and their three renderings.
 
 A report is a list of blocks (:class:`Heading`, :class:`Lines`, :class:`Table`); this module
-turns such a list into aligned plain text or markdown, and formats the numbers in it.
+turns such a list into aligned plain text or markdown, and formats the numbers in it (CSV
+output is in :mod:`consensus.report.csv_output`).
 :mod:`consensus.report.sections` decides which blocks each result shows.
 """
 
 from __future__ import annotations
 
-import csv
-import io
 import math
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -32,9 +31,6 @@ __all__ = [
     "format_ranking",
     "render_text",
     "render_markdown",
-    "render_csv",
-    "frame_csv",
-    "csv_value",
     "one_line",
     "md_escape",
     "DEFAULT_TOP",
@@ -486,96 +482,3 @@ def render_markdown(blocks: Sequence[Block]) -> str:
     while out and out[-1] == "":
         out.pop()
     return "\n".join(out) + "\n"
-
-
-def render_csv(headers: Sequence[str], rows: Iterable[Sequence[Any]]) -> str:
-    """CSV text with a header row (None becomes an empty cell).
-
-    Parameters
-    ----------
-    headers : sequence of str
-        The header row.
-    rows : iterable of sequence
-        One sequence of cells per row, written as :mod:`csv` writes them (quoted when
-        needed); format floats first with :func:`csv_value` to make them round-trip.
-
-    Returns
-    -------
-    str
-        The header row, then the rows; each row ends with a newline.
-
-    Examples
-    --------
-    >>> print(render_csv(("a", "b"), [(1, None), ("x,y", 2.5)]), end="")
-    a,b
-    1,
-    "x,y",2.5
-    """
-    buffer = io.StringIO()
-    writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow(headers)
-    for row in rows:
-        writer.writerow(["" if v is None else v for v in row])
-    return buffer.getvalue()
-
-
-def frame_csv(frame: pd.DataFrame, index_name: str) -> str:
-    """A frame as CSV, its index as the first column named `index_name`.
-
-    Parameters
-    ----------
-    frame : pandas.DataFrame
-        The table; its cells go through :func:`csv_value` (index labels are written as they
-        are).
-    index_name : str
-        Header of the index column.
-
-    Returns
-    -------
-    str
-        See :func:`render_csv`.
-
-    Examples
-    --------
-    >>> import pandas as pd
-    >>> frame = pd.DataFrame({"score": [0.5, float("nan")], "ok": [True, False]}, index=["a", "b"])
-    >>> print(frame_csv(frame, "system"), end="")
-    system,score,ok
-    a,0.5,true
-    b,,false
-    """
-    rows = [[key] + [csv_value(v) for v in row.tolist()] for key, row in frame.iterrows()]
-    return render_csv([index_name] + [str(c) for c in frame.columns], rows)
-
-
-def csv_value(value: Any) -> Any:
-    """One CSV cell: floats round-trip (``repr``), missing is empty, booleans ``true``/``false``.
-
-    Parameters
-    ----------
-    value : Any
-        A cell value.
-
-    Returns
-    -------
-    str or Any
-        ``""`` for None, ``pd.NA`` and NaN; ``repr`` of a float (``-0.0`` as ``0.0``);
-        ``"true"``/``"false"``; a tuple or list joined by spaces; anything else unchanged.
-
-    Examples
-    --------
-    >>> csv_value(0.1), csv_value(float("nan")), csv_value(True), csv_value(("a", "b"))
-    ('0.1', '', 'true', 'a b')
-    """
-    if value is None or value is pd.NA:
-        return ""
-    if isinstance(value, (float, np.floating)):
-        v = float(value)
-        if math.isnan(v):
-            return ""
-        return repr(v + 0.0)
-    if isinstance(value, (bool, np.bool_)):
-        return "true" if value else "false"
-    if isinstance(value, (tuple, list)):
-        return " ".join(map(str, value))
-    return value

@@ -17,11 +17,11 @@ from .blocks import (
     Table,
     capped,
     clip,
-    frame_csv,
     lines,
     more_line,
     num,
 )
+from .csv_output import frame_csv
 from .sections import csv_text, policy_text, sections
 
 __all__ = ["comparison_blocks", "policy_lines", "rule_policies"]

@@ -34,16 +34,14 @@ from .blocks import (
     capped,
     cell,
     clip,
-    csv_value,
     format_ranking,
-    frame_csv,
     lines,
     more_line,
     name_list,
     num,
-    render_csv,
     score,
 )
+from .csv_output import csv_value, frame_csv, render_csv
 
 __all__ = ["sections", "csv_text", "leaderboard_sections", "condorcet_line", "kemeny_lines", "prospective_line",
            "policy_text"]
@@ -95,7 +93,7 @@ def csv_text(obj: Any) -> str:
     Returns
     -------
     str
-        CSV text with a header row (:func:`~consensus.report.blocks.render_csv`).
+        CSV text with a header row (:func:`~consensus.report.csv_output.render_csv`).
 
     Raises
     ------

@@ -19,10 +19,10 @@ from .blocks import (
     capped,
     clip,
     format_ranking,
-    frame_csv,
     name_list,
 )
 from .comparison import comparison_blocks, rule_policies
+from .csv_output import frame_csv
 from .sections import (
     condorcet_line,
     csv_text,

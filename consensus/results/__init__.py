@@ -20,7 +20,14 @@ No result module imports the code that produces it; checks of a result's evidenc
 """
 
 from .analysis import Analysis, Check
-from .base import RankedResult, freeze_mapping, jsonable, tiers_from_scores, walk_tiers
+from .base import (
+    RankedResult,
+    collect_infinities,
+    freeze_mapping,
+    jsonable,
+    tiers_from_scores,
+    walk_tiers,
+)
 from .comparison import RuleComparison
 from .condorcet import (
     CondorcetCertificate,
@@ -52,6 +59,7 @@ __all__ = [
     "WeightConstraint",
     "freeze_mapping",
     "jsonable",
+    "collect_infinities",
     "tiers_from_scores",
     "walk_tiers",
 ]

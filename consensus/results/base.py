@@ -14,8 +14,6 @@ groups every result uses (positions, tiers, tables).
 
 from __future__ import annotations
 
-import dataclasses
-import enum
 import html
 import math
 import re
@@ -27,6 +25,7 @@ import numpy as np
 import pandas as pd
 
 from ..errors import UnknownSystemError
+from .json_values import collect_infinities, detail_value, jsonable
 
 __all__ = [
     "Displayed",
@@ -39,6 +38,7 @@ __all__ = [
     "detail_value",
     "freeze_mapping",
     "jsonable",
+    "collect_infinities",
     "ranking_table",
     "readonly_array",
     "tier_positions",
@@ -263,81 +263,6 @@ def ranking_table(ranking: Sequence[Sequence[str]], scores: Mapping[str, float] 
         },
         index=pd.Index([s for s, _, _ in rows], dtype=object),
     )
-
-
-def jsonable(value: Any) -> Any:
-    """Convert numpy scalars, tuples, mappings and enums to plain JSON values (NaN -> None).
-
-    Parameters
-    ----------
-    value : Any
-        A number, string, enum, mapping, sequence, set or numpy array (nested freely).
-
-    Returns
-    -------
-    Any
-        The same content made of ``dict``, ``list``, ``str``, ``int``, ``float``, ``bool``
-        and ``None`` only; sets are sorted; ``-0.0`` becomes ``0.0``.
-
-    Examples
-    --------
-    >>> jsonable({"a": (np.float64(1.5), float("nan")), "b": {2, 1}})
-    {'a': [1.5, None], 'b': [1, 2]}
-    """
-    if isinstance(value, enum.Enum):
-        return value.value
-    if isinstance(value, Mapping):
-        return {str(k): jsonable(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple, frozenset, set)):
-        items = sorted(value) if isinstance(value, (frozenset, set)) else value
-        return [jsonable(v) for v in items]
-    if isinstance(value, np.ndarray):
-        return jsonable(value.tolist())
-    if isinstance(value, (np.bool_, bool)):
-        return bool(value)
-    if isinstance(value, (np.integer,)):
-        return int(value)
-    if isinstance(value, (np.floating, float)):
-        v = float(value)
-        return None if math.isnan(v) else (0.0 if v == 0 else v)
-    return value
-
-
-def detail_value(value: Any) -> Any:
-    """JSON-able form of a nested value: results (``to_dict()``), frames, series, mappings, numbers.
-
-    Parameters
-    ----------
-    value : Any
-        A result object, DataFrame, Series, mapping, sequence, dataclass or scalar.
-
-    Returns
-    -------
-    Any
-        Plain JSON values; a DataFrame becomes ``{"index", "columns", "data"}``.
-
-    Examples
-    --------
-    >>> detail_value({"x": pd.Series({"a": 1.0})})
-    {'x': {'a': 1.0}}
-    """
-    if hasattr(value, "to_dict") and not isinstance(value, (pd.DataFrame, pd.Series, Mapping)):
-        return value.to_dict()
-    if isinstance(value, pd.DataFrame):
-        return {
-            "index": [str(i) for i in value.index],
-            "columns": [str(c) for c in value.columns],
-            "data": jsonable(value.to_numpy().tolist()),
-        }
-    if isinstance(value, pd.Series):
-        return {str(k): jsonable(v) for k, v in value.items()}
-    if isinstance(value, Mapping):
-        return {str(k): detail_value(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [detail_value(v) for v in value]
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {f.name: detail_value(getattr(value, f.name)) for f in dataclasses.fields(value) if not f.name.startswith("_")}
-    return jsonable(value)
 
 
 def series(values: Any, index: Sequence[str], name: str | None = None) -> pd.Series:

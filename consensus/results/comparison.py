@@ -25,16 +25,17 @@ def _tiers_to_lists(tiers: Sequence[Sequence[str]]) -> list[list[str]]:
     return [list(group) for group in tiers]
 
 
-def _frame_records(frame: Any) -> list[dict[str, Any]]:
-    """Rows of a frame as JSON-able dicts, the index under its name (or ``"index"``)."""
+def _frame_records(frame: Any, path: str = "") -> list[dict[str, Any]]:
+    """Rows of a frame as JSON-able dicts, the index under its name (or ``"index"``); `path`
+    names the list for :func:`~consensus.results.base.collect_infinities`."""
     name = frame.index.name or "index"
     records = []
-    for key, row in frame.iterrows():
+    for i, (key, row) in enumerate(frame.iterrows()):
         record: dict[str, Any] = {name: jsonable(key)}
         for col, value in row.items():
             if value is pd.NA:
                 value = None
-            record[str(col)] = jsonable(value)
+            record[str(col)] = jsonable(value, f"{path}[{i}].{col}")
         records.append(record)
     return records
 
@@ -234,7 +235,7 @@ class RuleComparison(Displayed):
             },
             "dispersion": jsonable(self.dispersion),
             "total_weight": jsonable(self.total_weight),
-            "rows": _frame_records(self._table),
+            "rows": _frame_records(self._table, "rows"),
             "rankings": {rule: _tiers_to_lists(t) for rule, t in self.rankings.items()},
             "errors": dict(self.errors),
             "rank_changes": self._rank_changes_dict(),

@@ -1,0 +1,213 @@
+"""The command line never destroys input, never writes a broken file, and never answers a user
+error with a traceback or a misleading exit code.
+
+Each test reproduces a reported defect, through the installed ``consensus`` where the defect
+was seen there.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import time
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+import consensus as cs
+from consensus.cli import main
+from consensus.cli.args import UsageError
+from consensus.cli.output import _replace_atomically
+from consensus.report.csv_output import spreadsheet_safe
+from tests.test_cli import _command, installed_many
+
+SCORES = "system,t1,t2,t3\na,1,2,3\nb,2,3,1\nc,3,1,2\nd,4,4,4\n"
+
+
+@pytest.fixture
+def scores(tmp_path: Path) -> Path:
+    path = tmp_path / "scores.csv"
+    path.write_text(SCORES)
+    return path
+
+
+def _one_error_line(res: subprocess.CompletedProcess, code: int = 2) -> str:
+    assert res.returncode == code, (res.returncode, res.stderr)
+    assert "Traceback" not in res.stderr
+    lines = [line for line in res.stderr.splitlines() if line.startswith("consensus: error:")]
+    assert len(lines) == 1, res.stderr
+    return lines[0]
+
+
+# ------------------------------------------------------------------ 3. outputs
+
+
+def test_outputs_never_overwrite_an_input_and_are_checked_before_writing(scores, tmp_path):
+    weights = tmp_path / "weights.json"
+    weights.write_text('{"t1": 2}')
+    report = tmp_path / "report.txt"
+    results = installed_many([
+        ["rank", str(scores), "--rule", "mean", "--output", str(scores)],
+        ["rank", str(scores), "--rule", "mean", "--output", str(tmp_path / "." / "scores.csv")],
+        ["rank", str(scores), "--rule", "mean", "--output", str(report), "--plot", str(scores)],
+        ["rank", str(scores), "--rule", "mean", "--weights", str(weights), "--output", str(weights)],
+        ["rank", str(scores), "--rule", "mean", "--output", str(report), "--plot", str(tmp_path / "fig.xyz")],
+        ["rank", str(scores), "--rule", "mean", "--output", str(tmp_path / "no" / "such" / "dir.txt")],
+        ["rank", str(scores), "--rule", "mean", "--output", str(report), "--plot", str(report)],
+    ])
+    messages = [_one_error_line(res) for res in results]
+    assert "is the input FILE" in messages[0] and "is the input FILE" in messages[1]
+    assert "--plot" in messages[2] and "is the input FILE" in messages[2]
+    assert "is the input --weights" in messages[3]
+    assert "unknown figure format 'xyz'" in messages[4]
+    assert "does not exist" in messages[5]
+    assert "same file" in messages[6]
+    assert scores.read_text() == SCORES and weights.read_text() == '{"t1": 2}'
+    assert not report.exists()  # nothing written when an option is wrong
+
+
+def test_outputs_are_written_atomically(tmp_path):
+    target = tmp_path / "report.txt"
+    target.write_text("previous report")
+    os.chmod(target, 0o640)
+
+    def failing(tmp: Path) -> None:
+        tmp.write_text("half a rep")
+        raise OSError(28, "No space left on device")
+
+    with pytest.raises(UsageError, match="No space left on device"):
+        _replace_atomically(target, failing, "--output")
+    assert target.read_text() == "previous report"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["report.txt"]  # no temporary file left
+    _replace_atomically(target, lambda tmp: tmp.write_text("new report"), "--output")
+    assert target.read_text() == "new report"
+    assert (target.stat().st_mode & 0o777) == 0o640  # the replaced file's permissions are kept
+
+
+# ------------------------------------------------------------------ 4. JSON never holds inf or NaN
+
+
+def test_json_output_with_an_infinite_gap_ratio_is_valid(tmp_path):
+    single = tmp_path / "single.csv"
+    single.write_text("system,t1\na,1\nb,2\nc,3\nd,4\n")  # Kemeny objective 0: a rule's gap ratio is inf
+    results = installed_many([
+        ["compare", str(single), "--rules", "plurality", "--format", "json"],
+        ["analyze", str(single), "--rules", "plurality", "--format", "json", "--no-prospective"],
+    ])
+    for res in results:
+        assert res.returncode == 0, res.stderr
+        doc = json.loads(res.stdout, parse_constant=lambda c: pytest.fail(f"JSON holds {c}"))
+        assert any(path.endswith("gap_ratio") and text == "inf" for path, text in doc["non_finite"].items())
+    rows = json.loads(results[0].stdout)["result"]["rows"]
+    assert [r["gap_ratio"] for r in rows if r["rule"] == "plurality"] == [None]
+    frame = cs.compare(cs.read_leaderboard(single), rules=["plurality"])
+    assert frame.loc["plurality", "gap_ratio"] == float("inf")  # the API keeps the number
+
+
+# ------------------------------------------------------------------ 12. one line, never a traceback
+
+
+def test_malformed_options_are_one_line_errors(scores):
+    results = installed_many([
+        ["compare", str(scores), "--k", "abc"],
+        ["compare", str(scores), "--k", "1.5"],
+        ["analyze", "--n", "3", "--seed", "-1"],
+        ["rank", str(scores), "--rule", "kemeny", "--option", "foo=1"],
+        ["analyze", "--example", "gumbel", "--n", "1"],
+    ])
+    messages = [_one_error_line(res) for res in results]
+    assert "'abc' is not a whole number" in messages[0]
+    assert "'1.5' is not a whole number" in messages[1]
+    assert "--seed" in messages[2]
+    assert "foo" in messages[3] and "time_limit" in messages[3]  # names the option and lists the valid ones
+    assert "at least 2 systems" in messages[4]
+
+
+def test_an_input_too_large_for_memory_is_refused_up_front():
+    (res,) = installed_many([["analyze", "--example", "gumbel", "--n", "100000", "--tasks", "3"]])
+    message = _one_error_line(res)
+    assert "100000 systems" in message and "GiB" in message and "at most" in message
+
+
+def test_an_internal_error_is_one_line_with_exit_3(scores, capsys, monkeypatch):
+    import consensus.cli.commands as commands
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("something the package did not expect")
+
+    monkeypatch.setattr(commands, "render", broken, raising=False)
+    monkeypatch.setattr("consensus.report.render", broken)
+    code = main(["rank", str(scores), "--rule", "mean"])
+    err = capsys.readouterr().err
+    assert code == 3
+    assert err.count("\n") == 1 and "internal error (RuntimeError: something the package did not expect)" in err
+    assert "CONSENSUS_TRACEBACK=1" in err
+
+
+def test_ctrl_c_during_a_solve_is_one_line_exit_130(tmp_path):
+    env = dict(os.environ, MPLBACKEND="Agg")
+    proc = subprocess.Popen(
+        _command() + ["analyze", "--example", "gumbel", "--n", "150", "--phi", "0", "--tasks", "8", "--seed", "3"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+    )
+    time.sleep(4.0)  # imports done, inside the solve
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    assert "Traceback" not in err and err.strip().splitlines()[-1] == "consensus: error: interrupted"
+
+
+# ------------------------------------------------------------------ 15. honest messages and exit codes
+
+
+def test_a_modified_example_is_not_checked_against_its_published_values():
+    (res,) = installed_many([["analyze", "--example", "votenrank-toy", "--weights", "t1=5"]])
+    assert res.returncode == 0, res.stderr
+    assert "--weights changed example 'votenrank-toy': its published values are not checked" in res.stderr
+    assert "Checks against published values" not in res.stdout
+
+
+def test_an_unknown_rule_in_compare_is_an_error(scores, capsys):
+    assert main(["compare", str(scores), "--rules", "mean,bordaa"]) == 2
+    err = capsys.readouterr().err
+    assert "unknown rule(s) 'bordaa'" in err and "did you mean 'borda'" in err
+
+
+def test_an_unavailable_solver_is_named_as_such(scores):
+    (res,) = installed_many([["kemeny", str(scores), "--solver", "glpk", "--time-limit", "5"]])
+    if res.returncode == 0:
+        pytest.skip("GLPK is installed here")
+    message = _one_error_line(res)
+    assert "not available" in message and "time_limit" not in message and "--time-limit" not in message
+
+
+def test_a_solver_log_goes_to_stderr_not_into_the_json(tmp_path):
+    path = tmp_path / "g.csv"
+    cs.gumbel_leaderboard(30, 8, phi=0.0, seed=1).scores.to_csv(path)
+    (res,) = installed_many([["rank", str(path), "--rule", "kemeny", "--option", "verbose=true", "--format", "json"]])
+    assert res.returncode == 0, res.stderr
+    doc = json.loads(res.stdout)
+    assert doc["result"]["rule"] == "kemeny"
+    assert "HiGHS" in res.stderr  # the log was shown, on stderr
+
+
+def test_csv_output_escapes_formulas(tmp_path):
+    path = tmp_path / "names.csv"
+    path.write_text("system,t1,t2\n=HYPERLINK(1),1,2\n+b,2,1\n-c,3,3\n@d,4,4\n-1e3,0,0\n")
+    (res,) = installed_many([["rank", str(path), "--rule", "mean", "--format", "csv"]])
+    assert res.returncode == 0, res.stderr
+    rows = pd.read_csv(pd.io.common.StringIO(res.stdout), dtype=str)
+    assert set(rows["system"]) == {"'=HYPERLINK(1)", "'+b", "'-c", "'@d", "-1e3"}  # a number is not a formula
+    assert float(rows.loc[rows["system"] == "'-c", "score"].iloc[0]) == 3.0
+    assert spreadsheet_safe("-0.5") == "-0.5" and spreadsheet_safe("\tx") == "'\tx"
+
+
+def test_table_output_escapes_terminal_control_characters(tmp_path):
+    path = tmp_path / "names.csv"
+    path.write_text('system,t1,t2\n"evil\x1b[2Jname",1,2\nb,2,1\nc,3,3\n')
+    (res,) = installed_many([["rank", str(path), "--rule", "mean"]])
+    assert res.returncode == 0, res.stderr
+    assert "\x1b" not in res.stdout and "evil\\x1b[2Jname" in res.stdout
