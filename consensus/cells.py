@@ -27,7 +27,7 @@ from .errors import (
 )
 from .labels import normalize_name
 
-__all__ = ["check_instances", "label_codes", "numeric_scores", "MISSING_MARKERS", "composite_name", "is_missing_cell", "parse_column", "drop_unscored"]
+__all__ = ["check_instances", "label_codes", "numeric_scores", "exact_numbers", "MISSING_MARKERS", "composite_name", "is_missing_cell", "parse_column", "drop_unscored"]
 
 #: Cell texts that mean "not evaluated" (compared after stripping whitespace, case-insensitive).
 MISSING_MARKERS: tuple[str, ...] = ("", "-", "\u2013", "\u2014", "nan", "na", "n/a", "none", "null")
@@ -172,6 +172,53 @@ def _kind_of(cell: object) -> str:
     return "dates"
 
 
+def exact_numbers(values: Sequence[object] | np.ndarray) -> np.ndarray:
+    """The cells that are numbers, as floats parsed exactly as Python parses them; NaN elsewhere.
+
+    Text is read by ``float`` (correctly rounded: ``"0.30"``, ``"3e-1"`` and ``"30e-2"`` are
+    the same float, as in the file), after stripping whitespace; text with ``_`` (``1_000``)
+    is not a number here. Numbers (not booleans) are converted; anything else is NaN, for the
+    caller to check. Large columns of text take one vectorized numpy conversion (numpy parses
+    as Python does) and fall back to cell by cell only when a cell is not a number.
+
+    Parameters
+    ----------
+    values : sequence or array of objects
+
+    Returns
+    -------
+    numpy.ndarray
+        float64, NaN where a cell is not a number.
+
+    Examples
+    --------
+    >>> exact_numbers(["0.30", " 3e-1", "30e-2", "1_000", "x", 7, None, True]).tolist()
+    [0.3, 0.3, 0.3, nan, nan, 7.0, nan, nan]
+    """
+    values = np.asarray(values, dtype=object)
+    if len(values) > 10_000:
+        try:
+            text = values.astype(np.str_)
+            parsed = text.astype(np.float64)
+        except (ValueError, TypeError):
+            pass
+        else:
+            is_text = np.fromiter((isinstance(v, str) for v in values), dtype=bool, count=len(values))
+            if is_text.all() and not (np.char.find(text, "_") >= 0).any():
+                return parsed
+    out = np.full(len(values), np.nan)
+    for i, v in enumerate(values):
+        if isinstance(v, str):
+            if "_" not in v:
+                try:
+                    out[i] = float(v)
+                except ValueError:
+                    pass
+        elif isinstance(v, (int, float, np.integer, np.floating)) and not isinstance(v, (bool, np.bool_)):
+            out[i] = float(v)
+    return out
+
+
 def _half(text: str) -> float | None:
     """One half of a composite cell: its number, NaN for a missing marker, None otherwise."""
     if text.strip().lower() in MISSING_MARKERS:
@@ -263,9 +310,7 @@ def parse_column(
         raise NonNumericScoreError(
             task, [systems[i] for i in typed], raw[typed[0]], where=at(typed), kind=_kind_of(raw[typed[0]])
         )
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        numeric = pd.to_numeric(column, errors="coerce").to_numpy(dtype=np.float64, na_value=np.nan)
+    numeric = exact_numbers(raw)
     out = numeric.copy()
     parts = [np.full(n, np.nan), np.full(n, np.nan)]
     composite_rows: list[int] = []
@@ -458,7 +503,7 @@ def numeric_scores(
             row = int(np.argmax(typed))
             cell = column.iloc[row]
             raise NonNumericScoreError(tasks[task_codes[row]], [systems[sys_codes[row]]], cell, kind=_kind_of(cell))
-    numeric = pd.to_numeric(column, errors="coerce").to_numpy(dtype=np.float64, na_value=np.nan)
+    numeric = exact_numbers(column.to_numpy(dtype=object))
     raw_missing = column.isna().to_numpy()
     bad = np.isnan(numeric) & ~raw_missing
     if bad.any():

@@ -373,3 +373,19 @@ def test_read_delimited_is_exact_text(tmp_path):
     assert table.frame["model"].tolist() == [" a  b ", "007"]
     assert table.frame["qa"].tolist() == ["0.30", "3e-1"]
     assert table.lines == (2, 3)
+
+
+def test_csv_numbers_are_parsed_as_python_parses_them(tmp_path):
+    """pandas' own text-to-float parser is not correctly rounded on every version: every cell
+    must be the float Python's ``float`` gives for its text."""
+    rng = np.random.default_rng(7)
+    texts = [repr(float(x)) for x in rng.standard_normal(200) * 10.0 ** rng.integers(-300, 300, 200)]
+    texts += ["0.30", "3e-1", "30e-2", "1.157920892373162e+77", "2.2250738585072014e-308", "4.9e-324"]
+    rows = "".join(f"s{i},{t},{i}\n" for i, t in enumerate(texts))
+    path = _write(tmp_path / "lb.csv", "model,qa,nli\n" + rows)
+    lb = cs.read_leaderboard(path, keep_columns=True)
+    assert lb.scores["qa"].tolist() == [float(t) for t in texts]
+    inst = "system,task,instance,score\n" + "".join(f"m{i % 2},qa,{i // 2},{t}\n" for i, t in enumerate(texts))
+    scores = cs.read_instances(_write(tmp_path / "inst.csv", inst))
+    frame = scores.task_frame("qa")
+    assert [frame.loc[f"m{i % 2}", str(i // 2)] for i in range(len(texts))] == [float(t) for t in texts]
