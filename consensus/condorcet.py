@@ -455,10 +455,16 @@ def condorcet_weights(
         ``"highs"`` (highspy) or a pulp solver name such as ``"cbc"`` (PuLP 3 ships one);
         see :func:`solvers.available_backends`.
     tol : float, default=1e-9
-        Margin tolerance: ``> tol`` beats, ``< -tol`` loses. The default is the majority
-        relation's own tie tolerance for weights summing to 1, so a returned weighting makes
-        the system win exactly as :func:`is_condorcet_winner` on ``lb.with_weights(weights)``
-        sees it.
+        Margin tolerance of the LP (float) solution: ``> tol`` beats, ``< -tol`` loses; it
+        absorbs solver and renormalization rounding of weights summing to 1. It is *not* the
+        majority relation's tie rule: :attr:`PairwiseMatrix.majority` is exact (a margin
+        exactly 0 ties, any other margin decides). So a strict weighting returned here
+        (margin > `tol`) does make the system the Condorcet winner of
+        ``lb.with_weights(weights)``, and a weak one beats or ties every rival there unless
+        its smallest margin lies in ``[-tol, 0)``; when the best achievable margin ``eps*``
+        lies within `tol` of 0 (only forced by tight constraints or very many tasks), this
+        answer and the exact majority relation can differ: ``eps*`` in ``(0, tol]`` is
+        reported as no strict win, in ``[-tol, 0)`` as a weak win.
     scored_tasks_only : bool, default=True
         Weight 0 on every task `system` is not scored on (constraints labelled
         ``scored_tasks_only[task]`` in ``result.constraints`` and in certificates), so a
@@ -503,8 +509,8 @@ def condorcet_weights(
     -----
     Every returned weighting is verified before it is returned: the weighted pairwise matrix
     is rebuilt from the scores with :meth:`Leaderboard.with_weights` and the system must beat
-    (strict) or not lose to (weak) every rival there, and satisfy every constraint within
-    1e-9. Every certificate is verified in exact rational arithmetic from the scores. A
+    (strict, by more than `tol`) or not lose to (weak, by more than `tol`) every rival there,
+    and satisfy every constraint within 1e-9. Every certificate is verified in exact rational arithmetic from the scores. A
     Pareto-dominated system is never a strict winner; its certificate is its dominator
     (``rivals == {dominator: 1.0}``). The max-margin weights are one optimal vertex; optima
     are often not unique.

@@ -321,7 +321,7 @@ def kemeny(
             enumerate_optima=cap,
             progress=progress,
             verbose=bool(verbose),
-            margins=p.exact_margins,  # exact: ties cancel, no tolerance scaled by other pairs
+            margins=p._exact_ints(),  # exact (int64 over one denominator): ties cancel, no tolerance
             seed=int(seed),
         )
     except SolverUnavailableError as exc:  # not a failed solve: say which solvers can run

@@ -31,7 +31,7 @@ import numpy as np
 import pandas as pd
 
 from solvers.ordering_costs import pair_tol
-from solvers.ordering_exact import as_rational, exact_margins
+from solvers.ordering_exact import INT64_BOUND, as_rational, exact_margins
 
 from .arguments import name_list
 from .errors import InvalidOptionError, LeaderboardError, UnknownSystemError
@@ -250,7 +250,8 @@ class PairwiseMatrix:
         (:func:`solvers.ordering_exact.as_rational`), tied tasks cancelling exactly. For a
         matrix given as floats: the entries read the same way, a margin within float
         rounding of the pair's own ``wins[i, j] + wins[j, i]`` being 0. The signs are
-        :attr:`majority`; :func:`consensus.kemeny` optimizes on these values.
+        :attr:`majority`; :func:`consensus.kemeny` optimizes on the same values, kept as
+        integers over one denominator (int64 when they fit), without building Fractions.
 
         Examples
         --------
@@ -261,22 +262,34 @@ class PairwiseMatrix:
         cached = self._cache.get("exact_margins")
         if cached is None:
             ints, denominator = self._exact_ints()
-            n = self.n_systems
-            cached = np.empty((n, n), dtype=object)
-            for i in range(n):
-                for j in range(n):
-                    cached[i, j] = Fraction(int(ints[i, j]), denominator)
+            # one Fraction per distinct value (unit weights give at most 2 * n_tasks + 1 values)
+            low, high = (int(ints.min()), int(ints.max())) if ints.size else (0, 0)
+            if ints.dtype != object and high - low <= 2**16:  # a table indexed by value
+                distinct, inverse = np.arange(low, high + 1), ints - low
+            else:
+                distinct, inverse = np.unique(ints, return_inverse=True)
+            fractions = np.empty(len(distinct), dtype=object)
+            fractions[:] = [Fraction(int(v), denominator) for v in distinct.tolist()]
+            cached = fractions[inverse.ravel()].reshape(ints.shape)
             cached.flags.writeable = False
             self._cache["exact_margins"] = cached
         return cached  # type: ignore[return-value]
 
     def _exact_ints(self) -> tuple[np.ndarray, int]:
-        """Exact margins as Python ints over one denominator."""
-        if self._exact is not None:
-            return self._exact
-        ints, denominator = exact_margins(self.wins)  # per-pair rounding of ties, as `majority`
-        ints[self.majority == 0] = 0
-        return ints, denominator
+        """Exact margins as integers over one denominator: int64 when they fit below 2**62,
+        else Python ints (dtype object); read-only. What :func:`consensus.kemeny` passes to the
+        solver (``margins=``), with no n**2 Fractions."""
+        cached = self._cache.get("exact_ints")
+        if cached is None:
+            if self._exact is not None:
+                ints, denominator = self._exact
+            else:
+                ints, denominator = exact_margins(self.wins)  # per-pair rounding of ties, as `majority`
+                ints[self.majority == 0] = 0
+            ints = ints.view()
+            ints.flags.writeable = False
+            cached = self._cache["exact_ints"] = (ints, denominator)
+        return cached  # type: ignore[return-value]
 
     @property
     def tol(self) -> float:
@@ -465,7 +478,7 @@ def pairwise(data: Leaderboard | PairwiseMatrix, *, tie_tol: float = 0.0) -> Pai
         both = ok[:, cols] @ ok[:, cols].T  # tasks where both are scored
         scaled = math.ldexp(float(w), -shift)
         wins += scaled * beat
-        ties += scaled * (both - beat - beat.T)
+        ties += scaled * (both - _with_transpose(np.add, beat))  # exact small integers either way
         exact.add(float(w), beat)
     counts = ok @ ok.T
     np.fill_diagonal(ties, 0.0)
@@ -487,42 +500,67 @@ def _overflow_shift(weights: np.ndarray, n: int) -> int:
     return max(0, exponent - 1000)
 
 
+_TILE = 256
+
+
+def _with_transpose(op: np.ufunc, a: np.ndarray) -> np.ndarray:
+    """``op(a, a.T)`` tile by tile (a whole strided transpose is about 3x slower at n = 2,000)."""
+    out = np.empty_like(a)
+    n = a.shape[0]
+    for i in range(0, n, _TILE):
+        for j in range(0, n, _TILE):
+            op(a[i : i + _TILE, j : j + _TILE], a[j : j + _TILE, i : i + _TILE].T, out=out[i : i + _TILE, j : j + _TILE])
+    return out
+
+
 class _ExactSum:
     """Exact margins ``sum_t w_t (beat_t - beat_t.T)`` in integers: every weight read as a
     rational (:func:`as_rational`) over one common denominator.
 
-    In int64 when the integer weights are small enough, else in 31-bit limbs (int64
+    In one int64 array when the integer weights sum to less than 2**62 (then no partial sum
+    can overflow; equal, integer and simple rational weights), else in 31-bit limbs (int64
     arrays), recombined into Python ints once.
     """
 
     _LIMB = 31
 
     def __init__(self, weights: np.ndarray) -> None:
-        self.rational = {float(w): as_rational(float(w)) for w in np.unique(weights)}
+        distinct, counts = np.unique(weights, return_counts=True)
+        self.rational = {w: as_rational(w) for w in distinct.tolist()}
         self.denominator = functools.reduce(math.lcm, (r.denominator for r in self.rational.values()), 1)
         self.numerators = {w: int(r * self.denominator) for w, r in self.rational.items()}
-        self.n_tasks = len(weights)
+        total = sum(abs(self.numerators[w]) * c for w, c in zip(distinct.tolist(), counts.tolist()))
+        self.wide = total >= INT64_BOUND
         largest = max(self.numerators.values(), default=0)
-        self.n_limbs = max(1, -(-largest.bit_length() // self._LIMB))
+        self.n_limbs = max(1, -(-largest.bit_length() // self._LIMB)) if self.wide else 1
         self.limbs: list[np.ndarray] = []
 
     def add(self, weight: float, beat: np.ndarray) -> None:
-        """Add the tasks of one `weight` (`beat[i, j]`: how many of them ``i`` wins over ``j``)."""
-        diff = beat.astype(np.int64) - beat.T.astype(np.int64)
+        """Add the tasks of one `weight` (`beat[i, j]`: how many of them ``i`` wins over ``j``).
+
+        Only ``sum_t w_t beat_t`` is accumulated (no transpose per weight); :meth:`result`
+        subtracts its transpose once.
+        """
         numerator = self.numerators[weight]
         if not self.limbs:
-            self.limbs = [np.zeros_like(diff) for _ in range(self.n_limbs)]
+            self.limbs = [np.zeros(beat.shape, dtype=np.int64) for _ in range(self.n_limbs)]
+        if not self.wide:  # entries stay within the sum of |numerators| over the tasks < 2**62
+            if numerator:
+                self.limbs[0] += np.int64(numerator) * beat
+            return
         for k in range(self.n_limbs):
             part = (numerator >> (self._LIMB * k)) & ((1 << self._LIMB) - 1)
             if part:
-                self.limbs[k] += part * diff  # |sum| < 2**31 * n_tasks: no int64 overflow
+                self.limbs[k] += np.int64(part) * beat  # < 2**31 * n_tasks: no int64 overflow
 
     def result(self) -> tuple[np.ndarray, int]:
-        """The exact margins (object array of Python ints) and their denominator."""
+        """The exact margins (int64, or Python ints when they may not fit) and their denominator."""
         if not self.limbs:
-            return np.zeros((0, 0), dtype=object), 1
+            return np.zeros((0, 0), dtype=np.int64), 1
+        if not self.wide:  # entries in [0, 2**62): the difference cannot overflow
+            return _with_transpose(np.subtract, self.limbs[0]), self.denominator
         total = self.limbs[0].astype(object)
         for k in range(1, self.n_limbs):
             if self.limbs[k].any():
                 total = total + self.limbs[k].astype(object) * (1 << (self._LIMB * k))
-        return total, self.denominator
+        return total - total.T, self.denominator

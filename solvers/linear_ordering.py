@@ -334,7 +334,7 @@ def _brute_force_outcome(
 
 
 def _solve_component(
-    costs: NDArray[np.float64], index: int, ctx: _Context, margins: NDArray[np.object_] | None = None
+    costs: NDArray[np.float64], index: int, ctx: _Context, margins: NDArray[np.int64] | NDArray[np.object_] | None = None
 ) -> _Component:
     """One component: trivial, brute force (exact, on `margins`), or heuristic -> LP phase -> perturbation -> MIP phase."""
     n = costs.shape[0]
@@ -435,7 +435,7 @@ def solve_linear_ordering(
     threads: int | None = None,
     tol: float | None = None,
     seed: int = 0,
-    margins: ArrayLike | None = None,
+    margins: ArrayLike | tuple[NDArray[np.integer] | NDArray[np.object_], int] | None = None,
 ) -> LinearOrderingOutcome:
     """Find an order of minimum total cost (Kemeny consensus), with proof of optimality.
 
@@ -485,10 +485,14 @@ def solve_linear_ordering(
         (:func:`solvers.ordering_exact.as_rational`).
     seed : int, default=0
         Seed of the perturbation search (the result is deterministic for a given seed).
-    margins : array_like (n, n), optional
-        The exact margins ``costs[i, j] - costs[j, i]`` (Python ints or
-        :class:`fractions.Fraction`), e.g. :attr:`consensus.PairwiseMatrix.exact_margins`,
-        when the float `costs` have lost them (a tie of 1e12 next to weights of 1e-12).
+    margins : array_like (n, n) or (ndarray, int), optional
+        The exact margins ``costs[i, j] - costs[j, i]`` when the float `costs` have lost them
+        (a tie of 1e12 next to weights of 1e-12): a matrix of integers or
+        :class:`fractions.Fraction` (e.g. :attr:`consensus.PairwiseMatrix.exact_margins`), or,
+        fastest, a pair ``(numerators, denominator)`` of an integer matrix (int64, or Python
+        ints in an object array) and a positive int, as
+        :func:`solvers.ordering_exact.exact_margins` returns; :func:`consensus.kemeny` passes
+        that pair. Without it the margins are read from `costs`, vectorized.
 
     Returns
     -------

@@ -179,7 +179,7 @@ def _trivial_bound(costs: NDArray[np.float64]) -> float:
 
 
 def majority_components(
-    costs: ArrayLike, *, tol: float | None = None, margins: ArrayLike | None = None
+    costs: ArrayLike, *, tol: float | None = None, margins: ArrayLike | tuple[np.ndarray, int] | None = None
 ) -> list[list[int]]:
     """Strongly connected components of the strict majority relation, in a topological order.
 
@@ -197,9 +197,9 @@ def majority_components(
     tol : float, optional
         Margins within `tol` are ties. Default: per pair, ``2**-44 * (costs[i, j] + costs[j, i])``
         (float rounding of that pair's sums; never relative to other pairs).
-    margins : array_like (n, n), optional
-        Exact margins (integers or fractions, :func:`solvers.ordering_exact.exact_margins`);
-        their signs decide.
+    margins : array_like (n, n) or (ndarray, int), optional
+        Exact margins (integers or fractions), or a ``(numerators, denominator)`` pair as
+        :func:`solvers.ordering_exact.exact_margins` returns; their signs decide.
 
     Returns
     -------
@@ -222,10 +222,11 @@ def majority_components(
     if n == 0:
         return []
     if margins is not None:
-        beats = np.asarray(margins, dtype=object) > 0
+        if isinstance(margins, tuple) and len(margins) == 2 and isinstance(margins[0], np.ndarray):
+            margins = margins[0]  # (numerators, denominator): a positive denominator keeps the signs
+        beats = np.asarray(np.asarray(margins) > 0, dtype=bool)  # int64 stays vectorized
         if beats.shape != (n, n):
             raise ValueError(f"margins must be {n} x {n}, got shape {beats.shape}")
-        beats = beats.astype(bool)
     else:
         beats = (matrix - matrix.T) > (pair_tol(matrix) if tol is None else tol)
     count, labels = connected_components(csr_matrix(beats), directed=True, connection="strong")

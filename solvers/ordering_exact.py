@@ -2,14 +2,23 @@
 
 Two orders differ only in the pairs they reverse, and reversing ``{i, j}`` changes the cost
 by the *margin* ``costs[i, j] - costs[j, i]``. So every comparison of orders is a
-comparison of sums of margins, and :func:`exact_margins` gives them exactly: as Python
-integers over a common denominator, from exact margins when the caller has them
-(:attr:`consensus.PairwiseMatrix.exact_margins`), else from the float entries, each read as
+comparison of sums of margins, and :func:`exact_margins` gives them exactly: as integers
+over a common denominator, from exact margins when the caller has them (a ``(numerators,
+denominator)`` pair as :mod:`consensus.pairwise` keeps them, or
+:attr:`consensus.PairwiseMatrix.exact_margins`), else from the float entries, each read as
 the rational it stands for (:func:`as_rational`), with a margin within ``2**-44`` of the
 pair's own ``costs[i, j] + costs[j, i]`` taken for float rounding of a tie
 (:func:`solvers.ordering_costs.pair_tol`). :class:`ExactCosts` adds what the solver needs:
 the reduced costs (positive margins, so tied weight costs nothing), their scale, and
 whether a float MIP can prove optimality on the exact lattice.
+
+Representation. The integers are an int64 numpy array (the denominator a Python int)
+whenever every one of them is below :data:`INT64_BOUND` = 2**62 in magnitude, so that a sum
+or difference of two cannot overflow; everything here is then vectorized numpy, reading
+floats included (:func:`as_rational` by continued fractions in int64). Only values that do
+not fit (weights from 1e-12 to 1e12 have a common denominator of 2**80 or more; so do float
+matrices whose entries read as fractions with many different denominators, e.g. imputed
+ones) fall back to Python ints in an object array, with the same results.
 """
 
 from __future__ import annotations
@@ -33,8 +42,6 @@ MAX_DENOMINATOR = 10**6
 #: :func:`as_rational` takes a simple fraction this many units in the last place from the float
 #: (the rounding of a few operations, as in ``0.1 * 3``); a true margin of 1 + 2**-40 is 4096.
 READ_ULPS = 8
-
-_DYADIC_SHIFT = 30  # the fast path: entries that are multiples of 2**-30
 
 
 def as_rational(x: float) -> Fraction:
@@ -76,23 +83,114 @@ def as_rational(x: float) -> Fraction:
     return near if abs(near - exact) <= READ_ULPS * Fraction(math.ulp(float(x))) else exact
 
 
-def _lcm_of_denominators(values: Sequence[Fraction]) -> int:
-    return functools.reduce(math.lcm, (v.denominator for v in values), 1)
+#: Exact margins are kept in int64 while every value is below this, so that the sum or
+#: difference of two of them (antisymmetry checks, ``x - x.T``) cannot overflow.
+INT64_BOUND = 2**62
+
+_ENTRY_BOUND = 2**61  # entries whose differences become margins: |difference| < INT64_BOUND
+_FLOAT_INT = 2**53  # integers below this are floats exactly
+# Floats with a denominator up to 2**19 <= MAX_DENOMINATOR < 2**20 are read as they are.
+_READ_SHIFT = 19
+# Magnitudes in [2**-10, 2**9) have an ulp u in [2**-62, 2**-44]; then READ_ULPS * u <= 2**-41
+# is below 1 / (2 * MAX_DENOMINATOR**2) (Legendre: a fraction that close is a convergent)
+# and half of 1 / MAX_DENOMINATOR**2 (no two such fractions are that close to one float).
+_CF_LOW, _CF_HIGH = 2.0**-10, 2.0**9
+
+ExactPair = tuple[NDArray[np.int64] | NDArray[np.object_], int]
+
+
+def _common_denominator(denominators: NDArray[np.int64]) -> int | None:
+    """The lcm of positive int64 denominators, or None from :data:`INT64_BOUND` on. Each
+    round at least doubles it, so there are at most 62 (vectorized) rounds, and no sort."""
+    common, rest = 1, denominators.ravel()
+    while True:
+        rest = rest[common % rest != 0]
+        if rest.size == 0:
+            return common
+        common = math.lcm(common, int(rest[0]))
+        if common >= INT64_BOUND:
+            return None
+
+
+def _read_by_convergents(a: NDArray[np.float64]) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
+    """:func:`as_rational` of positive floats in ``[2**-10, 2**9)`` that are not multiples of 2**-19.
+
+    ``a = whole + F / D`` with ``D = 1 / ulp(a)``, all in int64. A fraction with a denominator
+    up to 10**6 within :data:`READ_ULPS` ulps of `a` is then unique and a convergent of
+    ``F / D`` (see ``_CF_LOW``), hence the last convergent ``h / k`` with ``k <= 10**6``; it is
+    that close iff the Euclidean remainder ``|k F - h D|`` is at most ``READ_ULPS * k``.
+    """
+    exponent = np.frexp(a)[1] - 1  # a in [2**e, 2**(e + 1))
+    shift = (52 - exponent).astype(np.int64)  # ulp(a) = 2**-shift, shift in [44, 62]
+    whole = np.floor(a)
+    denominator = np.left_shift(np.int64(1), shift)
+    exact = np.ldexp(a, shift).astype(np.int64)  # a = exact / denominator, exact < 2**53
+    h, h_prev = np.zeros_like(exact), np.ones_like(exact)  # convergents h / k of F / D, from 0 / 1
+    k, k_prev = np.ones_like(exact), np.zeros_like(exact)
+    num, rem = denominator.copy(), np.ldexp(a - whole, shift).astype(np.int64)  # (D, F): F > 0
+    active = np.arange(a.size)
+    while active.size:
+        q = num[active] // rem[active]
+        grow = q <= (MAX_DENOMINATOR - k_prev[active]) // k[active]  # the next k stays <= 10**6
+        go, q = active[grow], q[grow]
+        h[go], h_prev[go] = q * h[go] + h_prev[go], h[go]
+        k[go], k_prev[go] = q * k[go] + k_prev[go], k[go]
+        num[go], rem[go] = rem[go], num[go] - q * rem[go]
+        active = go[rem[go] > 0]
+    near = rem <= READ_ULPS * k
+    g = np.gcd(exact, denominator)
+    numerators = np.where(near, whole.astype(np.int64) * k + h, exact // g)
+    return numerators, np.where(near, k, denominator // g)
+
+
+def _read_floats(values: NDArray[np.float64]) -> tuple[NDArray[np.int64], NDArray[np.int64]] | None:
+    """:func:`as_rational` of every (finite) entry: int64 numerators and positive denominators,
+    or None when one of them reaches :data:`INT64_BOUND`. Vectorized but for the magnitudes
+    outside ``[2**-10, 2**9)`` that are neither integers nor multiples of 2**-19 (one
+    :func:`as_rational` per distinct value)."""
+    x = np.asarray(values, dtype=np.float64).ravel()
+    a = np.abs(x)
+    num = np.zeros(x.shape, dtype=np.int64)
+    den = np.ones(x.shape, dtype=np.int64)
+    integer = (a == np.floor(a)) & (a < INT64_BOUND)
+    num[integer] = a[integer].astype(np.int64)
+    with np.errstate(over="ignore"):
+        scaled = a * 2.0**_READ_SHIFT  # inf from 2**1005 on: not dyadic below
+    dyadic = ~integer & (scaled == np.floor(scaled)) & (scaled < INT64_BOUND)  # denominators 2..2**19
+    top = np.int64(1) << _READ_SHIFT
+    ints = scaled[dyadic].astype(np.int64)
+    g = np.gcd(ints, top)
+    num[dyadic], den[dyadic] = ints // g, top // g
+    rest = ~(integer | dyadic)
+    middle = rest & (a >= _CF_LOW) & (a < _CF_HIGH)
+    if middle.any():
+        num[middle], den[middle] = _read_by_convergents(a[middle])
+    rest &= ~middle
+    if rest.any():
+        distinct, inverse = np.unique(a[rest], return_inverse=True)
+        read = [as_rational(v) for v in distinct.tolist()]
+        if any(r.numerator >= INT64_BOUND or r.denominator >= INT64_BOUND for r in read):
+            return None
+        num[rest] = np.array([r.numerator for r in read], dtype=np.int64)[inverse.ravel()]
+        den[rest] = np.array([r.denominator for r in read], dtype=np.int64)[inverse.ravel()]
+    return np.where(x < 0, -num, num).reshape(np.shape(values)), den.reshape(np.shape(values))
 
 
 def exact_margins(
-    costs: ArrayLike, *, margins: ArrayLike | None = None, tol: float | None = None
-) -> tuple[NDArray[np.object_], int]:
-    """The margins ``costs[i, j] - costs[j, i]`` exactly, as Python integers over one denominator.
+    costs: ArrayLike, *, margins: ArrayLike | ExactPair | None = None, tol: float | None = None
+) -> ExactPair:
+    """The margins ``costs[i, j] - costs[j, i]`` exactly, as integers over one denominator.
 
     Parameters
     ----------
     costs : array_like (n, n)
         ``costs[i, j]`` is paid when ``j`` is placed above ``i``.
-    margins : array_like (n, n), optional
-        The exact margins when the caller knows them (Python or numpy integers,
-        :class:`fractions.Fraction`, or floats read with :func:`as_rational`); antisymmetric.
-        Then `costs` only fixes the size and `tol` is ignored.
+    margins : array_like (n, n) or (ndarray, int), optional
+        The exact margins when the caller knows them: an antisymmetric matrix (Python or
+        numpy integers, :class:`fractions.Fraction`, or floats read with
+        :func:`as_rational`), or a pair ``(numerators, denominator)`` of an integer matrix
+        and a positive int (as returned here). Then `costs` only fixes the size and `tol`
+        is ignored.
     tol : float, optional
         Without `margins`: a float margin within `tol` of 0 is a tie (exactly 0). Default: per
         pair, ``2**-44 * (costs[i, j] + costs[j, i])`` (float rounding of that pair's sums).
@@ -100,10 +198,12 @@ def exact_margins(
 
     Returns
     -------
-    margins : ndarray (n, n) of Python int (dtype object)
-        Antisymmetric, zero diagonal.
+    margins : ndarray (n, n)
+        Antisymmetric, zero diagonal: int64 when every value is below :data:`INT64_BOUND`,
+        else Python ints (dtype object).
     denominator : int
-        The exact margin of ``(i, j)`` is ``margins[i, j] / denominator``.
+        The exact margin of ``(i, j)`` is ``margins[i, j] / denominator``; margins and
+        denominator have no common factor.
 
     Raises
     ------
@@ -116,8 +216,11 @@ def exact_margins(
     >>> m.tolist(), d
     ([[0, 0], [0, 0]], 1)
     >>> m, d = exact_margins([[0, 1 + 2**-40], [1, 0]])    # a true tiny margin
-    >>> int(m[0, 1]), d
-    (1, 1099511627776)
+    >>> int(m[0, 1]), d, m.dtype
+    (1, 1099511627776, dtype('int64'))
+    >>> m, d = exact_margins([[0, 1e12 + 1], [1e-12, 0]])  # beyond int64: Python ints
+    >>> m.dtype, d == 2**92
+    (dtype('O'), True)
     """
     matrix = _as_costs(costs)
     n = matrix.shape[0]
@@ -125,12 +228,10 @@ def exact_margins(
         return _given_margins(margins, n)
     diff = matrix - matrix.T
     tied = np.abs(diff) <= (pair_tol(matrix) if tol is None else float(tol))
-    scaled = matrix * 2.0**_DYADIC_SHIFT
-    if np.all(scaled == np.round(scaled)) and (np.abs(scaled).max(initial=0.0) < 2.0**61):
-        ints = scaled.astype(np.int64)
-        result = (ints - ints.T).astype(object)
-        result[tied] = 0
-        return _reduce(result, 2**_DYADIC_SHIFT)
+    np.fill_diagonal(tied, True)
+    fast = _float_margins(matrix, diff, tied)
+    if fast is not None:
+        return _reduce(*fast)
     read: dict[tuple[int, int], Fraction] = {}
     rows, cols = np.nonzero(np.triu(~tied, 1))
     for i, j in zip(rows.tolist(), cols.tolist()):
@@ -138,28 +239,111 @@ def exact_margins(
         if (value > 0) != (diff[i, j] > 0) or value == 0:  # keep the sign the floats decided
             value = Fraction(float(matrix[i, j])) - Fraction(float(matrix[j, i]))
         read[i, j] = value
-    denominator = _lcm_of_denominators(read.values())
+    denominator = functools.reduce(math.lcm, (v.denominator for v in read.values()), 1)
     result = np.zeros((n, n), dtype=object)
     for (i, j), value in read.items():
         result[i, j] = int(value * denominator)
         result[j, i] = -result[i, j]
-    return result, denominator
+    return _reduce(result, denominator)
 
 
-def _given_margins(margins: ArrayLike, n: int) -> tuple[NDArray[np.object_], int]:
-    raw = np.asarray(margins, dtype=object)
+def _float_margins(
+    matrix: NDArray[np.float64], diff: NDArray[np.float64], tied: NDArray[np.bool_]
+) -> tuple[NDArray[np.int64], int] | None:
+    """:func:`exact_margins` from floats in int64 (entries read by :func:`_read_floats`), or
+    None when a value would reach :data:`INT64_BOUND`."""
+    n = matrix.shape[0]
+    used = ~tied  # symmetric, off the diagonal
+    read = _read_floats(matrix[used])
+    common = None if read is None else _common_denominator(read[1])
+    if read is None or common is None:
+        return None
+    num, scale = read[0], common // read[1]
+    if np.any(np.abs(num) > (_ENTRY_BOUND - 1) // scale):
+        return None
+    entries = np.zeros((n, n), dtype=np.int64)
+    entries[used] = num * scale
+    result = entries - entries.T  # 0 on tied pairs and the diagonal
+    wrong = np.triu(used, 1) & ((result == 0) | ((result > 0) != (diff > 0)))
+    if not wrong.any():
+        return result, common
+    # the reading lost the sign the floats decided: the exact binary difference (a power-of-2 denominator)
+    rows, cols = np.nonzero(wrong)
+    fixes = [Fraction(float(matrix[i, j])) - Fraction(float(matrix[j, i])) for i, j in zip(rows.tolist(), cols.tolist())]
+    wider = functools.reduce(math.lcm, (f.denominator for f in fixes), common)
+    if wider >= INT64_BOUND:
+        return None
+    factor = wider // common
+    values = [int(f * wider) for f in fixes]
+    if int(np.abs(result).max(initial=0)) * factor >= INT64_BOUND or max(map(abs, values)) >= INT64_BOUND:
+        return None
+    result = result * factor
+    result[rows, cols] = values
+    result[cols, rows] = [-v for v in values]
+    return result, wider
+
+
+def _is_pair(margins: object) -> bool:
+    """Whether `margins` is a ``(numerators, denominator)`` pair (not a 2 x 2 nested sequence)."""
+    return isinstance(margins, tuple) and len(margins) == 2 and isinstance(margins[0], np.ndarray) and (
+        isinstance(margins[1], (int, np.integer)) and not isinstance(margins[1], (bool, np.bool_))
+    )
+
+
+def _given_margins(margins: ArrayLike | ExactPair, n: int) -> ExactPair:
+    denominator = 1
+    if _is_pair(margins):
+        raw, denominator = np.asarray(margins[0]), int(margins[1])  # type: ignore[index]
+        if denominator <= 0 or raw.dtype.kind not in "iuO":
+            raise ValueError(f"exact margins must be integers over a positive int, got {raw.dtype} over {denominator}")
+    else:
+        raw = np.asarray(margins)
     if raw.shape != (n, n):
         raise ValueError(f"margins must be {n} x {n}, got shape {raw.shape}")
-    values = [[_exact_value(raw[i, j]) for j in range(n)] for i in range(n)]
-    denominator = _lcm_of_denominators([v for row in values for v in row])
-    result = np.zeros((n, n), dtype=object)
-    for i in range(n):
-        for j in range(n):
-            if i != j:
-                result[i, j] = int(values[i][j] * denominator)
-    if np.any(result + result.T != 0):
+    if raw.dtype.kind == "f":
+        if not np.all(np.isfinite(raw)):
+            raise ValueError(f"margins must be finite, got {raw[~np.isfinite(raw)][0]!r}")
+        read = _read_floats(raw)
+        common = None if read is None else _common_denominator(read[1])
+        if read is not None and common is not None and np.all(np.abs(read[0]) < INT64_BOUND // (common // read[1])):
+            raw, denominator = read[0] * (common // read[1]), common
+    if raw.dtype.kind not in "iub" and not _is_pair(margins):  # Fractions, Python ints, mixed
+        values = [_exact_value(x) for x in raw.ravel().tolist()]
+        denominator = functools.reduce(math.lcm, (v.denominator for v in values), 1)
+        raw = np.array([int(v * denominator) for v in values], dtype=object).reshape(n, n)
+    result = _as_int64(raw)
+    if result is None:
+        result = np.frompyfunc(int, 1, 1)(raw).astype(object)
+    if np.any(np.diagonal(result) != 0):  # the diagonal is ignored
+        result = result.copy()
+        np.fill_diagonal(result, 0)
+    if not _antisymmetric(result):
         raise ValueError("margins must be antisymmetric: margins[i, j] == -margins[j, i]")
-    return result, denominator
+    return _reduce(result, denominator)
+
+
+def _antisymmetric(m: np.ndarray, tile: int = 128) -> bool:
+    """``m == -m.T``, tile by tile for int64 (a whole strided transpose is several times slower)."""
+    if m.dtype == object:
+        return not np.any(m + m.T != 0)
+    n = m.shape[0]
+    return all(
+        np.array_equal(m[i : i + tile, j : j + tile], -m[j : j + tile, i : i + tile].T)
+        for i in range(0, n, tile)
+        for j in range(i, n, tile)
+    )
+
+
+def _as_int64(values: np.ndarray) -> NDArray[np.int64] | None:
+    """Integer `values` as int64 when every one lies strictly within +-:data:`INT64_BOUND`, else None."""
+    if values.dtype.kind == "O":
+        flat = values.ravel().tolist()
+        if not all(isinstance(v, (int, np.integer)) and -INT64_BOUND < v < INT64_BOUND for v in flat):
+            return None
+        return np.array(flat, dtype=np.int64).reshape(values.shape)
+    if values.size and values.dtype.kind in "iu" and not (-INT64_BOUND < int(values.min()) and int(values.max()) < INT64_BOUND):
+        return None
+    return values.astype(np.int64, copy=False)
 
 
 def _exact_value(x: object) -> Fraction:
@@ -173,21 +357,36 @@ def _exact_value(x: object) -> Fraction:
     return as_rational(value)
 
 
-def _reduce(margins: NDArray[np.object_], denominator: int) -> tuple[NDArray[np.object_], int]:
-    """Divide integer margins and their denominator by their common factor."""
-    g = functools.reduce(math.gcd, margins.ravel().tolist(), denominator)
+def _gcd(margins: np.ndarray, start: int = 0) -> int:
+    """gcd of `start` and every margin. A first slice often gives 1 (then the rest cannot change
+    it) or a power of 2, which divides every margin iff their low bits are 0 (a cheap check)."""
+    flat = margins.ravel()
+    if margins.dtype == object:
+        return functools.reduce(math.gcd, flat.tolist(), start)
+    g = math.gcd(start, int(np.gcd.reduce(np.abs(flat[:4096]), initial=0)))
+    rest = flat[4096:]
+    if g == 1 or rest.size == 0 or (g & (g - 1) == 0 < g and not np.any(rest & (g - 1))):
+        return g
+    return math.gcd(g, int(np.gcd.reduce(np.abs(rest), initial=0)))
+
+
+def _reduce(margins: np.ndarray, denominator: int) -> ExactPair:
+    """Divide integer margins and their denominator by their common factor (int64 stays int64,
+    Python ints that fit become int64)."""
+    g = _gcd(margins, denominator)
     if g > 1:
         margins = margins // g
         denominator //= g
-    return margins, denominator
+    ints = _as_int64(margins) if margins.dtype == object else None
+    return (margins if ints is None else ints), denominator
 
 
-def exact_unit(margins: NDArray[np.object_], denominator: int) -> Fraction | None:
+def exact_unit(margins: np.ndarray, denominator: int) -> Fraction | None:
     """The exact lattice step of order costs: the gcd of the margins (None when every pair ties).
 
     Parameters
     ----------
-    margins : ndarray of Python int
+    margins : ndarray of int64 or Python int
         Exact margins over `denominator` (:func:`exact_margins`).
     denominator : int
 
@@ -200,11 +399,11 @@ def exact_unit(margins: NDArray[np.object_], denominator: int) -> Fraction | Non
     >>> exact_unit(*exact_margins([[0, 0.6, 0.2], [0.2, 0, 0.6], [0.6, 0.2, 0]]))
     Fraction(2, 5)
     """
-    g = functools.reduce(math.gcd, margins.ravel().tolist(), 0)
+    g = _gcd(margins)
     return Fraction(g, denominator) if g else None
 
 
-def reduced_costs(margins: NDArray[np.object_], denominator: int) -> NDArray[np.float64]:
+def reduced_costs(margins: np.ndarray, denominator: int) -> NDArray[np.float64]:
     """``max(margin, 0)`` per pair as floats: the costs beyond each pair's unavoidable part.
 
     Every order costs ``sum over pairs of min(costs[i, j], costs[j, i])`` plus its cost in
@@ -213,7 +412,7 @@ def reduced_costs(margins: NDArray[np.object_], denominator: int) -> NDArray[np.
 
     Parameters
     ----------
-    margins : ndarray of Python int
+    margins : ndarray of int64 or Python int
         Exact margins over `denominator` (:func:`exact_margins`).
     denominator : int
 
@@ -227,9 +426,22 @@ def reduced_costs(margins: NDArray[np.object_], denominator: int) -> NDArray[np.
     >>> reduced_costs(*exact_margins([[0, 2, 1], [1, 0, 2], [2, 1, 0]])).tolist()
     [[0.0, 1.0, 0.0], [0.0, 0.0, 1.0], [1.0, 0.0, 0.0]]
     """
-    n = margins.shape[0]
-    out = np.zeros((n, n))
-    rows, cols = np.nonzero(margins > 0)
+    out = np.zeros(margins.shape)
+    positive = margins > 0
+    if margins.dtype != object:
+        # m / (odd * 2**s): m / odd is correctly rounded when odd is 1 (the int64 -> float64
+        # cast rounds correctly) or m and odd are exact floats (below 2**53), and scaling by
+        # 2**-s (s < 900) is exact: the result stays a normal float
+        shift = (denominator & -denominator).bit_length() - 1
+        odd = denominator >> shift
+        if odd == 1 and shift < 900:
+            np.maximum(margins, 0, out=out, casting="unsafe")  # into float64
+            return np.ldexp(out, -shift, out=out) if shift else out
+        if odd < _FLOAT_INT and shift < 900:
+            small = positive & (margins < _FLOAT_INT)
+            out = np.where(small, np.ldexp(margins / float(odd), -shift), 0.0)
+            positive &= ~small
+    rows, cols = np.nonzero(positive)
     for i, j in zip(rows.tolist(), cols.tolist()):
         out[i, j] = int(margins[i, j]) / denominator  # Python int division rounds correctly
     return out
@@ -249,7 +461,7 @@ class ExactCosts:
 
     Attributes
     ----------
-    margins : ndarray of Python int
+    margins : ndarray of int64 (or Python int)
         Exact margins over `denominator`.
     denominator : int
     reduced : ndarray (n, n)
@@ -269,7 +481,7 @@ class ExactCosts:
         ``n**2`` entries.
     """
 
-    margins: NDArray[np.object_]
+    margins: NDArray[np.int64] | NDArray[np.object_]
     denominator: int
     reduced: NDArray[np.float64]
     scale: float
@@ -279,7 +491,9 @@ class ExactCosts:
     tol: float
 
     @classmethod
-    def of(cls, matrix: NDArray[np.float64], *, margins: ArrayLike | None = None, tol: float | None = None) -> ExactCosts:
+    def of(
+        cls, matrix: NDArray[np.float64], *, margins: ArrayLike | ExactPair | None = None, tol: float | None = None
+    ) -> ExactCosts:
         """Prepare `matrix` (validated costs).
 
         Parameters
@@ -339,7 +553,7 @@ class ExactCosts:
         """
         return self.base + reduced_value / self.scale
 
-    def block(self, members: Sequence[int]) -> NDArray[np.object_]:
+    def block(self, members: Sequence[int]) -> NDArray[np.int64] | NDArray[np.object_]:
         """The exact margins among `members`.
 
         Parameters
@@ -349,8 +563,8 @@ class ExactCosts:
 
         Returns
         -------
-        ndarray of Python int
-            Rows and columns in the order of `members`.
+        ndarray of int64 (or Python int)
+            Rows and columns in the order of `members`, over :attr:`denominator`.
         """
         return self.margins[np.ix_(list(members), list(members))]
 
