@@ -542,6 +542,8 @@ class _ExactSum:
         subtracts its transpose once.
         """
         numerator = self.numerators[weight]
+        # int64 before any product: numpy 1.x casts np.int64(small) * int32 array to int32
+        beat = beat.astype(np.int64, copy=False)
         if not self.limbs:
             self.limbs = [np.zeros(beat.shape, dtype=np.int64) for _ in range(self.n_limbs)]
         if not self.wide:  # entries stay within the sum of |numerators| over the tasks < 2**62

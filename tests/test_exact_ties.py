@@ -281,3 +281,23 @@ def test_negative_ties_no_longer_give_a_negative_objective():
         PairwiseMatrix.from_array([[0, 1], [2, 0]], ties=[[0, -3], [-3, 0]])
     p = PairwiseMatrix.from_array([[0, 1], [2, 0]], ties=[[0, 3], [3, 0]], systems=["a", "b"])
     assert cs.kemeny(p).objective == 2.5
+
+
+def test_exact_margins_with_wide_denominators_match_fractions():
+    """Weights whose common denominator exceeds int64 (2**53 * 10**6) and a weight shared by two
+    tasks: the limb sums must not overflow on any numpy (1.x casts np.int64(small) * int32 to int32)."""
+    from solvers.ordering_exact import as_rational
+
+    weights = [0.166667, 0.0, 0.08333249999999996, 0.125, 0.33333350000000006, 0.0833335, 0.0833335, 0.125]
+    rng = np.random.default_rng(3)
+    frame = pd.DataFrame(rng.integers(0, 4, size=(7, 8)).astype(float), index=[f"s{i}" for i in range(7)],
+                         columns=[f"t{k}" for k in range(8)])
+    lb = cs.Leaderboard(frame, weights=dict(zip(frame.columns, weights)))
+    p = cs.pairwise(lb)
+    exact = [as_rational(w) for w in lb.weights]
+    v = lb.values
+    for i in range(7):
+        for j in range(7):
+            by_hand = sum((w * (int(v[i, t] > v[j, t]) - int(v[i, t] < v[j, t])) for t, w in enumerate(exact)), Fraction(0))
+            assert p.exact_margins[i, j] == by_hand
+            assert p.majority[i, j] == (by_hand > 0) - (by_hand < 0)
