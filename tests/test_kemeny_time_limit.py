@@ -30,7 +30,19 @@ from solvers.status import SolveStatus
 SLACK = 1.0
 
 
+def _old_highs() -> bool:
+    """HiGHS before 1.8 (the declared floor is 1.7): its solves cannot be cut short at the
+    package's deadline as reliably (measured on the floors CI leg: up to 4.3 s for a 1 s limit
+    on 400 x 300). The limit is still honoured there, with a larger overshoot."""
+    from importlib.metadata import version
+
+    major, minor = (int(x) for x in version("highspy").split(".")[:2])
+    return (major, minor) < (1, 8)
+
+
 def _allowed(limit: float) -> float:
+    if _old_highs():
+        return 3 * limit + 4.0
     return limit + max(1.0, 0.1 * limit) + SLACK
 
 
