@@ -88,6 +88,8 @@ _EXPORTS: dict[str, str] = {
     "condorcet_weights": "condorcet",
     "weighted_margins": "condorcet",
     "prospective": "prospective",
+    "winning_weights": "winning",
+    "weight_sensitivity": "sensitivity",
     # distances, comparison, analysis, experiments
     "kendall_tau": "distances",
     "kendall_tau_distance": "distances",
@@ -114,6 +116,7 @@ _EXPORTS: dict[str, str] = {
     "RobustnessResult": "results",
     "RuleComparison": "results",
     "RuleResult": "results",
+    "SensitivityResult": "results",
     "WeightConstraint": "results",
     # reports and figures
     "report": "report",

@@ -301,11 +301,14 @@ def exact_bound(
     multipliers: Mapping[str, float],
     constraints: Sequence[WeightConstraint],
     labels: Labels | None = None,
+    points: np.ndarray | None = None,
 ) -> Fraction:
     """The certificate's bound recomputed from the scores, in rational arithmetic (no solver).
 
     ``c_k = sum_m' y_m' R(m, m', k)`` with ``y`` normalized exactly; ``d_k`` from the
     multipliers; ``bound = max_k (c_k - d_k) + sum mu_upper * upper - sum mu_lower * lower``.
+    With `points` (a linear rule, :func:`consensus.winning_weights`), ``R(m, m', k)`` is the
+    point difference ``points[m, k] - points[m', k]``, taken exactly from the floats.
 
     Parameters
     ----------
@@ -322,6 +325,8 @@ def exact_bound(
         The weight constraints the multipliers refer to (by label).
     labels : Labels, optional
         The labels of `lb`, when the caller already has them.
+    points : numpy.ndarray, optional
+        Systems x tasks points of a linear rule; None: the majority relation of the scores.
 
     Returns
     -------
@@ -352,8 +357,10 @@ def exact_bound(
     denom = max((d for _, d in ratios), default=1)
     nums = [n * (denom // d) for n, d in ratios]
     total = sum(nums)
-    c_num = [0] * len(tasks)
-    if total > 0:
+    c_num: list[int] | list[Fraction] = [0] * len(tasks)
+    if total > 0 and points is not None:
+        c_num = _point_blend(points, i, [index[s] for s in rival_mix], nums, len(tasks))
+    elif total > 0:
         for s, n in zip(rival_mix, nums):
             j = index[s]
             with np.errstate(invalid="ignore"):
@@ -386,6 +393,19 @@ def exact_bound(
             d[t] += sign * m * Fraction(a)
         const += sign * m * Fraction(rhs)
     return max(c[t] - d[t] for t in tasks) + const
+
+
+def _point_blend(points: np.ndarray, i: int, rows: Sequence[int], nums: Sequence[int], n_tasks: int) -> list[Fraction]:
+    """``sum_s N_s (points[i, k] - points[s, k])`` per task, exactly."""
+    own = [Fraction(float(x)) for x in points[i].tolist()]
+    out = [Fraction(0)] * n_tasks
+    for j, n in zip(rows, nums):
+        if n == 0:
+            continue
+        row = points[j].tolist()
+        for k in range(n_tasks):
+            out[k] += n * (own[k] - Fraction(float(row[k])))
+    return out
 
 
 def certificate_holds(lb: Leaderboard, cert: CondorcetCertificate, constraints: Sequence[WeightConstraint]) -> bool:

@@ -85,10 +85,13 @@ BINDING_TOL = 1e-9
 class Engine:
     """Which LP code solves: one fresh model per LP (any backend) or the batch path (HiGHS, lazy rows)."""
 
-    def __init__(self, lb: Leaderboard, cons: WeightConstraints | None, solver: str, method: str) -> None:
+    def __init__(
+        self, lb: Leaderboard, cons: WeightConstraints | None, solver: str, method: str, shortcut: bool = True
+    ) -> None:
         self.solver = check_solver(solver)
         self.cons = cons
         self.fast = HighsWeightsLP(lb.n_tasks, cons) if method == "highspy" else None
+        self.shortcut = shortcut  # the +-1 shortcuts hold for the majority relation only, not for points
 
     def max_margin(self, R: np.ndarray) -> WeightsLPResult:
         """The max-margin LP for one system's comparison matrix `R` (rivals x tasks).
@@ -103,8 +106,8 @@ class Engine:
         WeightsLPResult
         """
         if self.fast is not None:
-            return self.fast.max_margin(R)
-        return max_margin_lp(R, constraints=self.cons, backend=self.solver, slack=CONSTRAINT_TOL)
+            return self.fast.max_margin(R, shortcut=self.shortcut)
+        return max_margin_lp(R, constraints=self.cons, backend=self.solver, slack=CONSTRAINT_TOL, shortcut=self.shortcut)
 
     def nearest(self, R: np.ndarray, ref: np.ndarray, threshold: float) -> WeightsLPResult:
         """The weights nearest to `ref` (L1) whose smallest margin reaches `threshold`.
@@ -166,6 +169,8 @@ class _Job:
     verify_with: Literal["pairwise", "rows"]
     counters: dict[str, float]
     labels: Labels
+    points: np.ndarray | None = None  # a linear rule's points (scaled), None: the majority relation
+    rule_margins: Any = None  # w -> margins from the rule itself (linear rules, verify_with="pairwise")
     start: float = field(default_factory=time.perf_counter)
     proven: dict[tuple[int | None, int | None], Fraction] = field(default_factory=dict)
     # derived once from the inputs above
@@ -179,8 +184,12 @@ class _Job:
         self.i = self.labels.index[self.system]
         self.tasks = self.labels.tasks
         self.rivals = self.labels.rivals(self.system)
-        self.R = relation_matrix(self.lb.values, self.i)
-        self.context = f"Condorcet weights of {self.system!r}"
+        if self.points is None:
+            self.R = relation_matrix(self.lb.values, self.i)
+            self.context = f"Condorcet weights of {self.system!r}"
+        else:
+            self.R = np.delete(self.points[self.i][None, :] - self.points, self.i, axis=0)
+            self.context = f"winning weights of {self.system!r}"
 
     def run(self, fn: Any, *args: Any) -> WeightsLPResult:
         """Solve one LP through `fn`, counting the work; solver failures become SolveFailedError."""
@@ -193,6 +202,10 @@ class _Job:
 
     def margins_of(self, w: np.ndarray) -> np.ndarray:
         """The system's margins over its rivals under `w`, recomputed from the scores."""
+        if self.points is not None:
+            if self.verify_with == "pairwise":
+                return self.rule_margins(w)
+            return self.R @ w
         if self.verify_with == "pairwise":
             return margins_from_pairwise(self.lb, self.system, w)
         return row_margins(self.lb.values, self.i, w)
@@ -241,11 +254,14 @@ def _never(job: _Job, mm: WeightsLPResult, margin: float, strict_kind: bool) -> 
         raw = mm.certificate
     kind, threshold = ("strict", job.tol) if strict_kind else ("weak", -job.tol)
     cert = make_certificate(
-        job.lb, job.system, job.rivals, raw, kind, threshold, job.cons if j is None else (), job.R, job.tasks
+        job.lb, job.system, job.rivals, raw, kind, threshold, job.cons if j is None else (), job.R, job.tasks,
+        points=job.points is not None,
     )
     key = (j, id(raw) if j is None else None)
     if key not in job.proven:
-        job.proven[key] = exact_bound(job.lb, job.system, cert.rival_mix, cert.multipliers, job.cons, job.labels)
+        job.proven[key] = exact_bound(
+            job.lb, job.system, cert.rival_mix, cert.multipliers, job.cons, job.labels, points=job.points
+        )
     bound_ok = job.proven[key] <= Fraction(threshold) if strict_kind else job.proven[key] < Fraction(threshold)
     if not bound_ok:
         raise SolveFailedError(
@@ -329,6 +345,8 @@ def solve_system(
     verify_with: Literal["pairwise", "rows"],
     counters: dict[str, float],
     labels: Labels,
+    points: np.ndarray | None = None,
+    rule_margins: Any = None,
 ) -> tuple[CondorcetWeightsResult, bool | None]:
     """One system's answer, and (for :func:`consensus.prospective`) the other notion's.
 
@@ -358,6 +376,11 @@ def solve_system(
     counters : dict
         LPs, solves and solver seconds, incremented in place.
     labels : Labels
+    points : ndarray, optional
+        A linear rule's points (systems x tasks, scaled so differences lie in [-1, 1]):
+        the question is then "does the system score highest" (:func:`consensus.winning_weights`).
+    rule_margins : callable, optional
+        ``w -> margins`` from the rule itself, for ``verify_with="pairwise"`` with `points`.
 
     Returns
     -------
@@ -369,7 +392,10 @@ def solve_system(
     SolveFailedError
         A solver failed, or its answer did not verify.
     """
-    job = _Job(lb, system, strict, reference, objective, cons, engine, tol, min_margin, verify_with, counters, labels)
+    job = _Job(
+        lb, system, strict, reference, objective, cons, engine, tol, min_margin, verify_with, counters, labels,
+        points, rule_margins,
+    )
     mm = job.run(engine.max_margin, job.R)
     if mm.status is SolveStatus.INFEASIBLE:
         return _contradictory(job, mm), False

@@ -66,6 +66,7 @@ def make_certificate(
     cons: Sequence[WeightConstraint],
     R: np.ndarray | None = None,
     tasks: Sequence[str] | None = None,
+    points: bool = False,
 ) -> CondorcetCertificate:
     """A :class:`CondorcetCertificate` from the LP's raw certificate, with its statement for humans.
 
@@ -88,6 +89,9 @@ def make_certificate(
         The system's comparison matrix (recomputed when None).
     tasks : sequence of str, optional
         Task names (default: the leaderboard's).
+    points : bool, default=False
+        `R` holds a linear rule's point differences (:func:`consensus.winning_weights`), not
+        the majority relation: the statement speaks of points and of scoring highest.
 
     Returns
     -------
@@ -112,6 +116,9 @@ def make_certificate(
         who = _mix_text(mix)
         if multipliers:
             what = f"against {who}, the weight constraints ({used}) cap its weighted margin"
+        elif points:
+            rel = "gets at least as many points as" if kind == "strict" else "gets more points than"
+            what = f"{who} {rel} {system!r} on every task" + ("" if len(mix) == 1 else ", on average")
         elif len(mix) == 1:
             j = int(np.nonzero(cert.rivals)[0][0])
             row = (R if R is not None else relation_matrix(lb.values, lb.system_index(system)))[j]
@@ -124,11 +131,18 @@ def make_certificate(
         else:
             rel = "at least as good as" if kind == "strict" else "strictly better than"
             what = f"{who} is {rel} {system!r} on every task, on average"
-        verdict = (
-            f"{system!r} can never beat every rival: {what}"
-            if kind == "strict"
-            else f"{system!r} always loses to some rival: {what}"
-        )
+        if points:
+            verdict = (
+                f"{system!r} can never score strictly highest: {what}"
+                if kind == "strict"
+                else f"{system!r} always scores below some rival: {what}"
+            )
+        else:
+            verdict = (
+                f"{system!r} can never beat every rival: {what}"
+                if kind == "strict"
+                else f"{system!r} always loses to some rival: {what}"
+            )
         statement = f"{verdict}; no weighting gives a smallest margin above {float(cert.bound):.4g}"
     return CondorcetCertificate(
         system=system,

@@ -37,6 +37,7 @@ from .weight_options import (
     unscored_constraints,
     weight_constraints,
 )
+from .winning import linear_setup, rescaled
 
 __all__ = ["prospective"]
 
@@ -44,6 +45,10 @@ __all__ = ["prospective"]
 def prospective(
     lb: Leaderboard,
     *,
+    rule: str = "condorcet",
+    ties: Literal["average", "min", "max"] | None = None,
+    vector: Sequence[float] | None = None,
+    normalize: Literal["minmax", "zscore"] | None = None,
     strict: bool = True,
     nearest_to: Reference = "leaderboard",
     objective: tuple[Literal["min", "max"], str | Sequence[str]] | None = None,
@@ -69,6 +74,14 @@ def prospective(
     Parameters
     ----------
     lb : Leaderboard
+    rule : str, default="condorcet"
+        ``"condorcet"``: can the system be the Condorcet winner. A linear rule (``"mean"``,
+        ``"borda"``, ``"dowdall"``, ``"plurality"``, ``"scoring"``, ``"rank_complement"``,
+        ``"top_ten"``, ``"eurovision"``): can it score highest under that rule
+        (:func:`winning_weights` for every system; margins in the rule's units, and every
+        returned weighting re-checked by running the rule).
+    ties, vector, normalize : optional
+        The linear rule's own options, as in :func:`winning_weights`.
     strict : bool, default=True
         Which notion `distance`, `weights` and `certificate` refer to (``feasible`` and
         ``strict_feasible`` are always both reported).
@@ -87,8 +100,9 @@ def prospective(
         Each system's weights are 0 on the tasks it is not scored on (see
         :func:`condorcet_weights`); False gives the older treatment, where such a task is a
         tie with every rival and may carry weight.
-    missing : {None, "drop_tasks", "drop_systems", "median"}, optional
-        As in :func:`condorcet_weights` (``"impute"`` does not apply).
+    missing : {None, "drop_tasks", "drop_systems", "median", "impute"}, optional
+        As in :func:`condorcet_weights` (``"impute"``: positional rules only, as in
+        :func:`winning_weights`).
     min_coverage : float, optional
         Drop the systems scored on less than this share of the task weight first.
 
@@ -159,7 +173,15 @@ def prospective(
     check_solver(solver)  # before the constraints' own LP
     if method == "auto":
         method = "highspy" if solver == "highs" else "pulp"
-    lb, holes, record, notes = treated_leaderboard(lb, missing, min_coverage, "prospective")
+    given = {"ties": ties, "vector": vector, "normalize": normalize}
+    setup = None
+    if rule == "condorcet":
+        if any(v is not None for v in given.values()):
+            raise InvalidOptionError("prospective: rule='condorcet' takes no ties / vector / normalize")
+        lb, holes, record, notes = treated_leaderboard(lb, missing, min_coverage, "prospective")
+    else:
+        setup = linear_setup(lb, rule, {k: v for k, v in given.items() if v is not None}, missing, min_coverage, "prospective")
+        lb, holes, record, notes = setup.lp.lb, setup.holes, setup.record, setup.notes
     cons = weight_constraints(lb, min_weight=min_weight, max_weight=max_weight, fixed=fixed, group_bounds=group_bounds, order=order)
     reference = reference_weights(lb, nearest_to)
     obj = objective_tasks(lb, objective)
@@ -176,18 +198,24 @@ def prospective(
             extra = unscored_constraints(holes, s) if scored_tasks_only else ()
             key = tuple(c.label for c in extra)
             if key not in engines:
-                engines[key] = _engine(lb, cons, extra, solver_cons, solver, method, counters)
+                engines[key] = _engine(lb, cons, extra, solver_cons, solver, method, counters, setup is None)
             cons_s, engine = engines[key]
             res, other = solve_system(
                 lb, s, strict=bool(strict), reference=reference, objective=obj, cons=cons_s, engine=engine,
                 tol=tol, min_margin=min_margin, verify_with="rows", counters=counters, labels=labels,
+                points=None if setup is None else setup.scaled,
+                rule_margins=None if setup is None else setup.rule_margins(labels.index[s]),
             )
+            if setup is not None:
+                res = rescaled(res, setup, rule)
             results[s] = res
             strict_feasible.append(res.feasible if strict else other)
             feasible.append(other if strict else res.feasible)
     else:
         feasible = strict_feasible = [False] * lb.n_systems
     options = {
+        "rule": rule,
+        "rule_options": setup.options() if setup is not None else {},
         "strict": bool(strict),
         "reference": dict(zip(lb.tasks, reference.tolist())) if reference is not None else None,
         "objective": [obj[0], list(obj[1])] if obj else None,
@@ -223,6 +251,7 @@ def _engine(
     solver: str,
     method: str,
     counters: dict[str, float],
+    shortcut: bool = True,
 ) -> tuple[tuple[WeightConstraint, ...], Engine]:
     """The constraints and LP engine of the systems with the unscored-task rows `extra`.
 
@@ -231,7 +260,7 @@ def _engine(
     whose max-margin LP answers INFEASIBLE with a Farkas certificate.
     """
     if not extra:
-        return cons, Engine(lb, solver_cons, solver, method)
+        return cons, Engine(lb, solver_cons, solver, method, shortcut)
     both = cons + extra
     rows = solver_constraints(lb, both)
     if cons and method == "highspy":
@@ -240,8 +269,8 @@ def _engine(
         counters["lps"] += 1
         counters["solves"] += 1
         if farkas is not None:
-            return both, Engine(lb, rows, solver, "pulp")
-    return both, Engine(lb, rows, solver, method)
+            return both, Engine(lb, rows, solver, "pulp", shortcut)
+    return both, Engine(lb, rows, solver, method, shortcut)
 
 
 def _contradiction(

@@ -545,7 +545,7 @@ def test_wrong_solver_weights_are_caught_not_returned(votenrank_toy, monkeypatch
     real = cond.max_margin_lp
 
     def lying(R, **kwargs):
-        out = real(R, shortcut=False, **kwargs)
+        out = real(R, **{**kwargs, "shortcut": False})
         bad = np.zeros_like(out.weights)
         bad[-1] = 1.0  # all weight on t5: only D wins there
         return type(out)(out.status, bad, out.objective, out.margins, out.certificate, out.method)

@@ -5,14 +5,17 @@ module                 results
 =====================  ====================================================================
 :mod:`.rules`          :class:`RuleResult` (every voting rule and score baseline)
 :mod:`.kemeny`         :class:`KemenyResult` (exact Kemeny consensus)
-:mod:`.condorcet`      :class:`CondorcetWeightsResult`, :class:`CondorcetCertificate`,
-                       :class:`WeightConstraint`, :class:`ProspectiveResult`
+:mod:`.condorcet`      :class:`CondorcetWeightsResult` (also of ``winning_weights``),
+                       :class:`CondorcetCertificate`, :class:`WeightConstraint`
+:mod:`.prospective`    :class:`ProspectiveResult`
 :mod:`.missing`        :class:`ImputationResult`, :class:`MeanBaselineResult`,
                        :class:`PairwiseConfidence`
 :mod:`.experiments`    :class:`RobustnessResult`
 :mod:`.comparison`     :class:`RuleComparison`
 :mod:`.majority`       :class:`MajoritySummary`
 :mod:`.analysis`       :class:`Analysis`, :class:`Check`
+:mod:`.sensitivity`    :class:`SensitivityResult`, :class:`RadiusAnswer`,
+                       :class:`RemovalAnswer`
 =====================  ====================================================================
 
 No result module imports the code that produces it; checks of a result's evidence live in
@@ -32,14 +35,15 @@ from .comparison import RuleComparison
 from .condorcet import (
     CondorcetCertificate,
     CondorcetWeightsResult,
-    ProspectiveResult,
     WeightConstraint,
 )
 from .experiments import RobustnessResult
 from .kemeny import KemenyResult
 from .majority import MajoritySummary
 from .missing import ImputationResult, MeanBaselineResult, PairwiseConfidence
+from .prospective import ProspectiveResult
 from .rules import RuleResult
+from .sensitivity import RadiusAnswer, RemovalAnswer, SensitivityResult
 
 __all__ = [
     "Analysis",
@@ -56,6 +60,9 @@ __all__ = [
     "RobustnessResult",
     "RuleComparison",
     "RuleResult",
+    "RadiusAnswer",
+    "RemovalAnswer",
+    "SensitivityResult",
     "WeightConstraint",
     "freeze_mapping",
     "jsonable",

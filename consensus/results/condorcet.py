@@ -14,7 +14,7 @@ from .base import Display, Displayed, freeze_mapping, jsonable
 if TYPE_CHECKING:  # pragma: no cover
     from solvers import SolveStatus
 
-__all__ = ["CondorcetCertificate", "CondorcetWeightsResult", "ProspectiveResult", "WeightConstraint"]
+__all__ = ["CondorcetCertificate", "CondorcetWeightsResult", "WeightConstraint"]
 
 
 def _series(mapping: Mapping[str, float] | None, name: str) -> Any:
@@ -243,6 +243,11 @@ class CondorcetCertificate(Displayed):
         }
 
 
+#: The checker of :func:`consensus.winning_weights` results, put here by :mod:`consensus.winning`
+#: when it is imported (results do not import the code that produces them).
+LINEAR_VERIFIER: list[Any] = []
+
+
 @dataclass(frozen=True, slots=True, repr=False)
 class CondorcetWeightsResult(Displayed):
     """Can `system` be the Condorcet winner under some task weights? The answer with its evidence.
@@ -295,6 +300,15 @@ class CondorcetWeightsResult(Displayed):
     explanation : str
         One sentence for humans.
     seconds : float
+    rule : str
+        ``"condorcet"`` (:func:`consensus.condorcet_weights`), or the linear rule of
+        :func:`consensus.winning_weights` (``"borda"``, ``"mean"``, ...): then "win" means
+        "score highest under the rule", margins are score differences in the rule's own
+        units (points, or score units for the mean), and `tol` / `min_margin` are relative to
+        the largest point difference on the leaderboard (a power of two, ``rule_options["scale"]``).
+    rule_options : Mapping[str, Any]
+        The rule's options (``ties``, ``vector``, ``normalize``, ``missing``, ``scale``);
+        empty for ``"condorcet"``.
     """
 
     system: str
@@ -319,8 +333,11 @@ class CondorcetWeightsResult(Displayed):
     threshold: float | None
     explanation: str
     seconds: float = field(default=0.0, compare=False)
+    rule: str = "condorcet"
+    rule_options: Mapping[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
+        object.__setattr__(self, "rule_options", freeze_mapping(dict(self.rule_options)))
         for name in ("weight_values", "rival_margins", "reference_values"):
             value = getattr(self, name)
             if value is not None:
@@ -384,6 +401,8 @@ class CondorcetWeightsResult(Displayed):
         >>> cs.condorcet_weights(toy, "A").verify(toy)
         True
         """
+        if self.rule != "condorcet":  # registered by consensus.winning, which made this result
+            return bool(LINEAR_VERIFIER[0](table, self))
         from ..certificates import verify_condorcet_result
 
         return verify_condorcet_result(table, self)
@@ -398,6 +417,9 @@ class CondorcetWeightsResult(Displayed):
         if self.certificate is not None:
             facts.append(("certificate", _short(self.certificate.summary())))
         facts.append(("status", f"{getattr(self.status, 'value', self.status)}, {self.method}"))
+        if self.rule != "condorcet":
+            what = f"score {'strictly ' if self.strict else ''}highest under {self.rule}"
+            return f"WinningWeightsResult({self.system}): {verdict} {what}", facts, self.to_frame()
         return f"CondorcetWeightsResult({self.system}): {verdict} be a {kind} Condorcet winner", facts, self.to_frame()
 
     def to_frame(self) -> Any:
@@ -460,134 +482,6 @@ class CondorcetWeightsResult(Displayed):
             "min_margin": self.min_margin,
             "threshold": jsonable(self.threshold),
             "explanation": self.explanation,
-        }
-
-
-_PROSPECTIVE_COLUMNS = ("system", "feasible", "strict_feasible", "margin", "distance", "weights", "certificate", "method")
-
-
-@dataclass(frozen=True, slots=True, repr=False)
-class ProspectiveResult(Displayed):
-    """Which systems can be the Condorcet winner under some weighting (:func:`consensus.prospective`).
-
-    One :class:`CondorcetWeightsResult` per system, plus the other notion's feasibility
-    (strict and weak are both reported).
-
-    Attributes
-    ----------
-    systems : tuple of str
-        Leaderboard order.
-    feasible : tuple of bool
-        Weak: some weighting lets the system beat or tie every rival (the paper's
-        "prospective"), per system.
-    strict_feasible : tuple of bool
-        Strict: some weighting makes it beat every rival, per system.
-    strict : bool
-        Which notion :attr:`results` (margins, distances, weights, certificates) refer to.
-    results : Mapping[str, CondorcetWeightsResult]
-        System -> its full answer; empty when the weight constraints are contradictory.
-    contradiction : CondorcetCertificate or None
-        The certificate that the weight constraints alone cannot hold (then no system can
-        win and :attr:`results` is empty).
-    options : Mapping[str, Any]
-        The options used and the work done: ``strict``, ``reference``, ``objective``,
-        ``constraints``, ``tol``, ``min_margin``, ``method``, ``solver``, ``n_lps``,
-        ``n_solves``, ``solver_seconds``, ``seconds`` (all JSON-able).
-    """
-
-    systems: tuple[str, ...]
-    feasible: tuple[bool, ...]
-    strict_feasible: tuple[bool, ...]
-    strict: bool
-    results: Mapping[str, CondorcetWeightsResult]
-    contradiction: CondorcetCertificate | None
-    options: Mapping[str, Any]
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "systems", tuple(self.systems))
-        object.__setattr__(self, "feasible", tuple(bool(x) for x in self.feasible))
-        object.__setattr__(self, "strict_feasible", tuple(bool(x) for x in self.strict_feasible))
-        object.__setattr__(self, "results", freeze_mapping(self.results))
-        object.__setattr__(self, "options", freeze_mapping(self.options))
-
-    @property
-    def prospective_systems(self) -> tuple[str, ...]:
-        """Systems that can beat or tie every rival under some weighting (weak feasibility)."""
-        return tuple(s for s, ok in zip(self.systems, self.feasible) if ok)
-
-    @property
-    def strict_winners(self) -> tuple[str, ...]:
-        """Systems that can beat every rival under some weighting (strict feasibility)."""
-        return tuple(s for s, ok in zip(self.systems, self.strict_feasible) if ok)
-
-    def _row(self, k: int) -> dict[str, Any]:
-        system = self.systems[k]
-        res = self.results.get(system)
-        if res is None:  # contradictory constraints
-            summary = self.contradiction.summary() if self.contradiction is not None else ""
-            return {"system": system, "feasible": False, "strict_feasible": False, "margin": math.nan,
-                    "distance": math.nan, "weights": "", "certificate": summary, "method": "farkas"}
-        weights = ""
-        if res.weight_values is not None:
-            weights = ", ".join(f"{t}={w:.4g}" for t, w in res.weight_values.items() if w > 0)
-        return {
-            "system": system,
-            "feasible": self.feasible[k],
-            "strict_feasible": self.strict_feasible[k],
-            "margin": float(res.margin),
-            "distance": math.nan if res.distance is None else float(res.distance),
-            "weights": weights,
-            "certificate": res.certificate.summary() if res.certificate is not None else "",
-            "method": res.method,
-        }
-
-    def _display(self) -> Display:
-        weak, strict = self.prospective_systems, self.strict_winners
-        names = lambda xs: (", ".join(xs[:5]) + (f" ... ({len(xs) - 5} more)" if len(xs) > 5 else "")) or "none"
-        facts = [("prospective (weak)", names(weak)), ("strict winners", names(strict)),
-                 ("notion", "strict" if self.strict else "weak")]
-        title = f"ProspectiveResult: {len(weak)} of {len(self.systems)} systems can win under some task weights"
-        return title, facts, self.to_frame().set_index("system")
-
-    def to_frame(self) -> pd.DataFrame:
-        """One row per system, in leaderboard order.
-
-        Returns
-        -------
-        pandas.DataFrame
-            Columns ``system``; ``feasible`` (weak); ``strict_feasible``; ``margin`` (the
-            best smallest margin ``eps*``); ``distance`` (L1 from the reference to the
-            nearest winning weighting, NaN when it cannot win or without a reference);
-            ``weights`` (the example weighting as text ``"t1=0.5, t3=0.5"``, non-zero
-            weights only); ``certificate`` (for systems that cannot win: the rival mix, e.g.
-            ``"C"`` or ``"0.5 C + 0.5 D"``); ``method``. ``frame.attrs`` holds
-            :attr:`options`.
-        """
-        frame = pd.DataFrame([self._row(k) for k in range(len(self.systems))], columns=list(_PROSPECTIVE_COLUMNS))
-        frame["system"] = frame["system"].astype(object)
-        frame.attrs.update(jsonable(dict(self.options)))
-        return frame
-
-    def to_dict(self) -> dict[str, Any]:
-        """Plain JSON-able values.
-
-        Returns
-        -------
-        dict
-            ``strict``, ``options``, ``contradiction`` (a certificate or None) and
-            ``systems``: one record per system with the columns of :meth:`to_frame` and its
-            full ``result`` (:meth:`CondorcetWeightsResult.to_dict`, None under a
-            contradiction).
-        """
-        rows = []
-        for k, system in enumerate(self.systems):
-            row = jsonable(self._row(k))
-            res = self.results.get(system)
-            row["result"] = res.to_dict() if res is not None else None
-            rows.append(row)
-        return {
-            "strict": self.strict,
-            "options": jsonable(dict(self.options)),
-            "contradiction": self.contradiction.to_dict() if self.contradiction is not None else None,
-            "systems": rows,
+            "rule": self.rule,
+            "rule_options": jsonable(dict(self.rule_options)),
         }
