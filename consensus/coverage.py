@@ -23,6 +23,7 @@ from .results import (
     ProspectiveResult,
     RuleComparison,
     RuleResult,
+    SensitivityResult,
 )
 
 __all__ = ["LOW_COVERAGE", "with_min_coverage", "apply_min_coverage", "claims_of", "coverage_flags"]
@@ -109,7 +110,8 @@ def claims_of(*results: Any) -> list[tuple[str, Any]]:
         :class:`RuleResult` (its winners), :class:`KemenyResult` and :class:`RuleComparison`
         (the Kemeny top; a comparison also each other rule's winners), :class:`MajoritySummary`
         (the Condorcet winner, the Pareto dominators), :class:`ProspectiveResult` (the
-        prospective systems), :class:`CondorcetWeightsResult` (the system, when it can win);
+        prospective systems), :class:`CondorcetWeightsResult` (the system, when it can win),
+        :class:`SensitivityResult` (the winner, for ``target="winner"``);
         None and other objects claim nothing.
 
     Returns
@@ -142,6 +144,8 @@ def claims_of(*results: Any) -> list[tuple[str, Any]]:
             claims.append(("prospective", obj.prospective_systems))
         elif isinstance(obj, CondorcetWeightsResult) and obj.feasible:
             claims.append(("can win under some weights", obj.system))
+        elif isinstance(obj, SensitivityResult) and obj.target == "winner" and obj.current:
+            claims.append((f"winner of {obj.rule}", obj.current[0]))
     return claims
 
 

@@ -54,6 +54,9 @@ SOLVING: dict[str, Callable[[cs.Leaderboard, object], Any]] = {
     "condorcet_weights": lambda lb, s: cs.condorcet_weights(lb, "a", solver=s),
     "prospective": lambda lb, s: cs.prospective(lb, solver=s),
     "prospective_constrained": lambda lb, s: cs.prospective(lb, solver=s, min_weight=0.1),
+    "prospective_borda": lambda lb, s: cs.prospective(lb, rule="borda", solver=s),
+    "winning_weights": lambda lb, s: cs.winning_weights(lb, "a", rule="mean", solver=s),
+    "weight_sensitivity": lambda lb, s: cs.weight_sensitivity(lb, rule="borda", solver=s),
     "rank_kemeny": lambda lb, s: cs.rank(lb, "kemeny", solver=s),
     "compare": lambda lb, s: cs.compare(lb, rules=("mean",), solver=s),
     "analyze": lambda lb, s: cs.analyze(lb, rules=("mean",), solver=s),
@@ -404,6 +407,17 @@ SWEEP: dict[str, Callable[[dict[str, Any]], tuple[Callable[..., Any], tuple, dic
              order=None, min_margin=1e-6, solver="highs", tol=1e-9, missing=None, min_coverage=None),
     ),
     "weighted_margins": lambda env: (cs.weighted_margins, (TOY, "a", {"qa": 1.0}), {}),
+    "winning_weights": lambda env: (
+        cs.winning_weights,
+        (TOY, "a"),
+        dict(rule="borda", ties="average", nearest_to=None, max_weight=None, min_margin=1e-6, solver="highs",
+             tol=1e-9, missing=None),
+    ),
+    "weight_sensitivity": lambda env: (
+        cs.weight_sensitivity,
+        (TOY,),
+        dict(rule="mean", target="winner", normalize=None, max_weight=None, missing=None, solver="highs"),
+    ),
     "prospective": lambda env: (
         cs.prospective,
         (TOY,),

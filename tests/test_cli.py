@@ -515,7 +515,8 @@ def test_missing_choices_and_defaults_per_command():
     from consensus.cli import build_parser
 
     parser = build_parser()
-    defaults = {"analyze": "auto", "compare": "auto", "rank": None, "kemeny": "pairwise", "prospective": "pairwise"}
+    defaults = {"analyze": "auto", "compare": "auto", "rank": None, "kemeny": "pairwise", "prospective": "pairwise",
+                "sensitivity": "pairwise"}
     for command, default in defaults.items():
         argv = [command] + (["f.csv"] if command != "analyze" else []) + (["--rule", "borda"] if command == "rank" else [])
         args = parser.parse_args(argv)
@@ -523,7 +524,8 @@ def test_missing_choices_and_defaults_per_command():
     assert parser.parse_args(["analyze", "--missing", "median", "--top", "0", "--min-coverage", "0.5",
                               "--all-tasks"]).all_tasks is True
     assert parser.parse_args(["kemeny", "f.csv", "--missing", "impute"]).missing == "impute"
-    for bad in (["rank", "f.csv", "--rule", "borda", "--missing", "auto"], ["prospective", "f.csv", "--missing", "impute"],
+    assert parser.parse_args(["prospective", "f.csv", "--missing", "impute"]).missing == "impute"  # positional rules
+    for bad in (["rank", "f.csv", "--rule", "borda", "--missing", "auto"], ["prospective", "f.csv", "--missing", "auto"],
                 ["compare", "f.csv", "--min-coverage", "1.5"], ["analyze", "--top", "-1"], ["kemeny", "f.csv", "--all-tasks"]):
         with pytest.raises(Exception):
             parser.parse_args(bad)

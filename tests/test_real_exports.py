@@ -142,6 +142,10 @@ def test_cli_missing_flag_on_every_ranking_command() -> None:
         ["compare", *common, "--missing", "impute", "--rules", "borda,plurality", "--time-limit", "30"],
         ["kemeny", *common, "--missing", "median", "--time-limit", "30"],
         ["prospective", *common, "--missing", "median"],
+        ["prospective", *common, "--rule", "borda", "--missing", "impute"],
+        ["sensitivity", *common, "--rule", "mean", "--missing", "median", "--target", "top3"],
+        ["sensitivity", *common, "--rule", "borda", "--missing", "impute"],
+        ["sensitivity", *common, "--rule", "kemeny", "--target", "ranking"],
     ])
     for res in results:
         assert res.returncode == 0, (res.args, res.stderr)

@@ -236,13 +236,15 @@ def cmd_prospective(args: argparse.Namespace) -> int:
         Bad scores, an unknown ``--system``, or a failed solve (:func:`consensus.cli.main`
         prints it as one line and returns 2).
     """
-    from ..condorcet import condorcet_weights
     from ..prospective import prospective
     from ..report import render
+    from ..winning import winning_weights
 
     table, source, _ = load(args, leaderboard=True)
     bounds: dict[str, Any] = {"missing": args.missing, "min_coverage": args.min_coverage,
                               "scored_tasks_only": not args.all_tasks}
+    if args.rule != "condorcet" or args.option:
+        bounds.update(rule=args.rule, **_weight_rule_options(args))
     if args.min_weight is not None:
         bounds["min_weight"] = args.min_weight
     if args.max_weight is not None:
@@ -251,6 +253,7 @@ def cmd_prospective(args: argparse.Namespace) -> int:
         if args.nearest:
             raise UsageError("--nearest needs --system (the weights nearest to the official ones for one system)")
         answer = prospective(table, strict=not args.weak, **bounds)
+        what = "best smallest margin" if args.rule == "condorcet" else f"best smallest {args.rule} margin"
         emit(args, render(answer, format=args.format, table=table, source=source, command="prospective",
                           top=args.top))
 
@@ -258,13 +261,13 @@ def cmd_prospective(args: argparse.Namespace) -> int:
             from ..plot import plot_bars
 
             margins = answer.to_frame().set_index("system")["margin"].sort_values(ascending=False, kind="stable")
-            return plot_bars(margins, title="prospective systems: best smallest margin")
+            return plot_bars(margins, title=f"prospective systems: {what}")
 
         save_plot(args, figure)
         return EXIT_OK
     if args.nearest:
         bounds["nearest_to"] = "leaderboard"
-    result = condorcet_weights(table, args.system, strict=not args.weak, **bounds)
+    result = winning_weights(table, args.system, strict=not args.weak, **{"rule": "condorcet", **bounds})
     emit(args, render(result, format=args.format, table=table, source=source, command="prospective", top=args.top))
 
     def weights_figure() -> Any:
@@ -273,6 +276,68 @@ def cmd_prospective(args: argparse.Namespace) -> int:
         return plot_condorcet_weights(result, table=table)
 
     save_plot(args, weights_figure)
+    return EXIT_OK
+
+
+def _weight_rule_options(args: argparse.Namespace) -> dict[str, Any]:
+    """``--option KEY=VALUE`` of ``prospective`` / ``sensitivity``: the rule's own options only."""
+    options: dict[str, Any] = {}
+    for item in args.option or []:
+        key, sep, value = item.partition("=")
+        key = key.strip().replace("-", "_")
+        if not sep or not key:
+            raise UsageError(f"--option: expected KEY=VALUE, got {item!r}")
+        if key not in ("ties", "vector", "normalize"):
+            raise UsageError(f"--option {key}: the options here are ties, vector (scoring) and normalize (mean)")
+        parsed = option_value(value.strip())
+        options[key] = tuple(parsed) if isinstance(parsed, list) else parsed
+    return options
+
+
+def cmd_sensitivity(args: argparse.Namespace) -> int:
+    """Run ``consensus sensitivity``: how far the official weights are from changing the target.
+
+    :func:`consensus.weight_sensitivity` with ``--rule``, ``--target`` (``winner``, ``topK``,
+    ``ranking``), ``--option`` (the rule's ``ties`` / ``vector`` / ``normalize``),
+    ``--min-weight`` / ``--max-weight`` (bounds on the new weights), ``--missing`` and
+    ``--min-coverage``; ``--plot`` saves the weight change per task.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The options parsed by :func:`consensus.cli.build_parser` for ``sensitivity``.
+
+    Returns
+    -------
+    int
+        0.
+
+    Raises
+    ------
+    UsageError
+        A malformed option, or ``--output``/``--plot`` cannot be written.
+    ConsensusError
+        Bad scores, a rule or target that does not apply, or a failed solve.
+    """
+    from ..report import render
+    from ..sensitivity import weight_sensitivity
+
+    table, source, _ = load(args, leaderboard=True)
+    options: dict[str, Any] = {"missing": args.missing, "min_coverage": args.min_coverage, "solver": args.solver,
+                               **_weight_rule_options(args)}
+    if args.min_weight is not None:
+        options["min_weight"] = args.min_weight
+    if args.max_weight is not None:
+        options["max_weight"] = args.max_weight
+    result = weight_sensitivity(table, rule=args.rule, target=args.target, **options)
+    emit(args, render(result, format=args.format, table=table, source=source, command="sensitivity", top=args.top))
+
+    def figure() -> Any:
+        from ..plot import plot_weight_sensitivity
+
+        return plot_weight_sensitivity(result)
+
+    save_plot(args, figure)
     return EXIT_OK
 
 

@@ -14,6 +14,7 @@ from .commands import (
     cmd_kemeny,
     cmd_prospective,
     cmd_rank,
+    cmd_sensitivity,
 )
 
 
@@ -72,7 +73,8 @@ MISSING_CHOICES: dict[str, tuple[tuple[str, ...], str | None]] = {
     "compare": (("auto", "pairwise", "drop_tasks", "drop_systems", "impute", "median"), "auto"),
     "rank": (("drop_tasks", "drop_systems", "impute", "median"), None),
     "kemeny": (("pairwise", "drop_tasks", "drop_systems", "impute", "median"), "pairwise"),
-    "prospective": (("pairwise", "drop_tasks", "drop_systems", "median"), "pairwise"),
+    "prospective": (("pairwise", "drop_tasks", "drop_systems", "median", "impute"), "pairwise"),
+    "sensitivity": (("pairwise", "drop_tasks", "drop_systems", "median", "impute"), "pairwise"),
 }
 
 _MISSING_HELP = {
@@ -102,6 +104,14 @@ def _solve_options(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--time-limit", type=_positive, metavar="S",
                        help="stop the Kemeny solve after S seconds (reports the gap)")
     group.add_argument("--solver", default="highs", help="MILP back-end (default: highs)")
+
+
+def _target(text: str) -> str:
+    """An argparse type: ``winner``, ``ranking`` or ``topK`` (K a whole number >= 1)."""
+    value = text.strip().lower()
+    if value in ("winner", "ranking") or (value.startswith("top") and value[3:].isdigit() and int(value[3:]) >= 1):
+        return value
+    raise argparse.ArgumentTypeError(f"expected winner, ranking or topK (e.g. top3), got {text!r}")
 
 
 def _positive(text: str) -> float:
@@ -235,9 +245,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(handler=cmd_kemeny)
 
     p = sub.add_parser("prospective", help="which systems can win under some task weights",
-                       description="Systems that can become Condorcet winners under some task weights "
-                       "(or, with --system, the weights that make one system win).")
+                       description="Systems that can become Condorcet winners (or, with --rule, score highest "
+                       "under a linear rule) under some task weights; with --system, the weights that make one "
+                       "system win, or a certificate that none can.")
     _input_options(p, file_required=True)
+    p.add_argument("--rule", default="condorcet", metavar="R",
+                   help="condorcet (default), or a linear rule: mean, borda, dowdall, plurality, scoring, "
+                   "rank_complement, top_ten, eurovision")
+    p.add_argument("--option", metavar="KEY=VALUE", action="append",
+                   help="a rule option: ties=min, vector=[3,2,1] (scoring), normalize=minmax (mean); repeatable")
     p.add_argument("--system", metavar="S", help="one system: its best weights and margin, or a certificate")
     p.add_argument("--weak", action="store_true", help="weak Condorcet winner (beat or tie every rival)")
     p.add_argument("--min-weight", type=_non_negative, metavar="W", help="lower bound on every normalized weight")
@@ -247,6 +263,25 @@ def build_parser() -> argparse.ArgumentParser:
     _coverage_options(p, "prospective")
     _output_options(p)
     p.set_defaults(handler=cmd_prospective)
+
+    p = sub.add_parser("sensitivity", help="how far the official weights are from changing the winner",
+                       description="The smallest change of the official task weights (L1 and L-infinity) that "
+                       "changes the winner, the top k or the ranking of a rule, and the fewest tasks whose "
+                       "removal does; each answer verified by running the rule.")
+    _input_options(p, file_required=True)
+    p.add_argument("--rule", default="mean", metavar="R",
+                   help="mean (default), borda, dowdall, plurality, scoring, rank_complement, top_ten, eurovision, "
+                   "condorcet (the Condorcet winner) or kemeny (lower bounds from the majority relation)")
+    p.add_argument("--target", type=_target, default="winner", metavar="T",
+                   help="winner (default), topK (e.g. top3: the set of the first K) or ranking")
+    p.add_argument("--option", metavar="KEY=VALUE", action="append",
+                   help="a rule option: ties=min, vector=[3,2,1] (scoring), normalize=minmax (mean); repeatable")
+    p.add_argument("--min-weight", type=_non_negative, metavar="W", help="lower bound on every new normalized weight")
+    p.add_argument("--max-weight", type=_non_negative, metavar="W", help="upper bound on every new normalized weight")
+    p.add_argument("--solver", default="highs", help="LP back-end (default: highs)")
+    _coverage_options(p, "sensitivity")
+    _output_options(p)
+    p.set_defaults(handler=cmd_sensitivity)
 
     p = sub.add_parser("compare", help="every rule against the exact Kemeny ranking",
                        description="Kendall tau and distance, Kemeny objective gap, Condorcet winner, "

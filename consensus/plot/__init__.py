@@ -12,6 +12,7 @@ existing axes instead (the figure of that axes is returned).
 - :func:`plot_rank_changes`: the rank-change (bump) chart of the top k systems across rules;
 - :func:`plot_condorcet_weights` / :func:`plot_certificate`: the weights that make a
   system win, or the rival blend that proves it never can, task by task;
+- :func:`plot_weight_sensitivity`: the weight change per task that changes the winner;
 - :func:`plot_confidence`, :func:`plot_bars`, :func:`plot_scores`, :func:`plot_analysis`.
 
 The drawn artists carry ids (``Artist.get_gid()``) so that tests and users can check a
@@ -19,7 +20,8 @@ figure against its data: ``"edge:A->B"`` for a majority edge, ``"tie:A=B"`` for 
 majority tie, ``"nodes"`` for the node collection (facecolors in ``fig.consensus_nodes``
 order), ``"margins"`` for the margin heatmap, ``"system:NAME"`` for a line of the
 rank-change chart, ``"confidence"`` for the confidence heatmap, ``"bar:LABEL"`` for a bar,
-``"task:NAME"`` for a task of a certificate.
+``"task:NAME"`` for a task of a certificate, ``"l1:TASK"`` / ``"linf:TASK"`` for a task's
+weight change in :func:`plot_weight_sensitivity`.
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from .analysis import plot_analysis, plot_confidence
 from .certificate import blend_scores, plot_certificate, plot_condorcet_weights
 from .majority import plot_majority_graph, plot_margin_heatmap
 from .rankings import plot_bars, plot_rank_changes, plot_scores, rank_change_systems
+from .sensitivity import plot_weight_sensitivity
 
 __all__ = [
     "BARS_UPRIGHT_MAX",
@@ -47,4 +50,5 @@ __all__ = [
     "plot_rank_changes",
     "plot_scores",
     "rank_change_systems",
+    "plot_weight_sensitivity",
 ]

@@ -142,9 +142,15 @@ def plot_certificate(result: Any, *, table: Leaderboard | None = None) -> Figure
     top.axhline(cert.bound, color="#333333", linestyle="--", linewidth=1.0,
                 label=f"bound {cert.bound:.3g}: no weighting gives a margin above it")
     top.set_ylim(min(-1.05, advantage.min() - 0.05), max(0.3, advantage.max() + 0.1))
-    top.set_ylabel("system vs blend, per task\n(+1 beats every rival of the blend)", fontsize=8)
+    if getattr(result, "rule", "condorcet") == "condorcet":
+        top.set_ylabel("system vs blend, per task\n(+1 beats every rival of the blend)", fontsize=8)
+    else:
+        top.set_ylabel(f"system's {result.rule} points\nminus the blend's, per task", fontsize=8)
     top.legend(loc="upper right", fontsize=8)
     verdict = "can never beat every rival" if cert.kind == "strict" else "loses to some rival under every weighting"
+    if getattr(result, "rule", "condorcet") != "condorcet":
+        verdict = f"can never score highest under {result.rule}" if cert.kind == "strict" else \
+            f"scores below some rival under {result.rule} for every weighting"
     fig.suptitle(f"{short(cert.system)} {verdict}\ncertificate: the rival blend {_mix_text(dict(cert.rival_mix))}",
                  fontsize=10)
     if table is not None:
@@ -208,5 +214,6 @@ def plot_condorcet_weights(result: Any, *, table: Leaderboard | None = None) -> 
     'task weights making A win (margin 1)'
     """
     if result.weight_values is not None:
-        return plot_bars(result.weights, title=f"task weights making {short(result.system)} win (margin {result.margin:.3g})")
+        under = "" if getattr(result, "rule", "condorcet") == "condorcet" else f" {result.rule}"
+        return plot_bars(result.weights, title=f"task weights making {short(result.system)} win{under} (margin {result.margin:.3g})")
     return plot_certificate(result, table=table)

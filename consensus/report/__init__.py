@@ -26,10 +26,12 @@ from ..results import (
     ProspectiveResult,
     RuleComparison,
     RuleResult,
+    SensitivityResult,
     collect_infinities,
     jsonable,
 )
 from . import comparison as _comparison  # noqa: F401  (registers the RuleComparison report)
+from . import sensitivity as _sensitivity  # noqa: F401  (registers the SensitivityResult report)
 from . import summary as _summary  # noqa: F401  (registers the Analysis report)
 from .blocks import DEFAULT_TOP, render_markdown, render_text
 from .coverage import coverage_warnings
@@ -55,6 +57,7 @@ _COMMANDS: dict[type, str] = {
     ImputationResult: "impute",
     PairwiseConfidence: "impute",
     MajoritySummary: "majority",
+    SensitivityResult: "sensitivity",
 }
 
 #: Keys of the ``result`` object when several results are rendered together.

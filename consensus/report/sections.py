@@ -383,6 +383,11 @@ def prospective_line(result: ProspectiveResult, top: int | None = DEFAULT_TOP) -
     'prospective systems: 4 of 4 can beat or tie every rival under some task weights (A, B, C, D); 4 can beat every rival'
     """
     weak, strict = result.prospective_systems, result.strict_winners
+    rule = result.options.get("rule", "condorcet")
+    if rule != "condorcet":
+        text = (f"prospective systems under {rule}: {len(weak)} of {len(result.systems)} can score highest (or tie) "
+                "under some task weights" + (f" ({name_list(weak, top)})" if weak else ""))
+        return text + f"; {len(strict)} can score strictly highest"
     text = (f"prospective systems: {len(weak)} of {len(result.systems)} can beat or tie every rival under "
             "some task weights" + (f" ({name_list(weak, top)})" if weak else ""))
     return text + f"; {len(strict)} can beat every rival"
@@ -394,8 +399,18 @@ def _(result: ProspectiveResult, *, top: int | None = DEFAULT_TOP) -> list[Block
     # the systems that can win first (largest margin first), then the others in leaderboard order
     key = np.where(frame["feasible"].to_numpy(bool), -frame["margin"].fillna(-np.inf).to_numpy(float), np.inf)
     frame = frame.iloc[np.argsort(key, kind="stable")].set_index("system")
-    blocks = _frame_blocks("Prospective systems (Condorcet winners under some task weights)", frame, "system",
-                           _PROSPECTIVE_LINES, top)
+    rule = result.options.get("rule", "condorcet")
+    if rule == "condorcet":
+        title, text = "Prospective systems (Condorcet winners under some task weights)", _PROSPECTIVE_LINES
+    else:
+        title = f"Prospective systems under {rule} (highest score under some task weights)"
+        text = (
+            f"feasible: scores highest or tied under {rule} for some task weights; strict_feasible: strictly highest",
+            f"margin: best smallest {rule} score margin over rivals (weights sum to 1; in {rule}'s units); "
+            "distance: L1 from the leaderboard's weights to the nearest winning weights; certificate: rival mix "
+            "proving a 'never' (checked exactly)",
+        )
+    blocks = _frame_blocks(title, frame, "system", text, top)
     hidden = len(frame) - len(blocks[2].rows) if top else 0
     if hidden:  # say how many of the systems not shown can win
         can = sum(frame["feasible"].iloc[len(frame) - hidden:])
@@ -413,10 +428,15 @@ def _(result: ProspectiveResult) -> str:
 def _(result: CondorcetWeightsResult, *, top: int | None = DEFAULT_TOP) -> list[Block]:
     kind = "" if result.strict else "weak "
     text = [result.explanation or f"{result.system}: feasible={result.feasible}"]
-    text.append(f"best smallest margin ({kind}Condorcet winner): {num(result.margin, 4)}; status {result.status.value}")
+    if result.rule == "condorcet":
+        what, heading = f"{kind}Condorcet winner", f"Condorcet weights for {result.system}"
+    else:
+        what = f"{'strictly ' if result.strict else ''}highest {result.rule} score, in {result.rule}'s units"
+        heading = f"Weights under which {result.system} wins {result.rule}"
+    text.append(f"best smallest margin ({what}): {num(result.margin, 4)}; status {result.status.value}")
     if result.distance is not None:
         text.append(f"L1 distance from the reference weights: {num(result.distance, 4)}")
-    blocks: list[Block] = [Heading(f"Condorcet weights for {result.system}"), Lines(tuple(text))]
+    blocks: list[Block] = [Heading(heading), Lines(tuple(text))]
     if result.weight_values:
         blocks.append(Table(("task", "weight"), tuple((t, num(w, 4)) for t, w in result.weight_values.items())))
     if result.rival_margins:

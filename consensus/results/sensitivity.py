@@ -154,7 +154,7 @@ class SensitivityResult(Displayed):
     removal : RemovalAnswer
     explanation : str
     options : Mapping[str, Any]
-        The work done: pairs considered, LPs solved, pairs skipped by the lower bounds,
+        The work done (LP counts over both norms): pairs considered, LPs solved, pair LPs skipped by the lower bounds,
         constraints, solver, seconds (JSON-able).
     """
 
@@ -198,12 +198,24 @@ class SensitivityResult(Displayed):
             w = ans.weights
             col = w.reindex(ref.index) if w is not None else pd.Series(math.nan, index=ref.index)
             frame[f"weight_{ans.norm}"] = col.to_numpy(dtype=float)
-            change = (col - ref).to_numpy(dtype=float)
+            change = (col - ref).to_numpy(dtype=float, copy=True)
             change[abs(change) < 1e-12] = 0.0  # solver rounding, not a change
             frame[f"change_{ans.norm}"] = change
         frame["removed"] = [t in self.removal.tasks for t in ref.index]
         frame.index.name = "task"
         return frame
+
+    def changed_tasks(self) -> pd.DataFrame:
+        """The rows of :meth:`to_frame` whose weight moves in either nearest weighting or that
+        are removed, largest L1 change first (what reports and plots show).
+
+        Returns
+        -------
+        pandas.DataFrame
+        """
+        frame = self.to_frame()
+        moved = frame[(frame["change_l1"].abs() > 0) | (frame["change_linf"].abs() > 0) | frame["removed"]]
+        return moved.reindex(moved["change_l1"].abs().sort_values(ascending=False, kind="stable").index)
 
     def _display(self) -> Display:
         facts: list[tuple[str, Any]] = [

@@ -265,7 +265,8 @@ def linear_points(lb: Leaderboard, rule: str, options: Mapping[str, Any], impute
         cell = lb.missing_cells()[0]
         raise InvalidOptionError(
             f"rule {rule!r} needs complete scores, and {cell[0]!r} has none on {cell[1]!r}: pass "
-            "missing='impute' (positional rules), 'median', 'drop_tasks' or 'drop_systems'"
+            "missing='median', missing='drop_tasks' or missing='drop_systems'"
+            + ("" if rule == "mean" else " (or missing='impute': expected points over the compatible rankings)")
         )
     if rule == "mean":
         points = np.array(lb.values, dtype=np.float64)
