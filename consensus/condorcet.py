@@ -245,7 +245,7 @@ def _checked_max_margin(job: _Job, mm: WeightsLPResult) -> tuple[np.ndarray, np.
 
 def _never(job: _Job, mm: WeightsLPResult, margin: float, strict_kind: bool) -> CondorcetCertificate:
     """The verified proof that the system cannot win (one rival preferred over a blend)."""
-    j = single_rival(job.R, strict_kind)
+    j = single_rival(job.R, strict_kind, 0.0 if job.points is None else job.tol)
     if j is not None:
         y = np.zeros(len(job.rivals))
         y[j] = 1.0

@@ -20,7 +20,7 @@ from .results.condorcet import CondorcetCertificate, WeightConstraint
 __all__ = ["make_certificate", "single_rival"]
 
 
-def single_rival(R: np.ndarray, strict: bool) -> int | None:
+def single_rival(R: np.ndarray, strict: bool, tol: float = 0.0) -> int | None:
     """A rival that alone proves "never": at least as good on every task (strict), or strictly
     better on every task (weak); the strongest one (smallest row maximum, then row sum).
 
@@ -30,6 +30,10 @@ def single_rival(R: np.ndarray, strict: bool) -> int | None:
         ``R[j, k]`` = +1 / 0 / -1: the system against rival ``j`` on task ``k``.
     strict : bool
         Which notion the proof is for.
+    tol : float, default=0.0
+        The proof's threshold (the exact check asks ``max <= tol`` for strict, ``max < -tol``
+        for weak): a rival ahead by less than `tol` on a task (point differences of a linear
+        rule, where float rounding leaves 1e-16 where 0 is meant) is no single-rival proof.
 
     Returns
     -------
@@ -42,7 +46,7 @@ def single_rival(R: np.ndarray, strict: bool) -> int | None:
     1
     """
     row_max = R.max(axis=1)
-    ok = row_max <= 0 if strict else row_max < 0
+    ok = row_max <= tol if strict else row_max < -tol
     if not ok.any():
         return None
     cand = np.nonzero(ok)[0]

@@ -284,7 +284,8 @@ def linear_points(lb: Leaderboard, rule: str, options: Mapping[str, Any], impute
 def rule_result(lp: LinearPoints, weights: np.ndarray) -> RuleResult:
     """Run the rule itself (:func:`consensus.rank`) on ``lp.lb`` with `weights`.
 
-    Tasks of weight 0 are removed first (for these rules the same as weighting them 0).
+    Tasks of weight 0 stay on the leaderboard with weight 0 (for these rules the same as
+    removing them, and a system scored only on removed tasks is not an error).
 
     Parameters
     ----------
@@ -304,9 +305,7 @@ def rule_result(lp: LinearPoints, weights: np.ndarray) -> RuleResult:
     ('B',)
     """
     w = np.asarray(weights, dtype=np.float64)
-    keep = [t for t, x in zip(lp.lb.tasks, w) if x > 0]
-    sub = lp.lb.select(tasks=keep) if len(keep) < lp.lb.n_tasks else lp.lb
-    sub = sub.with_weights({t: float(x) for t, x in zip(lp.lb.tasks, w) if x > 0})
+    sub = lp.lb.with_weights({t: float(x) for t, x in zip(lp.lb.tasks, w)})
     opts = {k: v for k, v in lp.options.items() if k not in ("normalize", "missing") and v is not None}
     if lp.options.get("missing") == "impute":
         opts["missing"] = "impute"
