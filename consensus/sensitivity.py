@@ -235,13 +235,9 @@ def _majority_problem(lb: Leaderboard, rule: str, kind: str, missing: object,
     r = work.normalized_weights.to_numpy(dtype=np.float64)
 
     def check(weights: np.ndarray | None, keep: Sequence[str] | None, pair: tuple[int, int]) -> tuple[bool, Tiers]:
-        sub = work.select(tasks=list(keep)) if keep is not None else work
-        if weights is not None:
-            sub = work.with_weights({t: float(x) for t, x in zip(work.tasks, weights)})
-        elif keep is not None:
-            sub = sub.with_weights({t: float(r[j]) for j, t in enumerate(work.tasks) if t in keep})
-        if not (sub.normalized_weights > 0).any():
-            return False, ()
+        if weights is None:  # removed tasks weigh 0 (a system scored only there is no error)
+            weights = np.array([r[j] if t in keep else 0.0 for j, t in enumerate(work.tasks)])
+        sub = work.with_weights({t: float(x) for t, x in zip(work.tasks, weights)})
         changed = bool(pairwise(sub).majority[pair[0], pair[1]] <= 0)
         return changed, rank(sub, "condorcet").ranking
 
