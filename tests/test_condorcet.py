@@ -564,7 +564,7 @@ def test_wrong_certificate_is_caught_not_returned(votenrank_toy, monkeypatch):
         return type(out)(out.status, out.weights, out.objective, out.margins, fake, out.method)
 
     monkeypatch.setattr(cond, "max_margin_lp", lying)
-    monkeypatch.setattr(cond, "single_rival", lambda R, strict: None)
+    monkeypatch.setattr(cond, "single_rival", lambda R, strict, tol=0.0: None)
     with pytest.raises(SolveFailedError, match=r"dual certificate only proves"):
         cs.condorcet_weights(votenrank_toy, "A", max_weight=0.25)
 
