@@ -19,11 +19,10 @@ from .errors import InvalidOptionError
 from .instances import InstanceScores
 from .leaderboard import Leaderboard
 from .limits import check_square_matrices
+from .partial_sums import KERNELS, MAX_LEVELS, PartialSums, Summed, _Sums
 
-__all__ = ["SCORE_TOL", "Units", "units_of", "accumulate", "midranks"]
+__all__ = ["SCORE_TOL", "MAX_LEVELS", "PartialSums", "Summed", "Units", "units_of", "accumulate", "summed", "midranks"]
 
-#: Booleans per chunk of the N x N x c comparison block (4 MiB).
-_CHUNK_CELLS = 1 << 22
 #: Relative tolerance under which two float Borda sums count as tied.
 SCORE_TOL = 1e-9
 
@@ -110,28 +109,15 @@ def units_of(data: object) -> Units:
 
 
 # ---------------------------------------------------------------------- the kernel
-@dataclass(frozen=True, slots=True)
-class _Sums:
-    """Weighted sums over all units (tasks or instances), each N x N unless noted."""
-
-    imputed: np.ndarray  # sum of w * M (the compatible-ranking matrices)
-    direct: np.ndarray  # sum of w * [i beats j] + w / 2 * [tie], both scored
-    both: np.ndarray  # sum of w over units scoring both
-    both_sq: np.ndarray  # sum of w**2 over units scoring both (effective sample size)
-    counts: np.ndarray  # number of units scoring both
-    task_scores: np.ndarray | None  # N x T: row sums of each task's (unweighted) sum of M
-    task_counts: np.ndarray | None  # number of tasks with at least one unit scoring both
-
-
-def accumulate(units: Units, *, per_task: bool) -> _Sums:
+def accumulate(units: Units, *, per_task: bool, kernel: str = "auto") -> _Sums:
     """Sum the compatible-ranking matrices of every column of `units.values`, chunk by chunk.
 
     For a chunk ``x`` (N x c): ``G[i, j, k] = x[i, k] > x[j, k]`` (NaN compares False),
-    ``better = G.sum(0)`` and ``worse = G.sum(1)`` count the scored systems strictly above and
-    below each scored system, so its midrank is ``(n + 1 + better - worse) / 2`` with ``n``
-    scored systems, and ``q = midrank / (n + 1)`` is the share of compatible rankings that put an
-    unscored system above it (0 for an unscored system). With ``o`` the scored indicator,
-    ``u = 1 - o`` and the column weights ``w``, the four cases of the module notes sum to::
+    ``better`` and ``worse`` count the scored systems strictly above and below each scored
+    system, so its midrank is ``(n + 1 + better - worse) / 2`` with ``n`` scored systems, and
+    ``q = midrank / (n + 1)`` is the share of compatible rankings that put an unscored system
+    above it (0 for an unscored system). With ``o`` the scored indicator, ``u = 1 - o`` and the
+    column weights ``w``, the four cases of the module notes sum to::
 
         both scored:  G w  +  1/2 (o w o^T - G w - (G w)^T)      (ties count 1/2)
         neither:      1/2 u w u^T
@@ -144,6 +130,15 @@ def accumulate(units: Units, *, per_task: bool) -> _Sums:
     when the weights vary inside the chunk). Complete columns only add their weight to every
     pair, so complete data gives Borda's sums exactly.
 
+    ``G w`` itself has two kernels (:class:`PartialSums`): when a task's scores take few
+    distinct values (0/1 correctness, Likert, small integers: at most :data:`MAX_LEVELS`),
+    ``G w = sum_a (E_a w) L_a^T`` with ``E_a`` the indicator of value ``a`` and ``L_a`` of the
+    scored values below ``a``: one matrix product per value, and ``better`` / ``worse`` from
+    per-column value counts; otherwise every pair is compared (an N x N x c block per chunk).
+    Both give the same integer counts, hence the same sums (bit for bit when both see the same
+    chunks; the levels kernel takes larger chunks, so on large data the float sums of midrank
+    shares may differ in the last bits).
+
     Parameters
     ----------
     units : Units
@@ -151,6 +146,10 @@ def accumulate(units: Units, *, per_task: bool) -> _Sums:
     per_task : bool
         Also return the per-task row sums and per-task comparison counts (needed by the
         two-level ranking ``sigma_2l``).
+    kernel : {"auto", "levels", "compare"}, default="auto"
+        ``"auto"``: levels where a task has at most :data:`MAX_LEVELS` distinct scores;
+        ``"compare"``: every pair compared (the reference); ``"levels"``: the levels kernel
+        for every task, whatever its number of distinct values (for tests).
 
     Returns
     -------
@@ -170,125 +169,64 @@ def accumulate(units: Units, *, per_task: bool) -> _Sums:
     >>> sums.task_scores is None
     True
     """
+    if kernel not in KERNELS:
+        raise InvalidOptionError(f"kernel must be one of {', '.join(KERNELS)}, got {kernel!r}")
     values, offsets, tw = units.values, units.offsets, units.task_weights
     n_sys, n_cols = values.shape
-    n_tasks = len(units.tasks)
-    col_w = np.repeat(tw, np.diff(offsets))
     check_square_matrices(n_sys, 8, "the imputed pairwise comparison")
-    chunk = max(1, _CHUNK_CELLS // (n_sys * n_sys))
-    wins = np.zeros((n_sys, n_sys))  # sum w [i beats j]
-    # sums over the columns with an unscored system ("partial" columns)
-    both = np.zeros((n_sys, n_sys))  # sum w o_i o_j
-    both_sq = np.zeros((n_sys, n_sys))  # sum w^2 o_i o_j
-    counts = np.zeros((n_sys, n_sys))  # sum o_i o_j
-    q_obs = np.zeros((n_sys, n_sys))  # P[i, j] = sum w q_i o_j
-    seen = np.zeros(n_sys)  # sum w o_i
-    q_sum = np.zeros(n_sys)  # sum w q_i
-    partial_w = 0.0  # sum w
-    # complete columns: every pair compared
-    full_w = full_w2 = 0.0
-    full_n = 0
-    task_scores = np.zeros((n_sys, n_tasks)) if per_task else None
-    task_counts = np.zeros((n_sys, n_sys)) if per_task and not units.one_per_task else None
+    acc = PartialSums(n_sys, len(units.tasks), per_task=per_task, split_tasks=not units.one_per_task)
+    col_w = np.repeat(tw, np.diff(offsets))
     if units.one_per_task:
         segments = [(0, n_cols, -1)]
     else:
-        segments = [(int(offsets[t]), int(offsets[t + 1]), t) for t in range(n_tasks)]
+        segments = [(int(offsets[t]), int(offsets[t + 1]), t) for t in range(len(units.tasks))]
     for start, stop, task in segments:
-        seg_counts = np.zeros((n_sys, n_sys)) if task_counts is not None else None
-        for s in range(start, stop, chunk):
-            e = min(s + chunk, stop)
-            x = values[:, s:e]
-            w = col_w[s:e]
-            obs = ~np.isnan(x)
-            beats = x[:, None, :] > x[None, :, :]
-            better = beats.sum(axis=0, dtype=np.int64)
-            worse = beats.sum(axis=1, dtype=np.int64)
-            if np.all(w == w[0]):
-                wins += float(w[0]) * beats.sum(axis=2, dtype=np.int64)
-            else:
-                wins += np.einsum("ijk,k->ij", beats, w)
-            del beats
-            n = obs.sum(axis=0)
-            partial = n < n_sys
-            n_partial = int(partial.sum())
-            w_full = w[~partial]
-            full_w += float(w_full.sum())
-            full_w2 += float((w_full * w_full).sum())
-            full_n += len(w_full)
-            if task_scores is None and n_partial == 0:
-                if seg_counts is not None:
-                    seg_counts += len(w_full)
-                continue
-            q = (better - worse) / (n + 1.0)
-            q += 1.0
-            q *= 0.5
-            q *= obs  # 0 where unscored
-            if task_scores is not None:
-                # row sums of the unit matrices: scored i: (n - midrank) + (N - n)(1 - q); else (N - 1)/2
-                rows = np.where(obs, 0.5 * (n - 1 - better + worse) + (n_sys - n) * (1.0 - q), 0.5 * (n_sys - 1))
-                if task < 0:
-                    task_scores[:, s:e] += rows
-                else:
-                    task_scores[:, task] += rows.sum(axis=1)
-            c = np.zeros((n_sys, n_sys))
-            if n_partial:
-                wp = w[partial]
-                uniform = bool(np.all(wp == wp[0]))
-                stack = np.empty((2 * n_sys if uniform else 4 * n_sys, n_partial))
-                o = stack[:n_sys]
-                np.copyto(o, obs[:, partial])
-                stack[n_sys : 2 * n_sys] = q[:, partial]
-                qp = stack[n_sys : 2 * n_sys]
-                partial_w += float(wp.sum())
-                if uniform:
-                    w0 = float(wp[0])
-                    seen += w0 * o.sum(axis=1)
-                    q_sum += w0 * qp.sum(axis=1)
-                    prod = _products(stack, o)
-                    c = prod[:n_sys]
-                    both += w0 * c
-                    both_sq += (w0 * w0) * c
-                    q_obs += w0 * prod[n_sys:]
-                else:
-                    seen += o @ wp
-                    q_sum += qp @ wp
-                    qp *= wp
-                    np.multiply(o, wp, out=stack[2 * n_sys : 3 * n_sys])
-                    np.multiply(stack[2 * n_sys : 3 * n_sys], wp, out=stack[3 * n_sys :])
-                    prod = _products(stack, o)
-                    c = prod[:n_sys]
-                    q_obs += prod[n_sys : 2 * n_sys]
-                    both += prod[2 * n_sys : 3 * n_sys]
-                    both_sq += prod[3 * n_sys :]
-                counts += c
-            if seg_counts is not None:
-                seg_counts += c + len(w_full)
-        if seg_counts is not None and task_counts is not None:
-            np.fill_diagonal(seg_counts, 0.0)
-            task_counts += seg_counts > 0
-    neither = partial_w - seen[:, None] - seen[None, :] + both
-    mixed = q_sum[None, :] - q_obs.T + seen[:, None] - q_sum[:, None] - both + q_obs
-    both_all = both + full_w
-    ties = np.maximum(both_all - wins - wins.T, 0.0)
-    direct = wins + 0.5 * ties
-    imputed = direct + 0.5 * neither + mixed
-    both_sq_all = both_sq + full_w2
-    counts_all = np.rint(counts) + full_n
-    for arr in (direct, both_all, both_sq_all, counts_all, imputed):
-        np.fill_diagonal(arr, 0.0)
-    imputed = np.maximum(imputed, 0.0)
-    if per_task and task_counts is None:
-        task_counts = counts_all.copy()
-    return _Sums(imputed, direct, both_all, both_sq_all, counts_all, task_scores, task_counts)
+        acc.add_segment(values[:, start:stop], col_w[start:stop], task, kernel=kernel)
+    return acc.finish()
 
 
-def _products(stack: np.ndarray, o: np.ndarray) -> np.ndarray:
-    """``stack @ o.T``. For few systems the products are small, and BLAS threads cost more than
-    they save (badly so on a busy machine), so einsum's plain loop is used; BLAS beyond that."""
-    if o.shape[0] < 64:
-        return np.einsum("ik,jk->ij", stack, o)
-    return stack @ o.T
+def summed(data: object, *, per_task: bool, scheduler: object = None) -> Summed:
+    """The pairwise sums of `data`: in memory (:func:`accumulate`), or a map-reduce on Dask.
+
+    Parameters
+    ----------
+    data : Leaderboard, InstanceScores or InstanceSource
+        An :class:`~consensus.instance_source.InstanceSource` is summed partition by
+        partition with Dask (:func:`consensus.dask_sums.dask_summed`).
+    per_task : bool
+        See :func:`accumulate`.
+    scheduler : object, optional
+        For an InstanceSource: what ``dask.compute(scheduler=...)`` takes (``"threads"``,
+        ``"processes"``, ``"synchronous"``, a ``distributed.Client``); None: Dask's default
+        (the active ``Client`` if there is one). Must be None for in-memory data.
+
+    Returns
+    -------
+    Summed
+
+    Raises
+    ------
+    InvalidOptionError
+        `data` of another type, or `scheduler` with in-memory data.
+
+    Examples
+    --------
+    >>> import consensus as cs
+    >>> summed(cs.load_example("votenrank-toy"), per_task=False).n_units
+    5
+    """
+    from .instance_source import InstanceSource
+
+    if isinstance(data, InstanceSource):
+        from .dask_sums import dask_summed
+
+        return dask_summed(data, per_task=per_task, scheduler=scheduler)
+    if scheduler is not None:
+        raise InvalidOptionError(
+            "scheduler= applies to an InstanceSource (scores summed on Dask); this data is already in memory"
+        )
+    units = units_of(data)
+    return Summed(units.systems, units.tasks, units.task_weights, units.values.shape[1], accumulate(units, per_task=per_task))
 
 
 def midranks(scores: np.ndarray, *, tol: float = SCORE_TOL) -> np.ndarray:

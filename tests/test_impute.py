@@ -16,7 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import consensus as cs
-from consensus import imputation_sums
+from consensus import partial_sums
 from consensus.errors import EmptyTaskError, InvalidOptionError, InvalidWeightError
 from consensus.inputs import as_pairwise
 from tests.strategies import score_tables
@@ -223,7 +223,8 @@ def test_kernel_matches_reference_across_chunks(monkeypatch, n_systems):
     frame = pd.DataFrame(values, index=[f"s{i}" for i in range(n_systems)], columns=[f"t{j}" for j in range(9)])
     lb = leaderboard(frame, weights=dict(zip(frame.columns, weights)))
     expected = reference_matrix(lb.values, weights)
-    monkeypatch.setattr(imputation_sums, "_CHUNK_CELLS", 2 * n_systems * n_systems)  # two columns per chunk
+    monkeypatch.setattr(partial_sums, "_CHUNK_CELLS", 2 * n_systems * n_systems)  # two columns per chunk
+    monkeypatch.setattr(partial_sums, "_LEVEL_CELLS", 2 * n_systems)  # the same for the levels kernel
     np.testing.assert_allclose(cs.impute_pairwise(lb).matrix.wins, expected, atol=1e-9)
 
 
