@@ -80,6 +80,7 @@ _EXPORTS: dict[str, str] = {
     "sigma_2l": "impute",
     "sigma_l": "impute",
     "pairwise_confidence": "confidence",
+    "InstanceSource": "instance_source",
     # rules and exact solvers
     "rules": "rules",
     "rank": "rules",

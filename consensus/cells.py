@@ -352,6 +352,8 @@ def check_instances(
     tasks: tuple[str, ...],
     offsets: np.ndarray,
     instances: Sequence[pd.Index],
+    *,
+    empty_systems: bool = True,
 ) -> None:
     """Check an instance score array: finite, and no empty system, task or instance.
 
@@ -366,6 +368,9 @@ def check_instances(
     instances : sequence of pandas.Index
         Instance ids of each task, for the error messages.
 
+    empty_systems : bool, default=True
+        Also refuse a system with no score (False: a part of the data, such as one Dask
+        partition, where a system may have none).
     Raises
     ------
     NonFiniteScoreError
@@ -402,7 +407,7 @@ def check_instances(
             raise EmptyTaskError(tasks[t])
         in_task = empty[(empty >= a) & (empty < b)] - a
         raise EmptyTaskError(tasks[t], instances[t].take(in_task).tolist())
-    empty_rows = np.nonzero(~present.any(axis=1))[0]
+    empty_rows = np.nonzero(~present.any(axis=1))[0] if empty_systems else ()
     if len(empty_rows):
         raise EmptySystemError([systems[i] for i in empty_rows])
 

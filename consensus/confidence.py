@@ -12,7 +12,9 @@ import math
 import numpy as np
 
 from .errors import InvalidOptionError
-from .impute import SCORE_TOL, accumulate, units_of
+from .imputation_sums import summed
+from .impute import SCORE_TOL
+from .instance_source import InstanceSource
 from .instances import InstanceScores
 from .leaderboard import Leaderboard
 from .results import PairwiseConfidence, tiers_from_scores
@@ -55,7 +57,9 @@ def check_delta(delta: object) -> float:
     return value
 
 
-def pairwise_confidence(data: Leaderboard | InstanceScores, *, delta: float = 0.05) -> PairwiseConfidence:
+def pairwise_confidence(
+    data: Leaderboard | InstanceScores | InstanceSource, *, delta: float = 0.05, scheduler: object = None
+) -> PairwiseConfidence:
     """Hoeffding confidence on every pairwise comparison, from the direct comparisons only.
 
     For systems ``i`` and ``j`` scored together on ``z_ij`` tasks (or instances), the estimate
@@ -78,6 +82,9 @@ def pairwise_confidence(data: Leaderboard | InstanceScores, *, delta: float = 0.
         (each instance one comparison); missing scores allowed.
     delta : float, default=0.05
         Error level, strictly between 0 and 1.
+    scheduler : optional
+        For an :class:`~consensus.InstanceSource` (summed on Dask), see
+        :func:`consensus.impute_pairwise`.
 
     Returns
     -------
@@ -112,8 +119,8 @@ def pairwise_confidence(data: Leaderboard | InstanceScores, *, delta: float = 0.
     c  False  False  False
     """
     delta = check_delta(delta)
-    units = units_of(data)
-    sums = accumulate(units, per_task=False)
+    units = summed(data, per_task=False, scheduler=scheduler)
+    sums = units.sums
     scores = sums.imputed.sum(axis=1)
     ranking = tiers_from_scores(units.systems, scores.tolist(), tol=SCORE_TOL)
     order = tuple(s for group in ranking for s in group)

@@ -90,7 +90,8 @@ from .errors import (
     InvalidWeightError,
     LeaderboardError,
 )
-from .imputation_sums import SCORE_TOL, Units, accumulate, midranks, units_of
+from .imputation_sums import SCORE_TOL, Units, accumulate, midranks, summed, units_of
+from .instance_source import InstanceSource
 from .instances import InstanceScores
 from .leaderboard import Leaderboard
 from .pairwise import PairwiseMatrix
@@ -100,17 +101,8 @@ from .results import (
     tiers_from_scores,
 )
 
-__all__ = [
-    "impute_pairwise",
-    "sigma_l",
-    "sigma_2l",
-    "mean_baseline",
-    "partial_ranking_matrix",
-    "position_distribution",
-    "order_statistic_table",
-    "order_statistic_band",
-    "rank_bounds",
-]
+__all__ = ["impute_pairwise", "sigma_l", "sigma_2l", "mean_baseline", "partial_ranking_matrix",
+           "position_distribution", "order_statistic_table", "order_statistic_band", "rank_bounds"]
 
 
 def _check_levels(levels: object) -> int:
@@ -176,18 +168,23 @@ def partial_ranking_matrix(scores: Sequence[float] | np.ndarray | pd.Series) -> 
     return accumulate(units, per_task=False).imputed
 
 
-def impute_pairwise(data: Leaderboard | InstanceScores, *, levels: int = 1) -> ImputationResult:
+def impute_pairwise(
+    data: Leaderboard | InstanceScores | InstanceSource, *, levels: int = 1, scheduler: object = None
+) -> ImputationResult:
     """Pairwise matrix of compatible rankings, summed over tasks or instances, and its Borda ranking.
 
     Parameters
     ----------
-    data : Leaderboard or InstanceScores
+    data : Leaderboard, InstanceScores or InstanceSource
         Task-level scores (each task one partial ranking) or instance-level scores (each
-        instance of each task one partial ranking). Missing scores allowed.
+        instance of each task one partial ranking). Missing scores allowed. An
+        :class:`~consensus.InstanceSource` (files, a Dask DataFrame) is summed on Dask.
     levels : {1, 2}, default=1
         1: ``sigma_l``, the sum of the matrices of every partial ranking, ranked by Borda
         (eq. 3). 2: ``sigma_2l``, each task ranked by Borda on the sum over its instances,
         then Borda over the task rankings (sec. 2.2.3).
+    scheduler : optional
+        InstanceSource only: ``dask.compute(scheduler=...)`` (None: the active client).
 
     Returns
     -------
@@ -233,15 +230,15 @@ def impute_pairwise(data: Leaderboard | InstanceScores, *, levels: int = 1) -> I
     [[0, 1, 1], [1, 0, 1], [1, 1, 0]]
     """
     levels = _check_levels(levels)
-    units = units_of(data)
-    sums = accumulate(units, per_task=levels == 2)
+    units = summed(data, per_task=levels == 2, scheduler=scheduler)
+    sums = units.sums
     n_sys = len(units.systems)
     task_scores = None
     tasks: tuple[str, ...] = ()
     if levels == 1:
         wins = sums.imputed
         counts = sums.counts
-        n_rankings = units.values.shape[1]
+        n_rankings = units.n_units
     else:
         per_task_scores = np.asarray(sums.task_scores)  # filled because per_task=True
         ranks = midranks(per_task_scores)
@@ -267,13 +264,15 @@ def impute_pairwise(data: Leaderboard | InstanceScores, *, levels: int = 1) -> I
     )
 
 
-def sigma_l(data: Leaderboard | InstanceScores) -> ImputationResult:
+def sigma_l(data: Leaderboard | InstanceScores | InstanceSource, *, scheduler: object = None) -> ImputationResult:
     """The one-level ranking ``sigma_l`` of Himmi et al. (sec. 2.2.2): ``impute_pairwise(data, levels=1)``.
 
     Parameters
     ----------
-    data : Leaderboard or InstanceScores
+    data : Leaderboard, InstanceScores or InstanceSource
         Task-level or instance-level scores; missing scores allowed.
+    scheduler : optional
+        See :func:`impute_pairwise`.
 
     Returns
     -------
@@ -291,10 +290,10 @@ def sigma_l(data: Leaderboard | InstanceScores) -> ImputationResult:
     >>> sigma_l(cs.load_example("votenrank-toy")).ranking  # complete data: plain Borda
     (('B',), ('C',), ('D',), ('A',))
     """
-    return impute_pairwise(data, levels=1)
+    return impute_pairwise(data, levels=1, scheduler=scheduler)
 
 
-def sigma_2l(data: Leaderboard | InstanceScores) -> ImputationResult:
+def sigma_2l(data: Leaderboard | InstanceScores | InstanceSource, *, scheduler: object = None) -> ImputationResult:
     """The two-level ranking ``sigma_2l`` of Himmi et al. (sec. 2.2.3): ``impute_pairwise(data, levels=2)``.
 
     Each task is ranked by Borda on the sum of its instances' matrices (average ranks for
@@ -302,9 +301,11 @@ def sigma_2l(data: Leaderboard | InstanceScores) -> ImputationResult:
 
     Parameters
     ----------
-    data : Leaderboard or InstanceScores
+    data : Leaderboard, InstanceScores or InstanceSource
         Task-level scores (each task is then a single instance) or instance-level scores;
         missing scores allowed.
+    scheduler : optional
+        See :func:`impute_pairwise`.
 
     Returns
     -------
@@ -331,7 +332,7 @@ def sigma_2l(data: Leaderboard | InstanceScores) -> ImputationResult:
     >>> res.ranking
     (('a',), ('b',))
     """
-    return impute_pairwise(data, levels=2)
+    return impute_pairwise(data, levels=2, scheduler=scheduler)
 
 
 def mean_baseline(data: Leaderboard | InstanceScores) -> MeanBaselineResult:

@@ -14,13 +14,13 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def _declared() -> dict[str, str]:
-    """Runtime dependencies and the optional extras the tests use (plot, parquet)."""
+    """Runtime dependencies and the optional extras the tests use (plot, parquet, dask)."""
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
     extras = project["optional-dependencies"]
-    deps = project["dependencies"] + extras["plot"] + extras["parquet"]
+    deps = project["dependencies"] + extras["plot"] + extras["parquet"] + extras["dask"]
     out = {}
     for dep in deps:
-        m = re.fullmatch(r"([A-Za-z0-9_.-]+)\s*>=\s*([0-9.]+)", dep.strip())
+        m = re.fullmatch(r"([A-Za-z0-9_.-]+)(?:\[[a-z,]+\])?\s*>=\s*([0-9.]+)", dep.strip())
         assert m, f"runtime dependency {dep!r} must be declared as 'name>=floor'"
         out[m.group(1).lower()] = m.group(2)
     return out

@@ -1,0 +1,276 @@
+"""An InstanceSource summed on Dask (files or a Dask DataFrame) equals the same scores summed in memory."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import consensus as cs
+from consensus.errors import (
+    DuplicateInstanceError,
+    EmptySystemError,
+    InvalidOptionError,
+    LeaderboardError,
+    UnknownTaskError,
+)
+
+dd = pytest.importorskip("dask.dataframe")
+
+LOWER = ("err",)
+WEIGHTS = {"qa": 2.0, "nli": 0.5, "mt": 1.5}  # err weighs 1
+SYNC = "synchronous"
+
+
+def make_long(seed: int = 0, n_systems: int = 8, items: dict[str, int] | None = None) -> pd.DataFrame:
+    """Long instance scores: 0/1 tasks (qa, nli), continuous ones (mt; err, lower is better),
+    each system missing 10-30% of its items (every item keeps at least one score)."""
+    rng = np.random.default_rng(seed)
+    items = items or {"qa": 40, "nli": 30, "mt": 25, "err": 20}
+    systems = np.array([f"model-{k:02d}" for k in rng.permutation(n_systems)])
+    skill = rng.normal(size=n_systems)
+    absent = rng.uniform(0.1, 0.3, size=n_systems)
+    parts = []
+    for task, n_items in items.items():
+        for i in range(n_items):
+            if task == "mt":
+                score = np.round(rng.normal(skill, 1.0), 2)
+            elif task == "err":
+                score = np.round(rng.exponential(np.exp(-skill)), 3)
+            else:
+                score = (rng.random(n_systems) < 1.0 / (1.0 + np.exp(-skill))).astype(float)
+            present = rng.random(n_systems) >= absent
+            if not present.any():
+                present[rng.integers(n_systems)] = True
+            parts.append(pd.DataFrame({"system": systems[present], "task": task, "instance": i, "score": score[present]}))
+    return pd.concat(parts, ignore_index=True)
+
+
+def shuffled(frame: pd.DataFrame, seed: int) -> pd.DataFrame:
+    return frame.sample(frac=1.0, random_state=seed).reset_index(drop=True)
+
+
+def in_memory(frame: pd.DataFrame, **options: object) -> cs.InstanceScores:
+    return cs.InstanceScores.from_long(frame, lower_is_better=LOWER, weights=WEIGHTS, **options)
+
+
+def source(data: object, **options: object) -> cs.InstanceSource:
+    return cs.InstanceSource(data, lower_is_better=LOWER, weights=WEIGHTS, **options)
+
+
+def assert_same_imputation(got: object, want: object) -> None:
+    assert got.matrix.systems == want.matrix.systems
+    assert got.ranking == want.ranking
+    assert got.n_rankings == want.n_rankings
+    assert got.tasks == want.tasks
+    np.testing.assert_allclose(got.matrix.wins, want.matrix.wins, rtol=1e-12, atol=1e-12)
+    np.testing.assert_array_equal(got.matrix.counts, want.matrix.counts)
+    np.testing.assert_allclose(got.score_values, want.score_values, rtol=1e-12, atol=1e-12)
+    if want.task_score_values is not None:
+        np.testing.assert_allclose(got.task_score_values, want.task_score_values, rtol=1e-12, atol=1e-12)
+
+
+def assert_same_confidence(got: object, want: object) -> None:
+    assert got.order == want.order
+    assert got.ranking == want.ranking
+    np.testing.assert_allclose(got.estimate, want.estimate, rtol=1e-12, atol=1e-12)
+    np.testing.assert_allclose(got.half_width, want.half_width, rtol=1e-12, atol=1e-12)
+    np.testing.assert_array_equal(got.counts, want.counts)
+
+
+def assert_same_everything(src: cs.InstanceSource, reference: cs.InstanceScores, scheduler: object = SYNC) -> None:
+    for levels in (1, 2):
+        assert_same_imputation(
+            cs.impute_pairwise(src, levels=levels, scheduler=scheduler), cs.impute_pairwise(reference, levels=levels)
+        )
+    assert_same_confidence(
+        cs.pairwise_confidence(src, delta=0.1, scheduler=scheduler), cs.pairwise_confidence(reference, delta=0.1)
+    )
+
+
+# ---------------------------------------------------------------------- the three layouts
+@pytest.fixture(scope="module")
+def long() -> pd.DataFrame:
+    return make_long(seed=7)
+
+
+@pytest.fixture(scope="module")
+def by_model(long, tmp_path_factory) -> tuple[object, pd.DataFrame]:
+    """One Parquet file per model (rows shuffled inside); the reference is their concatenation in path order."""
+    folder = tmp_path_factory.mktemp("by_model")
+    pieces = []
+    for k, (system, rows) in enumerate(sorted(long.groupby("system"), key=lambda kv: kv[0])):
+        rows = shuffled(rows, k)
+        rows.to_parquet(folder / f"{system}.parquet", index=False)
+        pieces.append(rows)
+    return folder, pd.concat(pieces, ignore_index=True)
+
+
+@pytest.fixture(scope="module")
+def by_task(long, tmp_path_factory) -> tuple[object, pd.DataFrame]:
+    """One CSV per task (rows shuffled inside); the reference is their concatenation in path order."""
+    folder = tmp_path_factory.mktemp("by_task")
+    pieces = []
+    for k, (task, rows) in enumerate(sorted(long.groupby("task"), key=lambda kv: kv[0])):
+        rows = shuffled(rows, 100 + k)
+        rows.to_csv(folder / f"{task}.csv", index=False)
+        pieces.append(rows)
+    return folder, pd.concat(pieces, ignore_index=True)
+
+
+def test_parquet_directory_one_file_per_model(by_model):
+    folder, reference = by_model
+    assert_same_everything(source(str(folder)), in_memory(reference))
+
+
+def test_parquet_list_keeps_the_given_order(by_model):
+    folder, reference = by_model
+    paths = sorted(folder.glob("*.parquet"), reverse=True)
+    frame = pd.concat([pd.read_parquet(p) for p in paths], ignore_index=True)
+    got = cs.impute_pairwise(source(paths), scheduler=SYNC)
+    want = cs.impute_pairwise(in_memory(frame))
+    assert got.matrix.systems == want.matrix.systems != in_memory(reference).systems
+    assert_same_imputation(got, want)
+
+
+def test_csv_glob_one_file_per_task(by_task):
+    folder, reference = by_task
+    assert_same_everything(source(str(folder / "*.csv")), in_memory(reference))
+
+
+def test_dask_dataframe(long):
+    frame = shuffled(long, 3)
+    assert_same_everything(source(dd.from_pandas(frame, npartitions=3)), in_memory(frame))
+
+
+def test_dask_dataframe_with_other_column_names(long):
+    frame = shuffled(long, 4).rename(columns={"system": "model", "task": "dataset", "instance": "id", "score": "ok"})
+    frame["extra"] = 1
+    names = {"system": "model", "task": "dataset", "instance": "id", "score": "ok"}
+    got = cs.impute_pairwise(source(dd.from_pandas(frame, npartitions=4), **names), levels=2, scheduler=SYNC)
+    assert_same_imputation(got, cs.impute_pairwise(in_memory(frame, **names), levels=2))
+
+
+def test_task_level_data_one_instance_per_task():
+    """One item per task: the in-memory sums take the task-level path, Dask the per-item one."""
+    frame = shuffled(make_long(seed=11, items={f"t{k}": 1 for k in range(9)}), 5)
+    frame["task"] = frame["task"].replace({"t0": "qa", "t1": "err", "t2": "nli", "t3": "mt"})
+    assert in_memory(frame).values.shape[1] == 9
+    assert_same_everything(source(dd.from_pandas(frame, npartitions=3)), in_memory(frame))
+
+
+def test_labels_in_category_order_and_normalized(long):
+    frame = shuffled(long, 6)
+    order = sorted(frame["system"].unique(), reverse=True)
+    frame["system"] = pd.Categorical(frame["system"], categories=order)
+    got = cs.impute_pairwise(source(dd.from_pandas(frame, npartitions=3)), scheduler=SYNC)
+    assert got.matrix.systems == tuple(order) == in_memory(frame).systems
+
+    spaced = shuffled(long, 8)
+    spaced.loc[spaced.index[-40:], "task"] = " " + spaced["task"].iloc[-40:]  # " qa" is the task "qa"
+    got = cs.impute_pairwise(source(dd.from_pandas(spaced, npartitions=3)), levels=2, scheduler=SYNC)
+    assert_same_imputation(got, cs.impute_pairwise(in_memory(spaced), levels=2))
+
+
+def test_one_partition_and_other_schedulers(long):
+    frame = shuffled(long, 9)
+    reference = cs.impute_pairwise(in_memory(frame), levels=2)
+    for npartitions, scheduler in ((1, SYNC), (4, "threads")):
+        got = cs.impute_pairwise(source(dd.from_pandas(frame, npartitions=npartitions)), levels=2, scheduler=scheduler)
+        assert_same_imputation(got, reference)
+
+
+# ---------------------------------------------------------------------- errors
+def test_missing_column_in_a_file_is_named(by_model, tmp_path):
+    folder, _ = by_model
+    for k, path in enumerate(sorted(folder.glob("*.parquet"))[:3]):
+        frame = pd.read_parquet(path)
+        if k == 2:
+            frame = frame.rename(columns={"score": "correct"})
+        frame.to_parquet(tmp_path / path.name, index=False)
+    with pytest.raises(LeaderboardError, match=r"model-\d+\.parquet' has no column\(s\) 'score'"):
+        cs.impute_pairwise(source(tmp_path), scheduler=SYNC)
+
+
+def test_missing_column_in_a_dask_dataframe_is_named(long):
+    frame = dd.from_pandas(long.drop(columns="instance"), npartitions=2)
+    with pytest.raises(LeaderboardError, match=r"has no column\(s\) 'instance'"):
+        cs.impute_pairwise(source(frame), scheduler=SYNC)
+
+
+def test_missing_files_and_unknown_formats(tmp_path):
+    with pytest.raises(LeaderboardError, match="no file matches"):
+        cs.impute_pairwise(source(str(tmp_path / "*.parquet")), scheduler=SYNC)
+    with pytest.raises(LeaderboardError, match="has no Parquet or CSV files"):
+        cs.impute_pairwise(source(tmp_path), scheduler=SYNC)
+    (tmp_path / "scores.json").write_text("{}")
+    with pytest.raises(LeaderboardError, match="cannot tell the format"):
+        cs.impute_pairwise(source(tmp_path / "scores.json"), scheduler=SYNC)
+
+
+def test_duplicate_row_is_named(long):
+    frame = shuffled(long, 10)
+    row = frame[(frame["task"] == "mt") & (frame["instance"] == 3)].iloc[[0]]
+    doubled = pd.concat([frame, row], ignore_index=True)  # the copy lands in another input partition
+    with pytest.raises(DuplicateInstanceError, match=r"system '.+' has more than one score for instance\(s\) 3 of task 'mt'") as err:
+        cs.impute_pairwise(source(dd.from_pandas(doubled, npartitions=3)), scheduler=SYNC)
+    assert (err.value.system, err.value.task, err.value.instances) == (row["system"].iloc[0], "mt", (3,))
+
+
+def test_unknown_task_options_and_empty_system(long):
+    with pytest.raises(UnknownTaskError, match="unknown task 'errr' in lower_is_better"):
+        cs.impute_pairwise(cs.InstanceSource(dd.from_pandas(long, npartitions=2), lower_is_better=["errr"]), scheduler=SYNC)
+    frame = pd.concat([long, pd.DataFrame({"system": ["ghost"], "task": ["qa"], "instance": [0], "score": [np.nan]})])
+    with pytest.raises(EmptySystemError, match="'ghost'"):
+        cs.impute_pairwise(source(dd.from_pandas(frame, npartitions=2)), scheduler=SYNC)
+
+
+def test_scheduler_needs_an_instance_source(long):
+    with pytest.raises(InvalidOptionError, match="scheduler="):
+        cs.impute_pairwise(in_memory(long), scheduler="threads")
+
+
+# ---------------------------------------------------------------------- a real cluster
+@pytest.fixture(scope="module")
+def client():
+    distributed = pytest.importorskip("distributed")
+    cluster = distributed.LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None, silence_logs=50
+    )
+    try:
+        with distributed.Client(cluster) as c:
+            yield c
+    finally:
+        cluster.close()
+
+
+@pytest.mark.slow
+def test_local_cluster_parquet_per_model(client, tmp_path):
+    long = make_long(seed=21, n_systems=30, items={"qa": 200, "nli": 200, "mt": 200, "err": 200})
+    pieces = []
+    for system, rows in sorted(long.groupby("system"), key=lambda kv: kv[0]):
+        rows.to_parquet(tmp_path / f"{system}.parquet", index=False)
+        pieces.append(rows)
+    reference = in_memory(pd.concat(pieces, ignore_index=True))
+    src = source(str(tmp_path / "*.parquet"))
+    assert_same_imputation(cs.impute_pairwise(src), cs.impute_pairwise(reference))  # the active client
+    assert_same_imputation(
+        cs.impute_pairwise(source(str(tmp_path)), levels=2, scheduler=client), cs.impute_pairwise(reference, levels=2)
+    )
+    assert_same_confidence(cs.pairwise_confidence(src, delta=0.1), cs.pairwise_confidence(reference, delta=0.1))
+
+
+@pytest.mark.slow
+def test_local_scheduler_while_a_client_is_active(client, long):
+    """The shuffle must not pick P2P (it needs the cluster's workers) when another scheduler is asked for."""
+    frame = shuffled(long, 12)
+    got = cs.impute_pairwise(source(dd.from_pandas(frame, npartitions=3)), levels=2, scheduler=SYNC)
+    assert_same_imputation(got, cs.impute_pairwise(in_memory(frame), levels=2))
+
+
+@pytest.mark.slow
+def test_local_cluster_carries_errors_back(client, long):
+    frame = pd.concat([long, long.iloc[[5]]], ignore_index=True)
+    with pytest.raises(DuplicateInstanceError) as err:
+        cs.impute_pairwise(source(dd.from_pandas(frame, npartitions=3)), scheduler=client)
+    assert err.value.system == long["system"].iloc[5] and err.value.task == long["task"].iloc[5]
