@@ -49,6 +49,7 @@ __all__ = [
     "decode_error",
     "file_format",
     "existing_file",
+    "header_fields",
 ]
 
 #: The ``orient=`` values accepted for a JSON object of objects (as in ``DataFrame.to_json``).
@@ -554,3 +555,35 @@ def read_json_table(path: str | Path, orient: str | None = None) -> RawTable:
         f"{shown!r}: a JSON object must map every key to an object (task -> {{system: score}}) or to a list; "
         f"key {next(k for k, v in data.items() if not isinstance(v, (dict, list)))!r} maps to a single value"
     )
+
+
+def header_fields(path: str | Path, delimiter: str) -> tuple[list[str], int]:
+    """The header of a delimited file (its first non-blank record) and its line.
+
+    Parameters
+    ----------
+    path : str or Path
+    delimiter : str
+
+    Returns
+    -------
+    (list of str, int)
+
+    Raises
+    ------
+    LeaderboardError
+        Empty file, not UTF-8, a repeated or blank column name (naming the positions).
+    """
+    path = Path(path)
+    with open_text(path) as fh:
+        reader = csv.reader(fh, delimiter=delimiter, strict=True)
+        try:
+            for fields in reader:
+                if fields and fields != [""]:
+                    check_header(fields, [], path, reader.line_num)
+                    return fields, reader.line_num
+        except UnicodeDecodeError as exc:
+            raise decode_error(path, reader.line_num + 1, exc) from None
+        except csv.Error as exc:
+            raise LeaderboardError(f"cannot parse {str(path)!r} near line {reader.line_num}: {exc}") from None
+    raise LeaderboardError(f"file {str(path)!r} is empty")

@@ -7,23 +7,23 @@ ids as written, a repeated header or a row with the wrong number of fields an er
 from __future__ import annotations
 
 import csv
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 
 import pandas as pd
 
 from .errors import InvalidOptionError, LeaderboardError
 from .file_tables import (
-    check_header,
     decode_error,
     existing_file,
     file_format,
+    header_fields,
     open_binary,
     open_text,
 )
 from .instances import InstanceScores
 
-__all__ = ["read_instances", "header_fields", "ragged_lines", "CHUNKED_FILE_BYTES", "DEFAULT_CHUNKSIZE"]
+__all__ = ["read_instances", "ragged_lines", "CHUNKED_FILE_BYTES", "DEFAULT_CHUNKSIZE"]
 
 #: Files larger than this are read in chunks of :data:`DEFAULT_CHUNKSIZE` rows by default.
 CHUNKED_FILE_BYTES = 64 * 1024 * 1024
@@ -32,10 +32,10 @@ DEFAULT_CHUNKSIZE = 1_000_000
 
 
 def read_instances(
-    path: str | Path,
+    path: str | Path | Sequence[str | Path],
     *,
-    system: str = "system",
-    task: str = "task",
+    system: str | None = "system",
+    task: str | None = "task",
     instance: str = "instance",
     score: str = "score",
     lower_is_better: Iterable[str] = (),
@@ -43,19 +43,27 @@ def read_instances(
     format: str | None = None,
     sep: str | None = None,
     chunksize: int | None = None,
+    progress: Callable[..., None] | None = None,
 ) -> InstanceScores:
-    """Read instance-level scores from a long CSV/TSV or Parquet file.
+    """Read instance-level scores from a long CSV/TSV or Parquet file, or from many of them.
 
     Only the four named columns are read. Files larger than 64 MiB are read in chunks of one
     million rows (or `chunksize` rows when given), with system and task labels held as
     categoricals, so memory stays near the size of the final array (8 bytes per cell).
 
+    A directory, a glob (``"logs/*.parquet"``) or a list of files (one per model or one per
+    task) is read by :func:`consensus.instance_sets.read_instance_files`: items aligned by
+    (task, instance) across files, a model missing an item missing there, the scores written
+    straight into the array without building the long table.
+
     Parameters
     ----------
-    path : str or Path
-        ``.csv``, ``.tsv``, ``.txt``, ``.parquet`` or ``.pq`` (or pass `format`).
+    path : str, Path or list of them
+        ``.csv``, ``.tsv``, ``.txt``, ``.parquet`` or ``.pq`` (or pass `format`); or a
+        directory, glob or list of such files.
     system, task, instance, score : str
-        Column names.
+        Column names. With many files, ``system=None`` (``task=None``) takes each file's name
+        as its system (task).
     lower_is_better, weights
         As in :meth:`InstanceScores.from_long`.
     format : {"csv", "tsv", "parquet"}, optional
@@ -64,6 +72,8 @@ def read_instances(
         Delimiter of a CSV/TSV file.
     chunksize : int, optional
         Rows per chunk; ``0`` reads the file at once.
+    progress : callable, optional
+        Many files: called with a short text after each file (see :func:`read_instance_files`).
 
     Returns
     -------
@@ -92,7 +102,18 @@ def read_instances(
     >>> read_instances(path)
     InstanceScores(2 systems x 1 tasks, 2 instances, 3 scores, 1 missing)
     """
-    path = existing_file(path, sep)
+    from .instance_sets import is_many
+
+    if is_many(path):
+        if format is not None or chunksize is not None:
+            raise InvalidOptionError("format= and chunksize= apply to one file; many files are read by their extension")
+        from .instance_sets import read_instance_files
+
+        return read_instance_files(
+            path, system=system, task=task, instance=instance, score=score, lower_is_better=lower_is_better,
+            weights=weights, sep=sep, progress=progress,
+        )
+    path = existing_file(path, sep)  # type: ignore[arg-type]
     if not all(isinstance(c, str) for c in (system, task, instance, score)):
         raise InvalidOptionError(f"system, task, instance and score must be column names, got {[system, task, instance, score]!r}")
     fmt = file_format(path, format)
@@ -208,38 +229,6 @@ def _read_parquet(path: Path, columns: Sequence[str], chunksize: int) -> pd.Data
     if not pieces:
         raise LeaderboardError(f"file {str(path)!r} has no rows")
     return _concat(pieces, columns)[list(columns)]
-
-
-def header_fields(path: str | Path, delimiter: str) -> tuple[list[str], int]:
-    """The header of a delimited file (its first non-blank record) and its line.
-
-    Parameters
-    ----------
-    path : str or Path
-    delimiter : str
-
-    Returns
-    -------
-    (list of str, int)
-
-    Raises
-    ------
-    LeaderboardError
-        Empty file, not UTF-8, a repeated or blank column name (naming the positions).
-    """
-    path = Path(path)
-    with open_text(path) as fh:
-        reader = csv.reader(fh, delimiter=delimiter, strict=True)
-        try:
-            for fields in reader:
-                if fields and fields != [""]:
-                    check_header(fields, [], path, reader.line_num)
-                    return fields, reader.line_num
-        except UnicodeDecodeError as exc:
-            raise decode_error(path, reader.line_num + 1, exc) from None
-        except csv.Error as exc:
-            raise LeaderboardError(f"cannot parse {str(path)!r} near line {reader.line_num}: {exc}") from None
-    raise LeaderboardError(f"file {str(path)!r} is empty")
 
 
 def ragged_lines(path: str | Path, delimiter: str, width: int, *, limit: int = 5) -> list[tuple[int, int]]:

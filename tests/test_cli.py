@@ -474,7 +474,7 @@ def test_output_and_plot_files(files, capsys, tmp_path):
 
 
 def test_progress_indicator_is_fed_by_the_solver_and_silenced_by_quiet(capsys):
-    from consensus.cli.output import Progress
+    from consensus.cli.args import Progress
 
     progress = Progress("Kemeny consensus", delay=0.0, every=0.0)
     progress({"objective": 12.0, "lower_bound": 10.0})

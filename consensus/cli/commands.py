@@ -12,9 +12,10 @@ from .args import (
     is_leaderboard,
     load,
     option_value,
+    progress_for,
     split_names,
 )
-from .output import emit, progress_for, save_plot
+from .output import emit, save_plot
 
 
 def cmd_analyze(args: argparse.Namespace) -> int:

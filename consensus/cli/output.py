@@ -5,14 +5,12 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import math
 import sys
-import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from .args import PROG, UsageError
+from .args import UsageError
 
 #: Figure formats ``--plot`` accepts (what matplotlib's Agg, PDF, PS and SVG back-ends write).
 PLOT_FORMATS = ("png", "pdf", "svg", "svgz", "eps", "ps", "jpg", "jpeg", "tif", "tiff", "webp")
@@ -219,96 +217,3 @@ def save_plot(args: argparse.Namespace, make: Callable[[], Any]) -> None:
     _replace_atomically(path, write, "--plot")
 
 
-class Progress:
-    """A stderr progress line for long solves, fed by the solver's progress callback.
-
-    Silent for the first `delay` seconds (short solves print nothing); then, on a terminal,
-    one line rewritten in place (at most every 0.2 s), elsewhere a line every `every`
-    seconds. Calling the object reports; it accepts a progress object (such as
-    ``SolveProgress``), a mapping, a stage string or keywords.
-
-    Parameters
-    ----------
-    label : str
-        What is being solved, shown at the start of the line.
-    delay : float, default=1.0
-        Seconds of silence after creation.
-    every : float, default=5.0
-        Seconds between lines when stderr is not a terminal.
-    """
-
-    def __init__(self, label: str, *, delay: float = 1.0, every: float = 5.0) -> None:
-        self.label = label
-        self.start = time.monotonic()
-        self.delay = delay
-        self.every = every
-        self.last = -math.inf
-        self.tty = sys.stderr.isatty()
-        self.shown = False
-
-    def __call__(self, *args: Any, **kwargs: Any) -> None:
-        now = time.monotonic()
-        elapsed = now - self.start
-        if elapsed < self.delay or now - self.last < (0.2 if self.tty else self.every):
-            return
-        self.last = now
-        text = f"{PROG}: {self.label}: {elapsed:.0f} s" + _progress_details(args, kwargs)
-        if self.tty:
-            sys.stderr.write("\r" + text.ljust(78)[:200])
-        else:
-            sys.stderr.write(text + "\n")
-        sys.stderr.flush()
-        self.shown = True
-
-    def close(self) -> None:
-        """Erase the progress line on a terminal, if one was shown."""
-        if self.shown and self.tty:
-            sys.stderr.write("\r" + " " * 78 + "\r")
-            sys.stderr.flush()
-
-
-def _progress_details(args: tuple[Any, ...], kwargs: dict[str, Any]) -> str:
-    """The interesting fields of a progress report (an object such as the Kemeny solver's
-    ``SolveProgress``, a mapping, or keywords): stage, component, round, cuts, incumbent, bound, gap."""
-    names = ("stage", "component", "n_components", "round", "iteration", "cuts", "objective", "incumbent",
-             "lower_bound", "bound", "gap")
-    info: dict[str, Any] = dict(kwargs)
-    for arg in args:
-        if isinstance(arg, dict):
-            info.update(arg)
-        elif isinstance(arg, str):
-            info.setdefault("stage", arg)
-        else:
-            for name in names:
-                if hasattr(arg, name):
-                    info[name] = getattr(arg, name)
-    parts = []
-    if "component" in info and "n_components" in info and info["n_components"] and info["n_components"] > 1:
-        info["component"] = f"{int(info['component']) + 1}/{info['n_components']}"
-    else:
-        info.pop("component", None)
-    for name in names:
-        value = info.get(name)
-        if value is None or name == "n_components":
-            continue
-        if isinstance(value, float):
-            value = f"{value:g}"
-        parts.append(f"{name.replace('_', ' ')} {value}")
-    return (", " + ", ".join(parts)) if parts else ""
-
-
-def progress_for(args: argparse.Namespace, label: str) -> Progress | None:
-    """Return a :class:`Progress` reporter for a solve, or None with ``--quiet``.
-
-    Parameters
-    ----------
-    args : argparse.Namespace
-        The parsed options (``quiet``).
-    label : str
-        What is being solved (``"Kemeny consensus"``).
-
-    Returns
-    -------
-    Progress or None
-    """
-    return None if args.quiet else Progress(label)

@@ -34,7 +34,9 @@ def _input_options(parser: argparse.ArgumentParser, *, file_required: bool) -> N
     group.add_argument("--long", metavar="SYSTEM,TASK,SCORE",
                        help="long file: one row per system and task, with these column names")
     group.add_argument("--instances", metavar="SYSTEM,TASK,INSTANCE,SCORE",
-                       help="instance-level long file: one row per system, task and instance")
+                       help="instance-level long file: one row per system, task and instance; FILE may be a "
+                       "directory or a quoted glob of Parquet/CSV files (one per model or task), and @file as the "
+                       "SYSTEM or TASK column takes each file's name")
     group.add_argument("--tasks", metavar="COL,...",
                        help="only these task columns (analyze --example gumbel: the number of tasks)")
     group.add_argument("--exclude", metavar="COL,...", action="append",
