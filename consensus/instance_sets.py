@@ -80,8 +80,13 @@ def instance_paths(path: str | Path | Sequence[str | Path]) -> list[Path]:
     ------
     LeaderboardError
         Nothing matches, or a listed file does not exist.
+    InvalidOptionError
+        A list holds something else than paths.
     """
     if isinstance(path, (list, tuple)):
+        bad = [p for p in path if not isinstance(p, (str, Path))]
+        if bad:
+            raise InvalidOptionError(f"a list of instance files must hold paths, got {bad[0]!r}")
         files = [Path(p) for p in path]
         for f in files:
             if not f.is_file():
