@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 import warnings
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
@@ -408,7 +408,9 @@ def _point_blend(points: np.ndarray, i: int, rows: Sequence[int], nums: Sequence
     return out
 
 
-def certificate_holds(lb: Leaderboard, cert: CondorcetCertificate, constraints: Sequence[WeightConstraint]) -> bool:
+def certificate_holds(
+    lb: Leaderboard, cert: CondorcetCertificate, constraints: Sequence[WeightConstraint], points: np.ndarray | None = None
+) -> bool:
     """Check a certificate's claim with :func:`exact_bound`, in exact arithmetic.
 
     ``kind="strict"``: the bound is at most ``cert.threshold``; ``"constraints"``: the
@@ -423,6 +425,8 @@ def certificate_holds(lb: Leaderboard, cert: CondorcetCertificate, constraints: 
         The certificate to check.
     constraints : sequence of WeightConstraint
         The weight constraints of the result the certificate belongs to.
+    points : numpy.ndarray, optional
+        A linear rule's points (:func:`exact_bound`); None: the majority relation.
 
     Returns
     -------
@@ -445,7 +449,7 @@ def certificate_holds(lb: Leaderboard, cert: CondorcetCertificate, constraints: 
     >>> res.feasible, certificate_holds(lb, res.certificate, res.constraints)
     (False, True)
     """
-    bound = exact_bound(lb, cert.system, cert.rival_mix, cert.multipliers, constraints)
+    bound = exact_bound(lb, cert.system, cert.rival_mix, cert.multipliers, constraints, points=points)
     if cert.kind == "strict":
         return bound <= Fraction(cert.threshold)
     if cert.kind == "constraints":  # contradictory even within CONSTRAINT_TOL per row
@@ -454,7 +458,12 @@ def certificate_holds(lb: Leaderboard, cert: CondorcetCertificate, constraints: 
     return bound < Fraction(cert.threshold)
 
 
-def verify_condorcet_result(lb: Leaderboard, res: CondorcetWeightsResult) -> bool:
+def verify_condorcet_result(
+    lb: Leaderboard,
+    res: CondorcetWeightsResult,
+    margins: Callable[[np.ndarray], np.ndarray] | None = None,
+    points: np.ndarray | None = None,
+) -> bool:
     """Re-check a :class:`CondorcetWeightsResult` against `lb` without a solver.
 
     The weights (if any) must sum to 1, satisfy the constraints (within
@@ -468,6 +477,12 @@ def verify_condorcet_result(lb: Leaderboard, res: CondorcetWeightsResult) -> boo
         The leaderboard the result was computed on.
     res : CondorcetWeightsResult
         The result to check.
+    margins : callable, optional
+        ``w -> margins`` of the system over its rivals (a linear rule's, from running the
+        rule: :func:`consensus.winning.verify_winning_result`); default: the weighted majority
+        relation rebuilt from the scores.
+    points : numpy.ndarray, optional
+        The linear rule's points the certificate is checked against (:func:`exact_bound`).
 
     Returns
     -------
@@ -500,9 +515,11 @@ def verify_condorcet_result(lb: Leaderboard, res: CondorcetWeightsResult) -> boo
         w = weight_vector(lb, res.weight_values, "weights")
         ok &= abs(w.sum() - 1.0) <= 1e-9
         ok &= all(c.violation(res.weight_values) <= CONSTRAINT_TOL for c in res.constraints)
-        ok &= wins_all(margins_from_pairwise(lb, res.system, w), res.strict, res.tol) if res.feasible else True
+        if res.feasible:
+            found = margins(w) if margins is not None else margins_from_pairwise(lb, res.system, w)
+            ok &= wins_all(found, res.strict, res.tol)
     if res.certificate is not None:
-        ok &= certificate_holds(lb, res.certificate, res.constraints)
+        ok &= certificate_holds(lb, res.certificate, res.constraints, points)
     if not res.feasible and res.certificate is None:
         ok = False
     if res.feasible and res.weight_values is None:

@@ -59,6 +59,7 @@ from .errors import InvalidOptionError, SolveFailedError
 from .leaderboard import Leaderboard
 from .pairwise import pairwise
 from .results import RadiusAnswer, RemovalAnswer, SensitivityResult
+from .results.base import tier_positions
 from .rules.linear import LINEAR_RULES, rule_result
 from .rules.registry import rank
 from .solver_choice import check_solver, solver_errors
@@ -126,10 +127,6 @@ class _Problem:
     note: str = ""
 
 
-def _tiers_rank(tiers: Tiers) -> dict[str, int]:
-    return {s: pos for pos, group in enumerate(tiers) for s in group}
-
-
 def _critical_pairs(order_tiers: Tiers, kind: str, k: int | None, index: Mapping[str, int]) -> tuple[list[tuple[int, int]], tuple[str, str] | None]:
     """The critical pairs of a target in a ranking (tie groups), or the pair already tied."""
     flat = [s for g in order_tiers for s in g]
@@ -171,7 +168,7 @@ def _linear_problem(lb: Leaderboard, rule: str, kind: str, k: int | None, option
         else:
             w = np.asarray(weights)
         ranking = rule_result(setup.lp, w).ranking
-        pos = _tiers_rank(ranking)
+        pos = tier_positions(ranking)
         a, b = systems[pair[0]], systems[pair[1]]
         return pos[a] >= pos[b], ranking
 

@@ -37,17 +37,16 @@ import dataclasses
 import math
 import time
 from collections.abc import Iterable, Mapping, Sequence
-from fractions import Fraction
 from typing import Any, Literal
 
 import numpy as np
 
-from .certificates import CONSTRAINT_TOL, Labels, exact_bound, weight_vector, wins_all
+from .certificates import Labels, verify_condorcet_result
 from .condorcet import Engine, condorcet_weights, solve_system
 from .coverage import apply_min_coverage
 from .errors import InvalidOptionError
 from .leaderboard import Leaderboard
-from .results import CondorcetCertificate, CondorcetWeightsResult
+from .results import CondorcetWeightsResult
 from .results.condorcet import LINEAR_VERIFIER
 from .rules.linear import (
     LinearPoints,
@@ -399,28 +398,7 @@ def verify_winning_result(lb: Leaderboard, res: CondorcetWeightsResult) -> bool:
         raise InvalidOptionError("verify: pass the leaderboard the result was solved on (after its missing-score treatment)")
     setup = linear_setup(lb, res.rule, opts, missing, None, "verify")
     work = setup.lp.lb
-    i = work.system_index(res.system)
-    ok = True
-    if res.weight_values is not None:
-        w = weight_vector(work, res.weight_values, "weights")
-        ok &= abs(w.sum() - 1.0) <= 1e-9
-        ok &= all(c.violation(res.weight_values) <= CONSTRAINT_TOL for c in res.constraints)
-        if res.feasible:
-            margins = setup.rule_margins(i)(w)
-            ok &= wins_all(margins, res.strict, res.tol)
-    cert: CondorcetCertificate | None = res.certificate
-    if cert is not None:
-        bound = exact_bound(work, res.system, cert.rival_mix, cert.multipliers, res.constraints, points=setup.lp.points)
-        if cert.kind == "strict":
-            ok &= bound <= Fraction(cert.threshold)
-        elif cert.kind == "constraints":
-            total = sum((Fraction(float(mu)) for mu in cert.multipliers.values()), Fraction(0))
-            ok &= bound < -Fraction(CONSTRAINT_TOL) * total
-        else:
-            ok &= bound < Fraction(cert.threshold)
-    if res.feasible != (res.weight_values is not None) or (not res.feasible and cert is None):
-        ok = False
-    return bool(ok)
+    return verify_condorcet_result(work, res, setup.rule_margins(work.system_index(res.system)), setup.lp.points)
 
 
 LINEAR_VERIFIER[:] = [verify_winning_result]
