@@ -169,8 +169,7 @@ class _Job:
     verify_with: Literal["pairwise", "rows"]
     counters: dict[str, float]
     labels: Labels
-    points: np.ndarray | None = None  # a linear rule's points (scaled), None: the majority relation
-    rule_margins: Any = None  # w -> margins from the rule itself (linear rules, verify_with="pairwise")
+    linear: Any = None  # a linear rule (winning.LinearSetup), None: the majority relation
     start: float = field(default_factory=time.perf_counter)
     proven: dict[tuple[int | None, int | None], Fraction] = field(default_factory=dict)
     # derived once from the inputs above
@@ -184,11 +183,14 @@ class _Job:
         self.i = self.labels.index[self.system]
         self.tasks = self.labels.tasks
         self.rivals = self.labels.rivals(self.system)
+        self.points = None if self.linear is None else self.linear.scaled
+        self.scale = 1.0 if self.linear is None else self.linear.scale  # scaled units -> the rule's units
         if self.points is None:
             self.R = relation_matrix(self.lb.values, self.i)
             self.context = f"Condorcet weights of {self.system!r}"
         else:
             self.R = np.delete(self.points[self.i][None, :] - self.points, self.i, axis=0)
+            self.rule_margins = self.linear.rule_margins(self.i)
             self.context = f"winning weights of {self.system!r}"
 
     def run(self, fn: Any, *args: Any) -> WeightsLPResult:
@@ -201,11 +203,10 @@ class _Job:
         return out
 
     def margins_of(self, w: np.ndarray) -> np.ndarray:
-        """The system's margins over its rivals under `w`, recomputed from the scores."""
+        """The system's margins over its rivals under `w`, recomputed from the scores (a linear
+        rule: by running the rule itself)."""
         if self.points is not None:
-            if self.verify_with == "pairwise":
-                return self.rule_margins(w)
-            return self.R @ w
+            return self.rule_margins(w)
         if self.verify_with == "pairwise":
             return margins_from_pairwise(self.lb, self.system, w)
         return row_margins(self.lb.values, self.i, w)
@@ -255,7 +256,7 @@ def _never(job: _Job, mm: WeightsLPResult, margin: float, strict_kind: bool) -> 
     kind, threshold = ("strict", job.tol) if strict_kind else ("weak", -job.tol)
     cert = make_certificate(
         job.lb, job.system, job.rivals, raw, kind, threshold, job.cons if j is None else (), job.R, job.tasks,
-        points=job.points is not None,
+        points=job.points is not None, scale=job.scale,
     )
     key = (j, id(raw) if j is None else None)
     if key not in job.proven:
@@ -317,8 +318,12 @@ def _winning(
         distance = 0.0
     objective = job.objective
     objective_value = float(sum(weight_map[t] for t in objective[1])) if objective is not None else None
-    win = "beats every rival" if job.strict else "beats or ties every rival"
-    text = f"{job.system!r} {win} with these weights (smallest margin {final.min():.4g}; best possible {margin:.4g})"
+    if job.linear is None:
+        win = "beats every rival" if job.strict else "beats or ties every rival"
+    else:
+        win = f"scores {'strictly highest' if job.strict else 'highest or tied'} under {job.linear.lp.rule}"
+    s = job.scale  # margins in the rule's units
+    text = f"{job.system!r} {win} with these weights (smallest margin {s * final.min():.4g}; best possible {s * margin:.4g})"
     if distance is not None:
         text += f"; L1 distance {distance:.4g} from the reference weights"
     if objective is not None and objective_value is not None:
@@ -345,8 +350,7 @@ def solve_system(
     verify_with: Literal["pairwise", "rows"],
     counters: dict[str, float],
     labels: Labels,
-    points: np.ndarray | None = None,
-    rule_margins: Any = None,
+    linear: Any = None,
 ) -> tuple[CondorcetWeightsResult, bool | None]:
     """One system's answer, and (for :func:`consensus.prospective`) the other notion's.
 
@@ -376,11 +380,10 @@ def solve_system(
     counters : dict
         LPs, solves and solver seconds, incremented in place.
     labels : Labels
-    points : ndarray, optional
-        A linear rule's points (systems x tasks, scaled so differences lie in [-1, 1]):
-        the question is then "does the system score highest" (:func:`consensus.winning_weights`).
-    rule_margins : callable, optional
-        ``w -> margins`` from the rule itself, for ``verify_with="pairwise"`` with `points`.
+    linear : LinearSetup, optional
+        A linear rule (:class:`consensus.winning.LinearSetup`: scaled points, scale, and the
+        rule re-run that re-checks every margin): the question is then "does the system score
+        highest" (:func:`consensus.winning_weights`).
 
     Returns
     -------
@@ -394,7 +397,7 @@ def solve_system(
     """
     job = _Job(
         lb, system, strict, reference, objective, cons, engine, tol, min_margin, verify_with, counters, labels,
-        points, rule_margins,
+        linear,
     )
     mm = job.run(engine.max_margin, job.R)
     if mm.status is SolveStatus.INFEASIBLE:

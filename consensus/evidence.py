@@ -71,6 +71,7 @@ def make_certificate(
     R: np.ndarray | None = None,
     tasks: Sequence[str] | None = None,
     points: bool = False,
+    scale: float = 1.0,
 ) -> CondorcetCertificate:
     """A :class:`CondorcetCertificate` from the LP's raw certificate, with its statement for humans.
 
@@ -96,6 +97,9 @@ def make_certificate(
     points : bool, default=False
         `R` holds a linear rule's point differences (:func:`consensus.winning_weights`), not
         the majority relation: the statement speaks of points and of scoring highest.
+    scale : float, default=1.0
+        The statement's bound is ``cert.bound * scale`` (the LP ran on points divided by
+        `scale`; the certificate's numbers are rescaled by the caller).
 
     Returns
     -------
@@ -147,7 +151,7 @@ def make_certificate(
                 if kind == "strict"
                 else f"{system!r} always loses to some rival: {what}"
             )
-        statement = f"{verdict}; no weighting gives a smallest margin above {float(cert.bound):.4g}"
+        statement = f"{verdict}; no weighting gives a smallest margin above {float(cert.bound) * scale:.4g}"
     return CondorcetCertificate(
         system=system,
         kind=kind,

@@ -203,8 +203,7 @@ def prospective(
             res, other = solve_system(
                 lb, s, strict=bool(strict), reference=reference, objective=obj, cons=cons_s, engine=engine,
                 tol=tol, min_margin=min_margin, verify_with="rows", counters=counters, labels=labels,
-                points=None if setup is None else setup.scaled,
-                rule_margins=None if setup is None else setup.rule_margins(labels.index[s]),
+                linear=setup,
             )
             if setup is not None:
                 res = rescaled(res, setup, rule)

@@ -209,14 +209,9 @@ def rescaled(res: CondorcetWeightsResult, setup: LinearSetup, rule: str) -> Cond
             offset=cert.offset * s, bound=cert.bound * s, threshold=cert.threshold * s,
         )
     margins = {k: v * s for k, v in res.rival_margins.items()} if res.rival_margins is not None else None
-    text = res.explanation.replace("with these weights", f"under {rule} with these weights")
-    if cert is not None and res.certificate is not None and cert.kind != "constraints":
-        old, new = f"above {res.certificate.bound:.4g}", f"above {cert.bound:.4g}"
-        cert = dataclasses.replace(cert, statement=cert.statement.replace(old, new))
-        text = text.replace(old, new)
     return dataclasses.replace(
         res, margin=res.margin * s, bound=res.bound * s, weights_margin=res.weights_margin * s, rival_margins=margins,
-        threshold=times(res.threshold), certificate=cert, rule=rule, rule_options=setup.options(), explanation=text,
+        threshold=times(res.threshold), certificate=cert, rule=rule, rule_options=setup.options(),
     )
 
 
@@ -351,11 +346,10 @@ def winning_weights(
     obj = objective_tasks(work, objective)
     engine = Engine(work, solver_constraints(work, cons), solver, "pulp", shortcut=False)
     counters = {"lps": 0, "solves": 0, "solver_seconds": 0.0}
-    i = work.system_index(system)
     res, _ = solve_system(
         work, system, strict=bool(strict), reference=reference, objective=obj, cons=cons, engine=engine,
         tol=tol, min_margin=min_margin, verify_with="pairwise", counters=counters, labels=Labels(work),
-        points=setup.scaled, rule_margins=setup.rule_margins(i),
+        linear=setup,
     )
     res = rescaled(res, setup, rule)
     explanation = res.explanation

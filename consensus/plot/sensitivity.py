@@ -72,7 +72,7 @@ def plot_weight_sensitivity(result: Any) -> Figure:
         change = np.nan_to_num(moved[f"change_{norm}"].to_numpy(dtype=float))
         colors = [LOSS_COLOR if c < 0 else NODE_COLOR for c in change]
         bars = ax.barh(y + offset, change, height=0.38, color=colors, edgecolor="#333333", linewidth=0.5,
-                       hatch=hatch, label="L1 nearest" if norm == "l1" else "L-infinity nearest")
+                       hatch=hatch)
         for bar, task in zip(bars, moved.index):
             bar.set_gid(f"{norm}:{task}")
     ax.set_yticks(y, labels, fontsize=font)
@@ -80,8 +80,14 @@ def plot_weight_sensitivity(result: Any) -> Figure:
     ax.axvline(0.0, color="#333333", linewidth=0.8)
     ax.grid(axis="x", alpha=0.3)
     ax.set_xlabel("change of the task's weight (weights sum to 1)", fontsize=9)
-    if len(moved):
-        ax.legend(loc="best", fontsize=8)
+    if len(moved):  # the legend tells the norms apart by hatching; colour is the sign of the change
+        from matplotlib.patches import Patch
+
+        handles = [Patch(facecolor="white", edgecolor="#333333", label="L1 nearest"),
+                   Patch(facecolor="white", edgecolor="#333333", hatch="//", label="L-infinity nearest"),
+                   Patch(facecolor=NODE_COLOR, edgecolor="#333333", label="weight added"),
+                   Patch(facecolor=LOSS_COLOR, edgecolor="#333333", label="weight taken away")]
+        ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0.0, fontsize=8)
     bound = ">= " if result.kind == "lower_bound" else ""
 
     def radius(ans: Any) -> str:
