@@ -54,19 +54,40 @@ def cmd_analyze(args: argparse.Namespace) -> int:
     gumbel          ...
     0
     """
-    from ..analysis import analyze
-    from ..datasets import list_examples
     from ..report import render
 
     if args.list_examples:
-        rows = [(e.name, e.description) for e in list_examples()]
-        width = max(len(name) for name, _ in rows)
-        emit(args, "".join(f"{name.ljust(width)}  {text}\n" for name, text in rows))
-        return EXIT_OK
+        return _list_examples(args)
+    analysis = _analysis(args)
+    emit(args, render(analysis, format=args.format, command="analyze", top=args.top))
+
+    def figure() -> Any:
+        from ..plot import plot_analysis
+
+        return plot_analysis(analysis, top=args.top or None)
+
+    save_plot(args, figure)
+    return EXIT_OK if analysis.checks_ok else EXIT_CHECK_FAILED
+
+
+def _list_examples(args: argparse.Namespace) -> int:
+    """``--list-examples``: the built-in examples, one per line."""
+    from ..datasets import list_examples
+
+    rows = [(e.name, e.description) for e in list_examples()]
+    width = max(len(name) for name, _ in rows)
+    emit(args, "".join(f"{name.ljust(width)}  {text}\n" for name, text in rows))
+    return EXIT_OK
+
+
+def _analysis(args: argparse.Namespace) -> Any:
+    """The :class:`~consensus.Analysis` of ``analyze`` and ``report``, from the parsed options."""
+    from ..analysis import analyze
+
     table, source, example = load(args, leaderboard=True)
     progress = progress_for(args, "Kemeny consensus")
     try:
-        analysis = analyze(
+        return analyze(
             table,
             source=source,
             example=example,
@@ -83,14 +104,46 @@ def cmd_analyze(args: argparse.Namespace) -> int:
     finally:
         if progress:
             progress.close()
-    emit(args, render(analysis, format=args.format, command="analyze", top=args.top))
 
-    def figure() -> Any:
-        from ..plot import plot_analysis
 
-        return plot_analysis(analysis, top=args.top or None)
+def cmd_report(args: argparse.Namespace) -> int:
+    """Run ``consensus report``: the analysis of ``analyze`` as one self-contained HTML page.
 
-    save_plot(args, figure)
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The options parsed by :func:`consensus.cli.build_parser` for ``report`` (those of
+        ``analyze`` plus ``--output``, ``--title`` and ``--no-figure``).
+
+    Returns
+    -------
+    int
+        0, or 1 when a check of a built-in example's published values fails (the page
+        shows the mismatch).
+
+    Raises
+    ------
+    UsageError
+        Conflicting or malformed options, or ``--output`` cannot be written.
+    ConsensusError
+        Bad scores, an unknown rule or example, or a failed solve.
+
+    Examples
+    --------
+    >>> import tempfile, os
+    >>> from consensus.cli import build_parser
+    >>> path = os.path.join(tempfile.mkdtemp(), "report.html")
+    >>> cmd_report(build_parser().parse_args(["report", "-o", path, "--no-figure", "--quiet"]))
+    0
+    >>> open(path, encoding="utf-8").read().startswith("<!DOCTYPE html>")
+    True
+    """
+    from ..report.html import render_html
+
+    if args.list_examples:
+        return _list_examples(args)
+    analysis = _analysis(args)
+    emit(args, render_html(analysis, figure=not args.no_figure, title=args.title))
     return EXIT_OK if analysis.checks_ok else EXIT_CHECK_FAILED
 
 

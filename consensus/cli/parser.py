@@ -14,6 +14,7 @@ from .commands import (
     cmd_kemeny,
     cmd_prospective,
     cmd_rank,
+    cmd_report,
     cmd_sensitivity,
 )
 
@@ -177,6 +178,22 @@ def _non_negative(text: str) -> float:
     return value
 
 
+def _analysis_options(parser: argparse.ArgumentParser) -> None:
+    """The options of ``analyze`` and ``report``: input, built-in examples, rules, coverage, solver."""
+    _input_options(parser, file_required=False)
+    ex = parser.add_argument_group("built-in examples (without FILE)")
+    ex.add_argument("--example", metavar="NAME", help="votenrank-toy (default), colombo-table1 or gumbel")
+    ex.add_argument("--list-examples", action="store_true", help="list the built-in examples and exit")
+    ex.add_argument("--n", type=_systems, metavar="N", help="gumbel: number of systems (default 20)")
+    ex.add_argument("--phi", type=float, help="gumbel: dispersion phi (default 0.05)")
+    ex.add_argument("--seed", type=_seed, help="gumbel: random seed (default 0)")
+    parser.add_argument("--rules", metavar="R,...", help="rules to compare (default: the nine usual ones)")
+    parser.add_argument("--weak", action="store_true", help="prospective systems as weak Condorcet winners")
+    parser.add_argument("--no-prospective", action="store_true", help="skip the prospective-systems section")
+    _coverage_options(parser, "analyze")
+    _solve_options(parser)
+
+
 def build_parser() -> argparse.ArgumentParser:
     """Build the ``consensus`` argument parser (subcommands and their options).
 
@@ -212,20 +229,21 @@ def build_parser() -> argparse.ArgumentParser:
                        "ranking, every rule side by side with rank changes, the comparison table and the "
                        "prospective systems. Without FILE it analyzes a built-in example and checks the "
                        "published values (exit code 1 if a check fails).")
-    _input_options(p, file_required=False)
-    ex = p.add_argument_group("built-in examples (without FILE)")
-    ex.add_argument("--example", metavar="NAME", help="votenrank-toy (default), colombo-table1 or gumbel")
-    ex.add_argument("--list-examples", action="store_true", help="list the built-in examples and exit")
-    ex.add_argument("--n", type=_systems, metavar="N", help="gumbel: number of systems (default 20)")
-    ex.add_argument("--phi", type=float, help="gumbel: dispersion phi (default 0.05)")
-    ex.add_argument("--seed", type=_seed, help="gumbel: random seed (default 0)")
-    p.add_argument("--rules", metavar="R,...", help="rules to compare (default: the nine usual ones)")
-    p.add_argument("--weak", action="store_true", help="prospective systems as weak Condorcet winners")
-    p.add_argument("--no-prospective", action="store_true", help="skip the prospective-systems section")
-    _coverage_options(p, "analyze")
-    _solve_options(p)
+    _analysis_options(p)
     _output_options(p)
     p.set_defaults(handler=cmd_analyze)
+
+    p = sub.add_parser("report", help="the analysis as one self-contained HTML page",
+                       description="The analysis of 'consensus analyze' as one HTML file to publish: summary "
+                       "first, the figure, every table (sortable, nothing cut), the certificates, coverage and "
+                       "policy notes. No network needed to view it. Without FILE: a built-in example.")
+    _analysis_options(p)
+    group = p.add_argument_group("output")
+    group.add_argument("--output", "-o", metavar="PATH.html", help="write the page to PATH instead of stdout")
+    group.add_argument("--title", help="page title (default: 'consensus report: SOURCE')")
+    group.add_argument("--no-figure", action="store_true", help="leave the figure out (it needs matplotlib)")
+    group.add_argument("--quiet", "-q", action="store_true", help="no progress indicator or notes on stderr")
+    p.set_defaults(handler=cmd_report)
 
     p = sub.add_parser("rank", help="rank with one voting rule", description="Rank the systems with one rule.")
     _input_options(p, file_required=True)

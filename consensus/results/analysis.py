@@ -58,6 +58,11 @@ class Check:
                 "source": self.source}
 
 
+#: The HTML renderer of :meth:`Analysis.to_html`, registered by :mod:`consensus.report.html`
+#: (results never import reports; importing :mod:`consensus.report` registers it).
+HTML_RENDERER: list[Any] = []
+
+
 @dataclass(frozen=True, slots=True, repr=False)
 class Analysis(Displayed):
     """Everything ``consensus analyze`` reports, computed once (see :func:`consensus.analyze`).
@@ -139,6 +144,26 @@ class Analysis(Displayed):
         if self.checks:
             facts.append(("checks", f"{sum(c.ok for c in self.checks)}/{len(self.checks)} ok"))
         return title, facts, self.comparison._display()[2]
+
+    def to_html(self, *, figure: bool = True, title: str | None = None) -> str:
+        """The analysis as one self-contained HTML page (:func:`consensus.report.html.render_html`).
+
+        Parameters
+        ----------
+        figure : bool, default=True
+            Include the figure (needs matplotlib; a note says so otherwise).
+        title : str, optional
+            The page title; default ``consensus report: SOURCE``.
+
+        Returns
+        -------
+        str
+            The HTML document: summary first, the figure, every table (sortable), the
+            certificates, coverage and policy notes. ``consensus report`` writes it.
+        """
+        if not HTML_RENDERER:  # consensus.analyze imports the reports, so this needs a hand-made Analysis
+            raise RuntimeError("the HTML renderer is not loaded: import consensus.report first")
+        return str(HTML_RENDERER[0](self, figure=figure, title=title))
 
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON-able values: each part's own ``to_dict()``.

@@ -1,0 +1,244 @@
+"""The HTML report: one self-contained page a maintainer can publish (``consensus report``).
+
+:func:`render_html` turns an :class:`~consensus.Analysis` into a single HTML file: the summary
+first (winners, the exact Kemeny ranking, warnings about sparsely scored winners), then the
+figure, then every section of ``consensus analyze`` (the scores as read, the majority graph,
+the rankings side by side, the comparison tables, the prospective systems with their
+certificates, coverage and policy notes, checks). Nothing computes here: the page shows the
+analysis as it is.
+
+Decisions:
+
+- **Self-contained**: the style sheet and the script are inlined
+  (:mod:`consensus.report.html_assets`), figures are inline SVG (up to 30 systems) or a PNG
+  data URI (larger boards, where an SVG of the margin heatmap runs to megabytes); the page
+  loads nothing from the network and works from a file.
+- **Every row**: tables are not cut at ``--top`` as in the text report; a table of more than
+  :data:`FOLD_ROWS` rows is folded in a ``<details>`` element (one click opens it) and every
+  table is sortable by a click on a column header.
+- **Long lines** (a list of hundreds of majority ties) show their start; the whole line is
+  one click away (:data:`FOLD_CHARS`).
+- **Pinned rows**: a row whose first cell ends with ``:`` (the ``better:`` row of the scores
+  table) describes the columns; it is kept in the table head and never sorted.
+- **Reproducible**: no timestamp, no random ids; the same analysis gives the same bytes.
+- Without matplotlib the page is complete but for the figure, and says so.
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+import io
+import re
+from collections.abc import Sequence
+from typing import Any
+
+from .._version import __version__
+from ..errors import InvalidOptionError
+from ..results import Analysis
+from ..results.analysis import HTML_RENDERER
+from .blocks import Block, Heading, Lines, Table
+from .coverage import coverage_warnings
+from .html_assets import SCRIPT, STYLE
+from .sections import sections
+
+__all__ = ["render_html", "blocks_html", "FOLD_ROWS", "FOLD_CHARS", "SVG_MAX_SYSTEMS"]
+
+#: Tables with more rows than this are folded (``<details>``), one click away.
+FOLD_ROWS = 30
+
+#: Lines longer than this many characters show their start, the whole line one click away.
+FOLD_CHARS = 400
+
+#: Boards up to this many systems get an SVG figure; larger ones a PNG (smaller file).
+SVG_MAX_SYSTEMS = 30
+
+
+def _slug(text: str, used: set[str]) -> str:
+    base = re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-") or "section"
+    slug, k = base, 2
+    while slug in used:
+        slug, k = f"{base}-{k}", k + 1
+    used.add(slug)
+    return slug
+
+
+def _esc(text: Any) -> str:
+    return html.escape(str(text), quote=True)
+
+
+def _line_html(line: str) -> str:
+    css = ' class="mismatch"' if "MISMATCH" in line else (' class="ok"' if line.startswith("check ") else "")
+    if len(line) > FOLD_CHARS:  # a list of 276 majority ties: its start, and the rest one click away
+        cut = line.rfind(" ", 0, FOLD_CHARS // 2)
+        cut = cut if cut > 0 else FOLD_CHARS // 2
+        return f"<li{css}><details><summary>{_esc(line[:cut])} ...</summary>{_esc(line)}</details></li>"
+    return f"<li{css}>{_esc(line)}</li>"
+
+
+def _table_html(table: Table) -> str:
+    cols = len(table.headers)
+    align = table.align or ("l" + "r" * (cols - 1))
+    pinned = [row for row in table.rows if row and str(row[0]).endswith(":")]
+    body = [row for row in table.rows if not (row and str(row[0]).endswith(":"))]
+    sortable = len(body) > 1
+    out = [f'<div class="table-wrap"><table{" class=sortable" if sortable else ""}>', "<thead><tr>"]
+    out += [f'<th scope="col">{_esc(h)}</th>' for h in table.headers]
+    out.append("</tr>")
+    for row in pinned:
+        out.append('<tr class="pinned">' + "".join(f'<td class="{a}">{_esc(c)}</td>' for a, c in zip(align, row)) + "</tr>")
+    out.append("</thead><tbody>")
+    for row in body:
+        out.append("<tr>" + "".join(f'<td class="{a}">{_esc(c)}</td>' for a, c in zip(align, row)) + "</tr>")
+    out.append("</tbody></table></div>")
+    text = "".join(out)
+    if len(body) > FOLD_ROWS:
+        return f"<details><summary>show the table ({len(body)} rows)</summary>{text}</details>"
+    return text
+
+
+def blocks_html(blocks: Sequence[Block], *, anchors: set[str] | None = None) -> str:
+    """HTML for a list of report blocks: headings, bullet lists and sortable tables.
+
+    Parameters
+    ----------
+    blocks : sequence of Heading, Lines and Table
+        A report as :func:`consensus.report.sections` builds it.
+    anchors : set of str, optional
+        Heading ids already used on the page (updated); each ``<h2>`` gets a unique id.
+
+    Returns
+    -------
+    str
+        HTML, every text escaped.
+
+    Examples
+    --------
+    >>> from consensus.report.blocks import Heading, Table, lines
+    >>> print(blocks_html([Heading("Scores"), lines("a < b"), Table(("system", "score"), (("a", "1"),))]))
+    <h2 id="scores">Scores</h2>
+    <ul class="lines"><li>a &lt; b</li></ul>
+    <div class="table-wrap"><table><thead><tr><th scope="col">system</th><th scope="col">score</th></tr></thead><tbody><tr><td class="l">a</td><td class="r">1</td></tr></tbody></table></div>
+    """
+    used = anchors if anchors is not None else set()
+    out: list[str] = []
+    for block in blocks:
+        if isinstance(block, Heading):
+            level = min(max(block.level, 1), 4)
+            ident = f' id="{_slug(block.text, used)}"' if level == 2 else ""
+            out.append(f"<h{level}{ident}>{_esc(block.text)}</h{level}>")
+        elif isinstance(block, Lines):
+            items = [line for line in block.lines if line.strip()]
+            if items:
+                out.append('<ul class="lines">' + "".join(_line_html(x) for x in items) + "</ul>")
+        elif isinstance(block, Table):
+            out.append(_table_html(block))
+    return "\n".join(out)
+
+
+def _figure_html(analysis: Analysis) -> tuple[str, str]:
+    """The analysis figure as inline SVG or PNG, and a note when it cannot be drawn."""
+    try:
+        from ..plot import plot_analysis
+
+        fig = plot_analysis(analysis)
+    except ImportError:
+        return "", "The figure needs matplotlib (pip install 'leaderboard-consensus[plot]'); the tables below have everything."
+    n = analysis.leaderboard.n_systems
+    buffer = io.BytesIO()
+    if n <= SVG_MAX_SYSTEMS:
+        fig.savefig(buffer, format="svg", metadata={"Date": None})
+        svg = buffer.getvalue().decode("utf-8")
+        image = svg[svg.index("<svg"):]
+        image = image.replace("<svg ", '<svg role="img" aria-label="majority relation and rank changes" ', 1)
+    else:
+        fig.savefig(buffer, format="png", dpi=100, metadata={"Software": None})
+        data = base64.b64encode(buffer.getvalue()).decode("ascii")
+        image = f'<img alt="majority relation and rank changes" src="data:image/png;base64,{data}">'
+    kind = "graph" if fig.consensus_kind == "graph" else "margin heatmap"
+    caption = (
+        f"Left: the majority relation ({kind}) in the order of the exact Kemeny ranking. "
+        "Right: each rule's ranking of the Kemeny top 10 and of the systems entering a rule's top 10."
+    )
+    return f'<figure id="figure">{image}<figcaption>{_esc(caption)}</figcaption></figure>', ""
+
+
+def render_html(analysis: Analysis, *, figure: bool = True, title: str | None = None) -> str:
+    """The analysis as one self-contained HTML page: summary, figure, every table, certificates.
+
+    Parameters
+    ----------
+    analysis : Analysis
+        From :func:`consensus.analyze` (``consensus report`` computes it as ``consensus
+        analyze`` does).
+    figure : bool, default=True
+        Include the ``analyze`` figure (majority relation and rank changes; needs
+        matplotlib, else a note says it is missing).
+    title : str, optional
+        The page title; default ``consensus report: SOURCE``.
+
+    Returns
+    -------
+    str
+        A complete HTML5 document (UTF-8), ending with a newline. Every table holds every
+        row; the page needs no network.
+
+    Raises
+    ------
+    InvalidOptionError
+        If `analysis` is not an :class:`~consensus.Analysis`.
+
+    Examples
+    --------
+    >>> import consensus as cs
+    >>> page = render_html(cs.analyze(cs.load_example("votenrank-toy"), prospective=False), figure=False)
+    >>> page.startswith("<!DOCTYPE html>"), "<h2 id=\\"summary\\">Summary</h2>" in page, "http" in page
+    (True, True, False)
+    """
+    if not isinstance(analysis, Analysis):
+        raise InvalidOptionError(f"render_html takes an Analysis (from consensus.analyze), got {type(analysis).__name__}")
+    blocks = sections(analysis, top=None)
+    heading = title or (f"consensus report: {analysis.source}" if analysis.source else "consensus report")
+    if blocks and isinstance(blocks[0], Heading) and blocks[0].level == 1:
+        blocks = blocks[1:]
+    summary_end = next((i for i, b in enumerate(blocks[1:], 1) if isinstance(b, Heading)), len(blocks))
+    anchors: set[str] = set()
+    summary_html = blocks_html(blocks[:summary_end], anchors=anchors)
+    rest = blocks[summary_end:]
+    warnings = [line for b in coverage_warnings(analysis, analysis.leaderboard) if isinstance(b, Lines) for line in b.lines]
+    fig_html, fig_note = _figure_html(analysis) if figure else ("", "")
+    lb = analysis.leaderboard
+    rest_html = blocks_html(rest, anchors=anchors)
+    toc = [("summary", "Summary")] + ([("figure", "Figure")] if fig_html else [])
+    toc += [(m.group(1), html.unescape(m.group(2))) for m in re.finditer(r'<h2 id="([^"]+)">(.*?)</h2>', rest_html)]
+    parts = [
+        "<!DOCTYPE html>",
+        '<html lang="en"><head><meta charset="utf-8">',
+        '<meta name="viewport" content="width=device-width, initial-scale=1">',
+        f'<meta name="generator" content="leaderboard-consensus {_esc(__version__)}">',
+        f"<title>{_esc(heading)}</title><style>{STYLE}</style></head>",
+        "<body>",
+        f"<header><h1>{_esc(heading)}</h1>",
+        f'<p class="meta">{lb.n_systems} systems x {lb.n_tasks} tasks; made by leaderboard-consensus '
+        f"{_esc(__version__)}. Click a column header to sort a table.</p></header>",
+    ]
+    if warnings:
+        parts.append('<div class="warnings" role="alert"><ul class="lines">' + "".join(_line_html(w) for w in warnings) + "</ul></div>")
+    parts.append(f'<section class="summary">{summary_html}</section>')
+    parts.append('<nav class="toc"><ul>' + "".join(f'<li><a href="#{a}">{_esc(t)}</a></li>' for a, t in toc) + "</ul></nav>")
+    if fig_html:
+        parts.append(f'<h2 id="figure-heading">Figure</h2>{fig_html}')
+    elif fig_note:
+        parts.append(f'<p class="meta">{_esc(fig_note)}</p>')
+    parts.append(rest_html)
+    parts.append(
+        "<footer>Exact answers are certified: the Kemeny objective equals its proven lower bound when the status "
+        "is optimal; a prospective 'never' comes with a rival mix that beats the system under every weighting, "
+        "re-checked in exact arithmetic. Methods: Rofin et al. 2023 (Vote'n'Rank), Colombo et al. 2022, "
+        "Himmi et al. 2023, Pinter (Apres toi).</footer>"
+    )
+    parts.append(f"<script>{SCRIPT}</script></body></html>")
+    return "\n".join(parts) + "\n"
+
+
+HTML_RENDERER[:] = [render_html]
