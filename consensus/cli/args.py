@@ -257,11 +257,72 @@ def _leaderboard_options(args: argparse.Namespace, *, tasks_is_count: bool = Fal
 FROM_FILE_NAME = "@file"
 
 
+#: Reading options that only apply to score tables, not to ``--from`` (another tool's files).
+_TABLE_ONLY = ("input_format", "sep", "orient", "index_col", "long", "instances", "split_composite", "dedupe",
+               "keep_columns", "groups", "exclude", "drop_empty")
+
+
+def _metric_option(values: list[str]) -> Any:
+    """``--metric`` (repeatable): one name, names in order of preference, or ``TASK=METRIC`` each.
+
+    Names are taken whole (lm-evaluation-harness names hold commas: ``exact_match,strict-match``).
+    """
+    names = [v.strip() for v in values]
+    if any("=" in name for name in names):
+        pairs = [name.partition("=") for name in names]
+        if any(not sep or not key.strip() or not value.strip() for key, sep, value in pairs):
+            raise UsageError(f"--metric: give TASK=METRIC for every task, or metric names only; got {values!r}")
+        return {key.strip(): value.strip() for key, _, value in pairs}
+    if any(not name for name in names):
+        raise UsageError("--metric: empty metric name")
+    return names[0] if len(names) == 1 else names
+
+
+def _read_tool_output(args: argparse.Namespace) -> tuple[Any, list[str]]:
+    """``--from TOOL``: FILE read by :func:`consensus.formats.read_format`, with the notes to show."""
+    from ..errors import cli_text
+    from ..formats import read_format
+    from ..readers import apply_reading_options
+
+    given = [name for name in _TABLE_ONLY if getattr(args, name, None) not in (None, False, [])]
+    if given:
+        flags = ", ".join("--" + name.replace("_", "-") for name in given)
+        raise UsageError(f"--from {args.from_format} reads the tool's own files: {flags} do not apply")
+    options: dict[str, Any] = {}
+    if args.metric:
+        options["metric"] = _metric_option(args.metric)
+    if args.split is not None:
+        options["split"] = args.split
+    if args.tasks is not None:
+        options["tasks"] = split_names(args.tasks)
+    if args.higher_is_better:
+        options["higher_is_better"] = _names(args.higher_is_better)
+    if args.lower_is_better:
+        options["lower_is_better"] = _names(args.lower_is_better)
+    notes: list[str] = []
+    if args.from_format == "harness-samples":
+        if args.weights:
+            raise UsageError("--weights with --from harness-samples: instance files carry no task weights here; "
+                             "read them with consensus.formats.read_harness_samples and weight the leaderboard")
+        options["notes"] = notes
+    data = read_format(args.file, args.from_format, **options)
+    if is_leaderboard(data):
+        weights = parse_weights(args.weights)
+        data = apply_reading_options(data, weights=weights) if weights else data
+        notes = list(data.notes)
+    return data, [cli_text(text) for text in notes]
+
+
 def _read_file(args: argparse.Namespace) -> tuple[Any, list[str]]:
     """The leaderboard (or instance scores) of FILE and the notes to show."""
     from ..errors import cli_text
     from ..readers import frame_to_leaderboard, read_table
 
+    if getattr(args, "from_format", None):
+        return _read_tool_output(args)
+    for option in ("metric", "split", "higher_is_better"):
+        if getattr(args, option, None):
+            raise UsageError(f"--{option.replace('_', '-')} applies to --from TOOL files only")
     notes: list[str] = []
     path = args.file
     instances = _columns(args.instances, 4, "--instances", "system,task,instance,score")

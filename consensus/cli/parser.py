@@ -25,6 +25,17 @@ def _input_options(parser: argparse.ArgumentParser, *, file_required: bool) -> N
     else:
         parser.add_argument("file", metavar="FILE", nargs="?", help="scores file (default: a built-in example)")
     group = parser.add_argument_group("reading the scores")
+    group.add_argument("--from", dest="from_format", metavar="TOOL",
+                       choices=("harness", "harness-samples", "helm", "mteb", "model-dir", "preflib"),
+                       help="FILE is another tool's output: harness (lm-evaluation-harness results_*.json), "
+                       "harness-samples (its --log_samples JSONL), helm (a runs/<suite> folder), mteb (a results "
+                       "folder), model-dir (one {task: score} file per model), preflib (.soc/.soi/.toc/.toi)")
+    group.add_argument("--metric", metavar="M|TASK=M", action="append",
+                       help="--from: the metric to read; repeat for names in order of preference, or give "
+                       "TASK=METRIC per task (a name may hold commas, as lm-evaluation-harness's 'acc,none')")
+    group.add_argument("--split", metavar="NAME", help="--from helm/mteb: the data split (default: the tool's own)")
+    group.add_argument("--higher-is-better", metavar="NAME", nargs="+", action="extend",
+                       help="--from: tasks or metrics where higher is better (for metrics of unknown direction)")
     group.add_argument("--input-format", choices=("csv", "tsv", "parquet", "json"),
                        help="file format when the extension does not say")
     group.add_argument("--sep", help="CSV/TSV delimiter (e.g. ';')")
