@@ -15,7 +15,11 @@ from hypothesis import strategies as st
 
 import consensus as cs
 from consensus import Leaderboard, rules
-from consensus.errors import InvalidOptionError, MissingScoreError, NonPositiveScoreError
+from consensus.errors import (
+    InvalidOptionError,
+    MissingScoreError,
+    NonPositiveScoreError,
+)
 from consensus.impute import (
     impute_pairwise,
     order_statistic_table,
@@ -29,7 +33,7 @@ from tests.strategies import score_tables
 
 POSITIONAL = ("plurality", "borda", "dowdall", "scoring", "rank_complement", "top_ten", "eurovision")
 ITERATIVE = ("threshold", "baldwin")
-OPTIONS = {"scoring": {"vector": (3.0, 1.0)}, "kemeny": {"method": "brute_force"}}
+OPTIONS = {"scoring": {"vector": (3.0, 1.0)}, "kemeny": {"method": "brute_force"}, "bradley_terry": {"prior": 0.5}}
 
 
 def _board(frame: pd.DataFrame, **kwargs) -> Leaderboard:
@@ -303,7 +307,8 @@ def test_min_coverage_drops_tasks_only_the_dropped_systems_scored():
 def test_auto_missing_policy_per_rule():
     expected = {rule: "impute" for rule in POSITIONAL + ITERATIVE}
     expected.update({r: None for r in ("condorcet", "copeland", "minimax", "kemeny")})
-    expected.update({r: "median" for r in ("mean", "geometric_mean", "optimality_gap")})
+    expected.update({r: None for r in ("mean_win_rate", "bradley_terry", "schulze", "ranked_pairs")})
+    expected.update({r: "median" for r in ("mean", "geometric_mean", "optimality_gap", "normalized_mean")})
     assert {r: auto_missing(r) for r in RULES} == expected
     with pytest.raises(InvalidOptionError, match="unknown rule"):
         auto_missing("bordda")

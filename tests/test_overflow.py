@@ -60,6 +60,11 @@ EXPECTED_HUGE_WEIGHTS = {
     "mean": A_THEN_BC,  # about 3, 1.5, 1.5
     "geometric_mean": A_THEN_BC,
     "optimality_gap": A_THEN_BC,
+    "mean_win_rate": A_THEN_BC,  # 2W, 0.5W + 1, 0.5W + 0.5 out of 2W + 1
+    "normalized_mean": A_THEN_BC,  # as mean, times 100
+    "bradley_terry": A_THEN_BC,  # b beats c W + 1 to W: a log-strength gap of about 1/W
+    "schulze": A_B_C,  # exact majority b over c: a link c lacks
+    "ranked_pairs": A_B_C,  # exact margins 2W - 1, 2W - 1, 1: all locked
     "kemeny": A_B_C,  # exact: b beats c by 1
 }
 
@@ -83,6 +88,11 @@ EXPECTED_HUGE_SCORES: dict[str, tuple[tuple[str, ...], ...] | type[Exception]] =
     "mean": A_C_B,  # 1.13e308, -1.13e308, 1
     "geometric_mean": cs.NonPositiveScoreError,  # b and c score <= 0 on t1
     "optimality_gap": cs.ScoreOverflowError,  # b's mean gap is -2.27e308: not a float64
+    "mean_win_rate": AC_THEN_B,  # 2/3, 1/6, 2/3
+    "normalized_mean": cs.ScoreOverflowError,  # 1.7e308 x 100 on t1
+    "bradley_terry": AC_THEN_B,  # p_a = p_c = 5 p_b solves the likelihood equations
+    "schulze": A_C_B,  # links a>b 2, a>c 2, c>b 3
+    "ranked_pairs": A_C_B,  # margins c>b 3, a>b 1, a>c 1: all locked
     "kemeny": A_C_B,
 }
 

@@ -18,7 +18,7 @@ from consensus.errors import InvalidOptionError, MissingScoreError
 from tests.strategies import score_frames, score_tables
 
 ALL_RULES = [r for r in rules.RULE_NAMES if r != "kemeny"]
-RULE_OPTIONS = {"scoring": {"vector": (3, 1)}}
+RULE_OPTIONS = {"scoring": {"vector": (3, 1)}, "bradley_terry": {"prior": 0.5}}  # prior: finite strengths
 MAJORITY = ["condorcet", "copeland", "minimax"]
 
 

@@ -1,29 +1,35 @@
-"""Voting rules over tasks: scoring, iterative, majority-relation rules and score baselines.
+"""Voting rules over tasks: scoring, iterative, majority-relation rules, leaderboard aggregates.
 
 Each task is a voter ranking the systems; a rule aggregates those rankings (Rofin et al.
 2023, sec. 2.2 and appendix A). Every rule takes a :class:`~consensus.Leaderboard` (majority
-rules and ``kemeny`` also a :class:`~consensus.PairwiseMatrix`), its own options, and the
-options shared by all rules (``missing``, ``min_coverage``, ``weighting``,
-``group_weights``, ``two_step``, ``tie_break``; see :func:`rank`), and returns a :class:`~consensus.RuleResult`.
+rules, ``bradley_terry``, ``schulze``, ``ranked_pairs`` and ``kemeny`` also a
+:class:`~consensus.PairwiseMatrix`), its own options, and the options shared by all rules
+(``missing``, ``min_coverage``, ``weighting``, ``group_weights``, ``two_step``,
+``tie_break``; see :func:`rank`), and returns a :class:`~consensus.RuleResult`.
 
-==========================  ===========================================================
-module                      rules
-==========================  ===========================================================
-:mod:`.positional`          :func:`plurality`, :func:`borda`, :func:`dowdall`,
-                            :func:`scoring`, :func:`rank_complement`, :func:`top_ten`,
-                            :func:`eurovision` (points by position)
-:mod:`.iterative`           :func:`threshold`, :func:`baldwin`
-:mod:`.majority_rules`      :func:`condorcet`, :func:`copeland`, :func:`minimax`
-:mod:`.scores`              :func:`mean`, :func:`geometric_mean`, :func:`optimality_gap`
-:mod:`.kemeny_rule`         :func:`kemeny` (the exact consensus as a RuleResult)
-:mod:`.engine`              the shared pipeline: :func:`run_rule`, option checks
-:mod:`.policies`            its steps: coverage filter, missing scores, group
-                            weighting, two-step aggregation, tie-breaks
-:mod:`.imputed`             ``missing="impute"`` for positional and iterative rules
-                            (expected points over compatible rankings)
-:mod:`.registry`            :data:`RULES` (name -> :class:`Rule`), :func:`rank` and
-                            :func:`auto_missing`
-==========================  ===========================================================
+==============================  =======================================================
+module                          rules
+==============================  =======================================================
+:mod:`.positional`              :func:`plurality`, :func:`borda`, :func:`dowdall`,
+                                :func:`scoring`, :func:`rank_complement`,
+                                :func:`top_ten`, :func:`eurovision` (points by position)
+:mod:`.iterative`               :func:`threshold`, :func:`baldwin`
+:mod:`.majority_rules`          :func:`condorcet`, :func:`copeland`, :func:`minimax`
+:mod:`.condorcet_methods`       :func:`schulze`, :func:`ranked_pairs` (Tideman)
+:mod:`.strengths`               :func:`bradley_terry` (maximum-likelihood strengths)
+:mod:`.scores`                  :func:`mean`, :func:`geometric_mean`,
+                                :func:`optimality_gap`
+:mod:`.leaderboard_aggregates`  :func:`mean_win_rate` (HELM), :func:`normalized_mean`
+                                (Open LLM Leaderboard v2)
+:mod:`.kemeny_rule`             :func:`kemeny` (the exact consensus as a RuleResult)
+:mod:`.engine`                  the shared pipeline: :func:`run_rule`, option checks
+:mod:`.policies`                its steps: coverage filter, missing scores, group
+                                weighting, two-step aggregation, tie-breaks
+:mod:`.imputed`                 ``missing="impute"`` for positional and iterative rules
+                                (expected points over compatible rankings)
+:mod:`.registry`                :data:`RULES` (name -> :class:`Rule`), :func:`rank` and
+                                :func:`auto_missing`
+==============================  =======================================================
 
 References
 ----------
@@ -32,10 +38,14 @@ References
 .. [2] Pinter, "Apres toi: scoring systems based on dataset votes", section 2.
 .. [3] Himmi et al., "Towards more robust NLP system evaluation: handling missing scores
    in benchmarks", 2023 (Borda on the imputed pairwise matrix).
+.. [4] Liang et al., "Holistic Evaluation of Language Models", TMLR 2023 (mean win rate).
+.. [5] Schulze 2011; Tideman 1987; Bradley and Terry 1952 (see each module).
 """
 
+from .condorcet_methods import ranked_pairs, schulze
 from .iterative import baldwin, threshold
 from .kemeny_rule import kemeny
+from .leaderboard_aggregates import mean_win_rate, normalized_mean
 from .majority_rules import condorcet, copeland, minimax
 from .positional import (
     borda,
@@ -58,6 +68,7 @@ from .spec import (
     SharedOptions,
     TieBreak,
 )
+from .strengths import bradley_terry
 
 __all__ = [
     "plurality",
@@ -75,6 +86,11 @@ __all__ = [
     "mean",
     "geometric_mean",
     "optimality_gap",
+    "mean_win_rate",
+    "normalized_mean",
+    "bradley_terry",
+    "schulze",
+    "ranked_pairs",
     "kemeny",
     "scoring_vector",
     "rank",

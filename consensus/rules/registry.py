@@ -20,7 +20,16 @@ from ..kemeny import kemeny as _kemeny_function
 from ..leaderboard import Leaderboard
 from ..pairwise import PairwiseMatrix
 from ..results import RuleResult
-from . import iterative, kemeny_rule, majority_rules, positional, scores
+from . import (
+    condorcet_methods,
+    iterative,
+    kemeny_rule,
+    leaderboard_aggregates,
+    majority_rules,
+    positional,
+    scores,
+    strengths,
+)
 from .spec import SHARED_OPTION_NAMES, RuleSpec
 
 __all__ = ["Rule", "RULES", "RULE_NAMES", "rank", "auto_missing"]
@@ -98,6 +107,24 @@ RULES: Mapping[str, Rule] = MappingProxyType(
         "mean": Rule("mean", scores.mean, (), scores._SPECS["mean"]),
         "geometric_mean": Rule("geometric_mean", scores.geometric_mean, (), scores._SPECS["geometric_mean"]),
         "optimality_gap": Rule("optimality_gap", scores.optimality_gap, ("gamma",), scores._SPECS["optimality_gap"]),
+        "mean_win_rate": Rule(
+            "mean_win_rate", leaderboard_aggregates.mean_win_rate, ("ties",), leaderboard_aggregates._SPECS["mean_win_rate"]
+        ),
+        "normalized_mean": Rule(
+            "normalized_mean",
+            leaderboard_aggregates.normalized_mean,
+            ("baseline", "maximum", "clip"),
+            leaderboard_aggregates._SPECS["normalized_mean"],
+        ),
+        "bradley_terry": Rule(
+            "bradley_terry", strengths.bradley_terry, ("prior", "ties", "tie_tol"), strengths._SPECS["bradley_terry"]
+        ),
+        "schulze": Rule(
+            "schulze", condorcet_methods.schulze, ("variant", "tie_tol"), condorcet_methods._SPECS["schulze"]
+        ),
+        "ranked_pairs": Rule(
+            "ranked_pairs", condorcet_methods.ranked_pairs, ("variant", "tie_tol"), condorcet_methods._SPECS["ranked_pairs"]
+        ),
         "kemeny": Rule(
             "kemeny", kemeny_rule.kemeny, _keyword_options(_kemeny_function), kemeny_rule._SPEC, any_option=True
         ),
@@ -110,11 +137,13 @@ RULE_NAMES: tuple[str, ...] = tuple(RULES)
 def auto_missing(rule: str) -> str | None:
     """The missing-score policy ``missing="auto"`` of ``compare`` / ``analyze`` gives `rule`.
 
-    Majority rules and Kemeny: None (each pair compared on the tasks both are scored on,
-    Vote'n'Rank eq. 1). Borda and the other positional and iterative rules: ``"impute"``
-    (imputation by compatible permutations, Himmi et al.). Score baselines (``mean``,
-    ``geometric_mean``, ``optimality_gap``): ``"median"`` (per-task median fill, as the
-    Vote'n'Rank case study does for mean-type baselines).
+    Majority rules, ``bradley_terry``, ``schulze``, ``ranked_pairs`` and Kemeny: None (each
+    pair compared on the tasks both are scored on, Vote'n'Rank eq. 1). ``mean_win_rate``:
+    None too (HELM's own treatment: each system averaged over the tasks it is scored on,
+    against the rivals scored there). Borda and the other positional and iterative rules:
+    ``"impute"`` (imputation by compatible permutations, Himmi et al.). Score baselines
+    (``mean``, ``geometric_mean``, ``optimality_gap``, ``normalized_mean``): ``"median"``
+    (per-task median fill, as the Vote'n'Rank case study does for mean-type baselines).
 
     Parameters
     ----------
@@ -134,6 +163,8 @@ def auto_missing(rule: str) -> str | None:
     --------
     >>> auto_missing("copeland"), auto_missing("dowdall"), auto_missing("mean")
     (None, 'impute', 'median')
+    >>> auto_missing("mean_win_rate"), auto_missing("schulze"), auto_missing("normalized_mean")
+    (None, None, 'median')
     """
     if not isinstance(rule, str) or rule not in RULES:
         raise InvalidOptionError(f"unknown rule {rule!r}; choose one of {', '.join(RULES)}")
@@ -154,16 +185,20 @@ def rank(data: Leaderboard | PairwiseMatrix, rule: str, **options: Any) -> RuleR
         One of :data:`RULE_NAMES`: ``plurality``, ``borda``, ``dowdall``,
         ``scoring``, ``rank_complement``, ``top_ten``, ``eurovision``, ``threshold``,
         ``baldwin``, ``condorcet``, ``copeland``, ``minimax``, ``mean``,
-        ``geometric_mean``, ``optimality_gap``, ``kemeny``.
+        ``geometric_mean``, ``optimality_gap``, ``mean_win_rate`` (HELM),
+        ``normalized_mean`` (Open LLM Leaderboard v2), ``bradley_terry``, ``schulze``,
+        ``ranked_pairs``, ``kemeny``.
     **options
-        The rule's own options (``ties``, ``variant``, ``vector``, ``gamma``, ``tie_tol``;
+        The rule's own options (``ties``, ``variant``, ``vector``, ``gamma``, ``tie_tol``,
+        ``baseline``, ``maximum``, ``clip``, ``prior``;
         see each function of :mod:`consensus.rules`; ``kemeny`` passes its options to
         :func:`consensus.kemeny.kemeny`) and the shared ones:
 
         missing : {None, "drop_tasks", "drop_systems", "impute", "median"}, default None
             None: positional rules, Threshold, Baldwin and score baselines raise
-            :class:`MissingScoreError`; majority rules and Kemeny compare each pair on the
-            tasks both are scored on (Vote'n'Rank eq. 1). ``drop_*`` drop the tasks or
+            :class:`MissingScoreError`; majority rules, Bradley-Terry, Schulze, ranked pairs
+            and Kemeny compare each pair on the tasks both are scored on (Vote'n'Rank eq. 1);
+            ``mean_win_rate`` averages each system over its own tasks (HELM). ``drop_*`` drop the tasks or
             systems with a missing score (listed in ``result.missing``). ``impute``:
             imputation by compatible permutations (Himmi et al.): majority rules, Kemeny
             and Baldwin use :func:`consensus.impute.impute_pairwise`; positional rules score
@@ -205,7 +240,8 @@ def rank(data: Leaderboard | PairwiseMatrix, rule: str, **options: Any) -> RuleR
         ``geometric_mean`` with fewer than two systems whose scores are all > 0 (the
         others are unranked).
     UnknownTaskError
-        ``optimality_gap`` with a `gamma` mapping that names an unknown task.
+        ``optimality_gap`` with a `gamma` mapping, or ``normalized_mean`` with a
+        `baseline` / `maximum` mapping, that names an unknown task.
     SolverNotAvailableError
         ``kemeny`` with a solver that is not installed here.
     SolveFailedError
