@@ -25,6 +25,11 @@ module                             reads
                                    (:func:`read_mteb`)
 :mod:`.model_dir`                  one file per model, ``{task: score}`` JSON or a task,score
                                    CSV (:func:`read_model_dir`)
+:mod:`.preflib`                    PrefLib ``.soc/.soi/.toc/.toi`` elections, read and written
+                                   (:func:`read_preflib`, :func:`write_preflib`)
+:mod:`.pref_voting`                pref_voting ``Profile`` / ``ProfileWithTies`` both ways
+                                   (:func:`to_pref_voting`, :func:`from_pref_voting`; the
+                                   optional ``prefvoting`` extra)
 :mod:`.records`, :mod:`.files`,    shared: metric choice and leaderboard building, JSON
 :mod:`.errors`                     reading, the importers' errors
 =================================  ===========================================================
@@ -47,6 +52,10 @@ __all__ = [
     "read_mteb",
     "read_model_dir",
     "metric_direction",
+    "read_preflib",
+    "write_preflib",
+    "to_pref_voting",
+    "from_pref_voting",
     "FormatError",
     "MetricDirectionError",
     "DuplicateResultError",
@@ -60,6 +69,7 @@ FORMATS: dict[str, str] = {
     "helm": "helm:read_helm",
     "mteb": "mteb:read_mteb",
     "model-dir": "model_dir:read_model_dir",
+    "preflib": "preflib:read_preflib",
 }
 
 _EXPORTS: dict[str, str] = {
@@ -69,6 +79,10 @@ _EXPORTS: dict[str, str] = {
     "read_mteb": "mteb",
     "read_model_dir": "model_dir",
     "metric_direction": "metrics",
+    "read_preflib": "preflib",
+    "write_preflib": "preflib",
+    "to_pref_voting": "pref_voting",
+    "from_pref_voting": "pref_voting",
     "FormatError": "errors",
     "MetricDirectionError": "errors",
     "DuplicateResultError": "errors",

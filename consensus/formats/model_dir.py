@@ -207,6 +207,9 @@ def read_model_dir(
         raise MetricDirectionError([metric], "metric=", hint="leave metric=None and list the tasks")
     notes: list[str] = []
     if isinstance(path, (list, tuple)):
+        bad = [p for p in path if not isinstance(p, (str, Path))]
+        if bad:
+            raise InvalidOptionError(f"path: a list of file paths, got an element {bad[0]!r}")
         files = [Path(p) for p in path]
     elif isinstance(path, (str, Path)) and Path(path).is_dir():
         files = sorted(p for p in Path(path).iterdir() if p.is_file())
