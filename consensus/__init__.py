@@ -53,6 +53,13 @@ _EXPORTS: dict[str, str] = {
     "gumbel_leaderboard": "datasets",
     "list_examples": "datasets",
     "load_example": "datasets",
+    # other tools' files: evaluation harnesses, HELM, MTEB, PrefLib, pref_voting
+    "formats": "formats",
+    "read_format": "formats",
+    "read_preflib": "formats",
+    "write_preflib": "formats",
+    "to_pref_voting": "formats",
+    "from_pref_voting": "formats",
     # coverage: how much of the task weight each system was scored on
     "LOW_COVERAGE": "coverage",
     "claims_of": "coverage",
@@ -129,7 +136,7 @@ __all__ = ["__version__", *_EXPORTS]
 
 
 #: Public names that are modules themselves (the others are functions, classes, errors).
-_SUBMODULES = frozenset({"datasets", "rules", "experiments", "plot", "report"})
+_SUBMODULES = frozenset({"datasets", "rules", "experiments", "plot", "report", "formats"})
 
 
 def __getattr__(name: str) -> Any:

@@ -446,6 +446,17 @@ SWEEP: dict[str, Callable[[dict[str, Any]], tuple[Callable[..., Any], tuple, dic
              rule_options=None),
     ),
     "render": lambda env: (cs.render, (env["kemeny_result"],), dict(format="table", table=None, top=10)),
+    "rank_mean_win_rate": lambda env: (cs.rank, (TOY, "mean_win_rate"), dict(ties="half")),
+    "rank_normalized_mean": lambda env: (
+        cs.rank, (TOY, "normalized_mean"), dict(baseline={"qa": 0.25}, maximum={"qa": 1.0}, clip=True)
+    ),
+    "rank_bradley_terry": lambda env: (cs.rank, (TOY, "bradley_terry"), dict(prior=0.5, ties="half", tie_tol=0.0)),
+    "rank_schulze": lambda env: (cs.rank, (TOY, "schulze"), dict(variant="winning_votes", tie_tol=0.0)),
+    "rank_ranked_pairs": lambda env: (cs.rank, (TOY, "ranked_pairs"), dict(variant="margins", tie_tol=0.0)),
+    "read_preflib": lambda env: (cs.read_preflib, (env["toy_soc"],), dict(drop_empty=False)),
+    "write_preflib": lambda env: (cs.write_preflib, (env["toy_board"], env["folder"] / "out.soc"), dict(kind="soc")),
+    "read_format": lambda env: (cs.read_format, (env["model_dir"], "model-dir"), dict(metric="accuracy")),
+    "Analysis.to_html": lambda env: (env["analysis"].to_html, (), dict(figure=False, title="t")),
     "experiments.gumbel_instances": lambda env: (experiments.gumbel_instances, (3, 2, 2), dict(phi=0.05, seed=0)),
     "experiments.remove_scores": lambda env: (experiments.remove_scores, (TOY,), dict(eta=0.2, seed=0)),
 }
@@ -463,7 +474,19 @@ def env(tmp_path_factory) -> dict[str, Any]:
         "instances_csv": instances_csv,
         "instances": cs.InstanceScores.from_long(INSTANCES),
         "kemeny_result": cs.kemeny(TOY),
+        "folder": folder,
+        "toy_board": cs.load_example("votenrank-toy"),
+        "toy_soc": cs.write_preflib(cs.load_example("votenrank-toy"), folder / "toy.soc"),
+        "model_dir": _model_dir(folder / "models"),
+        "analysis": cs.analyze(TOY, rules=("mean",), prospective=False),
     }
+
+
+def _model_dir(folder: Path) -> Path:
+    folder.mkdir()
+    for model, score in (("a", 0.5), ("b", 0.7)):
+        (folder / f"{model}.json").write_text('{"qa": %s, "nli": 0.4}' % score)
+    return folder
 
 
 @pytest.mark.parametrize("name", sorted(SWEEP))

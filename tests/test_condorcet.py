@@ -17,7 +17,12 @@ from hypothesis import strategies as st
 
 import consensus as cs
 import consensus.condorcet as cond
-from consensus.errors import InvalidOptionError, SolveFailedError, UnknownSystemError, UnknownTaskError
+from consensus.errors import (
+    InvalidOptionError,
+    SolveFailedError,
+    UnknownSystemError,
+    UnknownTaskError,
+)
 from solvers import SolveStatus
 from tests.strategies import score_tables
 

@@ -16,7 +16,12 @@ import pytest
 
 import consensus as cs
 from consensus.compare import DEFAULT_RULES
-from consensus.coverage import LOW_COVERAGE, apply_min_coverage, coverage_flags, with_min_coverage
+from consensus.coverage import (
+    LOW_COVERAGE,
+    apply_min_coverage,
+    coverage_flags,
+    with_min_coverage,
+)
 from consensus.errors import InvalidOptionError
 
 SPARSE = ("one_task", "three_tasks", "human", "one_loser")

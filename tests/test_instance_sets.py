@@ -10,7 +10,11 @@ import pytest
 
 import consensus as cs
 from consensus.cli import main
-from consensus.errors import DuplicateInstanceError, InvalidOptionError, LeaderboardError
+from consensus.errors import (
+    DuplicateInstanceError,
+    InvalidOptionError,
+    LeaderboardError,
+)
 
 
 def long_frame(seed: int = 0, n_models: int = 6, items: int = 12) -> pd.DataFrame:

@@ -72,3 +72,15 @@ def test_version_has_one_source():
     assert project["project"]["dynamic"] == ["version"]
     assert project["tool"]["setuptools"]["dynamic"]["version"] == {"attr": "consensus._version.__version__"}
     assert re.fullmatch(r"\d+\.\d+\.\d+", consensus.__version__)
+
+
+def test_citation_file_names_the_version_and_every_paper():
+    yaml = __import__("pytest").importorskip("yaml")  # PyYAML comes with dask, in the test extra
+    cff = yaml.safe_load((ROOT / "CITATION.cff").read_text(encoding="utf-8"))
+    version = re.search(r'__version__ = "([^"]+)"', (ROOT / "consensus" / "_version.py").read_text()).group(1)
+    assert cff["cff-version"] == "1.2.0" and cff["version"] == version
+    titles = " | ".join(ref["title"] for ref in cff["references"])
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    for paper in ("best systems", "Missing Scores", "Vote'n'Rank", "Dataset Votes"):
+        assert paper.lower() in titles.lower()
+    assert "## How to cite" in readme and "CITATION.cff" in readme

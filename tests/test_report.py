@@ -15,12 +15,10 @@ import pandas as pd
 import pytest
 
 import consensus as cs
-from consensus.errors import InvalidOptionError
 from consensus.analysis import example_checks, published_values
+from consensus.errors import InvalidOptionError
 from consensus.majority import majority_summary
 from consensus.report import FORMATS, render
-
-
 
 
 @pytest.fixture(scope="module")

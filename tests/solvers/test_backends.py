@@ -5,11 +5,18 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from solvers import LinearModel, SolveStatus, SolverError, SolverUnavailableError, available_backends, make_solver
+from solvers import (
+    LinearModel,
+    SolverError,
+    SolverUnavailableError,
+    SolveStatus,
+    available_backends,
+    make_solver,
+)
 from solvers.model import THREADS, dense_rows, pulp_status
+from solvers.status import clean
 
 from ..threads import bare_highs_run, on_fresh_thread
-from solvers.status import clean
 
 
 def test_highs_is_available_and_first():

@@ -16,7 +16,6 @@ import consensus as cs
 import solvers.linear_ordering as lo
 import solvers.ordering_search as search
 from solvers import LinearModel, SolverError, SolveStatus, available_backends
-from solvers.model import dense_rows
 from solvers.brute_force import brute_force_linear_ordering
 from solvers.linear_ordering import (
     SolveProgress,
@@ -28,6 +27,7 @@ from solvers.linear_ordering import (
     solve_linear_ordering,
     violated_cycles,
 )
+from solvers.model import dense_rows
 
 
 @pytest.fixture(scope="module", params=available_backends())
