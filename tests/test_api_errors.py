@@ -454,7 +454,10 @@ SWEEP: dict[str, Callable[[dict[str, Any]], tuple[Callable[..., Any], tuple, dic
     "rank_schulze": lambda env: (cs.rank, (TOY, "schulze"), dict(variant="winning_votes", tie_tol=0.0)),
     "rank_ranked_pairs": lambda env: (cs.rank, (TOY, "ranked_pairs"), dict(variant="margins", tie_tol=0.0)),
     "read_preflib": lambda env: (cs.read_preflib, (env["toy_soc"],), dict(drop_empty=False)),
-    "write_preflib": lambda env: (cs.write_preflib, (env["toy_board"], env["folder"] / "out.soc"), dict(kind="soc")),
+    "write_preflib": lambda env: (  # the path stays fixed: a wrong string there would be a valid file name
+        lambda lb, kind="soc": cs.write_preflib(lb, env["folder"] / "out.soc", kind=kind), (env["toy_board"],),
+        dict(kind="soc"),
+    ),
     "read_format": lambda env: (cs.read_format, (env["model_dir"], "model-dir"), dict(metric="accuracy")),
     "Analysis.to_html": lambda env: (env["analysis"].to_html, (), dict(figure=False, title="t")),
     "experiments.gumbel_instances": lambda env: (experiments.gumbel_instances, (3, 2, 2), dict(phi=0.05, seed=0)),
