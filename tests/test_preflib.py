@@ -139,6 +139,7 @@ def test_written_header_follows_the_specification(tmp_path):
     assert "# ALTERNATIVE NAME 1: Smith, Anna\n" in text
 
 
+@pytest.mark.prefvoting  # preflibtools comes with the prefvoting extra: runs in that CI leg
 def test_preflibtools_reads_what_we_write_and_we_read_what_it_writes(tmp_path):
     instances = pytest.importorskip("preflibtools.instances")
     for kind, name in FIXTURES.items():
