@@ -55,8 +55,14 @@ from ..leaderboard import Leaderboard
 from ..pairwise import PairwiseMatrix
 from ..results import RuleResult
 from .engine import run_rule
-from .majority_rules import _check_tol
-from .spec import CoreOutput, RuleSpec, SharedOptions, check_choice, pairwise_of
+from .spec import (
+    CoreOutput,
+    RuleSpec,
+    SharedOptions,
+    check_choice,
+    check_number,
+    pairwise_of,
+)
 
 __all__ = ["schulze", "ranked_pairs"]
 
@@ -332,7 +338,7 @@ def schulze(
     c  5  5  0
     """
     variant = check_choice("variant", variant, _VARIANTS, "schulze")
-    return run_rule(_SPECS["schulze"], data, {"variant": variant, "tie_tol": _check_tol(tie_tol)}, options)
+    return run_rule(_SPECS["schulze"], data, {"variant": variant, "tie_tol": check_number(tie_tol, "tie_tol", non_negative=True)}, options)
 
 
 def ranked_pairs(
@@ -441,4 +447,4 @@ def ranked_pairs(
     ((('a', 'b', 'c'),), True, ('a', 'b', 'c'))
     """
     variant = check_choice("variant", variant, _VARIANTS, "ranked_pairs")
-    return run_rule(_SPECS["ranked_pairs"], data, {"variant": variant, "tie_tol": _check_tol(tie_tol)}, options)
+    return run_rule(_SPECS["ranked_pairs"], data, {"variant": variant, "tie_tol": check_number(tie_tol, "tie_tol", non_negative=True)}, options)

@@ -31,7 +31,14 @@ from ..results import RuleResult
 from . import scores
 from .engine import run_rule
 from .policies import robust_weighted_mean
-from .spec import CoreOutput, RuleSpec, SharedOptions, check_choice, complete_values
+from .spec import (
+    CoreOutput,
+    RuleSpec,
+    SharedOptions,
+    check_choice,
+    check_task_numbers,
+    complete_values,
+)
 
 __all__ = ["mean_win_rate", "normalized_mean"]
 
@@ -208,28 +215,13 @@ def _check_range(lb: Leaderboard, base: np.ndarray, top: np.ndarray) -> None:
 
 
 def _check_bounds(value: Any, name: str, data: Any) -> float | dict[str, float] | None:
-    if value is None:
-        return None
-    if isinstance(value, Mapping):
-        out = {str(t): _finite(v, f"{name} of task {t!r}") for t, v in value.items()}
-        if isinstance(data, Leaderboard):
-            for t in out:
-                if t not in data.tasks:
-                    raise UnknownTaskError(t, data.tasks, name)
-        return out
-    return _finite(value, name)
+    out = check_task_numbers(value, name, "normalized_mean")
+    if isinstance(out, dict) and isinstance(data, Leaderboard):
+        for t in out:
+            if t not in data.tasks:
+                raise UnknownTaskError(t, data.tasks, name)
+    return out
 
-
-def _finite(value: Any, what: str) -> float:
-    if isinstance(value, (bool, np.bool_)):
-        raise InvalidOptionError(f"rule 'normalized_mean': {what} must be a number, got {value!r}")
-    try:
-        v = float(value)
-    except (TypeError, ValueError):
-        raise InvalidOptionError(f"rule 'normalized_mean': {what} must be a number, got {value!r}") from None
-    if not np.isfinite(v):
-        raise InvalidOptionError(f"rule 'normalized_mean': {what} must be finite, got {value!r}")
-    return v
 
 
 def normalized_mean(

@@ -16,12 +16,18 @@ from typing import Any, Literal, Unpack
 import numpy as np
 import pandas as pd
 
-from ..errors import InvalidOptionError
 from ..leaderboard import Leaderboard
 from ..pairwise import PairwiseMatrix
 from ..results import RuleResult
 from .engine import run_rule
-from .spec import CoreOutput, RuleSpec, SharedOptions, check_choice, pairwise_of
+from .spec import (
+    CoreOutput,
+    RuleSpec,
+    SharedOptions,
+    check_choice,
+    check_number,
+    pairwise_of,
+)
 
 __all__ = ["condorcet", "copeland", "minimax"]
 
@@ -135,7 +141,7 @@ def condorcet(data: Leaderboard | PairwiseMatrix, *, tie_tol: float = 0.0, **opt
     >>> condorcet(cs.load_example("votenrank-toy")).winners
     ('B',)
     """
-    return run_rule(_SPECS["condorcet"], data, {"tie_tol": _check_tol(tie_tol)}, options)
+    return run_rule(_SPECS["condorcet"], data, {"tie_tol": _tol(tie_tol)}, options)
 
 
 def copeland(
@@ -189,7 +195,7 @@ def copeland(
     [-3.0, 3.0, 1.0, -1.0]
     """
     variant = check_choice("variant", variant, ("wins_minus_losses", "wins_plus_half_ties"), "copeland")
-    return run_rule(_SPECS["copeland"], data, {"variant": variant, "tie_tol": _check_tol(tie_tol)}, options)
+    return run_rule(_SPECS["copeland"], data, {"variant": variant, "tie_tol": _tol(tie_tol)}, options)
 
 
 def minimax(
@@ -247,16 +253,8 @@ def minimax(
     [-3.0, 0.0, -3.0, -3.0]
     """
     variant = check_choice("variant", variant, ("winning_votes", "margins", "pairwise_opposition"), "minimax")
-    return run_rule(_SPECS["minimax"], data, {"variant": variant, "tie_tol": _check_tol(tie_tol)}, options)
+    return run_rule(_SPECS["minimax"], data, {"variant": variant, "tie_tol": _tol(tie_tol)}, options)
 
 
-def _check_tol(tie_tol: Any) -> float:
-    try:
-        v = float(tie_tol)
-    except (TypeError, ValueError):
-        raise InvalidOptionError(f"tie_tol must be a number, got {tie_tol!r}") from None
-    if not np.isfinite(v) or v < 0:
-        raise InvalidOptionError(f"tie_tol must be finite and >= 0, got {tie_tol!r}")
-    return v
-
-
+def _tol(tie_tol: Any) -> float:
+    return check_number(tie_tol, "tie_tol", non_negative=True)

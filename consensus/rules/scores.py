@@ -19,7 +19,14 @@ from ..leaderboard import Leaderboard
 from ..results import RuleResult
 from .engine import run_rule
 from .policies import robust_weighted_mean
-from .spec import CoreOutput, RuleSpec, SharedOptions, complete_values, tiers
+from .spec import (
+    CoreOutput,
+    RuleSpec,
+    SharedOptions,
+    check_task_numbers,
+    complete_values,
+    tiers,
+)
 
 __all__ = ["mean", "geometric_mean", "optimality_gap"]
 
@@ -81,26 +88,6 @@ def _gap_core(lb: Leaderboard, opts: Mapping[str, Any], impute: bool) -> CoreOut
         )
     return CoreOutput(scores, {"gamma": gamma_used})
 
-
-def _check_gamma(gamma: Any) -> float | dict[str, float] | None:
-    if gamma is None:
-        return None
-    if isinstance(gamma, Mapping):
-        out = {}
-        for t, g in gamma.items():
-            out[str(t)] = _finite(g, f"gamma of task {t!r}")
-        return out
-    return _finite(gamma, "gamma")
-
-
-def _finite(value: Any, what: str) -> float:
-    try:
-        v = float(value)
-    except (TypeError, ValueError):
-        raise InvalidOptionError(f"rule 'optimality_gap': {what} must be a number, got {value!r}") from None
-    if not np.isfinite(v):
-        raise InvalidOptionError(f"rule 'optimality_gap': {what} must be finite, got {value!r}")
-    return v
 
 
 _MEAN_SPEC = RuleSpec("mean", "score", _mean_core)
@@ -242,7 +229,7 @@ def optimality_gap(
     >>> optimality_gap(cs.load_example("votenrank-toy"), gamma=3).scores.tolist()
     [-1.2, -0.4, -0.6, -0.8]
     """
-    g = _check_gamma(gamma)
+    g = check_task_numbers(gamma, "gamma", "optimality_gap")
     if isinstance(g, dict) and isinstance(data, Leaderboard):
         for t in g:
             if t not in data.tasks:

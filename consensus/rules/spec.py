@@ -27,6 +27,8 @@ __all__ = [
     "SCORE_TOL",
     "MISSING_POLICIES",
     "quiet_leaderboard",
+    "check_number",
+    "check_task_numbers",
     "quiet",
     "pairwise_of",
     "tiers",
@@ -261,6 +263,85 @@ def check_choice(name: str, value: Any, choices: Sequence[Any], rule: str) -> An
         shown = ", ".join(repr(c) for c in choices)
         raise InvalidOptionError(f"rule {rule!r}: {name}={value!r} is not one of {shown}")
     return value
+
+
+def check_number(value: Any, name: str, rule: str | None = None, *, non_negative: bool = False) -> float:
+    """Return `value` as a finite float (``>= 0`` with `non_negative`), else raise naming the option.
+
+    Booleans are refused: ``True`` is not a tolerance, prior or baseline.
+
+    Parameters
+    ----------
+    value : object
+        The option's value.
+    name : str
+        The option, for the message (``"tie_tol"``, ``"baseline of task 'qa'"``).
+    rule : str, optional
+        The rule, prefixed to the message as ``rule 'NAME': ``.
+    non_negative : bool, default False
+        Also refuse values below 0.
+
+    Returns
+    -------
+    float
+
+    Raises
+    ------
+    InvalidOptionError
+        `value` is not a number, not finite, or (`non_negative`) negative.
+
+    Examples
+    --------
+    >>> check_number("0.5", "tie_tol", non_negative=True)
+    0.5
+    >>> check_number(-1, "prior", "bradley_terry", non_negative=True)
+    Traceback (most recent call last):
+    ...
+    consensus.errors.InvalidOptionError: rule 'bradley_terry': prior must be finite and >= 0, got -1
+    """
+    prefix = f"rule {rule!r}: " if rule else ""
+    try:
+        if isinstance(value, (bool, np.bool_)):
+            raise TypeError
+        v = float(value)
+    except (TypeError, ValueError):
+        raise InvalidOptionError(f"{prefix}{name} must be a number, got {value!r}") from None
+    if not np.isfinite(v) or (non_negative and v < 0):
+        raise InvalidOptionError(f"{prefix}{name} must be finite{' and >= 0' if non_negative else ''}, got {value!r}")
+    return v
+
+
+def check_task_numbers(value: Any, name: str, rule: str) -> float | dict[str, float] | None:
+    """An option that is None, one number for every task, or a mapping task -> number.
+
+    Parameters
+    ----------
+    value : None, number or Mapping
+        The option's value (``gamma``, ``baseline``, ``maximum``).
+    name, rule : str
+        Option and rule names, for the message.
+
+    Returns
+    -------
+    None, float or dict
+        `value` with every number checked finite (keys as strings); task names are not
+        checked here (the rule knows its leaderboard).
+
+    Raises
+    ------
+    InvalidOptionError
+        A value is not a finite number (naming its task).
+
+    Examples
+    --------
+    >>> check_task_numbers({"qa": "0.25"}, "baseline", "normalized_mean")
+    {'qa': 0.25}
+    """
+    if value is None:
+        return None
+    if isinstance(value, Mapping):
+        return {str(t): check_number(v, f"{name} of task {t!r}", rule) for t, v in value.items()}
+    return check_number(value, name, rule)
 
 
 def complete_values(lb: Leaderboard) -> np.ndarray:

@@ -46,8 +46,14 @@ from ..leaderboard import Leaderboard
 from ..pairwise import PairwiseMatrix
 from ..results import RuleResult
 from .engine import run_rule
-from .majority_rules import _check_tol
-from .spec import CoreOutput, RuleSpec, SharedOptions, check_choice, pairwise_of
+from .spec import (
+    CoreOutput,
+    RuleSpec,
+    SharedOptions,
+    check_choice,
+    check_number,
+    pairwise_of,
+)
 
 __all__ = ["bradley_terry"]
 
@@ -255,17 +261,9 @@ def bradley_terry(
     [0.875, 0.125]
     """
     ties = check_choice("ties", ties, ("half", "ignore"), "bradley_terry")
-    rule_options = {"prior": _check_prior(prior), "ties": ties, "tie_tol": _check_tol(tie_tol)}
+    rule_options = {
+        "prior": check_number(prior, "prior", "bradley_terry", non_negative=True),
+        "ties": ties,
+        "tie_tol": check_number(tie_tol, "tie_tol", non_negative=True),
+    }
     return run_rule(_SPECS["bradley_terry"], data, rule_options, options)
-
-
-def _check_prior(prior: Any) -> float:
-    if isinstance(prior, (bool, np.bool_)):
-        raise InvalidOptionError(f"rule 'bradley_terry': prior must be a number >= 0, got {prior!r}")
-    try:
-        v = float(prior)
-    except (TypeError, ValueError):
-        raise InvalidOptionError(f"rule 'bradley_terry': prior must be a number >= 0, got {prior!r}") from None
-    if not np.isfinite(v) or v < 0:
-        raise InvalidOptionError(f"rule 'bradley_terry': prior must be finite and >= 0, got {prior!r}")
-    return v
