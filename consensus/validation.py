@@ -20,6 +20,7 @@ from .errors import (
     DuplicateLabelError,
     EmptyLabelError,
     EmptySystemError,
+    InvalidOptionError,
     InvalidWeightError,
     LeaderboardError,
     NonFiniteScoreError,
@@ -27,6 +28,7 @@ from .errors import (
 )
 
 __all__ = [
+    "finite_number",
     "check_scores",
     "label_text",
     "check_labels",
@@ -149,6 +151,47 @@ def check_task_names(names: Iterable[str], tasks: Iterable[str], context: str) -
         if not isinstance(name, Hashable) or name not in known:
             raise UnknownTaskError(name, tasks, context)
     return names
+
+
+def finite_number(value: object, what: str, *, non_negative: bool = False) -> float:
+    """Return `value` as a finite float (a bool is refused), else raise naming the option.
+
+    Parameters
+    ----------
+    value : object
+        A number, or anything ``float()`` accepts (such as ``"0.5"``).
+    what : str
+        The option name, for error messages.
+    non_negative : bool, default False
+        Also refuse values below 0.
+
+    Returns
+    -------
+    float
+
+    Raises
+    ------
+    InvalidOptionError
+        `value` is a bool, not a number, not finite, or (`non_negative`) negative.
+
+    Examples
+    --------
+    >>> finite_number("0.25", "min_weight")
+    0.25
+    >>> finite_number(-1, "prior", non_negative=True)
+    Traceback (most recent call last):
+    ...
+    consensus.errors.InvalidOptionError: prior must be finite and >= 0, got -1
+    """
+    try:
+        if isinstance(value, (bool, np.bool_)):
+            raise TypeError
+        out = float(value)  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        raise InvalidOptionError(f"{what} must be a number, got {value!r}") from None
+    if not math.isfinite(out) or (non_negative and out < 0):
+        raise InvalidOptionError(f"{what} must be finite{' and >= 0' if non_negative else ''}, got {value!r}")
+    return out
 
 
 def weight_value(w: object, task: str) -> float:

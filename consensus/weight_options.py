@@ -24,6 +24,7 @@ from .errors import InvalidOptionError, InvalidWeightError, UnknownTaskError
 from .leaderboard import Leaderboard
 from .missing_policies import apply_policy, check_policy
 from .results import WeightConstraint
+from .validation import finite_number as number
 
 __all__ = [
     "Reference",
@@ -44,41 +45,6 @@ __all__ = [
 WEIGHT_POLICIES: tuple[str | None, ...] = (None, "drop_tasks", "drop_systems", "median")
 
 Reference = Literal["leaderboard", "uniform"] | Mapping[str, float] | pd.Series | bool | None
-
-
-def number(value: object, what: str) -> float:
-    """Return `value` as a finite float (a bool is refused).
-
-    Parameters
-    ----------
-    value : object
-        A number, or anything ``float()`` accepts (such as ``"0.5"``).
-    what : str
-        The option name, for error messages.
-
-    Returns
-    -------
-    float
-
-    Raises
-    ------
-    InvalidOptionError
-        `value` is a bool, not a number, or not finite.
-
-    Examples
-    --------
-    >>> number("0.25", "min_weight")
-    0.25
-    """
-    if isinstance(value, bool):
-        raise InvalidOptionError(f"{what} must be a number, got {value!r}")
-    try:
-        out = float(value)  # type: ignore[arg-type]
-    except (TypeError, ValueError):
-        raise InvalidOptionError(f"{what} must be a number, got {value!r}") from None
-    if not math.isfinite(out):
-        raise InvalidOptionError(f"{what} must be finite, got {value!r}")
-    return out
 
 
 def task_name(lb: Leaderboard, name: object, context: str) -> str:

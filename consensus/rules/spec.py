@@ -15,6 +15,7 @@ from ..impute import impute_pairwise
 from ..leaderboard import Leaderboard
 from ..pairwise import PairwiseMatrix, pairwise
 from ..results import tiers_from_scores
+from ..validation import finite_number
 
 __all__ = [
     "RuleSpec",
@@ -266,9 +267,10 @@ def check_choice(name: str, value: Any, choices: Sequence[Any], rule: str) -> An
 
 
 def check_number(value: Any, name: str, rule: str | None = None, *, non_negative: bool = False) -> float:
-    """Return `value` as a finite float (``>= 0`` with `non_negative`), else raise naming the option.
+    """Return `value` as a finite float (``>= 0`` with `non_negative`), else raise naming the rule and option.
 
-    Booleans are refused: ``True`` is not a tolerance, prior or baseline.
+    :func:`consensus.validation.finite_number` with the rule's name in the message; booleans
+    are refused (``True`` is not a tolerance, prior or baseline).
 
     Parameters
     ----------
@@ -299,16 +301,7 @@ def check_number(value: Any, name: str, rule: str | None = None, *, non_negative
     ...
     consensus.errors.InvalidOptionError: rule 'bradley_terry': prior must be finite and >= 0, got -1
     """
-    prefix = f"rule {rule!r}: " if rule else ""
-    try:
-        if isinstance(value, (bool, np.bool_)):
-            raise TypeError
-        v = float(value)
-    except (TypeError, ValueError):
-        raise InvalidOptionError(f"{prefix}{name} must be a number, got {value!r}") from None
-    if not np.isfinite(v) or (non_negative and v < 0):
-        raise InvalidOptionError(f"{prefix}{name} must be finite{' and >= 0' if non_negative else ''}, got {value!r}")
-    return v
+    return finite_number(value, f"rule {rule!r}: {name}" if rule else name, non_negative=non_negative)
 
 
 def check_task_numbers(value: Any, name: str, rule: str) -> float | dict[str, float] | None:
