@@ -38,7 +38,6 @@ from ..errors import InvalidOptionError
 from ..results import Analysis
 from ..results.analysis import HTML_RENDERER
 from .blocks import Block, Heading, Lines, Table
-from .coverage import coverage_warnings
 from .html_assets import SCRIPT, STYLE
 from .sections import sections
 
@@ -54,12 +53,12 @@ FOLD_CHARS = 400
 SVG_MAX_SYSTEMS = 30
 
 
-def _slug(text: str, used: set[str]) -> str:
+def _slug(text: str, used: dict[str, str]) -> str:
     base = re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-") or "section"
     slug, k = base, 2
     while slug in used:
         slug, k = f"{base}-{k}", k + 1
-    used.add(slug)
+    used[slug] = text
     return slug
 
 
@@ -68,7 +67,12 @@ def _esc(text: Any) -> str:
 
 
 def _line_html(line: str) -> str:
-    css = ' class="mismatch"' if "MISMATCH" in line else (' class="ok"' if line.startswith("check ") else "")
+    if "MISMATCH" in line:
+        css = ' class="mismatch"'
+    elif line.startswith("check "):
+        css = ' class="ok"'
+    else:  # a winner resting on a sparsely scored system is said in the summary: make it stand out
+        css = ' class="warn"' if line.startswith("warning:") else ""
     if len(line) > FOLD_CHARS:  # a list of 276 majority ties: its start, and the rest one click away
         cut = line.rfind(" ", 0, FOLD_CHARS // 2)
         cut = cut if cut > 0 else FOLD_CHARS // 2
@@ -97,15 +101,16 @@ def _table_html(table: Table) -> str:
     return text
 
 
-def blocks_html(blocks: Sequence[Block], *, anchors: set[str] | None = None) -> str:
+def blocks_html(blocks: Sequence[Block], *, anchors: dict[str, str] | None = None) -> str:
     """HTML for a list of report blocks: headings, bullet lists and sortable tables.
 
     Parameters
     ----------
     blocks : sequence of Heading, Lines and Table
         A report as :func:`consensus.report.sections` builds it.
-    anchors : set of str, optional
-        Heading ids already used on the page (updated); each ``<h2>`` gets a unique id.
+    anchors : dict, optional
+        Id -> text of the ``<h2>`` headings already on the page, in page order; each new
+        ``<h2>`` gets a unique id and is added (the page's table of contents).
 
     Returns
     -------
@@ -120,7 +125,7 @@ def blocks_html(blocks: Sequence[Block], *, anchors: set[str] | None = None) -> 
     <ul class="lines"><li>a &lt; b</li></ul>
     <div class="table-wrap"><table><thead><tr><th scope="col">system</th><th scope="col">score</th></tr></thead><tbody><tr><td class="l">a</td><td class="r">1</td></tr></tbody></table></div>
     """
-    used = anchors if anchors is not None else set()
+    used = anchors if anchors is not None else {}
     out: list[str] = []
     for block in blocks:
         if isinstance(block, Heading):
@@ -202,15 +207,15 @@ def render_html(analysis: Analysis, *, figure: bool = True, title: str | None = 
     if blocks and isinstance(blocks[0], Heading) and blocks[0].level == 1:
         blocks = blocks[1:]
     summary_end = next((i for i, b in enumerate(blocks[1:], 1) if isinstance(b, Heading)), len(blocks))
-    anchors: set[str] = set()
+    anchors: dict[str, str] = {}
     summary_html = blocks_html(blocks[:summary_end], anchors=anchors)
     rest = blocks[summary_end:]
-    warnings = [line for b in coverage_warnings(analysis, analysis.leaderboard) if isinstance(b, Lines) for line in b.lines]
     fig_html, fig_note = _figure_html(analysis) if figure else ("", "")
     lb = analysis.leaderboard
     rest_html = blocks_html(rest, anchors=anchors)
-    toc = [("summary", "Summary")] + ([("figure", "Figure")] if fig_html else [])
-    toc += [(m.group(1), html.unescape(m.group(2))) for m in re.finditer(r'<h2 id="([^"]+)">(.*?)</h2>', rest_html)]
+    toc = list(anchors.items())
+    if fig_html:  # the figure comes right after the summary
+        toc.insert(1, ("figure", "Figure"))
     parts = [
         "<!DOCTYPE html>",
         '<html lang="en"><head><meta charset="utf-8">',
@@ -222,8 +227,6 @@ def render_html(analysis: Analysis, *, figure: bool = True, title: str | None = 
         f'<p class="meta">{lb.n_systems} systems x {lb.n_tasks} tasks; made by leaderboard-consensus '
         f"{_esc(__version__)}. Click a column header to sort a table.</p></header>",
     ]
-    if warnings:
-        parts.append('<div class="warnings" role="alert"><ul class="lines">' + "".join(_line_html(w) for w in warnings) + "</ul></div>")
     parts.append(f'<section class="summary">{summary_html}</section>')
     parts.append('<nav class="toc"><ul>' + "".join(f'<li><a href="#{a}">{_esc(t)}</a></li>' for a, t in toc) + "</ul></nav>")
     if fig_html:

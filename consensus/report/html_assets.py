@@ -29,8 +29,7 @@ nav.toc a { color: var(--accent); text-decoration: none; }
 ul.lines { margin: .3rem 0 .8rem; padding-left: 1.3rem; }
 ul.lines li { margin: .12rem 0; overflow-wrap: anywhere; }
 section.summary { background: var(--head); border: 1px solid var(--line); border-radius: 6px; padding: .2rem 1rem .6rem; }
-div.warnings { background: var(--warn-bg); border: 1px solid var(--warn-line); border-radius: 6px;
-               padding: .4rem 1rem; margin: .8rem 0; }
+li.warn { background: var(--warn-bg); border-left: 3px solid var(--warn-line); padding-left: .4rem; }
 .mismatch { color: var(--bad); font-weight: 600; }
 .ok { color: var(--good); }
 div.table-wrap { overflow-x: auto; margin: .4rem 0 1rem; max-width: 100%; }
