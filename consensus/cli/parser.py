@@ -6,6 +6,7 @@ import argparse
 import math
 from collections.abc import Callable
 
+from ..formats import FORMATS
 from .args import PROG, CliParser
 from .commands import (
     cmd_analyze,
@@ -26,7 +27,7 @@ def _input_options(parser: argparse.ArgumentParser, *, file_required: bool) -> N
         parser.add_argument("file", metavar="FILE", nargs="?", help="scores file (default: a built-in example)")
     group = parser.add_argument_group("reading the scores")
     group.add_argument("--from", dest="from_format", metavar="TOOL",
-                       choices=("harness", "harness-samples", "helm", "mteb", "model-dir", "preflib"),
+                       choices=tuple(FORMATS),
                        help="FILE is another tool's output: harness (lm-evaluation-harness results_*.json), "
                        "harness-samples (its --log_samples JSONL), helm (a runs/<suite> folder), mteb (a results "
                        "folder), model-dir (one {task: score} file per model), preflib (.soc/.soi/.toc/.toi)")
