@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 
-from .arguments import check_seed
+from .arguments import check_count, check_seed, name_list
 from .coverage import apply_min_coverage
 from .errors import InvalidOptionError, SolveFailedError, UnknownSystemError
 from .impute import impute_pairwise
@@ -157,6 +157,21 @@ def _treated(data: Any, missing: object, min_coverage: float | None) -> tuple[An
     return lb, record, notes
 
 
+def _warm_start(systems: tuple[str, ...], initial: Sequence[str] | None) -> list[int] | None:
+    """The indices of the warm-start ranking `initial` (every system of `systems` once)."""
+    if initial is None:
+        return None
+    names = name_list(initial, "initial", kind="system names")
+    if len(set(names)) != len(names):
+        raise InvalidOptionError("initial lists a system more than once")
+    where = {s: i for i, s in enumerate(systems)}
+    order = [where[s] for s in names if s in where]  # systems a missing-score policy left out are skipped
+    if len(order) != len(systems):
+        absent = next(s for s in systems if s not in set(names))
+        raise InvalidOptionError(f"initial must rank every system; it leaves out {absent!r}")
+    return order
+
+
 def kemeny(
     data: Leaderboard | PairwiseMatrix | Any,
     *,
@@ -171,6 +186,8 @@ def kemeny(
     seed: int = 0,
     missing: str | None = None,
     min_coverage: float | None = None,
+    initial: Sequence[str] | None = None,
+    threads: int | None = None,
 ) -> KemenyResult:
     """The exact Kemeny consensus ranking, certified optimal.
 
@@ -223,6 +240,13 @@ def kemeny(
     min_coverage : float, optional
         Leave out the systems scored on less than this share of the task weight
         (:meth:`Leaderboard.with_min_coverage`; the ranking lists only the others).
+    initial : sequence of str, optional
+        A warm start: every system once, best first (e.g. the full-data ranking when ranking
+        resamples of the same leaderboard; systems that `missing` / `min_coverage` leave
+        out are skipped). It only gives the search a good first ranking;
+        the result is certified the same way (and is the same optimum when that is unique).
+    threads : int, optional
+        Threads of the solver (default: the solver's own choice). Resampling loops pass 1.
 
     Returns
     -------
@@ -302,6 +326,9 @@ def kemeny(
     p = as_pairwise(treated)
     n = p.n_systems
     time_limit, cap = _check_options(n, method, time_limit, enumerate_optima, progress)
+    warm = _warm_start(p.systems, initial)
+    if threads is not None:
+        threads = check_count(threads, "threads", 1)
     if method != "brute_force":
         check_solver(solver)
     from solvers.linear_ordering import solve_linear_ordering
@@ -323,6 +350,8 @@ def kemeny(
             verbose=bool(verbose),
             margins=p._exact_ints(),  # exact (int64 over one denominator): ties cancel, no tolerance
             seed=int(seed),
+            initial=warm,
+            threads=threads,
         )
     except SolverUnavailableError as exc:  # not a failed solve: say which solvers can run
         raise solver_not_available(exc, solver) from exc

@@ -334,7 +334,8 @@ def _brute_force_outcome(
 
 
 def _solve_component(
-    costs: NDArray[np.float64], index: int, ctx: _Context, margins: NDArray[np.int64] | NDArray[np.object_] | None = None
+    costs: NDArray[np.float64], index: int, ctx: _Context, margins: NDArray[np.int64] | NDArray[np.object_] | None = None,
+    warm: tuple[int, ...] | None = None,
 ) -> _Component:
     """One component: trivial, brute force (exact, on `margins`), or heuristic -> LP phase -> perturbation -> MIP phase."""
     n = costs.shape[0]
@@ -348,6 +349,10 @@ def _solve_component(
             members, costs, bf.order, bf.objective, bf.objective, SolveStatus.OPTIMAL, "brute_force", brute_optima=bf.optima
         )
     order, value = heuristic_order(costs, tol=ctx.tol, deadline=ctx.deadline)  # always an order, even out of time
+    if warm is not None:  # a warm start (e.g. the full-data ranking of a resample) replaces a worse heuristic order
+        warm_value = ordering_cost(costs, warm)
+        if warm_value < value - ctx.tol:
+            order, value = warm, warm_value
     bound = _round_up(_trivial_bound(costs), value, ctx.unit)
     comp = _Component(members, costs, order, value, bound, SolveStatus.TIME_LIMIT, "ilp" if use_ilp else "brute_force")
     ctx.report("heuristic", index, value, bound)
@@ -390,7 +395,8 @@ def _solve_components(
     for g in sorted(range(len(groups)), key=lambda g: (len(groups[g]), g)):  # small components first
         members = groups[g]
         block = None if exact is None else exact.block(members)
-        comp = _solve_component(matrix[np.ix_(members, members)], g, ctx, block)
+        warm = None if ctx.initial is None else tuple(int(k) for k in np.argsort(ctx.initial[members], kind="stable"))
+        comp = _solve_component(matrix[np.ix_(members, members)], g, ctx, block, warm)
         comp.members = members
         tracker.record(g, comp)
         solved[g] = comp
@@ -436,6 +442,7 @@ def solve_linear_ordering(
     tol: float | None = None,
     seed: int = 0,
     margins: ArrayLike | tuple[NDArray[np.integer] | NDArray[np.object_], int] | None = None,
+    initial: Sequence[int] | None = None,
 ) -> LinearOrderingOutcome:
     """Find an order of minimum total cost (Kemeny consensus), with proof of optimality.
 
@@ -493,6 +500,10 @@ def solve_linear_ordering(
         ints in an object array) and a positive int, as
         :func:`solvers.ordering_exact.exact_margins` returns; :func:`consensus.kemeny` passes
         that pair. Without it the margins are read from `costs`, vectorized.
+    initial : sequence of int, optional
+        A warm start: an order of all items (best first), e.g. the ranking of the same items
+        on related data. Within each component it replaces the heuristic order when it costs
+        less; the proof that follows is unchanged (it only starts from a better incumbent).
 
     Returns
     -------
@@ -524,7 +535,8 @@ def solve_linear_ordering(
     tracker = _Tracker.start(reduced, groups, _in_cost_units(progress, exact), start_time)
     deadline = None if time_limit is None else start_time + float(time_limit)
     ctx = _Context(
-        backend, method, deadline, verbose, threads, tol, exact.mip_unit, seed, tracker.counters, tracker.report
+        backend, method, deadline, verbose, threads, tol, exact.mip_unit, seed, tracker.counters, tracker.report,
+        _positions(initial, n),
     )
     components = _solve_components(reduced, groups, ctx, tracker, exact)
     order, _, reduced_bound, status = _join(reduced, components, tracker.cross, exact.mip_unit)
@@ -564,6 +576,18 @@ def solve_linear_ordering(
         unit=unit,
         notes=_precision_notes(exact, components),
     )
+
+
+def _positions(initial: Sequence[int] | None, n: int) -> NDArray[np.int64] | None:
+    """The position of every item in the warm-start order `initial` (a permutation of ``range(n)``)."""
+    if initial is None:
+        return None
+    order = [int(i) for i in initial]
+    if sorted(order) != list(range(n)):
+        raise ValueError(f"initial must be an order of all {n} items (each index 0..{n - 1} once), got {list(initial)!r}")
+    where = np.empty(n, dtype=np.int64)
+    where[order] = np.arange(n)
+    return where
 
 
 def _in_cost_units(

@@ -18,7 +18,7 @@ import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
 import numpy as np
 from numpy.typing import NDArray
@@ -53,6 +53,7 @@ class _Context:
     seed: int
     counters: _Counters
     report: Callable[[str, int, float, float], None]
+    initial: Any = None  # position of every item in a warm-start order (numpy array), or None
 
     def remaining(self) -> float | None:
         if self.deadline is None:

@@ -18,6 +18,7 @@ from .commands import (
     cmd_report,
     cmd_sensitivity,
 )
+from .resampling import EXPERIMENTS, cmd_experiment, cmd_stability
 
 
 def _input_options(parser: argparse.ArgumentParser, *, file_required: bool) -> None:
@@ -337,4 +338,57 @@ def build_parser() -> argparse.ArgumentParser:
                    help="1: one-level aggregation; 2: two-level (instance-level data)")
     _output_options(p)
     p.set_defaults(handler=cmd_impute)
+
+    p = sub.add_parser("stability", help="how sure is the ranking: rank intervals from resampled tasks or instances",
+                       description="Resample the tasks (bootstrap or leave-k-out) or, for instance-level scores, "
+                       "the instances within each task; rank every resample with each rule and report per system "
+                       "its rank interval, P(first), P(top k), the systems not separable from the top, and how "
+                       "often adjacent systems keep their order. Kemeny is exact in every resample (warm-started; "
+                       "resamples that hit --kemeny-time-limit are reported).")
+    _input_options(p, file_required=True)
+    _resampling_options(p, "--resamples", "resamples (default 1000)", 1000)
+    p.add_argument("--method", choices=("bootstrap", "leave_k_out", "instances"), default="bootstrap",
+                   help="bootstrap of tasks (default), leave_k_out (drop --k random tasks), or instances "
+                   "(bootstrap of the instances within each task; needs --instances)")
+    p.add_argument("--k", type=int, metavar="K", help="leave_k_out: tasks dropped per resample (default 1)")
+    p.add_argument("--alpha", type=float, default=0.05,
+                   help="a system ranked first in at least this share of resamples is not separable from the top "
+                   "(default 0.05)")
+    p.add_argument("--top-k", type=int, default=3, metavar="K", help="report P(top K) (default 3)")
+    p.add_argument("--level", type=float, default=0.95, help="coverage of the rank interval (default 0.95)")
+    _output_options(p)
+    p.set_defaults(handler=cmd_stability)
+
+    p = sub.add_parser("experiment", help="robustness experiments of the papers, for any rules",
+                       description="manipulation (tasks' rankings reversed), scaling (one task multiplied), "
+                       "task-removal (random subsets of tasks), missing (a share of scores removed) and iia "
+                       "(systems added one at a time, Vote'n'Rank Table 2), on FILE or on synthetic Gumbel "
+                       "scores; one row per repetition x rule x setting.")
+    p.add_argument("name", choices=tuple(EXPERIMENTS), metavar="NAME", help=", ".join(EXPERIMENTS))
+    _input_options(p, file_required=False)
+    p.add_argument("--synthetic", metavar="N,T,PHI",
+                   help="instead of FILE: a fresh Gumbel leaderboard per repetition (systems, tasks, dispersion)")
+    _resampling_options(p, "--repetitions", "repetitions (default 100)", 100)
+    p.add_argument("--settings", metavar="V,...",
+                   help="the values varied: manipulation t (tasks reversed; default 1,2,3,5), scaling lambda "
+                   "(default 0.5,2,5,10), task-removal tasks kept (default T/4,T/2,3T/4), missing eta (default "
+                   "0.1,0.2,0.3,0.4)")
+    _output_options(p)
+    p.set_defaults(handler=cmd_experiment)
     return parser
+
+
+def _resampling_options(parser: argparse.ArgumentParser, count: str, count_help: str, default: int) -> None:
+    """Options shared by ``stability`` and ``experiment``: rules, count, seed, scheduler."""
+    group = parser.add_argument_group("repetitions")
+    group.add_argument("--rules", metavar="R,...", help="rules (default: mean,borda,copeland,minimax,kemeny)")
+    group.add_argument(count, type=int, default=default, metavar="R", help=count_help)
+    group.add_argument("--seed", dest="master_seed", type=int, default=0, help="master seed; repetition r uses SeedSequence(seed).spawn(R)[r] "
+                       "(default 0)")
+    group.add_argument("--kemeny-time-limit", type=_positive, default=10.0, metavar="S",
+                       help="seconds per Kemeny solve (default 10; a resample past it keeps the best ranking found "
+                       "and is reported)")
+    group.add_argument("--scheduler", metavar="S",
+                       help="none (default: this process), processes (a local Dask cluster on all cores; the 'dask' "
+                       "extra) or tcp://host:port (a running Dask scheduler); the same table either way")
+    group.add_argument("--n-jobs", type=int, metavar="N", help="--scheduler processes: worker processes (default: all cores)")

@@ -32,6 +32,7 @@ from ..results import (
 )
 from . import comparison as _comparison  # noqa: F401  (registers the RuleComparison report)
 from . import html as _html  # noqa: F401  (registers Analysis.to_html)
+from . import resampling as _resampling  # noqa: F401  (registers ExperimentResult and StabilityResult reports)
 from . import sensitivity as _sensitivity  # noqa: F401  (registers the SensitivityResult report)
 from . import summary as _summary  # noqa: F401  (registers the Analysis report)
 from .blocks import DEFAULT_TOP, render_markdown, render_text

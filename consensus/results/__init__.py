@@ -10,7 +10,7 @@ module                 results
 :mod:`.prospective`    :class:`ProspectiveResult`
 :mod:`.missing`        :class:`ImputationResult`, :class:`MeanBaselineResult`,
                        :class:`PairwiseConfidence`
-:mod:`.experiments`    :class:`RobustnessResult`
+:mod:`.experiments`    :class:`RobustnessResult`, :class:`ExperimentResult`
 :mod:`.comparison`     :class:`RuleComparison`
 :mod:`.majority`       :class:`MajoritySummary`
 :mod:`.analysis`       :class:`Analysis`, :class:`Check`
@@ -37,7 +37,7 @@ from .condorcet import (
     CondorcetWeightsResult,
     WeightConstraint,
 )
-from .experiments import RobustnessResult
+from .experiments import ExperimentResult, RobustnessResult
 from .kemeny import KemenyResult
 from .majority import MajoritySummary
 from .missing import ImputationResult, MeanBaselineResult, PairwiseConfidence
@@ -57,6 +57,7 @@ __all__ = [
     "PairwiseConfidence",
     "ProspectiveResult",
     "RankedResult",
+    "ExperimentResult",
     "RobustnessResult",
     "RuleComparison",
     "RuleResult",

@@ -12,7 +12,7 @@ import pandas as pd
 from ..errors import InvalidOptionError
 from .base import Display, Displayed, freeze_mapping, jsonable, readonly_array
 
-__all__ = ["RobustnessResult"]
+__all__ = ["ExperimentResult", "RobustnessResult"]
 
 
 @dataclass(frozen=True, slots=True, repr=False)
@@ -167,4 +167,126 @@ class RobustnessResult(Displayed):
             "taus": jsonable(self.taus),
             "removed": jsonable(self.removed),
             "parameters": jsonable(dict(self.parameters)),
+        }
+
+
+@dataclass(frozen=True, slots=True, repr=False)
+class ExperimentResult(Displayed):
+    """A robustness experiment's tidy table: one row per repetition x rule x setting.
+
+    Built by the experiments of :mod:`consensus.experiments` (``manipulation``, ``scaling``,
+    ``task_removal``, ``missing_scores``, ``iia``); drawn by
+    :func:`consensus.plot.plot_experiment` in the style of the papers' figures.
+
+    Attributes
+    ----------
+    name : str
+        The experiment.
+    table : pandas.DataFrame
+        Columns ``repetition``, ``rule``, the `setting` column, the `metric` column and any
+        other measurements (e.g. ``kemeny_status``: ``"optimal"`` / ``"time_limit"`` for the
+        Kemeny rows, ``""`` otherwise); ordered by setting, repetition, rule.
+    setting : str
+        The column that the experiment varies (``"t"``, ``"lambda"``, ``"tasks_kept"``,
+        ``"eta"``, ``"leaderboard"``); one value when nothing varies.
+    metric : str
+        The main measurement (``"tau"``, ``"changes"``, ...), summarized by :meth:`summary`.
+    parameters : Mapping[str, Any]
+        Every setting of the run (seed, repetitions, rules, sizes, ...).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> table = pd.DataFrame({"repetition": [0, 0, 1, 1], "rule": ["mean", "borda"] * 2,
+    ...                       "t": [1, 1, 1, 1], "tau": [1.0, 0.5, 0.8, 0.7],
+    ...                       "kemeny_status": [""] * 4})
+    >>> res = ExperimentResult("manipulation", table, "t", "tau", {"seed": 0})
+    >>> res.summary()[["mean", "min", "max", "n"]].round(3).to_dict("index")
+    {(1, 'mean'): {'mean': 0.9, 'min': 0.8, 'max': 1.0, 'n': 2}, (1, 'borda'): {'mean': 0.6, 'min': 0.5, 'max': 0.7, 'n': 2}}
+    """
+
+    name: str
+    table: Any
+    setting: str
+    metric: str
+    parameters: Mapping[str, Any]
+
+    def __post_init__(self) -> None:
+        table = pd.DataFrame(self.table).reset_index(drop=True)
+        for column in ("repetition", "rule", self.setting, self.metric):
+            if column not in table.columns:
+                raise InvalidOptionError(f"an experiment table needs a {column!r} column; it has {', '.join(map(str, table.columns))}")
+        object.__setattr__(self, "table", table)
+        object.__setattr__(self, "parameters", freeze_mapping(self.parameters))
+
+    @property
+    def rules(self) -> tuple[str, ...]:
+        """The rules, in the order they were run."""
+        return tuple(dict.fromkeys(self.table["rule"]))
+
+    @property
+    def n_repetitions(self) -> int:
+        """Number of distinct repetitions."""
+        return int(self.table["repetition"].nunique())
+
+    @property
+    def time_limited(self) -> int:
+        """Rows whose Kemeny solve stopped at its time limit (0 when every one was proven optimal)."""
+        if "kemeny_status" not in self.table.columns:
+            return 0
+        return int((self.table["kemeny_status"] == "time_limit").sum())
+
+    def to_frame(self) -> Any:
+        """The tidy table (a copy).
+
+        Returns
+        -------
+        pandas.DataFrame
+            One row per repetition x rule x setting.
+        """
+        return self.table.copy()
+
+    def summary(self) -> Any:
+        """The metric's mean, standard deviation (``ddof=0``), min, median and max per setting and rule.
+
+        Returns
+        -------
+        pandas.DataFrame
+            Indexed by (`setting`, ``rule``), rules in run order; columns ``mean``, ``std``,
+            ``min``, ``median``, ``max``, ``n`` (repetitions with a value).
+        """
+        table = self.table.copy()
+        table["rule"] = pd.Categorical(table["rule"], categories=list(self.rules), ordered=True)
+        grouped = table.groupby([self.setting, "rule"], sort=True, observed=True)[self.metric]
+        out = grouped.agg(
+            mean="mean", std=lambda v: float(np.std(v.dropna(), ddof=0)) if v.notna().any() else np.nan,
+            min="min", median="median", max="max", n="count",
+        )
+        out.index = pd.MultiIndex.from_tuples(
+            [(s, str(r)) for s, r in out.index], names=[self.setting, "rule"]
+        )
+        return out
+
+    def _display(self) -> Display:
+        facts = [("rules", ", ".join(self.rules)), ("repetitions", self.n_repetitions),
+                 ("settings", f"{self.setting} = " + ", ".join(map(str, dict.fromkeys(self.table[self.setting]))))]
+        if self.time_limited:
+            facts.append(("Kemeny at its time limit", f"{self.time_limited} row(s): best ranking found, not proven"))
+        return f"ExperimentResult {self.name}: {self.metric} per {self.setting} and rule", facts, self.summary().round(4)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain JSON-able values.
+
+        Returns
+        -------
+        dict
+            ``name``, ``setting``, ``metric``, ``parameters`` and ``rows`` (the table's
+            records, NaN as None).
+        """
+        return {
+            "name": self.name,
+            "setting": self.setting,
+            "metric": self.metric,
+            "parameters": jsonable(dict(self.parameters)),
+            "rows": jsonable(self.table.to_dict("records")),
         }

@@ -26,13 +26,13 @@ import numpy as np
 import pandas as pd
 from scipy.stats import kendalltau
 
-from .arguments import check_rng_seed, check_seed, name_list
-from .datasets import gumbel_leaderboard
-from .errors import InvalidOptionError
-from .impute import mean_baseline, sigma_2l, sigma_l
-from .instances import InstanceScores
-from .leaderboard import Leaderboard
-from .results import RobustnessResult
+from ..arguments import check_rng_seed, check_seed, name_list
+from ..datasets import gumbel_leaderboard
+from ..errors import InvalidOptionError
+from ..impute import mean_baseline, sigma_2l, sigma_l
+from ..instances import InstanceScores
+from ..leaderboard import Leaderboard
+from ..results import RobustnessResult
 
 __all__ = ["gumbel_instances", "remove_scores", "robustness_experiment"]
 

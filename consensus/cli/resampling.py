@@ -1,0 +1,192 @@
+"""``consensus stability`` and ``consensus experiment``: many repetitions, with a progress bar.
+
+Both run a list of seeded repetitions (:mod:`consensus.repetitions`), in this process or on a
+Dask cluster (``--scheduler processes`` or ``--scheduler tcp://host:port``), and show their
+progress with tqdm on stderr (``--quiet``: none).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from .args import UsageError, load, split_names
+from .output import emit, save_plot
+
+__all__ = ["EXPERIMENTS", "cmd_experiment", "cmd_stability", "parse_synthetic"]
+
+#: ``consensus experiment NAME``: the function of :mod:`consensus.experiments` and the keyword
+#: its ``--settings`` values go to (with their type).
+EXPERIMENTS: dict[str, tuple[str, str, type]] = {
+    "manipulation": ("manipulation", "ts", int),
+    "scaling": ("scaling", "lambdas", float),
+    "task-removal": ("task_removal", "kept", int),
+    "missing": ("missing_scores", "etas", float),
+    "iia": ("iia", "", int),
+}
+
+
+@contextmanager
+def _bar(args: argparse.Namespace, what: str) -> Iterator[Callable[[int, int], None] | None]:
+    """A tqdm progress bar on stderr, fed ``progress(done, total)``; None with ``--quiet``."""
+    if args.quiet:
+        yield None
+        return
+    from tqdm import tqdm
+
+    bar = tqdm(total=0, desc=f"consensus: {what}", unit="rep", file=sys.stderr, leave=False, dynamic_ncols=True)
+
+    def progress(done: int, total: int) -> None:
+        bar.total = total
+        bar.update(done - bar.n)  # tqdm redraws at most every mininterval
+
+    try:
+        yield progress
+    finally:
+        bar.close()
+
+
+def parse_synthetic(text: str) -> dict[str, Any]:
+    """``--synthetic N,T,PHI``: the Gumbel model's systems, tasks and dispersion.
+
+    Parameters
+    ----------
+    text : str
+        E.g. ``"20,20,0.05"``.
+
+    Returns
+    -------
+    dict
+        ``n_systems``, ``n_tasks``, ``phi``.
+
+    Raises
+    ------
+    UsageError
+        If `text` is not three comma-separated numbers.
+
+    Examples
+    --------
+    >>> parse_synthetic("20,10,0.1")
+    {'n_systems': 20, 'n_tasks': 10, 'phi': 0.1}
+    """
+    parts = [p.strip() for p in text.split(",")]
+    try:
+        if len(parts) != 3:
+            raise ValueError
+        return {"n_systems": int(parts[0]), "n_tasks": int(parts[1]), "phi": float(parts[2])}
+    except ValueError:
+        raise UsageError(f"--synthetic takes N,T,PHI (systems, tasks, dispersion), e.g. 20,20,0.05; got {text!r}") from None
+
+
+def _scheduler(args: argparse.Namespace) -> Any:
+    return None if args.scheduler in (None, "none") else args.scheduler
+
+
+def cmd_stability(args: argparse.Namespace) -> int:
+    """Run ``consensus stability``: rank intervals per rule from resampled tasks or instances.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The options parsed by :func:`consensus.cli.build_parser` for ``stability``.
+
+    Returns
+    -------
+    int
+        0.
+
+    Raises
+    ------
+    UsageError
+        A malformed reading option, or ``--output``/``--plot`` cannot be written.
+    ConsensusError
+        Bad scores or options (:func:`consensus.cli.main` prints it as one line and returns 2).
+    """
+    from ..report import render
+    from ..stability import rank_stability
+
+    data, source, _ = load(args, leaderboard=False)
+    options: dict[str, Any] = {
+        "resamples": args.resamples, "method": args.method, "seed": args.master_seed, "alpha": args.alpha,
+        "top_k": args.top_k, "level": args.level, "kemeny_time_limit": args.kemeny_time_limit,
+        "scheduler": _scheduler(args), "n_jobs": args.n_jobs,
+    }
+    if args.rules:
+        options["rules"] = split_names(args.rules)
+    if args.k is not None:
+        options["k"] = args.k
+    with _bar(args, f"{args.resamples} resamples") as progress:
+        result = rank_stability(data, progress=progress, **options)
+    emit(args, render(result, format=args.format, source=source, command="stability", top=args.top))
+
+    def figure() -> Any:
+        from ..plot import plot_stability
+
+        return plot_stability(result, top=args.top or None)
+
+    save_plot(args, figure)
+    return 0
+
+
+def cmd_experiment(args: argparse.Namespace) -> int:
+    """Run ``consensus experiment NAME``: a robustness experiment of :mod:`consensus.experiments`.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The options parsed by :func:`consensus.cli.build_parser` for ``experiment``.
+
+    Returns
+    -------
+    int
+        0.
+
+    Raises
+    ------
+    UsageError
+        FILE and ``--synthetic`` both or neither given, malformed ``--settings``, or an
+        output that cannot be written.
+    ConsensusError
+        Bad scores or options (:func:`consensus.cli.main` prints it as one line and returns 2).
+    """
+    from .. import experiments
+    from ..report import render
+
+    function_name, keyword, kind = EXPERIMENTS[args.name]
+    if (args.file is None) == (args.synthetic is None):
+        raise UsageError(f"experiment {args.name}: give FILE or --synthetic N,T,PHI (one of them)")
+    options: dict[str, Any] = {
+        "repetitions": args.repetitions, "seed": args.master_seed, "scheduler": _scheduler(args), "n_jobs": args.n_jobs,
+    }
+    if args.rules:
+        options["rules"] = split_names(args.rules)
+    if args.name != "iia":
+        options["kemeny_time_limit"] = args.kemeny_time_limit
+    if args.settings:
+        if not keyword:
+            raise UsageError(f"experiment {args.name} takes no --settings")
+        try:
+            options[keyword] = [kind(v) for v in split_names(args.settings)]
+        except ValueError:
+            raise UsageError(f"--settings of {args.name}: {kind.__name__} values, comma-separated; got {args.settings!r}") from None
+    if args.synthetic is not None:
+        if args.name == "iia":
+            raise UsageError("experiment iia ranks a real leaderboard: give FILE")
+        data, source = None, "synthetic " + args.synthetic
+        options["synthetic"] = parse_synthetic(args.synthetic)
+    else:
+        data, source, _ = load(args, leaderboard=True)
+    with _bar(args, f"{args.name}, {args.repetitions} repetitions") as progress:
+        result = getattr(experiments, function_name)(data, progress=progress, **options)
+    emit(args, render(result, format=args.format, source=source, command="experiment", top=args.top))
+
+    def figure() -> Any:
+        from ..plot import plot_experiment
+
+        return plot_experiment(result)
+
+    save_plot(args, figure)
+    return 0

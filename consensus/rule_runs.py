@@ -1,0 +1,177 @@
+"""Rank one leaderboard with several rules, cheaply and repeatably: the inner loop of resampling.
+
+:func:`rule_positions` runs each rule of a list on a leaderboard (or instance scores) and
+returns every system's competition position (1 + the systems ranked strictly above it; tied
+systems share the best position, ``1, 2, 2, 4``), plus, for exact Kemeny, the solver's status
+and gap. It is what :mod:`consensus.stability` and :mod:`consensus.experiments` run once per
+repetition, so it is built for that:
+
+- missing scores get each rule's own policy (``missing="auto"``, :func:`consensus.rules.auto_missing`);
+- instance-level scores (:class:`~consensus.InstanceScores`) are ranked through their task means
+  (:meth:`~consensus.InstanceScores.to_leaderboard`), the one-level aggregation of Colombo et al.;
+- Kemeny runs single-threaded (:data:`consensus.repetitions.SOLVER_THREADS`), skips the
+  uniqueness proof (a second solve that the positions do not need), starts from a given order
+  (the full-data ranking: a warm start that the proof then confirms or improves) and stops at a
+  time limit, returning the best ranking found with status ``"time_limit"`` and its gap, which
+  callers report.
+
+Examples
+--------
+>>> import consensus as cs
+>>> runs = rule_positions(cs.load_example("votenrank-toy"), ("borda", "kemeny"))
+>>> runs["borda"].positions.tolist(), runs["kemeny"].positions.tolist(), runs["kemeny"].status
+([4.0, 1.0, 2.0, 3.0], [4.0, 1.0, 2.0, 3.0], 'optimal')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from .arguments import name_list
+from .errors import InvalidOptionError
+from .instances import InstanceScores
+from .leaderboard import Leaderboard
+from .repetitions import SOLVER_THREADS
+from .results.base import tier_positions
+
+__all__ = ["DEFAULT_RULES", "RuleRun", "check_rules", "rule_positions"]
+
+#: The rules a stability study or experiment runs when none are named.
+DEFAULT_RULES = ("mean", "borda", "copeland", "minimax", "kemeny")
+
+
+@dataclass(frozen=True)
+class RuleRun:
+    """One rule's ranking of one (resampled) leaderboard.
+
+    Attributes
+    ----------
+    positions : numpy.ndarray
+        Competition position of every system, in the order of the ``systems`` asked for
+        (NaN for a system the rule left out, e.g. one with no score left).
+    status : str
+        ``"optimal"`` or ``"time_limit"`` for Kemeny, ``""`` for the other rules.
+    gap : float
+        Kemeny's relative gap (0 when optimal; NaN for the other rules).
+    order : tuple of str
+        The ranking, best first (tied systems in the rule's listing order).
+    """
+
+    positions: Any
+    status: str
+    gap: float
+    order: tuple[str, ...]
+
+
+def check_rules(rules: object) -> tuple[str, ...]:
+    """The rule names, checked against the registry (Kemeny included).
+
+    Parameters
+    ----------
+    rules : sequence of str
+        Rule names (:data:`consensus.rules.RULE_NAMES`).
+
+    Returns
+    -------
+    tuple of str
+
+    Raises
+    ------
+    InvalidOptionError
+        If `rules` is empty, not a list of names, names a rule twice or an unknown rule.
+
+    Examples
+    --------
+    >>> check_rules(["borda", "kemeny"])
+    ('borda', 'kemeny')
+    """
+    from .rules.registry import RULE_NAMES
+
+    names = tuple(name_list(rules, "rules", kind="rule names"))
+    if not names:
+        raise InvalidOptionError("rules must name at least one rule")
+    unknown = [r for r in names if r not in RULE_NAMES]
+    if unknown:
+        raise InvalidOptionError(f"unknown rule(s) {', '.join(map(repr, unknown))}; rules are {', '.join(RULE_NAMES)}")
+    twice = sorted({r for r in names if names.count(r) > 1})
+    if twice:
+        raise InvalidOptionError(f"rules lists {', '.join(twice)} more than once")
+    return names
+
+
+def rule_positions(
+    data: Leaderboard | InstanceScores,
+    rules: Sequence[str],
+    *,
+    systems: Sequence[str] | None = None,
+    initial: Mapping[str, Sequence[str]] | None = None,
+    kemeny_time_limit: float | None = None,
+    options: Mapping[str, Mapping[str, Any]] | None = None,
+) -> dict[str, RuleRun]:
+    """Every rule's competition positions on `data`.
+
+    Parameters
+    ----------
+    data : Leaderboard or InstanceScores
+        The scores (instance scores are ranked through their task means).
+    rules : sequence of str
+        Registered rule names.
+    systems : sequence of str, optional
+        The systems to report, in this order (default: ``data.systems``); a system not in
+        `data` gets NaN.
+    initial : mapping, optional
+        Rule -> an order of systems to warm-start from (used by ``kemeny``; systems not in
+        `data` are skipped).
+    kemeny_time_limit : float, optional
+        Seconds per Kemeny solve; past it, the best ranking found (status ``"time_limit"``).
+    options : mapping, optional
+        Rule -> extra options for :func:`consensus.rank`.
+
+    Returns
+    -------
+    dict
+        Rule -> :class:`RuleRun`.
+
+    Raises
+    ------
+    ConsensusError
+        Whatever :func:`consensus.rank` raises for a rule on `data`.
+
+    Examples
+    --------
+    >>> import consensus as cs
+    >>> lb = cs.load_example("votenrank-toy")
+    >>> rule_positions(lb, ["copeland"], systems=["B", "A", "Z"])["copeland"].positions.tolist()
+    [1.0, 4.0, nan]
+    """
+    from .rules.registry import auto_missing, rank
+
+    board = data.to_leaderboard() if isinstance(data, InstanceScores) else data
+    wanted = tuple(board.systems if systems is None else systems)
+    runs: dict[str, RuleRun] = {}
+    for rule in rules:
+        opts: dict[str, Any] = dict((options or {}).get(rule, {}))
+        if board.has_missing and "missing" not in opts:
+            opts["missing"] = auto_missing(rule)
+        if rule == "kemeny":
+            present = set(board.systems)
+            start = [s for s in (initial or {}).get("kemeny", ()) if s in present]
+            opts.setdefault("threads", SOLVER_THREADS)
+            opts.setdefault("unique", False)
+            if kemeny_time_limit is not None:
+                opts.setdefault("time_limit", kemeny_time_limit)
+            if start:
+                opts.setdefault("initial", start)
+        res = rank(board, rule, **opts)
+        where = tier_positions(res.ranking)
+        positions = np.array([float(where[s]) if s in where else np.nan for s in wanted])
+        status, gap = "", float("nan")
+        if rule == "kemeny":
+            k = res.details["kemeny"]
+            status, gap = k.status.value, float(k.gap)
+        runs[rule] = RuleRun(positions, status, gap, tuple(res.order))
+    return runs
