@@ -110,6 +110,7 @@ _EXPORTS: dict[str, str] = {
     "compare_rules": "compare",
     "analyze": "analysis",
     "experiments": "experiments",
+    "rank_stability": "stability",
     # results
     "Analysis": "results",
     "Check": "results",
@@ -122,6 +123,8 @@ _EXPORTS: dict[str, str] = {
     "PairwiseConfidence": "results",
     "ProspectiveResult": "results",
     "RobustnessResult": "results",
+    "ExperimentResult": "results",
+    "StabilityResult": "results",
     "RuleComparison": "results",
     "RuleResult": "results",
     "SensitivityResult": "results",

@@ -36,7 +36,7 @@ import numpy as np
 from .arguments import check_count, check_seed
 from .errors import InvalidOptionError
 
-__all__ = ["SOLVER_THREADS", "check_scheduler", "run_repetitions", "spawn_seeds"]
+__all__ = ["SOLVER_THREADS", "check_progress", "check_scheduler", "run_repetitions", "spawn_seeds"]
 
 T = TypeVar("T")
 
@@ -120,6 +120,27 @@ def check_scheduler(scheduler: object, n_jobs: object = None) -> None:
     )
 
 
+def check_progress(progress: object) -> None:
+    """Refuse a `progress` that is neither None nor callable.
+
+    Parameters
+    ----------
+    progress : callable or None
+        Called as ``progress(done, total)``.
+
+    Raises
+    ------
+    InvalidOptionError
+        If `progress` is not callable.
+
+    Examples
+    --------
+    >>> check_progress(print)
+    """
+    if progress is not None and not callable(progress):
+        raise InvalidOptionError(f"progress must be a function progress(done, total), got {progress!r}")
+
+
 def _run_batch(fn: Callable[[Any], T], batch: list[Any]) -> list[T]:
     return [fn(p) for p in batch]
 
@@ -136,7 +157,7 @@ def _client(scheduler: object, n_jobs: int | None) -> tuple[Any, list[Any]]:
         workers = n_jobs or os.cpu_count() or 1
         cluster = distributed.LocalCluster(
             n_workers=workers, threads_per_worker=SOLVER_THREADS, processes=True,
-            dashboard_address=None, silence_logs=logging.ERROR,
+            dashboard_address=":0", silence_logs=logging.ERROR,  # a free port: never clash with a running dashboard
         )
         client = distributed.Client(cluster)
         return client, [client, cluster]
@@ -193,6 +214,7 @@ def run_repetitions(
     [(1, 2), (2, 2)]
     """
     check_scheduler(scheduler, n_jobs)
+    check_progress(progress)
     items = list(payloads)
     total = len(items)
     if scheduler is None:

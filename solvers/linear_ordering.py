@@ -76,6 +76,7 @@ from .ordering_search import (
     _lp_phase,
     _mip_search,
     _model_of,
+    _positions,
 )
 from .status import SolverError, SolveStatus
 
@@ -576,18 +577,6 @@ def solve_linear_ordering(
         unit=unit,
         notes=_precision_notes(exact, components),
     )
-
-
-def _positions(initial: Sequence[int] | None, n: int) -> NDArray[np.int64] | None:
-    """The position of every item in the warm-start order `initial` (a permutation of ``range(n)``)."""
-    if initial is None:
-        return None
-    order = [int(i) for i in initial]
-    if sorted(order) != list(range(n)):
-        raise ValueError(f"initial must be an order of all {n} items (each index 0..{n - 1} once), got {list(initial)!r}")
-    where = np.empty(n, dtype=np.int64)
-    where[order] = np.arange(n)
-    return where
 
 
 def _in_cost_units(

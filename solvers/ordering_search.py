@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -218,3 +218,15 @@ def _mip_search(
             return order, value, bound, SolveStatus.TIME_LIMIT
         if result.above is None:
             raise SolverError(f"{ctx.backend} returned no solution (status {result.status.value!r})", result.status)
+
+
+def _positions(initial: Sequence[int] | None, n: int) -> NDArray[np.int64] | None:
+    """The position of every item in the warm-start order `initial` (a permutation of ``range(n)``)."""
+    if initial is None:
+        return None
+    order = [int(i) for i in initial]
+    if sorted(order) != list(range(n)):
+        raise ValueError(f"initial must be an order of all {n} items (each index 0..{n - 1} once), got {list(initial)!r}")
+    where = np.empty(n, dtype=np.int64)
+    where[order] = np.arange(n)
+    return where

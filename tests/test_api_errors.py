@@ -462,6 +462,22 @@ SWEEP: dict[str, Callable[[dict[str, Any]], tuple[Callable[..., Any], tuple, dic
     "Analysis.to_html": lambda env: (env["analysis"].to_html, (), dict(figure=False, title="t")),
     "experiments.gumbel_instances": lambda env: (experiments.gumbel_instances, (3, 2, 2), dict(phi=0.05, seed=0)),
     "experiments.remove_scores": lambda env: (experiments.remove_scores, (TOY,), dict(eta=0.2, seed=0)),
+    "experiments.scaling": lambda env: (
+        experiments.scaling, (TOY, ["borda"]),
+        dict(lambdas=(2.0,), repetitions=2, seed=0, kemeny_time_limit=5.0, scheduler=None, n_jobs=None, progress=None),
+    ),
+    "experiments.manipulation": lambda env: (
+        experiments.manipulation, (None, ["copeland"]),
+        dict(ts=(1,), repetitions=2, synthetic={"n_systems": 4, "n_tasks": 3, "phi": 0.1}),
+    ),
+    "experiments.task_removal": lambda env: (experiments.task_removal, (TOY, ["mean"]), dict(kept=(2,), repetitions=2)),
+    "experiments.missing_scores": lambda env: (experiments.missing_scores, (TOY, ["kemeny"]), dict(etas=(0.2,), repetitions=2)),
+    "kemeny-warm-start": lambda env: (cs.kemeny, (TOY,), dict(initial=None, threads=1)),
+    "rank_stability": lambda env: (
+        cs.rank_stability, (TOY, ["borda", "kemeny"]),
+        dict(resamples=3, method="bootstrap", k=1, seed=0, alpha=0.05, top_k=2, level=0.9, kemeny_time_limit=5.0,
+             scheduler=None, n_jobs=None, progress=None),
+    ),
 }
 
 

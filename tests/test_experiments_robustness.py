@@ -114,6 +114,22 @@ def test_task_removal_taus_are_those_of_some_subset_computed_independently():
     assert (every.table["tau"] == 1.0).all()
 
 
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.integers(1, 4), min_size=2, max_size=9), st.integers(0, 1000))
+def test_the_vectorized_tau_b_is_scipys(xs, seed):
+    from consensus.experiments.perturbations import _tau
+
+    x = np.array(xs, dtype=float)
+    y = np.random.default_rng(seed).integers(1, 4, size=len(x)).astype(float)
+    mine, theirs = _tau(x, y), float(kendalltau(x, y).statistic)
+    if np.isnan(theirs):
+        assert np.isnan(mine) or (mine == 1.0 and np.array_equal(x, y))
+    else:
+        assert mine == pytest.approx(theirs, abs=1e-11)
+    y[0] = np.nan  # a system one side does not rank is left out
+    assert _tau(x, y) == _tau(x[1:], y[1:]) or (np.isnan(_tau(x, y)) and np.isnan(_tau(x[1:], y[1:])))
+
+
 def test_missing_scores_for_any_rule():
     res = missing_scores(cs.gumbel_leaderboard(8, 6, phi=0.3, seed=1), ["mean", "borda", "copeland", "kemeny"],
                          etas=(0.0, 0.3), repetitions=3, seed=0)
@@ -228,7 +244,9 @@ def test_cli_experiment_runs_and_writes_every_row(tmp_path):
     ("argv", "words"),
     [
         (("experiment", "scaling", "--synthetic", "8,5"), "N,T,PHI"),
-        (("experiment", "scaling"), "FILE or --synthetic"),
+        (("experiment", "scaling"), "give FILE, --example NAME or --synthetic"),
+        (("experiment", "scaling", "--example", "votenrank-toy", "--synthetic", "4,3,0.1"), "one of them"),
+        (("stability",), "give FILE, --example NAME"),
         (("experiment", "scaling", "--synthetic", "8,5,0.1", "--settings", "a"), "float"),
         (("experiment", "scaling", "--synthetic", "8,5,0.1", "--rules", "nope", "-q"), "unknown rule"),
     ],
@@ -238,3 +256,29 @@ def test_cli_experiment_errors_are_one_line(argv, words):
     assert out.returncode != 0
     assert words in out.stderr and "Traceback" not in out.stderr
     assert len(out.stderr.strip().splitlines()) == 1
+
+
+def test_cli_iia_on_a_published_leaderboard():
+    out = _cli("experiment", "iia", "--example", "votenrank-superglue", "--repetitions", "3", "--rules",
+               "mean,copeland", "--format", "csv", "-q")
+    assert out.returncode == 0, out.stderr
+    frame = pd.read_csv(pd.io.common.StringIO(out.stdout))
+    assert len(frame) == 6 and (frame[frame["rule"] == "mean"]["changes"] == 0).all()
+    assert set(frame["leaderboard"]) == {"votenrank-superglue"}
+
+
+def test_cli_stability_report_csv_and_figure(tmp_path):
+    scores = tmp_path / "scores.csv"
+    cs.gumbel_leaderboard(8, 6, phi=0.3, seed=0).scores.to_csv(scores)
+    out = _cli("stability", str(scores), "--resamples", "30", "--rules", "borda,kemeny", "--top", "3",
+               "--plot", str(tmp_path / "s.png"))
+    assert out.returncode == 0, out.stderr
+    assert "Rank stability" in out.stdout and "kemeny: top set" in out.stdout and "... and 5 more systems" in out.stdout
+    assert (tmp_path / "s.png").stat().st_size > 0
+    csv = _cli("stability", str(scores), "--resamples", "30", "--rules", "borda", "--format", "csv", "-q")
+    frame = pd.read_csv(pd.io.common.StringIO(csv.stdout))
+    direct = cs.rank_stability(cs.read_leaderboard(scores), ["borda"], resamples=30).to_frame()
+    assert frame["p_first"].tolist() == direct["p_first"].tolist()
+    assert frame["kept_with_next"].notna().sum() == 7  # every adjacent pair of 8 systems
+    bad = _cli("stability", str(scores), "--method", "instances", "-q")
+    assert bad.returncode == 2 and "instances" in bad.stderr and len(bad.stderr.strip().splitlines()) == 1

@@ -71,10 +71,10 @@ def cmd_analyze(args: argparse.Namespace) -> int:
 
 
 def _list_examples(args: argparse.Namespace) -> int:
-    """``--list-examples``: the built-in examples, one per line."""
+    """``--list-examples``: the built-in examples and published leaderboards, one per line."""
     from ..datasets import list_examples
 
-    rows = [(e.name, e.description) for e in list_examples()]
+    rows = [(e.name, e.description) for e in list_examples(leaderboards=True)]
     width = max(len(name) for name, _ in rows)
     emit(args, "".join(f"{name.ljust(width)}  {text}\n" for name, text in rows))
     return EXIT_OK

@@ -345,7 +345,9 @@ def build_parser() -> argparse.ArgumentParser:
                        "its rank interval, P(first), P(top k), the systems not separable from the top, and how "
                        "often adjacent systems keep their order. Kemeny is exact in every resample (warm-started; "
                        "resamples that hit --kemeny-time-limit are reported).")
-    _input_options(p, file_required=True)
+    _input_options(p, file_required=False)
+    p.add_argument("--example", metavar="NAME", help="instead of FILE: a built-in example or published leaderboard "
+                   "(consensus analyze --list-examples)")
     _resampling_options(p, "--resamples", "resamples (default 1000)", 1000)
     p.add_argument("--method", choices=("bootstrap", "leave_k_out", "instances"), default="bootstrap",
                    help="bootstrap of tasks (default), leave_k_out (drop --k random tasks), or instances "
@@ -366,6 +368,8 @@ def build_parser() -> argparse.ArgumentParser:
                        "scores; one row per repetition x rule x setting.")
     p.add_argument("name", choices=tuple(EXPERIMENTS), metavar="NAME", help=", ".join(EXPERIMENTS))
     _input_options(p, file_required=False)
+    p.add_argument("--example", metavar="NAME", help="instead of FILE: a built-in example or published leaderboard "
+                   "(votenrank-glue, votenrank-superglue, ...: consensus analyze --list-examples)")
     p.add_argument("--synthetic", metavar="N,T,PHI",
                    help="instead of FILE: a fresh Gumbel leaderboard per repetition (systems, tasks, dispersion)")
     _resampling_options(p, "--repetitions", "repetitions (default 100)", 100)

@@ -81,6 +81,21 @@ def parse_synthetic(text: str) -> dict[str, Any]:
         raise UsageError(f"--synthetic takes N,T,PHI (systems, tasks, dispersion), e.g. 20,20,0.05; got {text!r}") from None
 
 
+def _data(args: argparse.Namespace, *, leaderboard: bool) -> tuple[Any, str]:
+    """FILE (with the reading options), or ``--example NAME`` (a built-in example or published leaderboard)."""
+    if args.example is not None:
+        if args.file is not None:
+            raise UsageError("give FILE or --example, not both")
+        from ..datasets import load_example
+
+        return load_example(args.example), f"example:{args.example}"
+    if args.file is None:
+        raise UsageError(f"{args.command}: give FILE, --example NAME" + (" or --synthetic N,T,PHI" if
+                         args.command == "experiment" else ""))
+    data, source, _ = load(args, leaderboard=leaderboard)
+    return data, source
+
+
 def _scheduler(args: argparse.Namespace) -> Any:
     return None if args.scheduler in (None, "none") else args.scheduler
 
@@ -108,7 +123,7 @@ def cmd_stability(args: argparse.Namespace) -> int:
     from ..report import render
     from ..stability import rank_stability
 
-    data, source, _ = load(args, leaderboard=False)
+    data, source = _data(args, leaderboard=False)
     options: dict[str, Any] = {
         "resamples": args.resamples, "method": args.method, "seed": args.master_seed, "alpha": args.alpha,
         "top_k": args.top_k, "level": args.level, "kemeny_time_limit": args.kemeny_time_limit,
@@ -156,8 +171,8 @@ def cmd_experiment(args: argparse.Namespace) -> int:
     from ..report import render
 
     function_name, keyword, kind = EXPERIMENTS[args.name]
-    if (args.file is None) == (args.synthetic is None):
-        raise UsageError(f"experiment {args.name}: give FILE or --synthetic N,T,PHI (one of them)")
+    if args.synthetic is not None and (args.file is not None or args.example is not None):
+        raise UsageError(f"experiment {args.name}: give FILE, --example NAME or --synthetic N,T,PHI (one of them)")
     options: dict[str, Any] = {
         "repetitions": args.repetitions, "seed": args.master_seed, "scheduler": _scheduler(args), "n_jobs": args.n_jobs,
     }
@@ -178,7 +193,9 @@ def cmd_experiment(args: argparse.Namespace) -> int:
         data, source = None, "synthetic " + args.synthetic
         options["synthetic"] = parse_synthetic(args.synthetic)
     else:
-        data, source, _ = load(args, leaderboard=True)
+        data, source = _data(args, leaderboard=True)
+        if args.name == "iia":  # the setting column names the leaderboard
+            options["label"] = args.example or source
     with _bar(args, f"{args.name}, {args.repetitions} repetitions") as progress:
         result = getattr(experiments, function_name)(data, progress=progress, **options)
     emit(args, render(result, format=args.format, source=source, command="experiment", top=args.top))

@@ -19,14 +19,13 @@ The earlier missing-score study of sigma_l against the mean, :func:`robustness_e
 and its helpers :func:`gumbel_instances` and :func:`remove_scores`, live here too.
 """
 
-try:  # TEMP until iia lands
-    from .iia import iia
-except ImportError:
-    pass
+from .iia import VOTENRANK_OPTIONS, VOTENRANK_RULES, iia
 from .missing import gumbel_instances, remove_scores, robustness_experiment
 from .perturbations import manipulation, missing_scores, scaling, task_removal
 
 __all__ = [
+    "VOTENRANK_OPTIONS",
+    "VOTENRANK_RULES",
     "gumbel_instances",
     "iia",
     "manipulation",

@@ -50,13 +50,12 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-from scipy.stats import kendalltau
 
 from ..arguments import check_count, name_list
 from ..datasets import gumbel_leaderboard
 from ..errors import InvalidOptionError
 from ..leaderboard import Leaderboard
-from ..repetitions import check_scheduler, run_repetitions, spawn_seeds
+from ..repetitions import check_progress, check_scheduler, run_repetitions, spawn_seeds
 from ..results import ExperimentResult
 from ..rule_runs import DEFAULT_RULES, check_rules, rule_positions
 from ..validation import finite_number
@@ -82,17 +81,32 @@ class _Job:
     settings: tuple[Any, ...]
     extra: Mapping[str, Any]
     kemeny_time_limit: float | None
+    base: Mapping[str, Any] | None = None  # the rules' runs on `board`, computed once (None: synthetic)
 
 
 def _tau(a: np.ndarray, b: np.ndarray) -> float:
-    """Kendall's tau-b between two position vectors, over the systems both rank."""
+    """Kendall's tau-b between two position vectors, over the systems both rank.
+
+    ``(concordant - discordant) / sqrt((n0 - ties_a) (n0 - ties_b))`` over the ``n0`` pairs,
+    vectorized (the tests check it against :func:`scipy.stats.kendalltau`); NaN when one side
+    ties every pair and the other does not, 1 when both do.
+
+    Examples
+    --------
+    >>> _tau(np.array([1.0, 2.0, 3.0]), np.array([1.0, 3.0, 2.0]))
+    0.333333333333
+    """
     both = ~(np.isnan(a) | np.isnan(b))
     if both.sum() < 2:
         return float("nan")
     x, y = a[both], b[both]
-    if np.all(x == x[0]) or np.all(y == y[0]):  # a constant ranking: tau-b is undefined
+    upper = np.triu_indices(len(x), 1)
+    dx = np.sign(x[:, None] - x[None, :])[upper]
+    dy = np.sign(y[:, None] - y[None, :])[upper]
+    untied_x, untied_y = np.count_nonzero(dx), np.count_nonzero(dy)
+    if untied_x == 0 or untied_y == 0:  # a constant ranking: tau-b is undefined
         return 1.0 if np.array_equal(x, y) else float("nan")
-    return round(float(kendalltau(x, y).statistic), 12)  # scipy's float noise (0.9999999999999999) off
+    return round(float(np.dot(dx, dy) / np.sqrt(float(untied_x) * float(untied_y))), 12)  # float noise off
 
 
 def _mirror(board: Leaderboard, tasks: Sequence[str]) -> Leaderboard:
@@ -119,9 +133,9 @@ def _same_kind(board: Leaderboard, frame: pd.DataFrame) -> Leaderboard:
 
 def _keep_tasks(board: Leaderboard, tasks: Sequence[str]) -> Leaderboard:
     """`board` on `tasks` only, without the systems left with no score there."""
-    sub = board.scores[list(tasks)]
-    scored = [s for s in board.systems if sub.loc[s].notna().any()]
-    return board.select(systems=scored, tasks=list(tasks))
+    columns = [board.task_index(t) for t in tasks]
+    scored = ~np.isnan(board.values[:, columns]).all(axis=1)
+    return board.select(systems=[s for s, keep in zip(board.systems, scored) if keep], tasks=list(tasks))
 
 
 def _perturbed(job: _Job, board: Leaderboard, setting: Any, rng: np.random.Generator) -> Leaderboard:
@@ -154,7 +168,7 @@ def _repetition(job: _Job) -> list[dict[str, Any]]:
             spec["n_systems"], spec["n_tasks"], phi=spec["phi"], seed=int(rng.integers(2**63 - 1))
         )
     systems = board.systems
-    base = rule_positions(board, job.rules, kemeny_time_limit=job.kemeny_time_limit)
+    base = job.base if job.base is not None else rule_positions(board, job.rules, kemeny_time_limit=job.kemeny_time_limit)
     initial = {"kemeny": base["kemeny"].order} if "kemeny" in base else None
     to_truth = job.synthetic is not None and job.kind in ("manipulation", "scaling")
     rows = []
@@ -197,6 +211,7 @@ def _run(
 ) -> ExperimentResult:
     names = check_rules(rules)
     check_scheduler(scheduler, n_jobs)
+    check_progress(progress)
     if (data is None) == (synthetic is None):
         raise InvalidOptionError("give a leaderboard or synthetic=dict(n_systems=, n_tasks=, phi=), not both or neither")
     spec = _check_synthetic(synthetic) if synthetic is not None else None
@@ -211,8 +226,9 @@ def _run(
         if kemeny_time_limit <= 0:
             raise InvalidOptionError(f"kemeny_time_limit must be > 0 seconds, got {kemeny_time_limit!r}")
     seeds = spawn_seeds(seed, repetitions)
+    base = None if data is None else rule_positions(data, names, kemeny_time_limit=kemeny_time_limit)
     jobs = [
-        _Job(kind, s, r, data, spec, names, values, {"setting": setting}, kemeny_time_limit)
+        _Job(kind, s, r, data, spec, names, values, {"setting": setting}, kemeny_time_limit, base)
         for r, s in enumerate(seeds)
     ]
     rows = [row for rep in run_repetitions(_repetition, jobs, scheduler=scheduler, n_jobs=n_jobs, progress=progress)
@@ -248,7 +264,23 @@ def _share(value: object, n_tasks: int) -> float:
     return x
 
 
-_COMMON_DOC = """
+def manipulation(
+    data: Leaderboard | None = None, rules: Sequence[str] = DEFAULT_RULES, *, ts: Sequence[int] = (1, 2, 3, 5),
+    repetitions: int = 100, seed: int = 0, synthetic: Mapping[str, Any] | None = None,
+    kemeny_time_limit: float | None = KEMENY_TIME_LIMIT, scheduler: object = None, n_jobs: int | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> ExperimentResult:
+    """Robustness to manipulation (Colombo et al. 2022 sec. 4.2): ``t`` tasks' rankings reversed.
+
+    In each repetition and for each ``t`` of `ts`, ``t`` random tasks are mirrored
+    (``s -> max + min - s``, see the module docstring for why not the paper's redraw) and
+    every rule ranks the result; ``tau`` to the ground truth (synthetic) or to the rule's own
+    unperturbed ranking.
+
+    Parameters
+    ----------
+    data : Leaderboard, optional
+        The board (or `synthetic`).
     rules : sequence of str, default=("mean", "borda", "copeland", "minimax", "kemeny")
         Registered rule names.
     repetitions : int, default=100
@@ -266,69 +298,7 @@ _COMMON_DOC = """
     n_jobs : int, optional
         Worker processes for ``scheduler="processes"``.
     progress : callable, optional
-        ``progress(done, total)`` as repetitions finish."""
-
-
-def manipulation(
-    data: Leaderboard | None = None, rules: Sequence[str] = DEFAULT_RULES, *, ts: Sequence[int] = (1, 2, 3, 5),
-    repetitions: int = 100, seed: int = 0, synthetic: Mapping[str, Any] | None = None,
-    kemeny_time_limit: float | None = KEMENY_TIME_LIMIT, scheduler: object = None, n_jobs: int | None = None,
-    progress: Callable[[int, int], None] | None = None,
-) -> ExperimentResult:
-    return _run("manipulation", data, rules, setting="t", settings=ts,
-                check_setting=lambda v, n: _task_count(v, n, name="ts", low=0, high=n), repetitions=repetitions,
-                seed=seed, synthetic=synthetic, kemeny_time_limit=kemeny_time_limit, scheduler=scheduler,
-                n_jobs=n_jobs, progress=progress)
-
-
-def scaling(
-    data: Leaderboard | None = None, rules: Sequence[str] = DEFAULT_RULES, *,
-    lambdas: Sequence[float] = (0.5, 2.0, 5.0, 10.0), repetitions: int = 100, seed: int = 0,
-    synthetic: Mapping[str, Any] | None = None, kemeny_time_limit: float | None = KEMENY_TIME_LIMIT,
-    scheduler: object = None, n_jobs: int | None = None, progress: Callable[[int, int], None] | None = None,
-) -> ExperimentResult:
-    return _run("scaling", data, rules, setting="lambda", settings=lambdas, check_setting=_factor,
-                repetitions=repetitions, seed=seed, synthetic=synthetic, kemeny_time_limit=kemeny_time_limit,
-                scheduler=scheduler, n_jobs=n_jobs, progress=progress)
-
-
-def task_removal(
-    data: Leaderboard | None = None, rules: Sequence[str] = DEFAULT_RULES, *, kept: Sequence[int] | None = None,
-    repetitions: int = 100, seed: int = 0, synthetic: Mapping[str, Any] | None = None,
-    kemeny_time_limit: float | None = KEMENY_TIME_LIMIT, scheduler: object = None, n_jobs: int | None = None,
-    progress: Callable[[int, int], None] | None = None,
-) -> ExperimentResult:
-    if kept is None:
-        n = data.n_tasks if isinstance(data, Leaderboard) else int(dict(synthetic or {}).get("n_tasks", 20))
-        kept = sorted({max(1, round(n * f)) for f in (0.25, 0.5, 0.75)})
-    return _run("task_removal", data, rules, setting="tasks_kept", settings=kept,
-                check_setting=lambda v, n: _task_count(v, n, name="kept", low=1, high=n), repetitions=repetitions,
-                seed=seed, synthetic=synthetic, kemeny_time_limit=kemeny_time_limit, scheduler=scheduler,
-                n_jobs=n_jobs, progress=progress)
-
-
-def missing_scores(
-    data: Leaderboard | None = None, rules: Sequence[str] = DEFAULT_RULES, *,
-    etas: Sequence[float] = (0.1, 0.2, 0.3, 0.4), repetitions: int = 100, seed: int = 0,
-    synthetic: Mapping[str, Any] | None = None, kemeny_time_limit: float | None = KEMENY_TIME_LIMIT,
-    scheduler: object = None, n_jobs: int | None = None, progress: Callable[[int, int], None] | None = None,
-) -> ExperimentResult:
-    return _run("missing_scores", data, rules, setting="eta", settings=etas, check_setting=_share,
-                repetitions=repetitions, seed=seed, synthetic=synthetic, kemeny_time_limit=kemeny_time_limit,
-                scheduler=scheduler, n_jobs=n_jobs, progress=progress)
-
-
-manipulation.__doc__ = f"""Robustness to manipulation (Colombo et al. 2022 sec. 4.2): ``t`` tasks' rankings reversed.
-
-    In each repetition and for each ``t`` of `ts`, ``t`` random tasks are mirrored
-    (``s -> max + min - s``, see the module docstring for why not the paper's redraw) and
-    every rule ranks the result; ``tau`` to the ground truth (synthetic) or to the rule's own
-    unperturbed ranking.
-
-    Parameters
-    ----------
-    data : Leaderboard, optional
-        The board (or `synthetic`).{_COMMON_DOC}
+        ``progress(done, total)`` as repetitions finish.
     ts : sequence of int, default=(1, 2, 3, 5)
         Numbers of tasks reversed (0 .. number of tasks).
 
@@ -346,18 +316,47 @@ manipulation.__doc__ = f"""Robustness to manipulation (Colombo et al. 2022 sec. 
 
     Examples
     --------
-    >>> res = manipulation(synthetic={{"n_systems": 6, "n_tasks": 6, "phi": 1.0}}, rules=["mean", "borda"],
+    >>> res = manipulation(synthetic={"n_systems": 6, "n_tasks": 6, "phi": 1.0}, rules=["mean", "borda"],
     ...                    ts=(0, 6), repetitions=2, seed=0)
     >>> res.summary()["mean"].round(3).tolist()  # every task reversed: each rule's ranking is reversed
     [1.0, 0.867, -1.0, -0.867]
     """
+    return _run("manipulation", data, rules, setting="t", settings=ts,
+                check_setting=lambda v, n: _task_count(v, n, name="ts", low=0, high=n), repetitions=repetitions,
+                seed=seed, synthetic=synthetic, kemeny_time_limit=kemeny_time_limit, scheduler=scheduler,
+                n_jobs=n_jobs, progress=progress)
 
-scaling.__doc__ = f"""Robustness to scaling (Colombo et al. 2022 sec. 4.3): one task multiplied by ``lambda``.
+
+def scaling(
+    data: Leaderboard | None = None, rules: Sequence[str] = DEFAULT_RULES, *,
+    lambdas: Sequence[float] = (0.5, 2.0, 5.0, 10.0), repetitions: int = 100, seed: int = 0,
+    synthetic: Mapping[str, Any] | None = None, kemeny_time_limit: float | None = KEMENY_TIME_LIMIT,
+    scheduler: object = None, n_jobs: int | None = None, progress: Callable[[int, int], None] | None = None,
+) -> ExperimentResult:
+    """Robustness to scaling (Colombo et al. 2022 sec. 4.3): one task multiplied by ``lambda``.
 
     Parameters
     ----------
     data : Leaderboard, optional
-        The board (or `synthetic`).{_COMMON_DOC}
+        The board (or `synthetic`).
+    rules : sequence of str, default=("mean", "borda", "copeland", "minimax", "kemeny")
+        Registered rule names.
+    repetitions : int, default=100
+        Number of repetitions (the papers use 100; Vote'n'Rank 50).
+    seed : int, default=0
+        Master seed: repetition ``r`` draws from ``SeedSequence(seed).spawn(repetitions)[r]``.
+    synthetic : dict, optional
+        Instead of `data`: ``n_systems`` (20), ``n_tasks`` (20) and ``phi`` (0.05) of the
+        Gumbel model, a fresh board per repetition.
+    kemeny_time_limit : float, default=10.0
+        Seconds per Kemeny solve (``kemeny_status`` says ``"time_limit"`` past it).
+    scheduler : None, "processes", str or distributed.Client, default=None
+        Where the repetitions run (:func:`consensus.repetitions.run_repetitions`); the
+        table is the same.
+    n_jobs : int, optional
+        Worker processes for ``scheduler="processes"``.
+    progress : callable, optional
+        ``progress(done, total)`` as repetitions finish.
     lambdas : sequence of float, default=(0.5, 2.0, 5.0, 10.0)
         Factors (> 0) applied to one random task per repetition and factor.
 
@@ -379,8 +378,18 @@ scaling.__doc__ = f"""Robustness to scaling (Colombo et al. 2022 sec. 4.3): one 
     >>> res.table["tau"].tolist()
     [1.0, 1.0]
     """
+    return _run("scaling", data, rules, setting="lambda", settings=lambdas, check_setting=_factor,
+                repetitions=repetitions, seed=seed, synthetic=synthetic, kemeny_time_limit=kemeny_time_limit,
+                scheduler=scheduler, n_jobs=n_jobs, progress=progress)
 
-task_removal.__doc__ = f"""Robustness to task removal (Colombo et al. 2022 sec. 5.2): rank on random subsets of tasks.
+
+def task_removal(
+    data: Leaderboard | None = None, rules: Sequence[str] = DEFAULT_RULES, *, kept: Sequence[int] | None = None,
+    repetitions: int = 100, seed: int = 0, synthetic: Mapping[str, Any] | None = None,
+    kemeny_time_limit: float | None = KEMENY_TIME_LIMIT, scheduler: object = None, n_jobs: int | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> ExperimentResult:
+    """Robustness to task removal (Colombo et al. 2022 sec. 5.2): rank on random subsets of tasks.
 
     For each number of tasks ``k`` in `kept`, ``k`` tasks drawn without replacement; ``tau``
     between the rule's ranking on them and its ranking on all tasks.
@@ -388,7 +397,25 @@ task_removal.__doc__ = f"""Robustness to task removal (Colombo et al. 2022 sec. 
     Parameters
     ----------
     data : Leaderboard, optional
-        The board (or `synthetic`).{_COMMON_DOC}
+        The board (or `synthetic`).
+    rules : sequence of str, default=("mean", "borda", "copeland", "minimax", "kemeny")
+        Registered rule names.
+    repetitions : int, default=100
+        Number of repetitions (the papers use 100; Vote'n'Rank 50).
+    seed : int, default=0
+        Master seed: repetition ``r`` draws from ``SeedSequence(seed).spawn(repetitions)[r]``.
+    synthetic : dict, optional
+        Instead of `data`: ``n_systems`` (20), ``n_tasks`` (20) and ``phi`` (0.05) of the
+        Gumbel model, a fresh board per repetition.
+    kemeny_time_limit : float, default=10.0
+        Seconds per Kemeny solve (``kemeny_status`` says ``"time_limit"`` past it).
+    scheduler : None, "processes", str or distributed.Client, default=None
+        Where the repetitions run (:func:`consensus.repetitions.run_repetitions`); the
+        table is the same.
+    n_jobs : int, optional
+        Worker processes for ``scheduler="processes"``.
+    progress : callable, optional
+        ``progress(done, total)`` as repetitions finish.
     kept : sequence of int, optional
         Numbers of tasks kept (1 .. number of tasks); default: a quarter, half and three
         quarters of the tasks.
@@ -411,8 +438,22 @@ task_removal.__doc__ = f"""Robustness to task removal (Colombo et al. 2022 sec. 
     >>> res.table["tau"].tolist()  # every task kept: the same ranking
     [1.0, 1.0]
     """
+    if kept is None:
+        n = data.n_tasks if isinstance(data, Leaderboard) else int(dict(synthetic or {}).get("n_tasks", 20))
+        kept = sorted({max(1, round(n * f)) for f in (0.25, 0.5, 0.75)})
+    return _run("task_removal", data, rules, setting="tasks_kept", settings=kept,
+                check_setting=lambda v, n: _task_count(v, n, name="kept", low=1, high=n), repetitions=repetitions,
+                seed=seed, synthetic=synthetic, kemeny_time_limit=kemeny_time_limit, scheduler=scheduler,
+                n_jobs=n_jobs, progress=progress)
 
-missing_scores.__doc__ = f"""Robustness to missing scores (Himmi et al. 2023 sec. 3), for any rule.
+
+def missing_scores(
+    data: Leaderboard | None = None, rules: Sequence[str] = DEFAULT_RULES, *,
+    etas: Sequence[float] = (0.1, 0.2, 0.3, 0.4), repetitions: int = 100, seed: int = 0,
+    synthetic: Mapping[str, Any] | None = None, kemeny_time_limit: float | None = KEMENY_TIME_LIMIT,
+    scheduler: object = None, n_jobs: int | None = None, progress: Callable[[int, int], None] | None = None,
+) -> ExperimentResult:
+    """Robustness to missing scores (Himmi et al. 2023 sec. 3), for any rule.
 
     For each share ``eta``, :func:`consensus.experiments.remove_scores` removes that share
     of the cells (never a system's or task's last score); each rule ranks the thinned board
@@ -421,7 +462,25 @@ missing_scores.__doc__ = f"""Robustness to missing scores (Himmi et al. 2023 sec
     Parameters
     ----------
     data : Leaderboard, optional
-        The board (or `synthetic`).{_COMMON_DOC}
+        The board (or `synthetic`).
+    rules : sequence of str, default=("mean", "borda", "copeland", "minimax", "kemeny")
+        Registered rule names.
+    repetitions : int, default=100
+        Number of repetitions (the papers use 100; Vote'n'Rank 50).
+    seed : int, default=0
+        Master seed: repetition ``r`` draws from ``SeedSequence(seed).spawn(repetitions)[r]``.
+    synthetic : dict, optional
+        Instead of `data`: ``n_systems`` (20), ``n_tasks`` (20) and ``phi`` (0.05) of the
+        Gumbel model, a fresh board per repetition.
+    kemeny_time_limit : float, default=10.0
+        Seconds per Kemeny solve (``kemeny_status`` says ``"time_limit"`` past it).
+    scheduler : None, "processes", str or distributed.Client, default=None
+        Where the repetitions run (:func:`consensus.repetitions.run_repetitions`); the
+        table is the same.
+    n_jobs : int, optional
+        Worker processes for ``scheduler="processes"``.
+    progress : callable, optional
+        ``progress(done, total)`` as repetitions finish.
     etas : sequence of float, default=(0.1, 0.2, 0.3, 0.4)
         Shares of scores removed, each in [0, 1).
 
@@ -438,8 +497,11 @@ missing_scores.__doc__ = f"""Robustness to missing scores (Himmi et al. 2023 sec
 
     Examples
     --------
-    >>> res = missing_scores(synthetic={{"n_systems": 6, "n_tasks": 6, "phi": 0.5}}, rules=["copeland", "borda"],
+    >>> res = missing_scores(synthetic={"n_systems": 6, "n_tasks": 6, "phi": 0.5}, rules=["copeland", "borda"],
     ...                      etas=(0.0,), repetitions=2)
     >>> res.table["tau"].tolist()  # nothing removed
     [1.0, 1.0, 1.0, 1.0]
     """
+    return _run("missing_scores", data, rules, setting="eta", settings=etas, check_setting=_share,
+                repetitions=repetitions, seed=seed, synthetic=synthetic, kemeny_time_limit=kemeny_time_limit,
+                scheduler=scheduler, n_jobs=n_jobs, progress=progress)

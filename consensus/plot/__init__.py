@@ -13,6 +13,9 @@ existing axes instead (the figure of that axes is returned).
 - :func:`plot_condorcet_weights` / :func:`plot_certificate`: the weights that make a
   system win, or the rival blend that proves it never can, task by task;
 - :func:`plot_weight_sensitivity`: the weight change per task that changes the winner;
+- :func:`plot_experiment`: a robustness experiment's metric per setting and rule;
+- :func:`plot_stability`: rank intervals per system and rule over resampled leaderboards
+  (:func:`consensus.stability.rank_stability`), the top set highlighted;
 - :func:`plot_confidence`, :func:`plot_bars`, :func:`plot_scores`, :func:`plot_analysis`.
 
 The drawn artists carry ids (``Artist.get_gid()``) so that tests and users can check a
@@ -21,7 +24,8 @@ majority tie, ``"nodes"`` for the node collection (facecolors in ``fig.consensus
 order), ``"margins"`` for the margin heatmap, ``"system:NAME"`` for a line of the
 rank-change chart, ``"confidence"`` for the confidence heatmap, ``"bar:LABEL"`` for a bar,
 ``"task:NAME"`` for a task of a certificate, ``"l1:TASK"`` / ``"linf:TASK"`` for a task's
-weight change in :func:`plot_weight_sensitivity`.
+weight change in :func:`plot_weight_sensitivity`, ``"interval:RULE:SYSTEM"`` for a rank
+interval of :func:`plot_stability`.
 """
 
 from __future__ import annotations
@@ -29,9 +33,11 @@ from __future__ import annotations
 from ._base import BARS_UPRIGHT_MAX, GRAPH_MAX_SYSTEMS, NODE_COLOR, TOP_K, WINNER_COLOR
 from .analysis import plot_analysis, plot_confidence
 from .certificate import blend_scores, plot_certificate, plot_condorcet_weights
+from .experiments import plot_experiment
 from .majority import plot_majority_graph, plot_margin_heatmap
 from .rankings import plot_bars, plot_rank_changes, plot_scores, rank_change_systems
 from .sensitivity import plot_weight_sensitivity
+from .stability import plot_stability
 
 __all__ = [
     "BARS_UPRIGHT_MAX",
@@ -45,10 +51,12 @@ __all__ = [
     "plot_certificate",
     "plot_condorcet_weights",
     "plot_confidence",
+    "plot_experiment",
     "plot_majority_graph",
     "plot_margin_heatmap",
     "plot_rank_changes",
     "plot_scores",
     "rank_change_systems",
     "plot_weight_sensitivity",
+    "plot_stability",
 ]

@@ -8,8 +8,8 @@ every row.
 
 from __future__ import annotations
 
-from ..results import ExperimentResult
-from .blocks import DEFAULT_TOP, Block, Heading, Lines, Table, num
+from ..results import ExperimentResult, StabilityResult
+from .blocks import DEFAULT_TOP, Block, Heading, Lines, Table, capped, more_line, num
 from .csv_output import frame_csv
 from .sections import csv_text, sections
 
@@ -40,3 +40,51 @@ def _(result: ExperimentResult, *, top: int | None = DEFAULT_TOP) -> list[Block]
 def _(result: ExperimentResult) -> str:
     frame = result.to_frame()
     return frame_csv(frame.set_index("repetition"), "repetition")
+
+
+def _with_next(result: StabilityResult) -> dict[tuple[str, str], float]:
+    """(rule, system) -> share of resamples in which the system stays strictly above the next one."""
+    pairs = result.pairs_frame()
+    return {(r, u): float(k) for r, u, k in zip(pairs["rule"], pairs["upper"], pairs["kept"])}
+
+
+@sections.register
+def _(result: StabilityResult, *, top: int | None = DEFAULT_TOP) -> list[Block]:
+    params = result.parameters
+    frame = result.to_frame()
+    kept = _with_next(result)
+    level = f"{result.level:g}"
+    blocks: list[Block] = [
+        Heading("Rank stability"),
+        Lines((
+            f"{result.resamples} {result.method} resamples (seed {params.get('seed')}), rules {', '.join(result.rules)}",
+            f"interval: the positions holding the central {level} of the resamples; P(first) counts a tie for first "
+            f"as first; top set: P(first) >= {result.alpha:g} (not separable from the top)",
+            *((f"Kemeny stopped at its time limit in {result.time_limited} resample(s): the best ranking found, "
+               "not proven",) if result.time_limited else ()),
+        )),
+    ]
+    for rule in result.rules:
+        part = frame[frame["rule"] == rule]
+        shown, more = capped(list(part.itertuples(index=False)), top)
+        rows = tuple(
+            (str(row.position), str(row.system), f"{row.low}-{row.high}", num(row.median, 3), num(row.p_first, 3),
+             num(row.p_top_k, 3), "yes" if row.top_set else "",
+             num(kept[(rule, row.system)], 3) if (rule, row.system) in kept else "")
+            for row in shown
+        )
+        blocks += [
+            Lines((f"{rule}: top set {', '.join(result.top_set(rule)) or '(empty)'}",)),
+            Table(("pos", "system", "interval", "median", "P(first)", f"P(top {result.top_k})", "top set",
+                   "above next"), rows, "rlrrrrlr"),
+            *more_line(more, "systems"),
+        ]
+    return blocks
+
+
+@csv_text.register
+def _(result: StabilityResult) -> str:
+    frame = result.to_frame()
+    kept = _with_next(result)
+    frame["kept_with_next"] = [kept.get((r, s)) for r, s in zip(frame["rule"], frame["system"])]
+    return frame_csv(frame.set_index("rule"), "rule")

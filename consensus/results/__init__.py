@@ -16,6 +16,7 @@ module                 results
 :mod:`.analysis`       :class:`Analysis`, :class:`Check`
 :mod:`.sensitivity`    :class:`SensitivityResult`, :class:`RadiusAnswer`,
                        :class:`RemovalAnswer`
+:mod:`.stability`      :class:`StabilityResult` (rank intervals over resampled leaderboards)
 =====================  ====================================================================
 
 No result module imports the code that produces it; checks of a result's evidence live in
@@ -44,6 +45,7 @@ from .missing import ImputationResult, MeanBaselineResult, PairwiseConfidence
 from .prospective import ProspectiveResult
 from .rules import RuleResult
 from .sensitivity import RadiusAnswer, RemovalAnswer, SensitivityResult
+from .stability import StabilityResult
 
 __all__ = [
     "Analysis",
@@ -64,6 +66,7 @@ __all__ = [
     "RadiusAnswer",
     "RemovalAnswer",
     "SensitivityResult",
+    "StabilityResult",
     "WeightConstraint",
     "freeze_mapping",
     "jsonable",
