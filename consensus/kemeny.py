@@ -157,13 +157,17 @@ def _treated(data: Any, missing: object, min_coverage: float | None) -> tuple[An
     return lb, record, notes
 
 
-def _warm_start(systems: tuple[str, ...], initial: Sequence[str] | None) -> list[int] | None:
-    """The indices of the warm-start ranking `initial` (every system of `systems` once)."""
+def _warm_start(systems: tuple[str, ...], initial: Sequence[str] | None, known: Sequence[str]) -> list[int] | None:
+    """The indices of the warm-start ranking `initial` (every system of `systems` once; `known`: the
+    systems of the data before a missing-score policy left some out, which may be named too)."""
     if initial is None:
         return None
     names = name_list(initial, "initial", kind="system names")
     if len(set(names)) != len(names):
         raise InvalidOptionError("initial lists a system more than once")
+    stranger = next((s for s in names if s not in set(known) and s not in set(systems)), None)
+    if stranger is not None:
+        raise InvalidOptionError(f"initial names {stranger!r}, which is not a system of the data")
     where = {s: i for i, s in enumerate(systems)}
     order = [where[s] for s in names if s in where]  # systems a missing-score policy left out are skipped
     if len(order) != len(systems):
@@ -326,7 +330,7 @@ def kemeny(
     p = as_pairwise(treated)
     n = p.n_systems
     time_limit, cap = _check_options(n, method, time_limit, enumerate_optima, progress)
-    warm = _warm_start(p.systems, initial)
+    warm = _warm_start(p.systems, initial, tuple(getattr(data, "systems", ())))
     if threads is not None:
         threads = check_count(threads, "threads", 1)
     if method != "brute_force":

@@ -9,11 +9,12 @@ repetition, so it is built for that:
 - missing scores get each rule's own policy (``missing="auto"``, :func:`consensus.rules.auto_missing`);
 - instance-level scores (:class:`~consensus.InstanceScores`) are ranked through their task means
   (:meth:`~consensus.InstanceScores.to_leaderboard`), the one-level aggregation of Colombo et al.;
-- Kemeny runs single-threaded (:data:`consensus.repetitions.SOLVER_THREADS`), skips the
-  uniqueness proof (a second solve that the positions do not need), starts from a given order
-  (the full-data ranking: a warm start that the proof then confirms or improves) and stops at a
-  time limit, returning the best ranking found with status ``"time_limit"`` and its gap, which
-  callers report.
+- Kemeny runs single-threaded (:data:`consensus.repetitions.SOLVER_THREADS`), starts from a
+  given order (the full-data ranking: a warm start that the proof then confirms or improves),
+  checks whether its optimum is the only one (``unique``: when it is not, the positions are those
+  of one optimal ranking among several, and callers count and report such runs rather than
+  present the order as the consensus) and stops at a time limit, returning the best ranking
+  found with status ``"time_limit"`` and its gap, which callers report.
 
 Examples
 --------
@@ -59,12 +60,16 @@ class RuleRun:
         Kemeny's relative gap (0 when optimal; NaN for the other rules).
     order : tuple of str
         The ranking, best first (tied systems in the rule's listing order).
+    unique : bool or None
+        Kemeny: whether the optimal ranking is the only one (None: not proven optimal, or
+        another rule). When False the positions are one optimum's among several.
     """
 
     positions: Any
     status: str
     gap: float
     order: tuple[str, ...]
+    unique: bool | None = None
 
 
 def check_rules(rules: object) -> tuple[str, ...]:
@@ -161,7 +166,6 @@ def rule_positions(
             present = set(board.systems)
             start = [s for s in (initial or {}).get("kemeny", ()) if s in present]
             opts.setdefault("threads", SOLVER_THREADS)
-            opts.setdefault("unique", False)
             if kemeny_time_limit is not None:
                 opts.setdefault("time_limit", kemeny_time_limit)
             if start:
@@ -169,9 +173,9 @@ def rule_positions(
         res = rank(board, rule, **opts)
         where = tier_positions(res.ranking)
         positions = np.array([float(where[s]) if s in where else np.nan for s in wanted])
-        status, gap = "", float("nan")
+        status, gap, unique = "", float("nan"), None
         if rule == "kemeny":
             k = res.details["kemeny"]
-            status, gap = k.status.value, float(k.gap)
-        runs[rule] = RuleRun(positions, status, gap, tuple(res.order))
+            status, gap, unique = k.status.value, float(k.gap), k.unique
+        runs[rule] = RuleRun(positions, status, gap, tuple(res.order), unique)
     return runs

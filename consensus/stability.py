@@ -123,8 +123,8 @@ def _instance_sample(data: InstanceScores, rng: np.random.Generator) -> Instance
     )
 
 
-def _one_resample(payload: tuple[_Job, np.random.SeedSequence]) -> tuple[np.ndarray, str, float]:
-    """One resample: positions (rules x systems, NaN where not ranked), Kemeny status and gap."""
+def _one_resample(payload: tuple[_Job, np.random.SeedSequence]) -> tuple[np.ndarray, str, float, bool | None]:
+    """One resample: positions (rules x systems, NaN where not ranked), Kemeny status, gap and uniqueness."""
     job, child = payload
     rng = np.random.default_rng(child)
     positions = np.full((len(job.rules), len(job.systems)), np.nan)
@@ -135,13 +135,15 @@ def _one_resample(payload: tuple[_Job, np.random.SeedSequence]) -> tuple[np.ndar
         else:
             sample = _task_sample(job.data, job.method, job.k, rng)  # type: ignore[arg-type]
         if sample is None:
-            return positions, "", float("nan")
+            return positions, "", float("nan"), None
         runs = rule_positions(sample, job.rules, systems=job.systems, initial=job.initial,
                               kemeny_time_limit=job.kemeny_time_limit)
     for r, rule in enumerate(job.rules):
         positions[r] = runs[rule].positions
     kemeny = runs.get("kemeny")
-    return positions, (kemeny.status if kemeny else ""), (kemeny.gap if kemeny else float("nan"))
+    if kemeny is None:
+        return positions, "", float("nan"), None
+    return positions, kemeny.status, kemeny.gap, kemeny.unique
 
 
 def _check_share(value: object, option: str) -> float:
@@ -315,14 +317,16 @@ def rank_stability(
     }
     if "kemeny" in full:
         parameters["kemeny_full_status"] = full["kemeny"].status
+        parameters["kemeny_full_unique"] = full["kemeny"].unique
     return StabilityResult(
         rules=rules,
         systems=tuple(data.systems),
         method=str(method),
-        positions=np.stack([p for p, _, _ in out]),
+        positions=np.stack([o[0] for o in out]),
         full_positions=np.stack([full[r].positions for r in rules]),
-        kemeny_status=tuple(s for _, s, _ in out),
-        kemeny_gaps=[g for _, _, g in out],
+        kemeny_status=tuple(o[1] for o in out),
+        kemeny_gaps=[o[2] for o in out],
+        kemeny_unique=tuple(o[3] for o in out),
         alpha=float(alpha),  # type: ignore[arg-type]
         level=float(level),  # type: ignore[arg-type]
         top_k=int(top_k),

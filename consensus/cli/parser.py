@@ -385,7 +385,8 @@ def build_parser() -> argparse.ArgumentParser:
 def _resampling_options(parser: argparse.ArgumentParser, count: str, count_help: str, default: int) -> None:
     """Options shared by ``stability`` and ``experiment``: rules, count, seed, scheduler."""
     group = parser.add_argument_group("repetitions")
-    group.add_argument("--rules", metavar="R,...", help="rules (default: mean,borda,copeland,minimax,kemeny)")
+    group.add_argument("--rules", metavar="R,...", help="rules (default: mean,borda,copeland,minimax,kemeny; "
+                       "experiment iia: the eight rules of Vote'n'Rank Table 2)")
     group.add_argument(count, type=int, default=default, metavar="R", help=count_help)
     group.add_argument("--seed", dest="master_seed", type=int, default=0, help="master seed; repetition r uses SeedSequence(seed).spawn(R)[r] "
                        "(default 0)")

@@ -178,8 +178,7 @@ def cmd_experiment(args: argparse.Namespace) -> int:
     }
     if args.rules:
         options["rules"] = split_names(args.rules)
-    if args.name != "iia":
-        options["kemeny_time_limit"] = args.kemeny_time_limit
+    options["kemeny_time_limit"] = args.kemeny_time_limit
     if args.settings:
         if not keyword:
             raise UsageError(f"experiment {args.name} takes no --settings")

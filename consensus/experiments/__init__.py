@@ -9,7 +9,7 @@ the same in this process (``scheduler=None``), on a local Dask cluster
 (``scheduler="processes"``) or on a running one (a ``distributed.Client`` or its address):
 :mod:`consensus.repetitions`.
 
-- :func:`manipulation` (Colombo et al. sec. 4.2): one system's scores reversed on ``t`` tasks;
+- :func:`manipulation` (Colombo et al. sec. 4.2): the rankings of ``t`` tasks reversed;
 - :func:`scaling` (sec. 4.3): one task's scores multiplied by ``lambda``;
 - :func:`task_removal` (sec. 5.2): random subsets of tasks, Kendall tau to the full ranking;
 - :func:`missing_scores` (Himmi et al. sec. 3): a share ``eta`` of the scores removed;

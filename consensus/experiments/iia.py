@@ -60,17 +60,18 @@ github.com/PragmaticsLab/vote_and_rank, which produced Table 2) differ; the deci
   MultiRC_n1, so an early board holding one or both of them and one other system is one).
   There, and only without options for the rule, the experiment extends the rule's own
   convention: the one system with a geometric mean first, the others tied below.
-- **Kemeny** is exact (single-threaded, no uniqueness proof, `kemeny_time_limit` seconds per
+- **Kemeny** is exact (single-threaded, with its uniqueness proof, `kemeny_time_limit` seconds per
   solve; ``kemeny_status`` says ``"time_limit"`` when a repetition had a solve stopped there).
   When several orders are optimal, the solver returns one of them, so a "change" can be a
-  switch between equally good consensus orders.
+  switch between equally good consensus orders; ``kemeny_not_unique`` counts the boards of a
+  repetition where Kemeny's optimum was not the only one.
 
 Examples
 --------
 >>> import consensus as cs
 >>> res = iia(cs.load_example("votenrank-toy"), ["mean", "borda"], repetitions=4, seed=0)
 >>> res.table.columns.tolist()
-['repetition', 'rule', 'leaderboard', 'changes', 'additions', 'ties', 'systems', 'kemeny_status']
+['repetition', 'rule', 'leaderboard', 'changes', 'additions', 'ties', 'systems', 'kemeny_status', 'kemeny_not_unique']
 >>> res.summary()["max"].tolist()[0]  # the mean of a system's own scores: IIA holds
 0
 """
@@ -143,7 +144,6 @@ def _rule_options(board: Leaderboard, rule: str, options: Mapping[str, Any], tim
         opts["missing"] = auto_missing(rule)
     if rule == "kemeny":
         opts.setdefault("threads", SOLVER_THREADS)
-        opts.setdefault("unique", False)
         if time_limit is not None:
             opts.setdefault("time_limit", time_limit)
     return opts
@@ -176,11 +176,11 @@ def _without_geometric_mean(board: Leaderboard) -> Tiers:
     return (good, rest) if good else (rest,)
 
 
-def _rankings(job: _Job, frame: pd.DataFrame, present: Sequence[str]) -> tuple[dict[str, Tiers], str]:
-    """Every rule's tie groups on the board of `present`, and Kemeny's solver status."""
+def _rankings(job: _Job, frame: pd.DataFrame, present: Sequence[str]) -> tuple[dict[str, Tiers], str, bool]:
+    """Every rule's tie groups on the board of `present`, Kemeny's solver status, and whether its optimum has rivals."""
     board = _sub_board(job.board, frame, present)
     out: dict[str, Tiers] = {}
-    status = ""
+    status, several = "", False
     for rule in job.rules:
         given = job.options.get(rule, {})
         try:
@@ -193,7 +193,8 @@ def _rankings(job: _Job, frame: pd.DataFrame, present: Sequence[str]) -> tuple[d
         out[rule] = tuple(tuple(group) for group in res.ranking)
         if rule == "kemeny":
             status = res.details["kemeny"].status.value
-    return out, status
+            several = res.details["kemeny"].unique is False
+    return out, status, several
 
 
 def _strict(tiers: Tiers) -> list[str]:
@@ -237,18 +238,21 @@ def _repetition(job: _Job) -> list[dict[str, Any]]:
     changes = dict.fromkeys(job.rules, 0)
     statuses = set()
     frame = job.board.scores
-    before, status = _rankings(job, frame, arrival[:2])
+    before, status, several = _rankings(job, frame, arrival[:2])
     statuses.add(status)
+    not_unique = int(several)
     for k in range(3, last + 1):
-        after, status = _rankings(job, frame, arrival[:k])
+        after, status, several = _rankings(job, frame, arrival[:k])
         statuses.add(status)
+        not_unique += several
         for rule in job.rules:
             changes[rule] += _changed(before[rule], after[rule], arrival[k - 1], arrival[:2], job.compare, job.ties)
         before = after
     kemeny_status = "time_limit" if "time_limit" in statuses else "optimal"
     return [
         {"repetition": job.repetition, "rule": rule, "changes": changes[rule], "additions": last - 2,
-         "kemeny_status": kemeny_status if rule == "kemeny" else ""}
+         "kemeny_status": kemeny_status if rule == "kemeny" else "",
+         "kemeny_not_unique": not_unique if rule == "kemeny" else 0}
         for rule in job.rules
     ]
 

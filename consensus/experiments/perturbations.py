@@ -104,8 +104,10 @@ def _tau(a: np.ndarray, b: np.ndarray) -> float:
     dx = np.sign(x[:, None] - x[None, :])[upper]
     dy = np.sign(y[:, None] - y[None, :])[upper]
     untied_x, untied_y = np.count_nonzero(dx), np.count_nonzero(dy)
-    if untied_x == 0 or untied_y == 0:  # a constant ranking: tau-b is undefined
-        return 1.0 if np.array_equal(x, y) else float("nan")
+    if untied_x == 0 and untied_y == 0:  # both tie everything: the same (weak) ranking
+        return 1.0
+    if untied_x == 0 or untied_y == 0:  # one constant ranking against another: tau-b is undefined
+        return float("nan")
     return round(float(np.dot(dx, dy) / np.sqrt(float(untied_x) * float(untied_y))), 12)  # float noise off
 
 
@@ -185,6 +187,7 @@ def _repetition(job: _Job) -> list[dict[str, Any]]:
                 "error": (1.0 - tau) / 2.0, "systems_ranked": int(np.count_nonzero(~np.isnan(runs[rule].positions))),
                 "reference": "truth" if to_truth else "unperturbed",
                 "kemeny_status": runs[rule].status if rule == "kemeny" else "",
+                "kemeny_not_unique": int(runs[rule].unique is False),
             })
     return rows
 
@@ -240,6 +243,8 @@ def _run(
                  if spec else f"a leaderboard of {data.n_systems} systems x {data.n_tasks} tasks"),  # type: ignore[union-attr]
         "synthetic": spec, "kemeny_time_limit": kemeny_time_limit,
     }
+    if base is not None and "kemeny" in base:
+        parameters["kemeny_reference_unique"] = base["kemeny"].unique
     return ExperimentResult(kind, table, setting, "tau", parameters)
 
 
@@ -439,7 +444,8 @@ def task_removal(
     [1.0, 1.0]
     """
     if kept is None:
-        n = data.n_tasks if isinstance(data, Leaderboard) else int(dict(synthetic or {}).get("n_tasks", 20))
+        n = data.n_tasks if isinstance(data, Leaderboard) else (
+            _check_synthetic(synthetic)["n_tasks"] if synthetic is not None else 20)
         kept = sorted({max(1, round(n * f)) for f in (0.25, 0.5, 0.75)})
     return _run("task_removal", data, rules, setting="tasks_kept", settings=kept,
                 check_setting=lambda v, n: _task_count(v, n, name="kept", low=1, high=n), repetitions=repetitions,

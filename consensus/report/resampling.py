@@ -26,6 +26,11 @@ def _(result: ExperimentResult, *, top: int | None = DEFAULT_TOP) -> list[Block]
     ]
     if result.time_limited:
         text.append(f"Kemeny stopped at its time limit in {result.time_limited} row(s): the best ranking found, not proven")
+    if result.kemeny_not_unique:
+        text.append(f"Kemeny had several optimal rankings in {result.kemeny_not_unique} row(s): its figures there are "
+                    "those of one of them")
+    if params.get("kemeny_reference_unique") is False:
+        text.append("Kemeny has several optimal rankings on the unperturbed board: tau is measured to one of them")
     summary = result.summary()
     rows = tuple(
         (str(setting), str(rule), num(row["mean"], 4), num(row["std"], 4), num(row["min"], 4), num(row["median"], 4),
@@ -62,6 +67,10 @@ def _(result: StabilityResult, *, top: int | None = DEFAULT_TOP) -> list[Block]:
             f"as first; top set: P(first) >= {result.alpha:g} (not separable from the top)",
             *((f"Kemeny stopped at its time limit in {result.time_limited} resample(s): the best ranking found, "
                "not proven",) if result.time_limited else ()),
+            *((f"Kemeny had several optimal rankings in {result.kemeny_not_unique} resample(s): its positions there "
+               "are those of one of them",) if result.kemeny_not_unique else ()),
+            *(("Kemeny has several optimal rankings on the full data: its positions are those of one of them",)
+              if params.get("kemeny_full_unique") is False else ()),
         )),
     ]
     for rule in result.rules:

@@ -185,7 +185,8 @@ class ExperimentResult(Displayed):
     table : pandas.DataFrame
         Columns ``repetition``, ``rule``, the `setting` column, the `metric` column and any
         other measurements (e.g. ``kemeny_status``: ``"optimal"`` / ``"time_limit"`` for the
-        Kemeny rows, ``""`` otherwise); ordered by setting, repetition, rule.
+        Kemeny rows, ``""`` otherwise; ``kemeny_not_unique``: Kemeny solves of the row whose
+        optimum is not the only one); ordered by setting, repetition, rule.
     setting : str
         The column that the experiment varies (``"t"``, ``"lambda"``, ``"tasks_kept"``,
         ``"eta"``, ``"leaderboard"``); one value when nothing varies.
@@ -236,6 +237,13 @@ class ExperimentResult(Displayed):
             return 0
         return int((self.table["kemeny_status"] == "time_limit").sum())
 
+    @property
+    def kemeny_not_unique(self) -> int:
+        """Rows with a Kemeny solve whose optimum is not the only one (its positions are one optimum's)."""
+        if "kemeny_not_unique" not in self.table.columns:
+            return 0
+        return int((self.table["kemeny_not_unique"] > 0).sum())
+
     def to_frame(self) -> Any:
         """The tidy table (a copy).
 
@@ -272,6 +280,11 @@ class ExperimentResult(Displayed):
                  ("settings", f"{self.setting} = " + ", ".join(map(str, dict.fromkeys(self.table[self.setting]))))]
         if self.time_limited:
             facts.append(("Kemeny at its time limit", f"{self.time_limited} row(s): best ranking found, not proven"))
+        if self.kemeny_not_unique:
+            facts.append(("Kemeny with several optima", f"{self.kemeny_not_unique} row(s): positions of one optimal "
+                          "ranking among several"))
+        if self.parameters.get("kemeny_reference_unique") is False:
+            facts.append(("Kemeny reference", "several optimal rankings on the unperturbed board: tau is to one of them"))
         return f"ExperimentResult {self.name}: {self.metric} per {self.setting} and rule", facts, self.summary().round(4)
 
     def to_dict(self) -> dict[str, Any]:

@@ -59,6 +59,10 @@ class StabilityResult(Displayed):
         The k of ``p_top_k``.
     parameters : Mapping[str, Any]
         The other settings of the run (seed, k, time limit, data kind, ...).
+    kemeny_unique : tuple of (bool or None)
+        Per resample, whether Kemeny's optimal ranking is the only one (None: not proven
+        optimal or not run). When False, that resample's Kemeny positions are one optimum's
+        among several: :attr:`kemeny_not_unique` counts them and the repr says so.
 
     Examples
     --------
@@ -86,6 +90,7 @@ class StabilityResult(Displayed):
     level: float
     top_k: int
     parameters: Mapping[str, Any]
+    kemeny_unique: tuple[bool | None, ...] = ()
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "rules", tuple(self.rules))
@@ -102,6 +107,7 @@ class StabilityResult(Displayed):
         object.__setattr__(self, "full_positions", full)
         object.__setattr__(self, "kemeny_status", tuple(str(s) for s in self.kemeny_status))
         object.__setattr__(self, "kemeny_gaps", readonly_array(self.kemeny_gaps, np.float64))
+        object.__setattr__(self, "kemeny_unique", tuple(None if u is None else bool(u) for u in self.kemeny_unique))
         object.__setattr__(self, "alpha", float(self.alpha))
         object.__setattr__(self, "level", float(self.level))
         object.__setattr__(self, "top_k", int(self.top_k))
@@ -112,6 +118,11 @@ class StabilityResult(Displayed):
     def resamples(self) -> int:
         """Number of resamples: ``positions.shape[0]``."""
         return int(self.positions.shape[0])
+
+    @property
+    def kemeny_not_unique(self) -> int:
+        """Resamples whose Kemeny optimum is not unique (the positions are one optimal ranking's)."""
+        return sum(u is False for u in self.kemeny_unique)
 
     @property
     def time_limited(self) -> int:
@@ -302,6 +313,11 @@ class StabilityResult(Displayed):
             facts.append(("not always ranked", f"{unranked} system(s) lost every score in some resamples"))
         if self.parameters.get("kemeny_full_status") == "time_limit":
             facts.append(("Kemeny on the full data", "stopped at its time limit: the reference ranking is not proven"))
+        if self.parameters.get("kemeny_full_unique") is False:
+            facts.append(("Kemeny on the full data", "several optimal rankings: its positions are one of them"))
+        if self.kemeny_not_unique:
+            facts.append(("Kemeny with several optima", f"{self.kemeny_not_unique} of {self.resamples} resamples: "
+                          "positions of one optimal ranking among several"))
         if self.time_limited:
             facts.append(("Kemeny at its time limit",
                           f"{self.time_limited} of {self.resamples} resamples: best ranking found, not proven"))
@@ -346,6 +362,8 @@ class StabilityResult(Displayed):
             "kemeny_status": list(self.kemeny_status),
             "kemeny_gaps": jsonable(self.kemeny_gaps),
             "time_limited": self.time_limited,
+            "kemeny_unique": list(self.kemeny_unique),
+            "kemeny_not_unique": self.kemeny_not_unique,
             "summary": jsonable(summary.to_dict("records")),
             "pairs": jsonable(self.pairs_frame().to_dict("records")),
         }
