@@ -21,11 +21,11 @@ from .commands import (
 from .resampling import EXPERIMENTS, cmd_experiment, cmd_stability
 
 
-def _input_options(parser: argparse.ArgumentParser, *, file_required: bool) -> None:
+def _input_options(parser: argparse.ArgumentParser, *, file_required: bool, file_help: str | None = None) -> None:
     if file_required:
         parser.add_argument("file", metavar="FILE", help="scores file: .csv, .tsv, .parquet or .json")
     else:
-        parser.add_argument("file", metavar="FILE", nargs="?", help="scores file (default: a built-in example)")
+        parser.add_argument("file", metavar="FILE", nargs="?", help=file_help or "scores file (default: a built-in example)")
     group = parser.add_argument_group("reading the scores")
     group.add_argument("--from", dest="from_format", metavar="TOOL",
                        choices=tuple(FORMATS),
@@ -345,7 +345,7 @@ def build_parser() -> argparse.ArgumentParser:
                        "its rank interval, P(first), P(top k), the systems not separable from the top, and how "
                        "often adjacent systems keep their order. Kemeny is exact in every resample (warm-started; "
                        "resamples that hit --kemeny-time-limit are reported).")
-    _input_options(p, file_required=False)
+    _input_options(p, file_required=False, file_help="scores file (or --example NAME)")
     p.add_argument("--example", metavar="NAME", help="instead of FILE: a built-in example or published leaderboard "
                    "(consensus analyze --list-examples)")
     _resampling_options(p, "--resamples", "resamples (default 1000)", 1000)
@@ -367,7 +367,7 @@ def build_parser() -> argparse.ArgumentParser:
                        "(systems added one at a time, Vote'n'Rank Table 2), on FILE or on synthetic Gumbel "
                        "scores; one row per repetition x rule x setting.")
     p.add_argument("name", choices=tuple(EXPERIMENTS), metavar="NAME", help=", ".join(EXPERIMENTS))
-    _input_options(p, file_required=False)
+    _input_options(p, file_required=False, file_help="scores file (or --example NAME, or --synthetic N,T,PHI)")
     p.add_argument("--example", metavar="NAME", help="instead of FILE: a built-in example or published leaderboard "
                    "(votenrank-glue, votenrank-superglue, ...: consensus analyze --list-examples)")
     p.add_argument("--synthetic", metavar="N,T,PHI",
@@ -388,7 +388,7 @@ def _resampling_options(parser: argparse.ArgumentParser, count: str, count_help:
     group.add_argument("--rules", metavar="R,...", help="rules (default: mean,borda,copeland,minimax,kemeny; "
                        "experiment iia: the eight rules of Vote'n'Rank Table 2)")
     group.add_argument(count, type=int, default=default, metavar="R", help=count_help)
-    group.add_argument("--seed", dest="master_seed", type=int, default=0, help="master seed; repetition r uses SeedSequence(seed).spawn(R)[r] "
+    group.add_argument("--seed", dest="master_seed", type=int, default=0, metavar="S", help="master seed; repetition r uses SeedSequence(seed).spawn(R)[r] "
                        "(default 0)")
     group.add_argument("--kemeny-time-limit", type=_positive, default=10.0, metavar="S",
                        help="seconds per Kemeny solve (default 10; a resample past it keeps the best ranking found "
