@@ -24,6 +24,7 @@ from .results import (
     RuleComparison,
     RuleResult,
     SensitivityResult,
+    StabilityResult,
 )
 
 __all__ = ["LOW_COVERAGE", "with_min_coverage", "apply_min_coverage", "claims_of", "coverage_flags"]
@@ -111,7 +112,8 @@ def claims_of(*results: Any) -> list[tuple[str, Any]]:
         (the Kemeny top; a comparison also each other rule's winners), :class:`MajoritySummary`
         (the Condorcet winner, the Pareto dominators), :class:`ProspectiveResult` (the
         prospective systems), :class:`CondorcetWeightsResult` (the system, when it can win),
-        :class:`SensitivityResult` (the winner, for ``target="winner"``);
+        :class:`SensitivityResult` (the winner, for ``target="winner"``),
+        :class:`StabilityResult` (each rule's top set);
         None and other objects claim nothing.
 
     Returns
@@ -146,6 +148,8 @@ def claims_of(*results: Any) -> list[tuple[str, Any]]:
             claims.append(("can win under some weights", obj.system))
         elif isinstance(obj, SensitivityResult) and obj.target == "winner" and obj.current:
             claims.append((f"winner of {obj.rule}", obj.current[0]))
+        elif isinstance(obj, StabilityResult):
+            claims += [(f"not separable from the top under {rule}", obj.top_set(rule)) for rule in obj.rules]
     return claims
 
 

@@ -138,7 +138,7 @@ def check_progress(progress: object) -> None:
     >>> check_progress(print)
     """
     if progress is not None and not callable(progress):
-        raise InvalidOptionError(f"progress must be a function progress(done, total), got {progress!r}")
+        raise InvalidOptionError(f"progress must be None or a callable progress(done, total), got {progress!r}")
 
 
 def _run_batch(fn: Callable[[Any], T], batch: list[Any]) -> list[T]:

@@ -38,8 +38,9 @@ from .instances import InstanceScores
 from .leaderboard import Leaderboard
 from .repetitions import SOLVER_THREADS
 from .results.base import tier_positions
+from .validation import finite_number
 
-__all__ = ["DEFAULT_RULES", "RuleRun", "check_rules", "rule_positions"]
+__all__ = ["DEFAULT_RULES", "RuleRun", "check_rules", "check_time_limit", "loop_options", "rule_positions"]
 
 #: The rules a stability study or experiment runs when none are named.
 DEFAULT_RULES = ("mean", "borda", "copeland", "minimax", "kemeny")
@@ -108,6 +109,85 @@ def check_rules(rules: object) -> tuple[str, ...]:
     return names
 
 
+def check_time_limit(value: object) -> float | None:
+    """`kemeny_time_limit` of a resampling study: None, or seconds > 0.
+
+    Parameters
+    ----------
+    value : float or None
+        Seconds per Kemeny solve.
+
+    Returns
+    -------
+    float or None
+
+    Raises
+    ------
+    InvalidOptionError
+        If `value` is not None and not a finite number > 0.
+
+    Examples
+    --------
+    >>> check_time_limit(5), check_time_limit(None)
+    (5.0, None)
+    """
+    if value is None:
+        return None
+    seconds = finite_number(value, "kemeny_time_limit", non_negative=True)
+    if seconds <= 0:
+        raise InvalidOptionError(f"kemeny_time_limit must be None or seconds > 0, got {value!r}")
+    return seconds
+
+
+def loop_options(
+    board: Leaderboard, rule: str, given: Mapping[str, Any], time_limit: float | None,
+    initial: Sequence[str] = (),
+) -> dict[str, Any]:
+    """The options :func:`consensus.rank` gets inside a resampling loop.
+
+    The user's options (`given`), then the rule's own missing-score policy when `board` has
+    holes, and for Kemeny: one solver thread, `time_limit` and the warm start `initial`
+    (its systems not on `board` skipped).
+
+    Parameters
+    ----------
+    board : Leaderboard
+        What is ranked.
+    rule : str
+        The rule.
+    given : mapping
+        Options the user asked for (they win).
+    time_limit : float or None
+        Seconds per Kemeny solve.
+    initial : sequence of str, default=()
+        Kemeny's warm start.
+
+    Returns
+    -------
+    dict
+
+    Examples
+    --------
+    >>> import consensus as cs
+    >>> loop_options(cs.load_example("votenrank-toy"), "kemeny", {}, 5.0)
+    {'threads': 1, 'time_limit': 5.0}
+    """
+    from .rules.registry import auto_missing
+
+    opts = dict(given)
+    if board.has_missing and "missing" not in opts:
+        opts["missing"] = auto_missing(rule)
+    if rule == "kemeny":
+        opts.setdefault("threads", SOLVER_THREADS)
+        if time_limit is not None:
+            opts.setdefault("time_limit", time_limit)
+        present = set(board.systems)
+        start = [s for s in initial if s in present]
+        if start:
+            opts.setdefault("initial", start)
+    return opts
+
+
 def rule_positions(
     data: Leaderboard | InstanceScores,
     rules: Sequence[str],
@@ -153,23 +233,14 @@ def rule_positions(
     >>> rule_positions(lb, ["copeland"], systems=["B", "A", "Z"])["copeland"].positions.tolist()
     [1.0, 4.0, nan]
     """
-    from .rules.registry import auto_missing, rank
+    from .rules.registry import rank
 
     board = data.to_leaderboard() if isinstance(data, InstanceScores) else data
     wanted = tuple(board.systems if systems is None else systems)
     runs: dict[str, RuleRun] = {}
     for rule in rules:
-        opts: dict[str, Any] = dict((options or {}).get(rule, {}))
-        if board.has_missing and "missing" not in opts:
-            opts["missing"] = auto_missing(rule)
-        if rule == "kemeny":
-            present = set(board.systems)
-            start = [s for s in (initial or {}).get("kemeny", ()) if s in present]
-            opts.setdefault("threads", SOLVER_THREADS)
-            if kemeny_time_limit is not None:
-                opts.setdefault("time_limit", kemeny_time_limit)
-            if start:
-                opts.setdefault("initial", start)
+        opts = loop_options(board, rule, (options or {}).get(rule, {}), kemeny_time_limit,
+                            (initial or {}).get(rule, ()))
         res = rank(board, rule, **opts)
         where = tier_positions(res.ranking)
         positions = np.array([float(where[s]) if s in where else np.nan for s in wanted])

@@ -38,7 +38,6 @@ References
 from __future__ import annotations
 
 import logging
-import math
 import numbers
 import warnings
 from collections.abc import Callable, Mapping, Sequence
@@ -52,9 +51,9 @@ from .arguments import check_count, check_seed
 from .errors import DegenerateTaskWarning, InvalidOptionError
 from .instances import InstanceScores
 from .leaderboard import Leaderboard
-from .repetitions import check_scheduler, run_repetitions, spawn_seeds
+from .repetitions import check_progress, check_scheduler, run_repetitions, spawn_seeds
 from .results.stability import StabilityResult
-from .rule_runs import DEFAULT_RULES, check_rules, rule_positions
+from .rule_runs import DEFAULT_RULES, check_rules, check_time_limit, rule_positions
 
 __all__ = ["METHODS", "rank_stability"]
 
@@ -179,14 +178,8 @@ def _check_options(
     check_count(top_k, "top_k", 1)
     check_count(resamples, "resamples", 1)
     check_seed(seed, "seed", allow_none=False)
-    limit = None
-    if kemeny_time_limit is not None:
-        real = isinstance(kemeny_time_limit, numbers.Real) and not isinstance(kemeny_time_limit, (bool, np.bool_))
-        if not real or not math.isfinite(float(kemeny_time_limit)) or float(kemeny_time_limit) <= 0:  # type: ignore[arg-type]
-            raise InvalidOptionError(f"kemeny_time_limit must be None or seconds > 0, got {kemeny_time_limit!r}")
-        limit = float(kemeny_time_limit)  # type: ignore[arg-type]
-    if progress is not None and not callable(progress):
-        raise InvalidOptionError(f"progress must be None or a callable progress(done, total), got {progress!r}")
+    limit = check_time_limit(kemeny_time_limit)
+    check_progress(progress)
     return count, limit
 
 

@@ -302,3 +302,14 @@ def test_several_kemeny_optima_are_counted_not_hidden():
     assert exp.kemeny_not_unique == 2 and exp.parameters["kemeny_reference_unique"] is False
     assert "several optima" in repr(exp) and "several optimal rankings" in cs.render(exp)
     assert exp.table.loc[exp.table["rule"] == "borda", "kemeny_not_unique"].eq(0).all()
+
+
+def test_cli_stability_warns_when_the_top_set_rests_on_a_sparse_system(tmp_path):
+    from .messy_exports import sparse_board
+
+    path = tmp_path / "sparse.csv"
+    sparse_board().to_csv(path, index=False)
+    out = _cli("stability", str(path), "--index-col", "system", "--resamples", "20", "--rules", "copeland", "-q")
+    assert out.returncode == 0, out.stderr
+    first = out.stdout.splitlines()[0]
+    assert first.startswith("warning: rests on a low-coverage system") and "not separable from the top under copeland" in first

@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from .args import UsageError, load, split_names
+from .args import UsageError, is_leaderboard, load, split_names
 from .output import emit, save_plot
 
 __all__ = ["EXPERIMENTS", "cmd_experiment", "cmd_stability", "parse_synthetic"]
@@ -135,7 +135,8 @@ def cmd_stability(args: argparse.Namespace) -> int:
         options["k"] = args.k
     with _bar(args, f"{args.resamples} resamples") as progress:
         result = rank_stability(data, progress=progress, **options)
-    emit(args, render(result, format=args.format, source=source, command="stability", top=args.top))
+    table = data if is_leaderboard(data) else None  # coverage warnings for top-set systems scored on few tasks
+    emit(args, render(result, format=args.format, table=table, source=source, command="stability", top=args.top))
 
     def figure() -> Any:
         from ..plot import plot_stability

@@ -90,11 +90,10 @@ import pandas as pd
 from ..datasets import load_example
 from ..errors import DegenerateTaskWarning, InvalidOptionError, NonPositiveScoreError
 from ..leaderboard import Leaderboard
-from ..repetitions import SOLVER_THREADS, check_scheduler, run_repetitions, spawn_seeds
+from ..repetitions import check_scheduler, run_repetitions, spawn_seeds
 from ..results import ExperimentResult
-from ..rule_runs import check_rules
-from ..rules.registry import RULE_NAMES, auto_missing, rank
-from ..validation import finite_number
+from ..rule_runs import check_rules, check_time_limit, loop_options
+from ..rules.registry import RULE_NAMES, rank
 from .perturbations import KEMENY_TIME_LIMIT
 
 __all__ = ["VOTENRANK_OPTIONS", "VOTENRANK_RULES", "iia"]
@@ -137,18 +136,6 @@ class _Job:
     kemeny_time_limit: float | None
 
 
-def _rule_options(board: Leaderboard, rule: str, options: Mapping[str, Any], time_limit: float | None) -> dict[str, Any]:
-    """The options `rank` gets: the user's, a missing-score policy, Kemeny's solver settings."""
-    opts = dict(options)
-    if board.has_missing and "missing" not in opts:
-        opts["missing"] = auto_missing(rule)
-    if rule == "kemeny":
-        opts.setdefault("threads", SOLVER_THREADS)
-        if time_limit is not None:
-            opts.setdefault("time_limit", time_limit)
-    return opts
-
-
 def _sub_board(board: Leaderboard, frame: pd.DataFrame, present: Sequence[str]) -> Leaderboard:
     """`board` (scores `frame`) restricted to `present`, in the board's own row order, without unscored tasks."""
     wanted = set(present)
@@ -184,7 +171,7 @@ def _rankings(job: _Job, frame: pd.DataFrame, present: Sequence[str]) -> tuple[d
     for rule in job.rules:
         given = job.options.get(rule, {})
         try:
-            res = rank(board, rule, **_rule_options(board, rule, given, job.kemeny_time_limit))
+            res = rank(board, rule, **loop_options(board, rule, given, job.kemeny_time_limit))
         except NonPositiveScoreError:
             if rule != "geometric_mean" or given or board.has_missing:
                 raise
@@ -414,13 +401,10 @@ def iia(
     elif not isinstance(label, str):
         raise InvalidOptionError(f"label must be a string, got {label!r}")
     opts = _check_options(options, names)
-    if kemeny_time_limit is not None:
-        kemeny_time_limit = finite_number(kemeny_time_limit, "kemeny_time_limit", non_negative=True)
-        if kemeny_time_limit <= 0:
-            raise InvalidOptionError(f"kemeny_time_limit must be > 0 seconds, got {kemeny_time_limit!r}")
+    kemeny_time_limit = check_time_limit(kemeny_time_limit)
     full: dict[str, int] = {}
     for rule in names:  # the full board: DP, and every rule's options checked before the repetitions
-        res = rank(data, rule, **_rule_options(data, rule, opts.get(rule, {}), kemeny_time_limit))
+        res = rank(data, rule, **loop_options(data, rule, opts.get(rule, {}), kemeny_time_limit))
         full[rule] = data.n_systems - len(res.ranking)
     if orders is None:
         draws: list[tuple[Any, Any]] = [(s, None) for s in spawn_seeds(seed, repetitions)]

@@ -57,7 +57,7 @@ from ..errors import InvalidOptionError
 from ..leaderboard import Leaderboard
 from ..repetitions import check_progress, check_scheduler, run_repetitions, spawn_seeds
 from ..results import ExperimentResult
-from ..rule_runs import DEFAULT_RULES, check_rules, rule_positions
+from ..rule_runs import DEFAULT_RULES, check_rules, check_time_limit, rule_positions
 from ..validation import finite_number
 from .missing import remove_scores
 
@@ -224,10 +224,7 @@ def _run(
     values = tuple(check_setting(v, n_tasks) for v in name_list(settings, setting, kind="values"))
     if not values:
         raise InvalidOptionError(f"{setting} must list at least one value")
-    if kemeny_time_limit is not None:
-        kemeny_time_limit = finite_number(kemeny_time_limit, "kemeny_time_limit", non_negative=True)
-        if kemeny_time_limit <= 0:
-            raise InvalidOptionError(f"kemeny_time_limit must be > 0 seconds, got {kemeny_time_limit!r}")
+    kemeny_time_limit = check_time_limit(kemeny_time_limit)
     seeds = spawn_seeds(seed, repetitions)
     base = None if data is None else rule_positions(data, names, kemeny_time_limit=kemeny_time_limit)
     jobs = [
