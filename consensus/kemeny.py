@@ -28,13 +28,13 @@ from .inputs import as_pairwise
 from .leaderboard import Leaderboard
 from .missing_policies import ENTRY_POLICIES, apply_policy, check_policy
 from .pairwise import PairwiseMatrix
-from .results import KemenyResult
+from .results import KemenyDetermination, KemenyResult
 from .solver_choice import check_solver, solver_not_available
 
 if TYPE_CHECKING:  # pragma: no cover
     from solvers.linear_ordering import SolveProgress
 
-__all__ = ["kemeny", "kemeny_objective"]
+__all__ = ["kemeny", "kemeny_objective", "weak_objective"]
 
 #: Most systems ``method="brute_force"`` accepts (8! = 40320 rankings).
 MAX_BRUTE_FORCE_SYSTEMS = 8
@@ -192,6 +192,8 @@ def kemeny(
     min_coverage: float | None = None,
     initial: Sequence[str] | None = None,
     threads: int | None = None,
+    determine: bool | None = None,
+    ties: bool = False,
 ) -> KemenyResult:
     """The exact Kemeny consensus ranking, certified optimal.
 
@@ -251,6 +253,29 @@ def kemeny(
         the result is certified the same way (and is the same optimum when that is unique).
     threads : int, optional
         Threads of the solver (default: the solver's own choice). Resampling loops pass 1.
+    determine : bool, optional
+        Whether to compute ``result.determined``: which positions and pairs are the same in
+        every optimal ranking. None (default): only when it is free (the optimum is unique,
+        or every optimum was enumerated). True: always, for an optimal result; a non-unique
+        optimum then costs up to one extra integer solve per cut between positions of each
+        majority block with several optima (cheap on structured leaderboards, about one
+        more proof each on pure noise), within `time_limit` (None if it runs out).
+        False: never.
+    ties : bool, default=False
+        The generalized Kemeny consensus with ties: the *weak order* (systems may tie)
+        closest to the tasks in the Kemeny-Snell distance, halved so that a full
+        disagreement costs 1 as in the strict objective: per pair, ordering it pays the task
+        weight preferring the other way plus half the weight tying it; tying it pays half
+        the weight that orders it. The strict optimum is solved first and warm-starts the
+        weak one (:func:`solvers.weak_ordering.solve_weak_ordering`, one ILP with lazy
+        transitivity rows, no decomposition: meant for up to about 100 systems).
+        ``result.weak_order`` holds the groups, ``ranking`` lists them in turn (a group's
+        systems in input order), ``objective`` is the weak order's cost, recomputed here.
+        Ties in the answer only pay when tasks tie (with no tied task the optimum is a
+        linear order of the same cost). When several weak orders are optimal, which one
+        comes back is not specified and ``unique`` is None; `determine`, `enumerate_optima`
+        and ``method="brute_force"`` (over all weak orders, at most 8 systems) apply to the
+        strict consensus only, except that brute force is the reference here too.
 
     Returns
     -------
@@ -333,6 +358,12 @@ def kemeny(
     warm = _warm_start(p.systems, initial, tuple(getattr(data, "systems", ())))
     if threads is not None:
         threads = check_count(threads, "threads", 1)
+    if not isinstance(ties, (bool, np.bool_)):
+        raise InvalidOptionError(f"ties must be True or False, got {ties!r}")
+    if ties and cap:
+        raise InvalidOptionError("enumerate_optima lists strict rankings: it cannot be combined with ties=True")
+    if determine is not None and not isinstance(determine, (bool, np.bool_)):
+        raise InvalidOptionError(f"determine must be True, False or None, got {determine!r}")
     if method != "brute_force":
         check_solver(solver)
     from solvers.linear_ordering import solve_linear_ordering
@@ -348,7 +379,7 @@ def kemeny(
             method=method,
             time_limit=budget,
             decompose=bool(decompose),
-            unique=bool(unique),
+            unique=bool(unique) and not ties,
             enumerate_optima=cap,
             progress=progress,
             verbose=bool(verbose),
@@ -356,6 +387,7 @@ def kemeny(
             seed=int(seed),
             initial=warm,
             threads=threads,
+            determine=False if ties else determine,
         )
     except SolverUnavailableError as exc:  # not a failed solve: say which solvers can run
         raise solver_not_available(exc, solver) from exc
@@ -370,6 +402,8 @@ def kemeny(
             f"after {elapsed:.3g} s{limit} ({exc}); {hint}"
         ) from exc
     labels = p.systems
+    if ties:
+        return _with_ties(p, outcome, start, time_limit, method, solver, bool(verbose), record, notes)
     ranking = tuple(labels[i] for i in outcome.order)
     objective = kemeny_objective(p, ranking)  # the certificate, recomputed from the labelled matrix
     if abs(objective - outcome.objective) > 1e-7 * max(1.0, abs(objective)):
@@ -399,8 +433,121 @@ def kemeny(
         seconds=time.perf_counter() - start,
         time_limit=time_limit,
         missing=record,
+        determined=_labelled(outcome.determined, labels),
         notes=notes + outcome.notes + (
             (f"task weights divided by {1 / p.weight_scale:g} to stay within float64; objective and bound in those units",)
             if p.weight_scale != 1.0 else ()
         ),
+    )
+
+
+def _labelled(determined: Any, labels: Sequence[str]) -> KemenyDetermination | None:
+    """The solver's :class:`solvers.ordering_determined.Determination` with system names."""
+    if determined is None:
+        return None
+    return KemenyDetermination(
+        groups=tuple(tuple(labels[i] for i in g) for g in determined.groups),
+        flipped=tuple((labels[i], labels[j]) for i, j in determined.flipped),
+        fixed=tuple(labels[i] for i in determined.fixed),
+        solves=determined.solves,
+    )
+
+
+def weak_objective(data: Leaderboard | PairwiseMatrix | Any, groups: Sequence[Sequence[str]]) -> float:
+    """The Kemeny-Snell cost of a weak order (groups of tied systems, best first).
+
+    Per pair: ordering it pays the task weight preferring the other way plus half the
+    weight tying it; tying it pays half the weight that orders it (a strict ranking's cost
+    is :func:`kemeny_objective`).
+
+    Parameters
+    ----------
+    data : Leaderboard, PairwiseMatrix, or an object with ``to_pairwise()``
+        The scores or their weighted pairwise matrix.
+    groups : sequence of sequence of str
+        Every system once, in groups of tied systems, best group first.
+
+    Returns
+    -------
+    float
+
+    Raises
+    ------
+    InvalidOptionError
+        A system listed twice or left out.
+    UnknownSystemError
+        A name that is not a system.
+
+    Examples
+    --------
+    >>> import consensus as cs
+    >>> p = cs.PairwiseMatrix.from_array([[0, 1], [1, 0]], systems=["a", "b"])
+    >>> weak_objective(p, [["a", "b"]]), weak_objective(p, [["a"], ["b"]])
+    (1.0, 1.0)
+    """
+    p = as_pairwise(data)
+    index = {s: k for k, s in enumerate(p.systems)}
+    level = np.full(p.n_systems, -1, dtype=np.int64)
+    for g, group in enumerate(groups):
+        for name in group:
+            if name not in index:
+                raise UnknownSystemError(f"weak order: {name!r} is not a system")
+            if level[index[name]] >= 0:
+                raise InvalidOptionError(f"weak order: {name!r} is listed twice")
+            level[index[name]] = g
+    if (level < 0).any():
+        missing = [s for s, k in index.items() if level[k] < 0]
+        raise InvalidOptionError(f"weak order: {len(missing)} systems left out, e.g. {missing[0]!r}")
+    above = level[:, None] < level[None, :]
+    tied = level[:, None] == level[None, :]
+    np.fill_diagonal(tied, False)
+    w, t = np.asarray(p.wins, dtype=np.float64), np.asarray(p.ties, dtype=np.float64)
+    ordered = float((w.T[above]).sum() + t[above].sum() / 2)  # i above j pays wins[j, i] + ties / 2
+    return ordered + float(w[tied].sum() / 2)  # each tied pair twice: (wins[i, j] + wins[j, i]) / 2
+
+
+def _with_ties(p: PairwiseMatrix, strict: Any, start: float, time_limit: float | None, method: str,
+               solver: str, verbose: bool, record: Any, notes: tuple[str, ...]) -> KemenyResult:
+    """The Kemeny consensus with ties, warm-started from the strict optimum `strict`."""
+    from solvers.brute_force import brute_force_weak_ordering
+    from solvers.status import SolverError
+    from solvers.weak_ordering import solve_weak_ordering
+
+    labels, n = p.systems, p.n_systems
+    budget = None if time_limit is None else max(time_limit - (time.perf_counter() - start), _MIN_SOLVE_SECONDS)
+    try:
+        if method == "brute_force":
+            bf = brute_force_weak_ordering(p.wins, p.ties)
+            groups_idx, bound, status_value, unique = bf.groups, None, "optimal", bf.unique
+        else:
+            out = solve_weak_ordering(p.wins, p.ties, backend=solver, time_limit=budget, initial=strict.order,
+                                      verbose=verbose)
+            groups_idx, bound, status_value, unique = out.groups, out.lower_bound, out.status.value, None
+    except SolverError as exc:
+        raise SolveFailedError(f"Kemeny consensus with ties of {n} systems: {solver} stopped with status "
+                               f"{exc.status.value!r} ({exc}); set a time_limit to get the best weak order found") from exc
+    groups = tuple(tuple(labels[i] for i in sorted(g)) for g in groups_idx)
+    objective = weak_objective(p, groups)  # the certificate, recomputed from the labelled matrix
+    optimal = status_value == "optimal"
+    lower_bound = objective if optimal else min(objective, float(bound))
+    from solvers.status import SolveStatus
+
+    return KemenyResult(
+        ranking=tuple(s for g in groups for s in g),
+        objective=objective,
+        lower_bound=0.0 if lower_bound == 0 else lower_bound,
+        status=SolveStatus(status_value),
+        method="brute_force" if method == "brute_force" else f"ilp:{solver}",
+        unique=unique,
+        optima=(),
+        optima_truncated=False,
+        components=(n,),
+        blocks=(tuple(s for g in groups for s in g),),
+        constraints_added=0 if method == "brute_force" else out.constraints_added,
+        iterations=0 if method == "brute_force" else out.iterations,
+        seconds=time.perf_counter() - start,
+        time_limit=time_limit,
+        missing=record,
+        notes=notes + (f"consensus with ties (Kemeny-Snell distance); the strict optimum costs {strict.objective:g}",),
+        weak_order=groups,
     )

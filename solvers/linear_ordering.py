@@ -51,7 +51,7 @@ import logging
 import math
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -65,6 +65,7 @@ from .ordering_costs import (
     objective_unit,
     ordering_cost,
 )
+from .ordering_determined import Determination, determination
 from .ordering_exact import ExactCosts
 from .ordering_heuristics import _perturbation_search, heuristic_order, improve_order
 from .ordering_model import _Counters, _MipResult, _OrderingModel, violated_cycles  # noqa: F401 - tests patch and build them as lo.<name>
@@ -73,10 +74,13 @@ from .ordering_search import (
     Method,
     _Component,
     _Context,
+    _in_cost_units,
     _lp_phase,
+    _method_name,
     _mip_search,
     _model_of,
     _positions,
+    _precision_notes,
 )
 from .status import SolverError, SolveStatus
 
@@ -188,6 +192,9 @@ class LinearOrderingOutcome:
     notes : tuple of str
         Caveats, e.g. that an ILP component's margins span more than a float MIP resolves,
         so its optimality holds only up to a tolerance.
+    determined : Determination or None
+        What every optimal order agrees on, when asked for (``determine=True``), the order
+        is optimal and there was time; else None.
 
     Examples
     --------
@@ -210,6 +217,7 @@ class LinearOrderingOutcome:
     seconds: float
     unit: float | None
     notes: tuple[str, ...] = ()
+    determined: Determination | None = None
 
     @property
     def optimal(self) -> bool:
@@ -420,14 +428,6 @@ def _join(
     return order, objective, lower_bound, SolveStatus.TIME_LIMIT
 
 
-def _method_name(components: Sequence[_Component], backend: str) -> str:
-    kinds = {c.kind for c in components}
-    if "ilp" in kinds:
-        return f"ilp:{backend.lower()}"
-    return "brute_force" if "brute_force" in kinds else "decomposition"
-
-
-# --------------------------------------------------------------------------- entry point
 def solve_linear_ordering(
     costs: ArrayLike,
     *,
@@ -444,6 +444,7 @@ def solve_linear_ordering(
     seed: int = 0,
     margins: ArrayLike | tuple[NDArray[np.integer] | NDArray[np.object_], int] | None = None,
     initial: Sequence[int] | None = None,
+    determine: bool | None = False,
 ) -> LinearOrderingOutcome:
     """Find an order of minimum total cost (Kemeny consensus), with proof of optimality.
 
@@ -505,6 +506,11 @@ def solve_linear_ordering(
         A warm start: an order of all items (best first), e.g. the ranking of the same items
         on related data. Within each component it replaces the heuristic order when it costs
         less; the proof that follows is unchanged (it only starts from a better incumbent).
+    determine : bool or None, default=False
+        Compute what every optimal order agrees on (``outcome.determined``, a
+        :class:`solvers.ordering_determined.Determination`): free when the optimum is unique
+        or all optima are enumerated, else up to one extra solve per cut between positions.
+        None: only when it is free.
 
     Returns
     -------
@@ -556,6 +562,10 @@ def solve_linear_ordering(
             objective = lower_bound = ordering_cost(matrix, order)
     elif status is SolveStatus.OPTIMAL and unique:
         is_unique = _order_is_unique(exact.tie_view, components, order, ctx)
+    determined = None
+    free = bool(is_unique) or (bool(optima) and not truncated)
+    if status is SolveStatus.OPTIMAL and (determine or (determine is None and free)):
+        determined = determination(reduced, exact.margins, components, order, ctx, is_unique, optima, truncated)
     logger.info(
         "kemeny: %d items in %d component(s), %s, cost %.6g, bound %.6g, %d cuts, %d solves, %.3f s",
         n, len(components), status.value, objective, lower_bound, tracker.counters.cuts,
@@ -576,25 +586,5 @@ def solve_linear_ordering(
         seconds=time.perf_counter() - start_time,
         unit=unit,
         notes=_precision_notes(exact, components),
+        determined=determined,
     )
-
-
-def _in_cost_units(
-    progress: Callable[[SolveProgress], None] | None, exact: ExactCosts
-) -> Callable[[SolveProgress], None] | None:
-    """`progress`, fed reports in the units of the costs (the solver works on scaled reduced costs)."""
-    if progress is None:
-        return None
-
-    def report(info: SolveProgress) -> None:
-        progress(replace(info, incumbent=exact.to_cost(info.incumbent), bound=exact.to_cost(info.bound)))
-
-    return report
-
-
-def _precision_notes(exact: ExactCosts, components: Sequence[_Component]) -> tuple[str, ...]:
-    """A note when an ILP component's optimality holds only up to the float MIP's resolution."""
-    sizes = [len(c.members) for c in components if c.kind == "ilp"]
-    if exact.resolved or not sizes:
-        return ()
-    return (exact.precision_note(sizes),)

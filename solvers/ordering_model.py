@@ -274,6 +274,20 @@ class _OrderingModel:
         # no-good: at most n - 2 of the n - 1 adjacent pairs keep their direction
         self._push([self._row(pairs, float(len(pairs) - 1))])
 
+    def add_row(self, terms: Sequence[tuple[int, int]], rhs: float) -> _Row:
+        """Add the row ``sum of x[a, b] over terms <= rhs``; returns it (for :meth:`drop_row`)."""
+        row = self._row(terms, rhs)
+        self._push([row])
+        return row
+
+    def drop_row(self, row: _Row) -> None:
+        """Remove a row added by :meth:`add_row` (3-cycle rows added since stay)."""
+        k = next(k for k, r in enumerate(self.rows) if r is row)
+        del self.rows[k]
+        self.model.delete_rows([k])
+        self._row_matrix = None
+        self.duals = None
+
     # ---- conversions
     def above(self, y: NDArray[np.float64]) -> NDArray[np.float64]:
         """The pair values `y` as an n x n above-matrix (``above + above.T = 1`` off the diagonal)."""

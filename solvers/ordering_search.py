@@ -17,13 +17,14 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 import numpy as np
 from numpy.typing import NDArray
 
 from .ordering_costs import _round_up, ordering_cost
+from .ordering_exact import ExactCosts
 from .ordering_heuristics import improve_order
 from .ordering_model import _Counters, _order_of, _OrderingModel, _scan_cycles
 from .status import SolverError, SolveStatus
@@ -173,12 +174,15 @@ def _mip_search(
     *,
     stage: str,
     stop_at: float | None = None,
+    accept: Callable[[tuple[int, ...]], bool] | None = None,
 ) -> tuple[tuple[int, ...] | None, float, float, SolveStatus]:
     """Minimize over the current model (with its no-goods) by MIP + lazy 3-cycles.
 
     Returns the best valid order found (None if none), its cost (inf if none), a proven
     lower bound for the current model, and OPTIMAL when that bound meets the order.
     With `stop_at`, returns as soon as a valid order costing at most `stop_at` is found.
+    With `accept`, only orders it accepts count as valid (the model has a row that local
+    search may not respect).
     """
     costs = model.costs
     while True:
@@ -204,7 +208,8 @@ def _mip_search(
             raw = _order_of(result.above)
             for candidate in (raw, improve_order(costs, raw, tol=ctx.tol, deadline=ctx.deadline)[0]):
                 candidate_value = ordering_cost(costs, candidate)
-                if candidate not in model.excluded and (order is None or candidate_value < value - ctx.tol):
+                valid = candidate not in model.excluded and (accept is None or accept(candidate))
+                if valid and (order is None or candidate_value < value - ctx.tol):
                     order, value = candidate, candidate_value
             if stop_at is not None and order is not None and value <= stop_at + ctx.tol:
                 # as good as the known optimum of the unrestricted problem: optimal here too
@@ -230,3 +235,34 @@ def _positions(initial: Sequence[int] | None, n: int) -> NDArray[np.int64] | Non
     where = np.empty(n, dtype=np.int64)
     where[order] = np.arange(n)
     return where
+
+
+def _method_name(components: Sequence[_Component], backend: str) -> str:
+    kinds = {c.kind for c in components}
+    if "ilp" in kinds:
+        return f"ilp:{backend.lower()}"
+    return "brute_force" if "brute_force" in kinds else "decomposition"
+
+
+# --------------------------------------------------------------------------- entry point
+
+
+def _in_cost_units(
+    progress: Callable[[Any], None] | None, exact: ExactCosts
+) -> Callable[[Any], None] | None:
+    """`progress`, fed reports in the units of the costs (the solver works on scaled reduced costs)."""
+    if progress is None:
+        return None
+
+    def report(info: Any) -> None:  # a SolveProgress
+        progress(replace(info, incumbent=exact.to_cost(info.incumbent), bound=exact.to_cost(info.bound)))
+
+    return report
+
+
+def _precision_notes(exact: ExactCosts, components: Sequence[_Component]) -> tuple[str, ...]:
+    """A note when an ILP component's optimality holds only up to the float MIP's resolution."""
+    sizes = [len(c.members) for c in components if c.kind == "ilp"]
+    if exact.resolved or not sizes:
+        return ()
+    return (exact.precision_note(sizes),)

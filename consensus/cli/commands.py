@@ -245,7 +245,8 @@ def cmd_kemeny(args: argparse.Namespace) -> int:
 
     progress = progress_for(args, "Kemeny consensus")
     options: dict[str, Any] = {"time_limit": args.time_limit, "solver": args.solver, "missing": args.missing,
-                               "min_coverage": args.min_coverage}
+                               "min_coverage": args.min_coverage, "enumerate_optima": args.enumerate_optima,
+                               "determine": True if args.determined else None, "ties": args.ties}
     if progress is not None:
         options["progress"] = progress
     try:

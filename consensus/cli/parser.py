@@ -274,6 +274,15 @@ def build_parser() -> argparse.ArgumentParser:
     _input_options(p, file_required=True)
     _coverage_options(p, "kemeny")
     _solve_options(p)
+    group = p.add_argument_group("several optima")
+    group.add_argument("--enumerate-optima", type=_count, default=0, metavar="N",
+                       help="list up to N optimal rankings (0: none, the default); when all fit, which positions "
+                       "are interchangeable follows from them")
+    group.add_argument("--determined", action="store_true",
+                       help="prove which positions and pairs are the same in every optimal ranking (free when the "
+                       "optimum is unique; else extra solves)")
+    group.add_argument("--ties", action="store_true",
+                       help="the consensus with ties: the closest weak order (Kemeny-Snell distance)")
     _output_options(p)
     p.set_defaults(handler=cmd_kemeny)
 

@@ -250,8 +250,9 @@ def kemeny_lines(result: KemenyResult, top: int | None = DEFAULT_TOP) -> list[st
     'ranking: B > C > D > A'
     """
     status = result.status.value if result.status is not None else "unknown"
+    tiers = result.weak_order if result.weak_order is not None else [(s,) for s in result.ranking]
     text = [
-        "ranking: " + format_ranking([(s,) for s in result.ranking], top),
+        "ranking: " + format_ranking(tiers, top),
         f"objective: {num(result.objective)} (task weight the ranking disagrees with)",
     ]
     detail = f"status: {status}, lower bound {num(result.lower_bound)}"
@@ -259,8 +260,7 @@ def kemeny_lines(result: KemenyResult, top: int | None = DEFAULT_TOP) -> list[st
         detail += f", gap {num(result.gap)} (not proven optimal: the time limit stopped the proof)"
     detail += f", method {result.method}, {num(result.seconds, 2)} s"
     text.append(detail)
-    if result.unique is not None:
-        text.append("unique optimum: " + ("yes" if result.unique else "no (other orders reach the same objective)"))
+    text.extend(optima_lines(result, top))
     if result.missing is not None and result.missing.get("n_missing_cells"):
         text.append("missing scores: " + policy_text(result.missing))
     text.extend(result.notes)
@@ -278,6 +278,65 @@ def _(result: KemenyResult, *, top: int | None = DEFAULT_TOP) -> list[Block]:
 @csv_text.register
 def _(result: KemenyResult) -> str:
     return render_csv(("position", "system"), list(enumerate(result.ranking, start=1)))
+
+
+def optima_lines(result: KemenyResult, top: int | None = DEFAULT_TOP) -> list[str]:
+    """Whether the optimum is unique, the optima listed, and which positions every optimum shares.
+
+    Parameters
+    ----------
+    result : KemenyResult
+        The exact Kemeny ranking.
+    top : int or None, default=10
+        Optima listed, interchangeable groups listed, and systems per ranking shown.
+
+    Returns
+    -------
+    list of str
+
+    Examples
+    --------
+    >>> import consensus as cs
+    >>> cycle = cs.PairwiseMatrix.from_array([[0, 2, 1], [1, 0, 2], [2, 1, 0]], systems=["a", "b", "c"])
+    >>> for line in optima_lines(cs.kemeny(cycle, determine=True)):
+    ...     print(line)
+    unique optimum: no (other rankings reach the same objective)
+    determined: 0 of 3 positions hold the same system in every optimal ranking; 3 pairs are ordered differently by some optimum
+    positions 1-3 are interchangeable at the optimum: a, b, c
+    the winner is not determined: another optimal ranking puts another system first (positions 1-3 hold a, b, c in every optimum)
+    """
+    text: list[str] = []
+    d = result.determined
+    if result.unique is not None:
+        if result.unique:
+            text.append("unique optimum: yes")
+        else:
+            hint = "" if d is not None else "; --determined (determine=True) shows which positions every optimum shares"
+            text.append(f"unique optimum: no (other rankings reach the same objective{hint})")
+    if result.optima:
+        more = "more exist" if result.optima_truncated else "all of them"
+        text.append(f"optimal rankings: {len(result.optima)} listed ({more})")
+        shown, rest = capped(list(enumerate(result.optima, start=1)), top)
+        text.extend(f"  {k}. " + format_ranking([(s,) for s in order], top) for k, order in shown)
+        if rest:
+            text.append(f"  ... {rest} more listed in the JSON and CSV output")
+    if d is None or result.unique:
+        return text
+    n = len(result.ranking)
+    groups = d.interchangeable()
+    text.append(f"determined: {len(d.fixed)} of {n} positions hold the same system in every optimal ranking; "
+                f"{len(d.flipped)} pairs are ordered differently by some optimum" + (f" ({d.solves} extra solve{'s' if d.solves > 1 else ''})" if d.solves else ""))
+    shown, rest = capped(groups, top)
+    for first, last, members in shown:
+        names = ", ".join(members[:top] if top else members) + (", ..." if top and len(members) > top else "")
+        text.append(f"positions {first}-{last} are interchangeable at the optimum: {names}")
+    if rest:
+        text.append(f"... {rest} more interchangeable groups (JSON output: determined.groups)")
+    if result.ranking and result.ranking[0] not in d.fixed:
+        first = d.groups[0]
+        text.append(f"the winner is not determined: another optimal ranking puts another system first "
+                    f"(positions 1-{len(first)} hold {', '.join(first[:top] if top else first)} in every optimum)")
+    return text
 
 
 # ---------------------------------------------------------------------- one rule

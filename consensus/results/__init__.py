@@ -39,7 +39,7 @@ from .condorcet import (
     WeightConstraint,
 )
 from .experiments import ExperimentResult, RobustnessResult
-from .kemeny import KemenyResult
+from .kemeny import KemenyDetermination, KemenyResult
 from .majority import MajoritySummary
 from .missing import ImputationResult, MeanBaselineResult, PairwiseConfidence
 from .prospective import ProspectiveResult
@@ -53,6 +53,7 @@ __all__ = [
     "CondorcetCertificate",
     "CondorcetWeightsResult",
     "ImputationResult",
+    "KemenyDetermination",
     "KemenyResult",
     "MajoritySummary",
     "MeanBaselineResult",

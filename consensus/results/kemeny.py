@@ -13,7 +13,84 @@ from .base import Display, Displayed, freeze_mapping, jsonable, ranked_facts
 if TYPE_CHECKING:  # pragma: no cover
     from solvers import SolveStatus
 
-__all__ = ["KemenyResult"]
+__all__ = ["KemenyDetermination", "KemenyResult"]
+
+
+@dataclass(frozen=True, slots=True)
+class KemenyDetermination:
+    """What every optimal Kemeny ranking agrees on (``KemenyResult.determined``).
+
+    Several rankings can reach the optimal objective; two readings of one leaderboard (a
+    different system order, another solver version) may then return different ones. This
+    says, exactly, which parts of the ranking are the same in all of them.
+
+    Attributes
+    ----------
+    groups : tuple of tuple of str
+        The ranking cut into consecutive groups of positions, each held by the same set of
+        systems in every optimal ranking. A group of one is a position held by the same
+        system in every optimum; a longer group is interchangeable at the optimum (its
+        systems take its positions in different orders in different optima).
+    flipped : tuple of tuple of str
+        Pairs ``(a, b)``, ``a`` above ``b`` in the ranking, that some other optimal ranking
+        reverses; every other pair is ordered the same way in every optimum.
+    fixed : tuple of str
+        Systems whose position is the same in every optimal ranking (ranking order).
+    solves : int
+        Extra integer solves the proof took (0 when the optimum is unique or every optimum
+        was enumerated).
+
+    Examples
+    --------
+    >>> import consensus as cs
+    >>> cycle = cs.PairwiseMatrix.from_array([[0, 2, 1], [1, 0, 2], [2, 1, 0]], systems=["a", "b", "c"])
+    >>> d = cs.kemeny(cycle, determine=True).determined
+    >>> d.groups, d.interchangeable()
+    ((('a', 'b', 'c'),), [(1, 3, ('a', 'b', 'c'))])
+    """
+
+    groups: tuple[tuple[str, ...], ...]
+    flipped: tuple[tuple[str, str], ...]
+    fixed: tuple[str, ...]
+    solves: int
+
+    def interchangeable(self) -> list[tuple[int, int, tuple[str, ...]]]:
+        """The groups of two or more positions: ``(first, last, systems)``, positions 1-based.
+
+        Returns
+        -------
+        list of tuple
+        """
+        out, start = [], 1
+        for group in self.groups:
+            if len(group) > 1:
+                out.append((start, start + len(group) - 1, group))
+            start += len(group)
+        return out
+
+    def determined(self, a: str, b: str) -> bool:
+        """Whether systems `a` and `b` are in the same order in every optimal ranking.
+
+        Parameters
+        ----------
+        a, b : str
+            Two ranked systems.
+
+        Returns
+        -------
+        bool
+        """
+        return (a, b) not in self.flipped and (b, a) not in self.flipped
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain JSON-able values.
+
+        Returns
+        -------
+        dict
+        """
+        return {"groups": [list(g) for g in self.groups], "flipped": [list(p) for p in self.flipped],
+                "fixed": list(self.fixed), "solves": self.solves}
 
 
 @dataclass(frozen=True, slots=True, repr=False)
@@ -59,6 +136,12 @@ class KemenyResult(Displayed):
         policy was asked for.
     notes : tuple of str
         What was done to the input before solving (e.g. the systems ``min_coverage`` dropped).
+    determined : KemenyDetermination or None
+        Which positions and pairs are the same in every optimal ranking; None when not
+        computed (see ``determine`` of :func:`consensus.kemeny`) or not optimal.
+    weak_order : tuple of tuple of str or None
+        With ``kemeny(..., ties=True)``: the consensus weak order, groups of tied systems
+        best first (`ranking` lists them in turn); None for a strict ranking.
 
     Examples
     --------
@@ -84,6 +167,8 @@ class KemenyResult(Displayed):
     time_limit: float | None = None
     missing: Mapping[str, Any] | None = None
     notes: tuple[str, ...] = ()
+    determined: KemenyDetermination | None = None
+    weak_order: tuple[tuple[str, ...], ...] | None = None
 
     def __post_init__(self) -> None:
         if self.missing is not None:
@@ -180,4 +265,6 @@ class KemenyResult(Displayed):
             "time_limit": jsonable(self.time_limit),
             "missing": jsonable(dict(self.missing)) if self.missing is not None else None,
             "notes": list(self.notes),
+            "determined": self.determined.to_dict() if self.determined is not None else None,
+            "weak_order": [list(g) for g in self.weak_order] if self.weak_order is not None else None,
         }
