@@ -474,7 +474,7 @@ def weak_objective(data: Leaderboard | PairwiseMatrix | Any, groups: Sequence[Se
     Raises
     ------
     InvalidOptionError
-        A system listed twice or left out.
+        A system listed twice or left out, or `groups` not a sequence of groups of names.
     UnknownSystemError
         A name that is not a system.
 
@@ -486,18 +486,17 @@ def weak_objective(data: Leaderboard | PairwiseMatrix | Any, groups: Sequence[Se
     (1.0, 1.0)
     """
     p = as_pairwise(data)
-    index = {s: k for k, s in enumerate(p.systems)}
-    level = np.full(p.n_systems, -1, dtype=np.int64)
-    for g, group in enumerate(groups):
-        for name in group:
-            if name not in index:
-                raise UnknownSystemError(f"weak order: {name!r} is not a system")
-            if level[index[name]] >= 0:
-                raise InvalidOptionError(f"weak order: {name!r} is listed twice")
-            level[index[name]] = g
-    if (level < 0).any():
-        missing = [s for s, k in index.items() if level[k] < 0]
-        raise InvalidOptionError(f"weak order: {len(missing)} systems left out, e.g. {missing[0]!r}")
+    if isinstance(groups, (str, bytes)) or not isinstance(groups, Iterable):
+        raise InvalidOptionError(f"weak order must be a sequence of groups of system names, got {groups!r}")
+    groups = list(groups)
+    for group in groups:
+        if isinstance(group, (str, bytes)) or not isinstance(group, Iterable):
+            raise InvalidOptionError(f"weak order: each group must be a sequence of system names, got {group!r}")
+    groups = [list(g) for g in groups]
+    sizes = [len(g) for g in groups]
+    rows = _ranking_indices(p, [s for g in groups for s in g])  # every system once, all known
+    level = np.empty(p.n_systems, dtype=np.int64)
+    level[rows] = np.repeat(np.arange(len(groups)), sizes)
     above = level[:, None] < level[None, :]
     tied = level[:, None] == level[None, :]
     np.fill_diagonal(tied, False)

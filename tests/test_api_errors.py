@@ -397,9 +397,11 @@ SWEEP: dict[str, Callable[[dict[str, Any]], tuple[Callable[..., Any], tuple, dic
         cs.kemeny,
         (TOY,),
         dict(method="auto", time_limit=None, solver="highs", enumerate_optima=0, progress=None, seed=0, missing=None,
-             min_coverage=None),
+             min_coverage=None, determine=None),
     ),
+    "kemeny-ties": lambda env: (cs.kemeny, (TOY,), dict(ties=True, time_limit=None, solver="highs")),
     "kemeny_objective": lambda env: (cs.kemeny_objective, (TOY, ("a", "b", "c", "d")), {}),
+    "weak_objective": lambda env: (cs.weak_objective, (TOY, (("a", "b"), ("c",), ("d",))), {}),
     "condorcet_weights": lambda env: (
         cs.condorcet_weights,
         (TOY, "a"),
