@@ -312,6 +312,11 @@ class _HighsImpl:
             self._set("mip_abs_gap", float(gap_abs))
         for name, value in options.items():
             self._set(name, value)
+        if self.integer:
+            # a MIP run would otherwise first try to repair the last LP's fractional solution
+            # (a sub-MIP: 7 s of a 70 s pure-noise N = 100 solve) and let that, not our
+            # incumbent, be its start
+            h.clearSolver()
         begin = time.perf_counter()
         # HiGHS checks its time limit between nodes, and a long dive can overrun it by many
         # seconds (measured: a 25 s limit ending after 47 s on a pure-noise N = 100 MIP); the
