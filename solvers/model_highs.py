@@ -48,6 +48,10 @@ __all__ = ["THREADS", "highs_version", "new_highs"]
 
 logger = logging.getLogger(__name__)
 
+#: Options left at HiGHS's default when this HiGHS does not have them (the sub-MIP heuristic
+#: switches came after HiGHS 1.7).
+_OPTIONAL_OPTIONS = frozenset({"mip_heuristic_run_rins", "mip_heuristic_run_rens", "mip_heuristic_run_root_reduced_cost"})
+
 #: The HiGHS ``threads`` option of every model the package builds: 0, HiGHS's default,
 #: which reuses this thread's scheduler whatever its size (see the module docstring).
 THREADS = 0
@@ -311,6 +315,8 @@ class _HighsImpl:
         if self.integer and gap_abs is not None:
             self._set("mip_abs_gap", float(gap_abs))
         for name, value in options.items():
+            if name in _OPTIONAL_OPTIONS and self.h.setOptionValue(name, value) == self.hs.HighsStatus.kError:
+                continue  # an option this (older) HiGHS does not have: its default stays
             self._set(name, value)
         if self.integer:
             # a MIP run would otherwise first try to repair the last LP's fractional solution
