@@ -37,8 +37,7 @@ _HIGHS_MIP_OPTIONS: dict[str, Any] = {
     "mip_allow_restart": False,
     # no sub-MIP heuristics either (RINS / RENS / root reduced cost still ran at effort 0): on
     # pure noise, 16.8 s instead of 34.2 s (N = 80, seed 0), 4.9 instead of 8.3 (seed 1), 13.3
-    # instead of 21.7 (N = 100, seed 2); and a sub-MIP never calls the interrupt callback, so
-    # one could overrun the time limit by half a minute (HiGHS >= 1.8 only; older: ignored)
+    # instead of 21.7 (N = 100, seed 2) (HiGHS >= 1.8 only; older: ignored)
     "mip_heuristic_run_rins": False,
     "mip_heuristic_run_rens": False,
     "mip_heuristic_run_root_reduced_cost": False,
