@@ -99,7 +99,12 @@ def summary_lines(analysis: Analysis, top: int | None = DEFAULT_TOP) -> list[str
     status = "optimal" if kem.optimal else f"not proven optimal (time limit), gap {kem.gap:.3g}"
     status += f", objective {kem.objective:.6g}, {kem.method} {kem.seconds:.2g} s"
     if kem.unique is False:
-        status += ", other orders reach the same objective"
+        groups = kem.determined.interchangeable() if kem.determined is not None else None
+        if groups:
+            status += ", other orders reach the same objective: positions " + ", ".join(
+                f"{first}-{last}" for first, last, _ in groups[:3]) + (" ..." if len(groups) > 3 else "") + " interchangeable"
+        else:
+            status += ", other orders reach the same objective (consensus kemeny --determined says which positions)"
     text.append(f"Kemeny top {min(5, len(kem.ranking))}: {format_ranking([(s,) for s in kem.ranking], 5)} ({status})")
     text.append(_winners_line(analysis, top))
     policies = _policies_line(analysis)
