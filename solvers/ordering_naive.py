@@ -21,7 +21,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from .model import LinearModel
-from .ordering_costs import ordering_cost
+from .ordering_costs import _as_costs, ordering_cost
 from .status import SolverError, SolveStatus
 
 __all__ = ["MAX_NAIVE", "NaiveOutcome", "solve_naive_ilp"]
@@ -87,18 +87,13 @@ class NaiveOutcome:
 
 def _check_costs(costs: ArrayLike) -> NDArray[np.float64]:
     """A float copy of a square, finite cost matrix of at most :data:`MAX_NAIVE` items, diagonal zeroed."""
-    matrix = np.array(costs, dtype=np.float64)
-    if matrix.ndim != 2 or matrix.shape[0] != matrix.shape[1]:
-        raise ValueError(f"the cost matrix must be square, got shape {matrix.shape}")
-    if not np.all(np.isfinite(matrix)):
-        raise ValueError("the cost matrix must be finite (no NaN or inf)")
+    matrix = _as_costs(costs)
     n = matrix.shape[0]
     if n > MAX_NAIVE:
         raise ValueError(
             f"the naive ILP writes all {n * (n - 1) * (n - 2) // 3} 3-cycle rows for {n} items and accepts at "
             f"most {MAX_NAIVE}; use solvers.linear_ordering.solve_linear_ordering, which adds them lazily"
         )
-    np.fill_diagonal(matrix, 0.0)
     return matrix
 
 

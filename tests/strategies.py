@@ -55,3 +55,29 @@ def score_tables(draw, weighted: bool = False, **kwargs) -> Leaderboard:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", DegenerateTaskWarning)
         return Leaderboard.from_frame(frame, weights=weights, keep_columns=True)  # scores, not an export
+
+
+def tournament_costs(n: int, tasks: int, seed: int) -> np.ndarray:
+    """Preferences of `tasks` random complete rankings (pure noise: many majority cycles)."""
+    rng = np.random.default_rng(seed)
+    costs = np.zeros((n, n))
+    for _ in range(tasks):
+        position = rng.permutation(n)
+        costs += position[:, None] < position[None, :]
+    return costs
+
+
+def raw_cost_matrices(max_n: int) -> st.SearchStrategy[np.ndarray]:
+    """Raw cost matrices of 2..`max_n` items: integer or half-integer entries (ties count half),
+    arbitrary (as with missing data)."""
+    return st.integers(2, max_n).flatmap(
+        lambda n: st.tuples(
+            st.lists(st.lists(st.integers(0, 6), min_size=n, max_size=n), min_size=n, max_size=n),
+            st.sampled_from([1.0, 0.5]),
+        )
+    ).map(lambda pair: np.array(pair[0], dtype=float) * pair[1] * (1 - np.eye(len(pair[0]))))
+
+
+def voted_cost_matrices(max_n: int) -> st.SearchStrategy[np.ndarray]:
+    """Tournaments from an odd or even number of complete rankings (majority ties when even)."""
+    return st.tuples(st.integers(2, max_n), st.integers(1, 6), st.integers(0, 2**16)).map(lambda t: tournament_costs(*t))

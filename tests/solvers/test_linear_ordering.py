@@ -28,6 +28,7 @@ from solvers.linear_ordering import (
     violated_cycles,
 )
 from solvers.model import dense_rows
+from tests.strategies import raw_cost_matrices, tournament_costs, voted_cost_matrices
 
 
 @pytest.fixture(scope="module", params=available_backends())
@@ -35,28 +36,8 @@ def backend(request: pytest.FixtureRequest) -> str:
     return request.param
 
 
-def _tournament_costs(n: int, tasks: int, seed: int) -> np.ndarray:
-    """Preferences of `tasks` random complete rankings (pure noise: many majority cycles)."""
-    rng = np.random.default_rng(seed)
-    costs = np.zeros((n, n))
-    for _ in range(tasks):
-        position = rng.permutation(n)
-        costs += position[:, None] < position[None, :]
-    return costs
-
-
-# raw matrices: integer or half-integer entries (ties count half), arbitrary (missing data)
-raw_costs = st.integers(2, 7).flatmap(
-    lambda n: st.tuples(
-        st.lists(st.lists(st.integers(0, 6), min_size=n, max_size=n), min_size=n, max_size=n),
-        st.sampled_from([1.0, 0.5]),
-    )
-).map(lambda pair: np.array(pair[0], dtype=float) * pair[1] * (1 - np.eye(len(pair[0]))))
-
-# tournaments from an odd or even number of complete rankings: majority ties when even
-voted_costs = st.tuples(st.integers(2, 7), st.integers(1, 6), st.integers(0, 2**16)).map(
-    lambda t: _tournament_costs(*t)
-)
+raw_costs = raw_cost_matrices(7)
+voted_costs = voted_cost_matrices(7)
 
 
 def _check_against_brute_force(costs: np.ndarray, backend: str, **options) -> None:
@@ -137,7 +118,7 @@ def _naive_full_model(costs: np.ndarray) -> float:
 @pytest.mark.slow
 @pytest.mark.parametrize(("tasks", "seed"), [(5, 1), (3, 1), (3, 2)])
 def test_beyond_brute_force_the_naive_full_model_agrees(tasks, seed, backend):
-    costs = _tournament_costs(13, tasks, seed)  # one 12-item majority component
+    costs = tournament_costs(13, tasks, seed)  # one 12-item majority component
     expected = _naive_full_model(costs)
     for decompose in (True, False):
         res = solve_linear_ordering(costs, backend=backend, decompose=decompose, unique=False)
@@ -146,7 +127,7 @@ def test_beyond_brute_force_the_naive_full_model_agrees(tasks, seed, backend):
 
 # ---------------------------------------------------------------- decomposition
 def test_components_are_the_strongly_connected_components_in_majority_order():
-    costs = _tournament_costs(12, 4, 7)  # even: majority ties
+    costs = tournament_costs(12, 4, 7)  # even: majority ties
     groups = majority_components(costs)
     margins = costs - costs.T
     graph = nx.DiGraph((i, j) for i in range(12) for j in range(12) if margins[i, j] > 0)
@@ -246,7 +227,7 @@ def test_ordering_cost_refuses_a_non_permutation():
 # ---------------------------------------------------------------- time limits, bounds, progress
 @pytest.mark.slow
 def test_a_tiny_time_limit_on_a_hard_instance_is_never_called_optimal(backend):
-    costs = _tournament_costs(45, 20, 11)
+    costs = tournament_costs(45, 20, 11)
     res = solve_linear_ordering(costs, backend=backend, time_limit=0.05, unique=False)
     assert res.status is SolveStatus.TIME_LIMIT and not res.optimal
     assert res.objective == ordering_cost(costs, res.order)
@@ -256,7 +237,7 @@ def test_a_tiny_time_limit_on_a_hard_instance_is_never_called_optimal(backend):
 
 @pytest.mark.slow
 def test_time_limited_bounds_never_exceed_the_optimum():
-    costs = _tournament_costs(30, 8, 5)
+    costs = tournament_costs(30, 8, 5)
     optimum = solve_linear_ordering(costs, unique=False).objective
     for limit in (0.02, 0.1, 0.3):
         res = solve_linear_ordering(costs, time_limit=limit, unique=False)
@@ -271,11 +252,11 @@ def test_without_a_time_limit_a_failed_solve_raises(monkeypatch):
 
     monkeypatch.setattr(lo._OrderingModel, "solve_lp", no_solution)
     with pytest.raises(SolverError, match="LP relaxation ended with status 'not_solved'"):
-        solve_linear_ordering(_tournament_costs(12, 3, 1), method="ilp")
+        solve_linear_ordering(tournament_costs(12, 3, 1), method="ilp")
 
 
 def test_progress_reports_rounds_with_consistent_bounds():
-    costs = _tournament_costs(25, 6, 2)
+    costs = tournament_costs(25, 6, 2)
     seen: list[SolveProgress] = []
     res = solve_linear_ordering(costs, progress=seen.append, unique=False)
     assert seen and all(isinstance(p, SolveProgress) for p in seen)
@@ -288,16 +269,16 @@ def test_progress_reports_rounds_with_consistent_bounds():
 
 def test_silent_unless_asked(capsys, caplog):
     with caplog.at_level(logging.WARNING):
-        solve_linear_ordering(_tournament_costs(15, 3, 0), method="ilp")
+        solve_linear_ordering(tournament_costs(15, 3, 0), method="ilp")
     assert capsys.readouterr() == ("", "") and not caplog.records
     with caplog.at_level(logging.DEBUG, logger="solvers.linear_ordering"):
-        solve_linear_ordering(_tournament_costs(15, 3, 0), method="ilp", unique=False)
+        solve_linear_ordering(tournament_costs(15, 3, 0), method="ilp", unique=False)
     assert any("round" in r.getMessage() for r in caplog.records)
 
 
 # ---------------------------------------------------------------- options
 def test_brute_force_method_and_its_limit():
-    costs = _tournament_costs(6, 3, 4)
+    costs = tournament_costs(6, 3, 4)
     res = solve_linear_ordering(costs, method="brute_force", enumerate_optima=3)
     ref = brute_force_linear_ordering(costs)
     assert (res.method, res.order, res.objective, res.unique) == ("brute_force", ref.order, ref.objective, ref.unique)
@@ -340,7 +321,7 @@ def test_gumbel_leaderboard_with_signal_is_solved_at_the_lp(backend):
 
 @pytest.mark.slow
 def test_purging_slack_cuts_keeps_the_optimum(monkeypatch):
-    costs = _tournament_costs(30, 20, 9)
+    costs = tournament_costs(30, 20, 9)
     expected = solve_linear_ordering(costs, unique=False)
     removed: list[int] = []
     purge = lo._OrderingModel.purge_slack_cycles

@@ -19,6 +19,7 @@ from solvers.brute_force import brute_force_linear_ordering
 from solvers.linear_ordering import solve_linear_ordering
 from solvers.ordering_costs import ordering_cost
 from solvers.ordering_naive import MAX_NAIVE, NaiveOutcome, solve_naive_ilp
+from tests.strategies import raw_cost_matrices, tournament_costs, voted_cost_matrices
 
 
 @pytest.fixture(scope="module", params=available_backends())
@@ -26,28 +27,8 @@ def backend(request: pytest.FixtureRequest) -> str:
     return request.param
 
 
-def _tournament_costs(n: int, tasks: int, seed: int) -> np.ndarray:
-    """Preferences of `tasks` random complete rankings (pure noise: many majority cycles)."""
-    rng = np.random.default_rng(seed)
-    costs = np.zeros((n, n))
-    for _ in range(tasks):
-        position = rng.permutation(n)
-        costs += position[:, None] < position[None, :]
-    return costs
-
-
-# raw matrices: integer or half-integer entries (ties count half), arbitrary (missing data)
-raw_costs = st.integers(2, 8).flatmap(
-    lambda n: st.tuples(
-        st.lists(st.lists(st.integers(0, 6), min_size=n, max_size=n), min_size=n, max_size=n),
-        st.sampled_from([1.0, 0.5]),
-    )
-).map(lambda pair: np.array(pair[0], dtype=float) * pair[1] * (1 - np.eye(len(pair[0]))))
-
-# tournaments from an odd or even number of complete rankings: majority ties when even
-voted_costs = st.tuples(st.integers(2, 8), st.integers(1, 6), st.integers(0, 2**16)).map(
-    lambda t: _tournament_costs(*t)
-)
+raw_costs = raw_cost_matrices(8)
+voted_costs = voted_cost_matrices(8)
 
 # real weights with no common lattice: the relative gap applies
 real_costs = st.integers(3, 7).flatmap(
@@ -134,7 +115,7 @@ def test_the_outcome_is_frozen():
 
 
 def test_no_time_left_gives_no_order_and_the_trivial_bound():
-    costs = _tournament_costs(8, 3, 0)
+    costs = tournament_costs(8, 3, 0)
     res = solve_naive_ilp(costs, time_limit=0.0)
     assert res.status is SolveStatus.TIME_LIMIT and not res.optimal
     assert res.order is None and res.objective == math.inf
@@ -143,7 +124,7 @@ def test_no_time_left_gives_no_order_and_the_trivial_bound():
 
 
 def test_a_generous_time_limit_still_proves_optimality():
-    costs = _tournament_costs(8, 5, 1)
+    costs = tournament_costs(8, 5, 1)
     res = solve_naive_ilp(costs, time_limit=60.0)
     assert res.optimal and res.objective == brute_force_linear_ordering(costs).objective
 
