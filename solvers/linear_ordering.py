@@ -65,7 +65,7 @@ from .ordering_costs import (
     objective_unit,
     ordering_cost,
 )
-from .ordering_determined import Determination, determination
+from .ordering_determined import Determination, determination, from_optima
 from .ordering_exact import ExactCosts
 from .ordering_heuristics import _perturbation_search, heuristic_order, improve_order
 from .ordering_model import _Counters, _MipResult, _OrderingModel, violated_cycles  # noqa: F401 - tests patch and build them as lo.<name>
@@ -320,11 +320,13 @@ def _check_linear_ordering(
 
 
 def _brute_force_outcome(
-    matrix: NDArray[np.float64], *, exact: ExactCosts, unit: float | None, unique: bool, cap: int, start_time: float
+    matrix: NDArray[np.float64], *, exact: ExactCosts, unit: float | None, unique: bool, cap: int, start_time: float,
+    determine: bool | None,
 ) -> LinearOrderingOutcome:
     """``method="brute_force"``: all ``n!`` orders of the whole matrix, no decomposition."""
     n = matrix.shape[0]
     bf = brute_force_linear_ordering(matrix, margins=exact.margins)
+    complete = bf.unique or (bool(cap) and len(bf.optima) <= cap)  # what determine=None computes
     return LinearOrderingOutcome(
         order=bf.order,
         objective=bf.objective,
@@ -339,6 +341,7 @@ def _brute_force_outcome(
         iterations=0,
         seconds=time.perf_counter() - start_time,
         unit=unit,
+        determined=from_optima(bf.order, bf.optima) if (determine or (determine is None and complete)) else None,
     )
 
 
@@ -534,7 +537,8 @@ def solve_linear_ordering(
     exact = ExactCosts.of(matrix, margins=margins, tol=tol)  # exact margins; `reduced` for the ILP
     unit = None if exact.unit is None else float(exact.unit)
     if method == "brute_force":
-        return _brute_force_outcome(matrix, exact=exact, unit=unit, unique=unique, cap=cap, start_time=start_time)
+        return _brute_force_outcome(matrix, exact=exact, unit=unit, unique=unique, cap=cap, start_time=start_time,
+                                    determine=determine)
 
     n = matrix.shape[0]
     reduced, tol = exact.reduced, exact.tol  # scaled reduced costs; a float tolerance in their units

@@ -57,7 +57,7 @@ from .ordering_model import _OrderingModel
 from .ordering_search import _Component, _Context, _lp_phase, _mip_search, _model_of
 from .status import SolverError, SolveStatus
 
-__all__ = ["Determination", "determination", "determine"]
+__all__ = ["Determination", "determination", "determine", "from_optima"]
 
 #: Witness orders generated from adjacent tied swaps, per union.
 _TIE_WITNESSES = 200
@@ -432,3 +432,34 @@ def determination(
     np.fill_diagonal(tied, False)
     members = [c.members for c in components]
     return determine(matrix, tied, members, order, ctx, known=optima, complete=bool(optima) and not truncated)
+
+
+def from_optima(order: Sequence[int], optima: Sequence[Sequence[int]]) -> Determination:
+    """What every order of a *complete* list of optima shares (no solve).
+
+    Parameters
+    ----------
+    order : sequence of int
+        One of the optimal orders: the groups follow it.
+    optima : sequence of sequence of int
+        Every optimal order.
+
+    Returns
+    -------
+    Determination
+
+    Examples
+    --------
+    >>> from_optima((0, 1, 2), [(0, 1, 2), (1, 0, 2)]).groups
+    ((0, 1), (2,))
+    """
+    order = tuple(int(i) for i in order)
+    n = len(order)
+    at = np.array([np.argsort(np.asarray(o)) for o in optima]).reshape(-1, n)  # position of each item, per optimum
+    rank = at[:, list(order)]  # columns in the order's order
+    cuts = [k for k in range(1, n) if np.all(np.sort(rank[:, :k], axis=1) == np.arange(k))]
+    bounds = [0, *cuts, n]
+    groups = tuple(order[a:b] for a, b in zip(bounds[:-1], bounds[1:]))
+    flipped = tuple((order[a], order[b]) for a in range(n) for b in range(a + 1, n) if np.any(rank[:, b] < rank[:, a]))
+    fixed = tuple(order[k] for k in range(n) if np.all(rank[:, k] == k))
+    return Determination(groups, flipped, fixed, 0)

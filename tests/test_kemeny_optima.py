@@ -210,3 +210,12 @@ def test_time_limit_stops_a_long_mip():
     res = cs.kemeny(lb, time_limit=12)
     assert res.status.value == "time_limit" and res.lower_bound <= res.objective
     assert res.seconds < 12 + 8  # HiGHS alone overran a 25 s limit by 22 s here; root cut rounds take a few s
+
+
+@settings(max_examples=40, deadline=None)
+@given(score_tables(min_systems=2, max_systems=6, min_tasks=2, max_tasks=6, max_score=2))
+def test_brute_force_method_determines_from_every_optimum(lb):
+    exact = cs.kemeny(lb, method="brute_force", determine=True)
+    groups, flipped, fixed, _ = _truth(exact, lb)
+    d = exact.determined
+    assert (d.groups, set(d.flipped), set(d.fixed), d.solves) == (groups, flipped, fixed, 0)
