@@ -219,3 +219,13 @@ def test_brute_force_method_determines_from_every_optimum(lb):
     groups, flipped, fixed, _ = _truth(exact, lb)
     d = exact.determined
     assert (d.groups, set(d.flipped), set(d.fixed), d.solves) == (groups, flipped, fixed, 0)
+
+
+def test_tied_systems_share_a_position_in_frame_table_and_csv(tmp_path, capsys):
+    frame = pd.DataFrame({"t1": [1, 1, 0], "t2": [1, 1, 2], "t3": [2, 1, 0], "t4": [1, 1, 0]}, index=["A", "B", "C"])
+    res = cs.kemeny(cs.Leaderboard.from_frame(frame), ties=True)
+    assert res.to_frame()["position"].to_dict() == {"A": 1, "B": 1, "C": 3}
+    path = tmp_path / "tied.csv"
+    frame.to_csv(path)
+    assert main(["kemeny", str(path), "--ties", "--quiet", "--format", "csv"]) == 0
+    assert capsys.readouterr().out.split() == ["position,system", "1,A", "1,B", "3,C"]

@@ -269,7 +269,7 @@ def kemeny_lines(result: KemenyResult, top: int | None = DEFAULT_TOP) -> list[st
 
 @sections.register
 def _(result: KemenyResult, *, top: int | None = DEFAULT_TOP) -> list[Block]:
-    shown, more = capped(list(enumerate(result.ranking, start=1)), top)
+    shown, more = capped(list(zip(result.positions(), result.ranking)), top)
     rows = tuple((str(i), s) for i, s in shown)
     return [Heading("Exact Kemeny ranking"), Lines(tuple(kemeny_lines(result, top))),
             Table(("position", "system"), rows, "rl"), *more_line(more, "systems")]
@@ -277,7 +277,7 @@ def _(result: KemenyResult, *, top: int | None = DEFAULT_TOP) -> list[Block]:
 
 @csv_text.register
 def _(result: KemenyResult) -> str:
-    return render_csv(("position", "system"), list(enumerate(result.ranking, start=1)))
+    return render_csv(("position", "system"), list(zip(result.positions(), result.ranking)))
 
 
 def optima_lines(result: KemenyResult, top: int | None = DEFAULT_TOP) -> list[str]:
@@ -320,7 +320,7 @@ def optima_lines(result: KemenyResult, top: int | None = DEFAULT_TOP) -> list[st
         shown, rest = capped(list(enumerate(result.optima, start=1)), top)
         text.extend(f"  {k}. " + format_ranking([(s,) for s in order], top) for k, order in shown)
         if rest:
-            text.append(f"  ... {rest} more listed in the JSON and CSV output")
+            text.append(f"  ... {rest} more listed in the JSON output")
     if d is None or result.unique:
         return text
     n = len(result.ranking)

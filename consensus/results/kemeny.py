@@ -200,6 +200,23 @@ class KemenyResult(Displayed):
         """`gap` divided by `objective` (0 when the objective is 0)."""
         return self.gap / self.objective if self.objective > 0 else 0.0
 
+    def positions(self) -> list[int]:
+        """The position of each system of `ranking` (1 = best); systems tied in `weak_order` share one.
+
+        Returns
+        -------
+        list of int
+            Competition positions: a group's systems all get one plus the number of systems in
+            earlier groups, so ties are shown, not broken by the listing order.
+        """
+        if self.weak_order is None:
+            return list(range(1, len(self.ranking) + 1))
+        out, above = [], 0
+        for group in self.weak_order:
+            out.extend([above + 1] * len(group))
+            above += len(group)
+        return out
+
     def to_frame(self) -> pd.DataFrame:
         """One row per system: ``position`` (1 = best) and ``block`` (its component, 1-based).
 
@@ -217,7 +234,7 @@ class KemenyResult(Displayed):
         """
         block_of = {s: b for b, members in enumerate(self.blocks, start=1) for s in members}
         return pd.DataFrame(
-            {"position": range(1, len(self.ranking) + 1), "block": [block_of[s] for s in self.ranking]},
+            {"position": self.positions(), "block": [block_of[s] for s in self.ranking]},
             index=pd.Index(self.ranking, dtype=object, name="system"),
         )
 
@@ -226,7 +243,7 @@ class KemenyResult(Displayed):
         if not self.optimal:
             status += f" (gap {self.gap:.3g})"
         status += f", objective {self.objective:.6g}, {self.method}, {self.seconds:.2g} s"
-        return f"KemenyResult: {len(self.ranking)} systems", ranked_facts([(s,) for s in self.ranking], status=status), \
+        return f"KemenyResult: {len(self.ranking)} systems", ranked_facts(self.weak_order or [(s,) for s in self.ranking], status=status), \
             self.to_frame()
 
     def to_dict(self) -> dict[str, Any]:
