@@ -1,8 +1,9 @@
 """The ``consensus`` command line.
 
-A representative set runs the INSTALLED command in a subprocess (every subcommand once, the
-bad files with their exact error line and exit code); the bulk of option combinations calls
-``consensus.cli.main(argv)`` in-process, which is what the console script runs.
+A representative set runs the INSTALLED command in a subprocess (every subcommand once, one bad
+file with its exact error line and exit code, ``python -m consensus``); the bad files and the
+bulk of option combinations call ``consensus.cli.main(argv)`` in-process, which is what the
+console script runs (``tests/cli_runner.py``).
 """
 
 from __future__ import annotations
@@ -10,9 +11,7 @@ from __future__ import annotations
 import csv
 import io
 import json
-import os
 import re
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -24,30 +23,7 @@ import pytest
 import consensus as cs
 from consensus.cli import main
 
-
-def _command() -> list[str]:
-    venv = Path(sys.executable).parent / "consensus"
-    if venv.exists():
-        return [str(venv)]
-    found = shutil.which("consensus")
-    return [found] if found else [sys.executable, "-m", "consensus"]
-
-
-def installed(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
-    env = dict(os.environ, MPLBACKEND="Agg")
-    return subprocess.run(_command() + list(args), capture_output=True, text=True, timeout=120, cwd=cwd, env=env)
-
-
-def installed_many(argvs: list[list[str]]) -> list[subprocess.CompletedProcess]:
-    """Run several commands concurrently (each starts a Python interpreter: ~1 s of imports)."""
-    env = dict(os.environ, MPLBACKEND="Agg")
-    procs = [subprocess.Popen(_command() + argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
-             for argv in argvs]
-    results = []
-    for argv, proc in zip(argvs, procs):
-        out, err = proc.communicate(timeout=180)
-        results.append(subprocess.CompletedProcess(argv, proc.returncode, out, err))
-    return results
+from .cli_runner import installed, installed_many, run_cli_many
 
 
 def run(capsys, *args: str) -> tuple[int, str, str]:
@@ -140,7 +116,9 @@ def test_installed_bad_files_print_one_error_line(files, tmp_path):
         (["rank", str(files["toy.csv"]), "--rule", "borda", "--weights", "t1x=2"], "unknown task 't1x' in weights; "
          "did you mean 't1'?"),
     ]
-    for (argv, message), proc in zip(cases, installed_many([argv for argv, _ in cases])):
+    # the first through the installed command, the rest in-process (the same main function)
+    procs = installed_many([cases[0][0]]) + run_cli_many([argv for argv, _ in cases[1:]])
+    for (argv, message), proc in zip(cases, procs):
         assert (proc.returncode, proc.stdout) == (2, ""), argv
         if message.endswith(" "):  # a message whose wording belongs to the readers: its start and its flag
             assert proc.stderr.startswith(f"consensus: error: {message}") and proc.stderr.count("\n") == 1, argv

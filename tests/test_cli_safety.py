@@ -1,8 +1,9 @@
 """The command line never destroys input, never writes a broken file, and never answers a user
 error with a traceback or a misleading exit code.
 
-Each test reproduces a reported defect, through the installed ``consensus`` where the defect
-was seen there.
+Each test reproduces a reported defect through the CLI's main function (``tests/cli_runner``),
+and through the installed ``consensus`` in a subprocess where the process itself is the subject
+(Ctrl-C, a solver's log written by C code, the memory refusal of a new interpreter).
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from consensus.cli import main
 from consensus.cli.args import UsageError
 from consensus.cli.output import _replace_atomically
 from consensus.report.csv_output import spreadsheet_safe
-from tests.test_cli import _command, installed_many
+from tests.cli_runner import command as _command, installed_many, run_cli_many
 
 SCORES = "system,t1,t2,t3\na,1,2,3\nb,2,3,1\nc,3,1,2\nd,4,4,4\n"
 
@@ -49,7 +50,7 @@ def test_outputs_never_overwrite_an_input_and_are_checked_before_writing(scores,
     weights = tmp_path / "weights.json"
     weights.write_text('{"t1": 2}')
     report = tmp_path / "report.txt"
-    results = installed_many([
+    results = run_cli_many([
         ["rank", str(scores), "--rule", "mean", "--output", str(scores)],
         ["rank", str(scores), "--rule", "mean", "--output", str(tmp_path / "." / "scores.csv")],
         ["rank", str(scores), "--rule", "mean", "--output", str(report), "--plot", str(scores)],
@@ -93,7 +94,7 @@ def test_outputs_are_written_atomically(tmp_path):
 def test_json_output_with_an_infinite_gap_ratio_is_valid(tmp_path):
     single = tmp_path / "single.csv"
     single.write_text("system,t1\na,1\nb,2\nc,3\nd,4\n")  # Kemeny objective 0: a rule's gap ratio is inf
-    results = installed_many([
+    results = run_cli_many([
         ["compare", str(single), "--rules", "plurality", "--format", "json"],
         ["analyze", str(single), "--rules", "plurality", "--format", "json", "--no-prospective"],
     ])
@@ -111,7 +112,7 @@ def test_json_output_with_an_infinite_gap_ratio_is_valid(tmp_path):
 
 
 def test_malformed_options_are_one_line_errors(scores):
-    results = installed_many([
+    results = run_cli_many([
         ["compare", str(scores), "--k", "abc"],
         ["compare", str(scores), "--k", "1.5"],
         ["analyze", "--n", "3", "--seed", "-1"],
@@ -147,6 +148,7 @@ def test_an_internal_error_is_one_line_with_exit_3(scores, capsys, monkeypatch):
     assert "CONSENSUS_TRACEBACK=1" in err
 
 
+@pytest.mark.xdist_group(name="serial")  # a wall-time assertion: see tests/conftest.py
 def test_ctrl_c_during_a_solve_is_one_line_exit_130(tmp_path):
     env = dict(os.environ, MPLBACKEND="Agg")
     proc = subprocess.Popen(
@@ -164,7 +166,7 @@ def test_ctrl_c_during_a_solve_is_one_line_exit_130(tmp_path):
 
 
 def test_a_modified_example_is_not_checked_against_its_published_values():
-    (res,) = installed_many([["analyze", "--example", "votenrank-toy", "--weights", "t1=5"]])
+    (res,) = run_cli_many([["analyze", "--example", "votenrank-toy", "--weights", "t1=5"]])
     assert res.returncode == 0, res.stderr
     assert "--weights changed example 'votenrank-toy': its published values are not checked" in res.stderr
     assert "Checks against published values" not in res.stdout
@@ -177,7 +179,7 @@ def test_an_unknown_rule_in_compare_is_an_error(scores, capsys):
 
 
 def test_an_unavailable_solver_is_named_as_such(scores):
-    (res,) = installed_many([["kemeny", str(scores), "--solver", "glpk", "--time-limit", "5"]])
+    (res,) = run_cli_many([["kemeny", str(scores), "--solver", "glpk", "--time-limit", "5"]])
     if res.returncode == 0:
         pytest.skip("GLPK is installed here")
     message = _one_error_line(res)
@@ -197,7 +199,7 @@ def test_a_solver_log_goes_to_stderr_not_into_the_json(tmp_path):
 def test_csv_output_escapes_formulas(tmp_path):
     path = tmp_path / "names.csv"
     path.write_text("system,t1,t2\n=HYPERLINK(1),1,2\n+b,2,1\n-c,3,3\n@d,4,4\n-1e3,0,0\n")
-    (res,) = installed_many([["rank", str(path), "--rule", "mean", "--format", "csv"]])
+    (res,) = run_cli_many([["rank", str(path), "--rule", "mean", "--format", "csv"]])
     assert res.returncode == 0, res.stderr
     rows = pd.read_csv(pd.io.common.StringIO(res.stdout), dtype=str)
     assert set(rows["system"]) == {"'=HYPERLINK(1)", "'+b", "'-c", "'@d", "-1e3"}  # a number is not a formula
@@ -208,6 +210,6 @@ def test_csv_output_escapes_formulas(tmp_path):
 def test_table_output_escapes_terminal_control_characters(tmp_path):
     path = tmp_path / "names.csv"
     path.write_text('system,t1,t2\n"evil\x1b[2Jname",1,2\nb,2,1\nc,3,3\n')
-    (res,) = installed_many([["rank", str(path), "--rule", "mean"]])
+    (res,) = run_cli_many([["rank", str(path), "--rule", "mean"]])
     assert res.returncode == 0, res.stderr
     assert "\x1b" not in res.stdout and "evil\\x1b[2Jname" in res.stdout

@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 import pytest
 import scipy.stats
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 import consensus as cs
@@ -123,7 +123,6 @@ def test_kendall_distance_needs_the_same_systems():
 
 
 @given(tiered_rankings(), st.data())
-@settings(max_examples=80, deadline=None)
 def test_kendall_distance_matches_a_pair_loop(a, data):
     systems = [s for g in a for s in g]
     levels = data.draw(st.lists(st.integers(0, 3), min_size=len(systems), max_size=len(systems)))
@@ -134,7 +133,6 @@ def test_kendall_distance_matches_a_pair_loop(a, data):
 
 
 @given(tiered_rankings(), st.data())
-@settings(max_examples=80, deadline=None)
 def test_kendall_distance_with_half_penalty_is_a_metric(a, data):
     systems = [s for g in a for s in g]
     draw_levels = st.lists(st.integers(0, 3), min_size=len(systems), max_size=len(systems))
@@ -145,7 +143,6 @@ def test_kendall_distance_with_half_penalty_is_a_metric(a, data):
 
 
 @given(tiered_rankings(), st.data())
-@settings(max_examples=80, deadline=None)
 def test_kendall_tau_is_scipys_tau_b(a, data):
     systems = [s for g in a for s in g]
     b = _tiers_from_levels(systems, data.draw(st.lists(st.integers(0, 3), min_size=len(systems), max_size=len(systems))))
@@ -184,7 +181,6 @@ def test_top_k_agreement_splits_a_straddling_tie_group():
 
 
 @given(tiered_rankings(), st.data())
-@settings(max_examples=60, deadline=None)
 def test_top_k_agreement_properties(a, data):
     systems = [s for g in a for s in g]
     b = _tiers_from_levels(systems, data.draw(st.lists(st.integers(0, 3), min_size=len(systems), max_size=len(systems))))
@@ -222,7 +218,6 @@ def test_ranking_objective_of_the_toy(votenrank_toy):
 
 
 @given(score_tables(weighted=True, missing=True, max_systems=5, max_tasks=4), st.data())
-@settings(max_examples=60, deadline=None)
 def test_ranking_objective_is_the_mean_over_tie_breaks(table, data):
     pairs = cs.pairwise(table)
     levels = data.draw(st.lists(st.integers(0, 2), min_size=table.n_systems, max_size=table.n_systems))
@@ -242,7 +237,6 @@ def test_task_rankings_keep_ties_and_skip_missing():
 
 
 @given(score_tables(weighted=True, missing=True, max_systems=5, max_tasks=4), st.data())
-@settings(max_examples=60, deadline=None)
 def test_task_distance_is_the_weighted_sum_of_per_task_distances(table, data):
     levels = data.draw(st.lists(st.integers(0, 3), min_size=table.n_systems, max_size=table.n_systems))
     tiers = _tiers_from_levels(table.systems, levels)
@@ -260,7 +254,6 @@ def test_task_distance_is_the_weighted_sum_of_per_task_distances(table, data):
 
 
 @given(score_tables(weighted=True, missing=True, max_systems=5, max_tasks=4))
-@settings(max_examples=60, deadline=None)
 def test_task_distance_of_a_strict_ranking_is_its_kemeny_objective(table):
     pairs = cs.pairwise(table)
     for order in itertools.islice(itertools.permutations(table.systems), 6):
@@ -274,7 +267,6 @@ def test_task_dispersion_of_the_toy(votenrank_toy):
 
 
 @given(score_tables(weighted=True, missing=True, max_systems=5, max_tasks=4))
-@settings(max_examples=60, deadline=None)
 def test_task_dispersion_is_the_weighted_mean_distance_between_task_rankings(table):
     rankings = task_rankings(table)
     p = table.normalized_weights
@@ -297,7 +289,6 @@ def strict_complete_tables(draw):
 
 
 @given(strict_complete_tables())
-@settings(max_examples=60, deadline=None)
 def test_kemeny_distance_lies_between_half_and_all_of_the_dispersion(table):
     # Colombo et al. 2022, appendix C, Remark 2 (empirical version, exact by the triangle inequality)
     optimum, order = _brute_kemeny(cs.pairwise(table))
@@ -307,7 +298,6 @@ def test_kemeny_distance_lies_between_half_and_all_of_the_dispersion(table):
 
 
 @given(st.lists(st.integers(0, 6), max_size=70))
-@settings(max_examples=80, deadline=None)
 def test_inversion_count_matches_the_pair_loop(values):
     from consensus.distances import _strict_inversions
 
@@ -327,7 +317,6 @@ def test_kendall_measures_on_a_long_tied_ranking_match_scipy():
 
 # ---------------------------------------------------------------- consistency with consensus.kemeny (issue 4)
 @given(score_tables(weighted=True, missing=True, max_systems=6, max_tasks=4), st.data())
-@settings(max_examples=40, deadline=None)
 def test_ranking_objective_agrees_with_kemeny_objective_and_the_optimum(table, data):
     order = data.draw(st.permutations(table.systems))
     assert ranking_objective(table, order) == pytest.approx(cs.kemeny_objective(table, order))
@@ -339,7 +328,6 @@ def test_ranking_objective_agrees_with_kemeny_objective_and_the_optimum(table, d
 
 @pytest.mark.slow
 @given(score_tables(max_systems=6, max_tasks=5))
-@settings(max_examples=30, deadline=None)
 def test_compare_gaps_are_never_negative_and_the_reference_row_is_exact(table):
     comp = compare_rules(table, rules=["mean", "borda", "plurality", "copeland", "minimax"])
     ok = comp.table[comp.table["status"] != "failed"]

@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
-from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import assume, given
 from hypothesis import strategies as st
 
 import consensus as cs
@@ -286,7 +286,6 @@ def test_rock_paper_scissors_blend_proves_a_weak_never():
 # ---------------------------------------------------------------------- brute force (hypothesis)
 @pytest.mark.slow
 @given(score_tables(max_systems=5, max_tasks=4, missing=True), st.booleans(), st.booleans())
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 def test_brute_force_grid_cross_check(lb, strict, scored_only):
     table = cs.prospective(
         lb, strict=strict, nearest_to="leaderboard", scored_tasks_only=scored_only
@@ -321,7 +320,6 @@ def test_brute_force_grid_cross_check(lb, strict, scored_only):
 
 @pytest.mark.slow
 @given(score_tables(max_systems=5, max_tasks=4, missing=True), st.booleans(), st.data())
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 def test_every_answer_carries_verified_evidence(lb, strict, data):
     system = data.draw(st.sampled_from(lb.systems))
     res = cs.condorcet_weights(lb, system, strict=strict, nearest_to="uniform")
@@ -369,7 +367,6 @@ def constrained(draw):
 
 @pytest.mark.slow
 @given(constrained(), st.booleans(), st.booleans())
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 def test_user_constraints_brute_force(case, strict, scored_only):
     lb, options, grid_ok = case
     system = lb.systems[0]
@@ -399,7 +396,6 @@ def test_user_constraints_brute_force(case, strict, scored_only):
 
 @pytest.mark.slow
 @given(score_tables(max_systems=5, max_tasks=4), st.sampled_from(["min", "max"]), st.data())
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 def test_objective_brute_force(lb, sense, data):
     system = data.draw(st.sampled_from(lb.systems))
     chosen = data.draw(st.lists(st.sampled_from(lb.tasks), min_size=1, unique=True))
@@ -418,7 +414,6 @@ def test_objective_brute_force(lb, sense, data):
 
 
 @given(score_tables(weighted=True, max_systems=5, max_tasks=5, missing=True), st.data())
-@settings(max_examples=40, deadline=None)
 def test_weighted_margins_match_the_pairwise_matrix(lb, data):
     system = data.draw(st.sampled_from(lb.systems))
     margins = cs.weighted_margins(lb, system, lb.weights)
@@ -610,7 +605,6 @@ def test_prospective_frame_is_jsonable_and_agrees(votenrank_toy):
 
 @pytest.mark.slow
 @given(score_tables(max_systems=6, max_tasks=4, missing=True), st.booleans())
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 def test_prospective_highspy_fast_path_matches_pulp(lb, strict):
     fast = cs.prospective(lb, strict=strict, method="highspy").to_frame()
     slow = cs.prospective(lb, strict=strict, method="pulp").to_frame()

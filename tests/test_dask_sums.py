@@ -245,6 +245,7 @@ def client():
 
 
 @pytest.mark.slow
+@pytest.mark.xdist_group(name="serial")  # a Dask cluster: see tests/conftest.py
 def test_local_cluster_parquet_per_model(client, tmp_path):
     long = make_long(seed=21, n_systems=30, items={"qa": 200, "nli": 200, "mt": 200, "err": 200})
     pieces = []
@@ -261,6 +262,7 @@ def test_local_cluster_parquet_per_model(client, tmp_path):
 
 
 @pytest.mark.slow
+@pytest.mark.xdist_group(name="serial")  # a Dask cluster: see tests/conftest.py
 def test_local_scheduler_while_a_client_is_active(client, long):
     """The shuffle must not pick P2P (it needs the cluster's workers) when another scheduler is asked for."""
     frame = shuffled(long, 12)
@@ -269,6 +271,7 @@ def test_local_scheduler_while_a_client_is_active(client, long):
 
 
 @pytest.mark.slow
+@pytest.mark.xdist_group(name="serial")  # a Dask cluster: see tests/conftest.py
 def test_local_cluster_carries_errors_back(client, long):
     frame = pd.concat([long, long.iloc[[5]]], ignore_index=True)
     with pytest.raises(DuplicateInstanceError) as err:

@@ -16,7 +16,7 @@ from fractions import Fraction
 import numpy as np
 import pandas as pd
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 import consensus as cs
@@ -80,7 +80,6 @@ def wide_weight_boards(draw: st.DrawFn, max_systems: int = 7, max_tasks: int = 4
 
 
 @given(wide_weight_boards())
-@settings(max_examples=60, deadline=None)
 def test_kemeny_is_exactly_optimal_with_weights_from_1e_12_to_1e12(table):
     pref = _exact_preferences(table)
     res = cs.kemeny(table)
@@ -90,7 +89,6 @@ def test_kemeny_is_exactly_optimal_with_weights_from_1e_12_to_1e12(table):
 
 
 @given(wide_weight_boards(max_systems=6, max_tasks=3))
-@settings(max_examples=25, deadline=None)
 def test_the_ilp_is_exact_or_says_it_is_not(table):
     pref = _exact_preferences(table)
     res = cs.kemeny(table, method="ilp")
@@ -101,7 +99,6 @@ def test_the_ilp_is_exact_or_says_it_is_not(table):
 
 
 @given(wide_weight_boards())
-@settings(max_examples=40, deadline=None)
 def test_every_majority_function_reads_the_same_exact_signs(table):
     pref = _exact_preferences(table)
     n = len(pref)

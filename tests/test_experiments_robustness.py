@@ -5,12 +5,11 @@ from __future__ import annotations
 
 import itertools
 import subprocess
-import sys
 
 import numpy as np
 import pandas as pd
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 from scipy.stats import kendalltau
 
@@ -19,6 +18,8 @@ from consensus.errors import InvalidOptionError
 from consensus.experiments import manipulation, missing_scores, scaling, task_removal
 from consensus.repetitions import run_repetitions, spawn_seeds
 from consensus.results import ExperimentResult
+
+from .cli_runner import run_cli
 
 SYNTH = {"n_systems": 8, "n_tasks": 6, "phi": 0.4}
 
@@ -40,6 +41,8 @@ def test_repetition_r_uses_the_r_th_child_seed():
     assert len(set(first)) == 5
 
 
+@pytest.mark.slow  # tests/test_stability.py and tests/test_dask_sums.py start a cluster in every leg
+@pytest.mark.xdist_group(name="serial")  # a Dask cluster: see tests/conftest.py
 def test_a_two_worker_dask_cluster_gives_the_same_table_value_for_value():
     distributed = pytest.importorskip("distributed")
     board = cs.gumbel_leaderboard(9, 6, phi=0.2, seed=2)
@@ -114,7 +117,6 @@ def test_task_removal_taus_are_those_of_some_subset_computed_independently():
     assert (every.table["tau"] == 1.0).all()
 
 
-@settings(max_examples=60, deadline=None)
 @given(st.lists(st.integers(1, 4), min_size=2, max_size=9), st.integers(0, 1000))
 def test_the_vectorized_tau_b_is_scipys(xs, seed):
     from consensus.experiments.perturbations import _tau
@@ -192,7 +194,6 @@ def test_experiment_result_checks_its_table():
 
 
 # ------------------------------------------------------------------ the Kemeny warm start
-@settings(max_examples=25, deadline=None)
 @given(st.integers(4, 7), st.integers(0, 10_000))
 def test_a_warm_start_never_changes_the_optimum(n, seed):
     rng = np.random.default_rng(seed)
@@ -226,7 +227,7 @@ def test_warm_start_and_threads_are_checked():
 
 # ------------------------------------------------------------------ the CLI
 def _cli(*argv: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "consensus", *argv], capture_output=True, text=True, timeout=120)
+    return run_cli(*argv)
 
 
 def test_cli_experiment_runs_and_writes_every_row(tmp_path):

@@ -31,6 +31,8 @@ from consensus.formats.metrics import is_stderr, metric_direction
 from consensus.formats.model_dir import read_model_dir
 from consensus.formats.mteb import read_mteb
 
+from .cli_runner import run_cli
+
 DATA = Path(__file__).parent / "data" / "formats"
 HARNESS = DATA / "harness" / "output"
 SUITE = DATA / "helm" / "benchmark_output" / "runs" / "v1"
@@ -448,11 +450,7 @@ def test_importing_the_formats_package_loads_no_heavy_module():
 
 
 def _consensus(*args: str) -> "subprocess.CompletedProcess[str]":
-    import subprocess
-    import sys
-
-    return subprocess.run([sys.executable, "-m", "consensus", *args], capture_output=True, text=True,
-                          cwd=Path(__file__).resolve().parents[1], timeout=120)
+    return run_cli(*args, cwd=Path(__file__).resolve().parents[1])
 
 
 def test_cli_reads_other_tools_output_with_from() -> None:

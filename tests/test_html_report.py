@@ -14,7 +14,6 @@ import os
 import re
 import shutil
 import subprocess
-import sys
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -23,6 +22,8 @@ import pytest
 import consensus as cs
 from consensus.report.blocks import Heading, Table, lines
 from consensus.report.html import FOLD_ROWS, blocks_html, render_html
+
+from .cli_runner import run_cli
 
 ROOT = Path(__file__).resolve().parents[1]
 GLUE = ROOT / "tests" / "data" / "messy" / "glue_like.csv"
@@ -145,8 +146,7 @@ def test_to_html_and_wrong_input(toy_analysis: cs.Analysis) -> None:
 
 
 def _cli(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "consensus", *args], capture_output=True, text=True, cwd=cwd,
-                          timeout=300)
+    return run_cli(*args, cwd=cwd)
 
 
 def test_cli_report_writes_one_page(tmp_path: Path) -> None:

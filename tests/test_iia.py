@@ -7,19 +7,11 @@ import math
 import numpy as np
 import pandas as pd
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 
 import consensus as cs
 from consensus.errors import InvalidOptionError
 from consensus.experiments.iia import VOTENRANK_OPTIONS, VOTENRANK_RULES, _changed, iia
-
-#: The slow Table 2 runs use both cores when Dask is installed (the test extra has it), else this process.
-try:
-    import distributed  # noqa: F401
-
-    CLUSTER: str | None = "processes"
-except ImportError:  # pragma: no cover - the test extra installs it
-    CLUSTER = None
 
 from .strategies import score_tables
 
@@ -108,7 +100,6 @@ def test_the_authors_loop_stops_before_the_last_system(votenrank_toy):
 
 
 @given(score_tables(min_systems=3, max_systems=6, max_tasks=4, weighted=True))
-@settings(max_examples=20, deadline=None)
 def test_rules_of_each_systems_own_scores_never_change_the_order(lb):
     for ties in ("weak", "by_name"):
         res = iia(lb, ["mean", "optimality_gap"], repetitions=2, ties=ties, options={"optimality_gap": {"gamma": 2.5}})
@@ -142,6 +133,8 @@ def test_kemeny_runs_exactly():
     assert (res.table[res.table["rule"] == "mean"]["kemeny_status"] == "").all()
 
 
+@pytest.mark.slow  # tests/test_stability.py and tests/test_dask_sums.py start a cluster in every leg
+@pytest.mark.xdist_group(name="serial")  # a Dask cluster: see tests/conftest.py
 def test_a_two_worker_dask_cluster_gives_the_same_table_value_for_value():
     distributed = pytest.importorskip("distributed")
     lb = cs.gumbel_leaderboard(6, 4, phi=0.1, seed=5)
@@ -239,8 +232,9 @@ def test_table2_superglue_copeland_and_borda_replayed_exactly():
 @pytest.mark.slow
 @pytest.mark.parametrize("board", ["votenrank-glue", "votenrank-superglue"])
 def test_table2_replayed_with_the_authors_orders(board):
+    # in-process: under pytest -n the workers already use the cores (the Dask path has its own test)
     lb = cs.load_example(board)
-    res = iia(lb, VOTENRANK_RULES, orders=authors_orders(lb.systems), scheduler=CLUSTER, **AUTHORS)
+    res = iia(lb, VOTENRANK_RULES, orders=authors_orders(lb.systems), **AUTHORS)
     # the notebook's printed std (IIA.ipynb), to 4 digits
     notebook_std = {"votenrank-glue": {"copeland": 1.3048, "minimax": 1.5154, "plurality": 1.5976, "borda": 3.8365},
                     "votenrank-superglue": {"copeland": 0.7810, "minimax": 1.0394, "plurality": 1.4070, "borda": 1.7876}}
@@ -268,7 +262,7 @@ def test_table2_with_our_seeds_within_three_standard_errors(board):
     is within 3; Borda is 3.6 away at seed 0, 4.46 against 5.38, where 500 orders give
     4.86 +- 0.09, 2.0 of the paper's standard errors from its 5.38: docs/experiments.md.)
     """
-    res = iia(board, VOTENRANK_RULES, repetitions=50, seed=0, scheduler=CLUSTER, **AUTHORS)
+    res = iia(board, VOTENRANK_RULES, repetitions=50, seed=0, **AUTHORS)
     for rule, (_, paper_mean, paper_std) in TABLE2[board].items():
         mean, std = _summary(res, rule)
         assert abs(mean - paper_mean) <= 3 * math.sqrt((paper_std**2 + std**2) / 50), (rule, mean, paper_mean)

@@ -12,7 +12,7 @@ from math import comb, factorial
 import numpy as np
 import pandas as pd
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 import consensus as cs
@@ -145,7 +145,6 @@ def test_matrix_matches_brute_force(scores):
 
 @pytest.mark.slow
 @given(partial_rankings)
-@settings(max_examples=120, deadline=None)
 def test_matrix_matches_brute_force_property(scores):
     x = np.array(scores)
     np.testing.assert_allclose(cs.partial_ranking_matrix(x), brute_force_matrix(x), atol=1e-12)
@@ -171,7 +170,6 @@ def test_partial_ranking_matrix_rejects_all_missing():
 # ---------------------------------------------------------------------- summed matrices
 @pytest.mark.slow
 @given(score_tables(missing=True, weighted=True, max_systems=6, max_tasks=5))
-@settings(max_examples=80, deadline=None)
 def test_imputed_matrix_is_weighted_sum_of_brute_force(lb):
     res = cs.impute_pairwise(lb)
     expected = sum(w * brute_force_matrix(lb.values[:, t]) for t, w in enumerate(lb.weights.to_numpy()))
@@ -182,7 +180,6 @@ def test_imputed_matrix_is_weighted_sum_of_brute_force(lb):
 
 
 @given(score_tables(missing=True, weighted=True, max_systems=6, max_tasks=6))
-@settings(max_examples=60, deadline=None)
 def test_every_pair_shares_the_total_weight(lb):
     wins = cs.impute_pairwise(lb).matrix.wins
     off = ~np.eye(lb.n_systems, dtype=bool)
@@ -196,7 +193,6 @@ def test_unscored_system_gets_the_average_row_sum():
 
 @pytest.mark.slow
 @given(score_tables(missing=False, weighted=True, max_systems=7, max_tasks=6))
-@settings(max_examples=80, deadline=None)
 def test_complete_data_sigma_l_is_borda_with_average_ranks(lb):
     res = cs.sigma_l(lb)
     np.testing.assert_array_equal(res.scores.to_numpy(), borda_average_ranks(lb))
@@ -204,7 +200,6 @@ def test_complete_data_sigma_l_is_borda_with_average_ranks(lb):
 
 
 @given(score_tables(missing=True, weighted=True, max_systems=6, max_tasks=5))
-@settings(max_examples=40, deadline=None)
 def test_rank_borda_impute_routes_here(lb):
     ours = cs.impute_pairwise(lb)
     theirs = cs.rank(lb, "borda", missing="impute")
@@ -330,7 +325,6 @@ def test_two_levels_counts_tasks_with_a_direct_comparison():
 
 
 @given(score_tables(missing=True, weighted=True, max_systems=6, max_tasks=5))
-@settings(max_examples=40, deadline=None)
 def test_levels_two_on_a_leaderboard_property(lb):
     res = cs.sigma_2l(lb)
     n = lb.n_systems

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import pytest
-from hypothesis import assume, given, settings
+from hypothesis import assume, given
 from hypothesis import strategies as st
 
 import consensus as cs
@@ -234,7 +234,6 @@ def long_frames(draw):
 
 
 @given(long_frames())
-@settings(max_examples=60, deadline=None)
 def test_from_long_keeps_every_score(frame):
     assume(frame["system"].nunique() >= 2)  # one system alone: TooFewSystemsError
     data = cs.InstanceScores.from_long(frame)

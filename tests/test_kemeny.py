@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
-from hypothesis import assume, given, settings
+from hypothesis import assume, given
 from hypothesis import strategies as st
 
 import consensus as cs
@@ -28,7 +28,7 @@ from consensus.inputs import as_pairwise
 from solvers import SolverError, SolveStatus, available_backends
 from solvers.brute_force import brute_force_linear_ordering
 from solvers.linear_ordering import majority_components
-from tests.strategies import score_tables
+from tests.strategies import examples, score_tables
 
 GOLDEN = json.loads((Path(__file__).parent / "data" / "golden" / "kemeny_cases.json").read_text())
 
@@ -94,6 +94,9 @@ def test_kemeny_objective_by_hand(votenrank_toy):
 
 
 # ---------------------------------------------------------------- exact against brute force
+# The exhaustive brute-force sweep of the Kemeny ILP is the solver layer's
+# (tests/solvers/test_linear_ordering.py, every backend). Here a few boards per property check
+# what this layer adds: system labels, task weights, missing scores and the options' plumbing.
 def _check(table, **options) -> None:
     best, optima = _brute(table)
     cap = 300
@@ -111,14 +114,14 @@ def _check(table, **options) -> None:
 
 @pytest.mark.slow
 @given(score_tables(weighted=True, missing=True, max_systems=8))
-@settings(max_examples=100, deadline=None)
+@examples(0.2)  # a few boards: the solver layer owns the sweep
 def test_auto_matches_brute_force(table):
     _check(table)
 
 
 @pytest.mark.slow
 @given(score_tables(weighted=True, missing=True, max_systems=8), st.booleans())
-@settings(max_examples=80, deadline=None)
+@examples(0.2)  # a few boards: the solver layer owns the sweep
 def test_ilp_matches_brute_force(table, decompose):
     _check(table, method="ilp", decompose=decompose)
 
@@ -134,7 +137,7 @@ cyclic_tables = score_tables(weighted=True, missing=True, min_systems=5, max_sys
 
 @pytest.mark.slow
 @given(cyclic_tables, st.booleans())
-@settings(max_examples=60, deadline=None)
+@examples(0.2)  # a few boards: the solver layer owns the sweep
 def test_ilp_matches_brute_force_on_majority_cycles(table, decompose):
     assume(_largest_component(table) >= 3)
     _check(table, method="ilp", decompose=decompose)
@@ -144,7 +147,7 @@ def test_ilp_matches_brute_force_on_majority_cycles(table, decompose):
 @given(
     score_tables(min_systems=4, max_systems=8, min_tasks=2, max_tasks=8, max_score=9).filter(lambda t: t.n_tasks % 2 == 0)
 )
-@settings(max_examples=80, deadline=None)
+@examples(0.2)  # a few boards: the solver layer owns the sweep
 def test_decomposition_keeps_every_optimum_with_majority_ties(table):
     """Even task counts: majority ties join components; optima may cross their boundaries."""
     assume(_largest_component(table) >= 2 or len(cs.majority_ties(table)) > 0)
@@ -155,7 +158,7 @@ def test_decomposition_keeps_every_optimum_with_majority_ties(table):
 @pytest.mark.slow
 @pytest.mark.parametrize("solver", [b for b in available_backends() if b != "highs"])
 @given(table=score_tables(weighted=True, missing=True, max_systems=7))
-@settings(max_examples=15, deadline=None)
+@examples(0.2)  # a few boards: the solver layer owns the sweep
 def test_other_backends_match_brute_force(table, solver):
     _check(table, method="ilp", solver=solver)
 
@@ -168,7 +171,7 @@ def test_other_backends_match_brute_force(table, solver):
         )
     )
 )
-@settings(max_examples=40, deadline=None)
+@examples(0.2)  # a few boards: the solver layer owns the sweep
 def test_raw_pairwise_matrices_match_brute_force(wins):
     p = cs.PairwiseMatrix.from_array(wins)
     _check(p, method="ilp")
@@ -177,7 +180,6 @@ def test_raw_pairwise_matrices_match_brute_force(wins):
 # ---------------------------------------------------------------- properties
 @pytest.mark.slow
 @given(score_tables(weighted=True, missing=True, max_systems=8))
-@settings(max_examples=60, deadline=None)
 def test_condorcet_winner_first_and_loser_last(table):
     winner, loser = cs.condorcet_winner(table), cs.condorcet_loser(table)
     assume(winner is not None or loser is not None)
@@ -204,7 +206,6 @@ def _rule_rankings(p: cs.PairwiseMatrix) -> dict[str, list[str]]:
 
 @pytest.mark.slow
 @given(score_tables(weighted=True, missing=True, max_systems=8))
-@settings(max_examples=60, deadline=None)
 def test_kemeny_beats_borda_copeland_and_minimax(table):
     p = cs.pairwise(table)
     res = kemeny(table)
@@ -224,7 +225,6 @@ def test_kemeny_beats_the_rules_on_gumbel_leaderboards(phi):
 
 
 @given(score_tables(weighted=True, missing=True, max_systems=7), st.randoms(use_true_random=False))
-@settings(max_examples=40, deadline=None)
 def test_relabelling_and_reordering_systems_keeps_the_objective(table, rnd):
     systems = list(table.systems)
     rnd.shuffle(systems)
@@ -235,7 +235,6 @@ def test_relabelling_and_reordering_systems_keeps_the_objective(table, rnd):
 
 
 @given(score_tables(weighted=True, missing=True, max_systems=7))
-@settings(max_examples=40, deadline=None)
 def test_reversing_every_task_keeps_the_objective_and_reverses_an_optimum(table):
     reversed_table = _quiet_table(table.scores, weights=dict(table.weights), lower_is_better=list(table.tasks))
     res, rev = kemeny(table, enumerate_optima=50_000), kemeny(reversed_table, enumerate_optima=50_000)  # brute force

@@ -25,6 +25,9 @@ from solvers.ordering_costs import ordering_cost
 from solvers.ordering_model import _scan_cycles
 from solvers.status import SolveStatus
 
+#: Wall-time assertions: one at a time, on one xdist worker (tests/conftest.py).
+pytestmark = pytest.mark.xdist_group(name="serial")
+
 #: Seconds of slack on top of the allowed overshoot, max(1 s, 10% of the limit): CI
 #: machines are shared and noisy.
 SLACK = 1.0

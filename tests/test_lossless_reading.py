@@ -2,7 +2,7 @@
 as the file says them, or refused with an error naming the column or line.
 
 Each test reproduces one reported defect first (the file pandas would misread), through the
-API and, where the defect was seen there, the installed CLI.
+API and, where the defect was seen there, the CLI (in-process, ``tests/cli_runner``).
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 import consensus as cs
@@ -28,7 +28,7 @@ from consensus.errors import LeaderboardError, NonNumericScoreError
 from consensus.file_tables import read_delimited
 from consensus.instance_files import ragged_lines
 from consensus.readers import read_table
-from tests.test_cli import installed_many
+from tests.cli_runner import run_cli_many
 
 
 def _write(path: Path, text: str) -> Path:
@@ -53,7 +53,7 @@ def test_cli_reads_pandas_default_json_and_parquet_like_the_api(tmp_path):
     frame = pd.DataFrame({"qa": [0.3, 0.5, 0.7], "nli": [0.1, 0.2, 0.3], "mt": [1.0, 2.0, 3.0]}, index=["a", "b", "c"])
     frame.to_json(tmp_path / "lb.json")
     frame.to_parquet(tmp_path / "lb.parquet")
-    results = installed_many([
+    results = run_cli_many([
         ["rank", str(tmp_path / name), "--rule", "mean", "--format", "json"] for name in ("lb.json", "lb.parquet")
     ])
     for name, res in zip(("lb.json", "lb.parquet"), results):
@@ -274,7 +274,7 @@ def test_ragged_line_scan_matches_the_csv_module_across_blocks(tmp_path):
 def test_instance_reader_errors_through_the_cli(tmp_path):
     (tmp_path / "gz.csv").write_bytes(gzip.compress(b"system,task,instance,score\na,qa,1,1\n"))
     (tmp_path / "latin.csv").write_bytes("system,task,instance,scoré\na,qa,1,1\n".encode("latin-1"))
-    results = installed_many([
+    results = run_cli_many([
         ["impute", "--instances", "system,task,instance,score", str(tmp_path / name)] for name in ("gz.csv", "latin.csv")
     ])
     for res, expected in zip(results, ("gzip-compressed", "not UTF-8")):
@@ -323,7 +323,6 @@ def _same(read: pd.DataFrame, expected: pd.DataFrame) -> None:
     assert np.array_equal(a[~np.isnan(a)], b[~np.isnan(b)])  # bit-for-bit: == on floats
 
 
-@settings(max_examples=40)
 @given(frame=_frames(), writer=st.sampled_from(["csv", "json", "records", "parquet"]))
 def test_round_trip_of_pandas_writers(tmp_path_factory, frame, writer):
     folder = tmp_path_factory.mktemp("rt")

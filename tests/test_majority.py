@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 import consensus as cs
@@ -113,7 +113,6 @@ def test_pairwise_matrix_is_frozen(votenrank_toy):
 # ---------------------------------------------------------------- properties
 @pytest.mark.slow
 @given(score_tables(weighted=True, missing=True), st.data())
-@settings(max_examples=100, deadline=None)
 def test_wins_ties_and_losses_add_up_to_the_weight_compared(table, data):
     p = cs.pairwise(table)
     values, w = table.values, table.weights.to_numpy()
@@ -127,7 +126,6 @@ def test_wins_ties_and_losses_add_up_to_the_weight_compared(table, data):
 
 @pytest.mark.slow
 @given(score_frames(missing=True), st.data())
-@settings(max_examples=100, deadline=None)
 def test_relabeling_systems_and_permuting_tasks_permutes_the_matrix_only(frame, data):
     import warnings
 
@@ -150,7 +148,6 @@ def test_relabeling_systems_and_permuting_tasks_permutes_the_matrix_only(frame, 
 
 @pytest.mark.slow
 @given(score_tables(weighted=True, missing=True))
-@settings(max_examples=100, deadline=None)
 def test_majority_summaries_are_consistent(table):
     p = cs.pairwise(table)
     graph = cs.majority_graph(p)

@@ -10,7 +10,7 @@ import warnings
 import numpy as np
 import pandas as pd
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 import consensus as cs
@@ -80,7 +80,6 @@ def partial_columns(draw):
     return x
 
 
-@settings(max_examples=120, deadline=None)
 @given(partial_columns(), st.sampled_from(["average", "min", "max"]))
 def test_position_distribution_matches_brute_force_enumeration(x, ties):
     got = position_distribution(x, ties=ties)
@@ -88,7 +87,6 @@ def test_position_distribution_matches_brute_force_enumeration(x, ties):
     assert got.sum(axis=1) == pytest.approx(np.ones(len(x)))
 
 
-@settings(max_examples=60, deadline=None)
 @given(partial_columns())
 def test_expected_position_is_one_plus_the_imputed_systems_above(x):
     n = len(x)
@@ -116,7 +114,6 @@ def test_position_distribution_unscored_is_uniform_and_ties_average():
 
 
 # ====================================================================== impute: complete data
-@settings(max_examples=40, deadline=None)
 @given(score_tables(weighted=True), st.sampled_from(["average", "min", "max"]))
 def test_imputed_cores_on_complete_data_give_the_ordinary_result(lb, ties):
     for rule in POSITIONAL:
@@ -135,7 +132,6 @@ def test_imputed_cores_on_complete_data_give_the_ordinary_result(lb, ties):
     assert imp.scores.tolist() == plain.scores.tolist()
 
 
-@settings(max_examples=40, deadline=None)
 @given(score_tables(weighted=True, missing=True))
 def test_expected_borda_points_are_the_imputed_pairwise_row_sums(lb):
     c = positional.scoring_vector("borda", lb.n_systems)
@@ -147,7 +143,6 @@ def test_expected_borda_points_are_the_imputed_pairwise_row_sums(lb):
         assert cs.rank(lb, "borda", missing="impute", ties="min").missing["policy"] == "impute"
 
 
-@settings(max_examples=60, deadline=None)
 @given(score_tables(weighted=True, missing=True), st.sampled_from(["average", "min", "max"]))
 def test_expected_points_and_counts_sum_the_position_distributions(lb, ties):
     w = lb.weights.to_numpy()

@@ -112,7 +112,6 @@ def _helm(frame: pd.DataFrame) -> list[float | None]:
 
 
 @given(score_frames(max_systems=6, max_tasks=5, missing=True))
-@settings(max_examples=60, deadline=None)
 def test_mean_win_rate_matches_helm_code(frame):
     expected = _helm(frame)
     assume(all(e is not None for e in expected))
@@ -121,7 +120,6 @@ def test_mean_win_rate_matches_helm_code(frame):
 
 
 @given(score_tables(max_systems=5, max_tasks=4))
-@settings(max_examples=40, deadline=None)
 def test_mean_win_rate_on_complete_scores_is_scaled_borda(lb):
     # unit weights, no missing: r_t = (beaten + tied / 2) / (n - 1), Borda "average" = beaten + tied / 2
     borda = rules.borda(lb).scores
@@ -290,7 +288,6 @@ def _strongly_connected(counts: np.ndarray) -> bool:
 
 
 @given(score_tables(weighted=True, max_systems=5, max_tasks=4, missing=True), st.sampled_from([0.0, 0.5]))
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 def test_bradley_terry_solves_the_likelihood_equations(lb, prior):
     counts = cs.pairwise(lb).preferences + prior * (1 - np.eye(lb.n_systems))
     if not _strongly_connected(counts):
@@ -396,7 +393,6 @@ def _ranking_profiles(draw):
 
 
 @given(_ranking_profiles())
-@settings(max_examples=60, deadline=None)
 def test_ranked_pairs_flags_exactly_the_order_dependent_profiles(lb):
     p = cs.pairwise(lb)
     outcomes = _classic_ranked_pairs(p)
@@ -426,7 +422,6 @@ def _schulze_naive(p: PairwiseMatrix) -> np.ndarray:
 
 
 @given(score_tables(weighted=True, max_systems=6, max_tasks=5, missing=True))
-@settings(max_examples=60, deadline=None)
 def test_schulze_matches_the_naive_definition_and_lies_in_the_smith_set(lb):
     res = rules.schulze(lb)
     relation = _schulze_naive(cs.pairwise(lb))
@@ -437,7 +432,7 @@ def test_schulze_matches_the_naive_definition_and_lies_in_the_smith_set(lb):
 
 
 @given(score_tables(weighted=True, max_systems=6, max_tasks=5, missing=True))
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
+@settings(suppress_health_check=[HealthCheck.filter_too_much])
 def test_condorcet_consistency(lb):
     winner = cs.condorcet_winner(lb)
     assume(winner is not None)
@@ -460,7 +455,6 @@ def _usable(rule: str, frame: pd.DataFrame) -> bool:
 
 
 @given(score_frames(max_systems=5, max_tasks=4, missing=True), st.data())
-@settings(max_examples=40, deadline=None)
 def test_anonymity_and_neutrality(frame, data):
     cols = data.draw(st.permutations(list(frame.columns)))
     rows = data.draw(st.permutations(list(frame.index)))

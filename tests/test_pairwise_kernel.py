@@ -7,7 +7,7 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from consensus.imputation_sums import MAX_LEVELS, PartialSums, Units, accumulate
@@ -52,7 +52,6 @@ def _equal(a, b, exact: bool) -> None:
             np.testing.assert_allclose(x, y, rtol=1e-13, atol=1e-12, err_msg=f)
 
 
-@settings(max_examples=60, deadline=None)
 @given(u=random_units(), per_task=st.booleans())
 def test_levels_kernel_equals_the_pairwise_comparison_kernel(u, per_task):
     reference = accumulate(u, per_task=per_task, kernel="compare")
@@ -89,7 +88,6 @@ def _brute_matrix(column: list[float | None]) -> list[list[Fraction]]:
     return [[x / total for x in row] for row in out]
 
 
-@settings(max_examples=25, deadline=None)
 @given(u=random_units(max_systems=5, max_levels=3))
 def test_both_kernels_equal_brute_force_over_compatible_rankings(u):
     n_sys, n_cols = u.values.shape

@@ -214,7 +214,7 @@ def test_heatmap_and_graph_can_be_forced():
         plot_majority_graph(lb, kind="disc")
 
 
-@pytest.mark.parametrize("n", [20, 200])
+@pytest.mark.parametrize("n", [20, pytest.param(200, marks=pytest.mark.slow)])
 def test_heatmap_labels_stay_readable_up_to_200_systems(n, tmp_path):
     lb = _board(n, t=8)
     fig = plot_margin_heatmap(lb)

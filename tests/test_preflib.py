@@ -14,7 +14,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 import consensus as cs
@@ -337,7 +337,6 @@ def elections(draw):
 
 
 @given(elections())
-@settings(max_examples=60, deadline=None)
 def test_orders_to_leaderboard_to_orders_keeps_the_election(election):
     systems, orders = election
     expected = Counter()

@@ -1,5 +1,5 @@
 """End to end on files that look like real leaderboard exports (``tests/data/messy``, written by
-``tests/messy_exports.py``): every command through the installed CLI, and the same through the API.
+``tests/messy_exports.py``): every command through the CLI (in-process, ``tests/cli_runner``), and the same through the API.
 
 Each test names the item of the "real leaderboards" checklist it covers: (1) missing cells do
 not skip rules, (2) sparse coverage is flagged, (3) bookkeeping columns are not tasks, (4)
@@ -20,7 +20,7 @@ import pytest
 import consensus as cs
 from consensus.errors import ConsensusError
 
-from .test_cli import installed, installed_many
+from .cli_runner import run_cli, run_cli_many
 
 MESSY = Path(__file__).parent / "data" / "messy"
 GLUE = MESSY / "glue_like.csv"
@@ -89,7 +89,7 @@ def test_markdown_and_tables_survive_messy_names(glue: cs.Leaderboard) -> None:
 
 # ---------------------------------------------------------------------- (6): errors in one pass
 def test_one_error_lists_every_text_column_with_its_flag() -> None:
-    res = installed("analyze", str(GLUE))
+    res = run_cli("analyze", str(GLUE))
     assert res.returncode != 0 and "Traceback" not in res.stderr
     err = res.stderr.strip()
     assert len(err.splitlines()) == 1
@@ -100,17 +100,17 @@ def test_one_error_lists_every_text_column_with_its_flag() -> None:
 
 
 def test_long_format_is_detected() -> None:
-    res = installed("rank", str(LONG), "--rule", "borda")
+    res = run_cli("rank", str(LONG), "--rule", "borda")
     assert res.returncode != 0
     assert "long" in res.stderr and "--long" in res.stderr
-    ok = installed("rank", str(LONG), "--rule", "borda", "--long", "system,task,score")
+    ok = run_cli("rank", str(LONG), "--rule", "borda", "--long", "system,task,score")
     assert ok.returncode == 0, ok.stderr
 
 
 def test_empty_name_error_is_one_based_and_names_the_flag(tmp_path: Path) -> None:
     path = tmp_path / "blank.csv"
     path.write_text("model,qa,nli\na,1,2\n,3,4\nc,5,6\n")
-    res = installed("rank", str(path), "--rule", "borda")
+    res = run_cli("rank", str(path), "--rule", "borda")
     assert res.returncode != 0
     assert "line 3" in res.stderr and "--index-col" in res.stderr
 
@@ -137,7 +137,7 @@ def test_compare_missing_option_and_per_rule_override(glue: cs.Leaderboard) -> N
 
 def test_cli_missing_flag_on_every_ranking_command() -> None:
     common = [str(GLUE), *GLUE_READ, "--quiet"]
-    results = installed_many([
+    results = run_cli_many([
         ["rank", *common, "--rule", "plurality", "--missing", "median"],
         ["compare", *common, "--missing", "impute", "--rules", "borda,plurality", "--time-limit", "30"],
         ["kemeny", *common, "--missing", "median", "--time-limit", "30"],
@@ -166,7 +166,7 @@ def test_min_coverage_drops_and_names(sparse: cs.Leaderboard) -> None:
     res = cs.kemeny(sparse, min_coverage=0.5, time_limit=60)
     assert not {"tiny-1", "tiny-2", "tiny-3", "tiny-3b"} & set(res.ranking)
     assert len(res.ranking) == 17 and "tiny-1" in " ".join(res.notes)  # human baseline (6 of 15) too
-    out = installed("analyze", str(SPARSE), "--min-coverage", "0.5", "--quiet")
+    out = run_cli("analyze", str(SPARSE), "--min-coverage", "0.5", "--quiet")
     assert out.returncode == 0, out.stderr
     assert "tiny-1" in out.stdout  # named in the note of what was dropped
 
@@ -189,14 +189,14 @@ def test_partial_human_baseline_does_not_pareto_dominate(sparse: cs.Leaderboard)
 
 # ---------------------------------------------------------------------- (7): output that scales
 def test_glue_analyze_fits_on_two_screens() -> None:
-    res = installed("analyze", str(GLUE), *GLUE_READ, "--quiet", "--time-limit", "60")
+    res = run_cli("analyze", str(GLUE), *GLUE_READ, "--quiet", "--time-limit", "60")
     assert res.returncode == 0, res.stderr
     lines = res.stdout.splitlines()
     assert len(lines) <= 120
     prose = [line for line in lines if not line.startswith((" ", "-", "#", "rule", "system", "model", "T5", "RoBERTa", "ALBERT", "BERT", "better:", "weight:"))]
     assert max(len(line) for line in prose) <= 260  # inline lists are capped too (tables are as wide as their columns)
     assert re.search(r"and \d+ more", res.stdout)
-    full = installed("analyze", str(GLUE), *GLUE_READ, "--quiet", "--time-limit", "60", "--format", "json")
+    full = run_cli("analyze", str(GLUE), *GLUE_READ, "--quiet", "--time-limit", "60", "--format", "json")
     doc = json.loads(full.stdout)
     assert len(json.dumps(doc)) > len(res.stdout)  # the JSON keeps everything
 
@@ -218,7 +218,7 @@ def test_every_error_is_a_consensus_error(tmp_path: Path) -> None:
 
 
 def test_every_report_names_a_low_coverage_winner() -> None:
-    results = installed_many([
+    results = run_cli_many([
         ["kemeny", str(SPARSE), "--quiet"],
         ["rank", str(SPARSE), "--rule", "copeland", "--quiet"],
         ["compare", str(SPARSE), "--quiet", "--rules", "copeland,minimax"],
@@ -239,7 +239,7 @@ def test_every_report_names_a_low_coverage_winner() -> None:
 def test_glue_plots_through_the_cli(tmp_path: Path) -> None:
     pytest.importorskip("matplotlib")
     analysis_png, certificate_png = tmp_path / "analysis.png", tmp_path / "never.png"
-    results = installed_many([
+    results = run_cli_many([
         ["analyze", str(GLUE), *GLUE_READ, "--quiet", "--plot", str(analysis_png)],
         ["prospective", str(GLUE), *GLUE_READ, "--quiet", "--system", "model-50", "--plot", str(certificate_png)],
     ])

@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 
 import consensus as cs
 from consensus import Leaderboard, rules
@@ -438,7 +438,6 @@ def _naive_baldwin(values: np.ndarray, weights: np.ndarray) -> list[set[int]]:
 
 @pytest.mark.slow
 @given(score_tables(weighted=True, max_systems=6, max_tasks=5))
-@settings(max_examples=60, deadline=None)
 def test_scoring_rules_match_naive_per_task_ranking(lb):
     values, w = lb.values, lb.weights.to_numpy()
     n = lb.n_systems
@@ -448,7 +447,6 @@ def test_scoring_rules_match_naive_per_task_ranking(lb):
 
 
 @given(score_tables(weighted=True, max_systems=6, max_tasks=5))
-@settings(max_examples=60, deadline=None)
 def test_threshold_and_baldwin_match_naive_procedures(lb):
     values, w = lb.values, lb.weights.to_numpy()
     names = lb.systems
@@ -462,7 +460,6 @@ def test_threshold_and_baldwin_match_naive_procedures(lb):
 
 @pytest.mark.slow
 @given(score_tables(weighted=True, missing=True, max_systems=6, max_tasks=5))
-@settings(max_examples=60, deadline=None)
 def test_majority_rules_match_naive_pairwise_counts(lb):
     wins = _naive_pairwise(lb.values, lb.weights.to_numpy())
     n = lb.n_systems
@@ -476,7 +473,6 @@ def test_majority_rules_match_naive_pairwise_counts(lb):
 
 
 @given(score_tables(weighted=True, max_systems=6, max_tasks=5))
-@settings(max_examples=40, deadline=None)
 def test_borda_equals_pairwise_preference_sums(lb):
     # Borda with averaged ties = sum_j wins[i, j] + ties[i, j] / 2 (complete scores).
     p = cs.pairwise(lb)

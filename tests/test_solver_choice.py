@@ -8,7 +8,7 @@ import consensus as cs
 import solvers.backends
 from solvers import available_backends
 
-from .test_cli import installed
+from .cli_runner import run_cli
 
 
 @pytest.fixture
@@ -42,7 +42,7 @@ def test_cli_one_line_and_exit_2_for_an_unavailable_solver(tmp_path):
         pytest.skip("GLPK is installed here")
     path = tmp_path / "toy.csv"
     cs.load_example("votenrank-toy").scores.to_csv(path)
-    out = installed("kemeny", str(path), "--solver", "glpk")
+    out = run_cli("kemeny", str(path), "--solver", "glpk")
     assert out.returncode == 2
     [line] = out.stderr.strip().splitlines()
     assert line.startswith(

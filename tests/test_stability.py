@@ -50,6 +50,7 @@ def test_same_seed_same_positions_and_other_seed_differs(board):
     assert not np.array_equal(a.positions, c.positions)
 
 
+@pytest.mark.xdist_group(name="serial")  # a Dask cluster: see tests/conftest.py
 def test_the_dask_cluster_gives_the_in_process_positions_value_for_value():
     distributed = pytest.importorskip("distributed")
     data = cs.gumbel_leaderboard(8, 6, phi=0.2, seed=1)

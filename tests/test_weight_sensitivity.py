@@ -22,7 +22,7 @@ from fractions import Fraction
 import numpy as np
 import pandas as pd
 import pytest
-from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import assume, given
 from hypothesis import strategies as st
 from scipy.optimize import linprog
 
@@ -470,10 +470,6 @@ def boards(draw, min_systems=3, max_systems=6, min_tasks=2, max_tasks=5):
     return values, np.array(weights)
 
 
-SETTINGS = settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-
-
-@SETTINGS
 @given(board=boards(), rule=st.sampled_from(("mean", "borda", "dowdall")),
        target=st.sampled_from(("winner", "top2", "ranking")))
 def test_witness_weights_change_the_target(board, rule, target):
@@ -510,7 +506,6 @@ def test_witness_weights_change_the_target(board, rule, target):
         assert res.l1.distance <= 2 + 1e-9 and res.linf.distance <= 1 + 1e-9
 
 
-@SETTINGS
 @given(board=boards(), rule=st.sampled_from(("mean", "borda", "plurality")))
 def test_radius_is_zero_exactly_when_tied(board, rule):
     values, weights = board
@@ -545,7 +540,6 @@ def test_radius_is_zero_exactly_when_tied(board, rule):
     assert "already tied" in res3.explanation
 
 
-@SETTINGS
 @given(board=boards(), cap=st.sampled_from((0.3, 0.45, 0.7)), lo=st.sampled_from((None, 0.05)))
 def test_constraints_never_shrink_the_radius(board, cap, lo):
     values, weights = board

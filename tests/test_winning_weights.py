@@ -19,7 +19,7 @@ from fractions import Fraction
 import numpy as np
 import pandas as pd
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 import consensus as cs
@@ -388,7 +388,6 @@ def constraint_options(draw, n_tasks: int):
     return {}
 
 
-@settings(max_examples=40, deadline=None)
 @given(data=st.data())
 def test_weights_win_when_the_rule_is_run_and_certificates_hold_exactly(data):
     lb = data.draw(boards)
@@ -431,7 +430,6 @@ def test_weights_win_when_the_rule_is_run_and_certificates_hold_exactly(data):
 
 
 # ---------------------------------------------------------------------- 3. anonymity / neutrality
-@settings(max_examples=30, deadline=None)
 @given(data=st.data())
 def test_permuting_systems_or_tasks_changes_nothing(data):
     lb = data.draw(boards)
@@ -451,7 +449,6 @@ def test_permuting_systems_or_tasks_changes_nothing(data):
 
 
 # ---------------------------------------------------------------------- 4. prospective agrees
-@settings(max_examples=30, deadline=None)
 @given(lb=boards, config=configs)
 def test_prospective_agrees_with_winning_weights(lb, config):
     rule, opts = config
@@ -661,7 +658,6 @@ def boards_with_holes(draw):
     return make_board(values, lower)
 
 
-@settings(max_examples=25, deadline=None)
 @given(lb=boards_with_holes(), strict=st.booleans())
 def test_impute_borda_expected_points_margins_and_verification(lb, strict):
     E = expected_borda_by_enumeration(lb)

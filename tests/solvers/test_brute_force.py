@@ -6,7 +6,7 @@ import itertools
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from solvers.brute_force import (
@@ -27,7 +27,6 @@ matrices = st.integers(1, 6).flatmap(
 
 
 @given(matrices)
-@settings(max_examples=60, deadline=None)
 def test_every_order_is_scored_like_the_double_loop(costs):
     orders, values = all_order_costs(costs)
     assert len(orders) == len(list(itertools.permutations(range(len(costs)))))
@@ -36,7 +35,6 @@ def test_every_order_is_scored_like_the_double_loop(costs):
 
 
 @given(matrices)
-@settings(max_examples=60, deadline=None)
 def test_optima_are_exactly_the_cheapest_orders(costs):
     res = brute_force_linear_ordering(costs)
     every = {order: _naive_cost(costs, order) for order in itertools.permutations(range(len(costs)))}

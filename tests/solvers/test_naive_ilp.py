@@ -9,7 +9,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 import consensus as cs
@@ -51,19 +51,16 @@ def _check_against_brute_force(costs: np.ndarray, backend: str) -> None:
 
 # ---------------------------------------------------------------- exactness, n <= 8
 @given(costs=raw_costs)
-@settings(max_examples=30, deadline=None)
 def test_naive_ilp_matches_brute_force_on_raw_matrices(costs, backend):
     _check_against_brute_force(costs, backend)
 
 
 @given(costs=voted_costs)
-@settings(max_examples=30, deadline=None)
 def test_naive_ilp_matches_brute_force_on_tournaments_with_majority_ties(costs, backend):
     _check_against_brute_force(costs, backend)
 
 
 @given(costs=real_costs)
-@settings(max_examples=20, deadline=None)
 def test_naive_ilp_matches_brute_force_with_incommensurable_weights(costs):
     ref = brute_force_linear_ordering(costs)
     res = solve_naive_ilp(costs)

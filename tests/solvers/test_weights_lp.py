@@ -8,7 +8,7 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
@@ -111,7 +111,6 @@ def test_shortcuts():
 
 
 @given(r_matrices)
-@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 def test_max_margin_is_squeezed_between_weights_and_certificate(R):
     """The weights' margin (lower bound) meets the exact certificate bound (upper bound)."""
     res = max_margin_lp(R, shortcut=False)
@@ -129,7 +128,6 @@ def test_max_margin_is_squeezed_between_weights_and_certificate(R):
 
 
 @given(r_matrices)
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 def test_highspy_fast_path_matches_pulp(R):
     lp = HighsWeightsLP(R.shape[1], initial_rows=1)  # force constraint generation rounds
     fast = lp.max_margin(R, shortcut=False)
@@ -195,7 +193,6 @@ def test_contradictory_constraints_return_a_farkas_certificate(backend):
     r_matrices,
     st.lists(st.tuples(st.integers(0, 4), st.sampled_from([0.0, 0.125, 0.25, 0.5]), st.booleans()), max_size=3),
 )
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 def test_constrained_lp_against_grid_and_fast_path(R, bounds):
     n = R.shape[1]
     rows = [({k % n: 1.0}, v, math.inf) if low else ({k % n: 1.0}, -math.inf, v) for k, v, low in bounds]
