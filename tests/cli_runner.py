@@ -24,14 +24,9 @@ from consensus.cli import main
 def run_cli(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
     """Run ``consensus ARGS`` in-process; stdout and stderr captured as text."""
     out, err = io.StringIO(), io.StringIO()
-    previous = Path.cwd()
-    try:
-        if cwd is not None:
-            os.chdir(cwd)
-        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-            code = main(list(args))
-    finally:
-        os.chdir(previous)
+    where = contextlib.chdir(cwd) if cwd is not None else contextlib.nullcontext()
+    with where, contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = main(list(args))
     return subprocess.CompletedProcess(list(args), code, out.getvalue(), err.getvalue())
 
 

@@ -18,8 +18,7 @@ from consensus import DegenerateTaskWarning, Leaderboard
 def examples(multiplier: float, **options) -> settings:
     """Hypothesis settings with the active profile's example count times `multiplier` (at least 1).
 
-    The profiles in ``tests/conftest.py`` own the counts (``ci`` 25 per property, ``dev`` 10,
-    ``thorough`` 250); a property that needs another count says so relative to the profile,
+    The profiles in ``tests/conftest.py`` own the counts; a property that needs another count says so relative to the profile,
     with the reason in a comment where it is used: ``@examples(2)`` for a layer that owns an
     exhaustive oracle, ``@examples(0.2)`` where another layer owns it. `options` are passed on
     (e.g. ``suppress_health_check``).
