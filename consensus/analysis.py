@@ -18,7 +18,7 @@ from importlib import resources
 from typing import Any
 
 from .compare import DEFAULT_RULES, compare_rules
-from .coverage import LOW_COVERAGE, apply_min_coverage, claims_of, coverage_flags
+from .coverage import LOW_COVERAGE, claims_of, coverage_flags, set_aside
 from .errors import ConsensusError, InvalidOptionError
 from .leaderboard import Leaderboard
 from .majority import majority_summary
@@ -116,18 +116,19 @@ def analyze(
         raise InvalidOptionError(f"analyze needs a Leaderboard, got {type(table).__name__}")
     coverage_flags(table, (), coverage_threshold)  # checks the threshold before any solve
     before = len(table.notes)
-    table = apply_min_coverage(table, min_coverage)
+    table = set_aside(table, min_coverage)  # systems compared with no rival, or barely evaluated
     notes: list[str] = list(table.notes[before:])
-    comparison = compare_rules(
+    comparison = compare_rules(  # the same threshold: the table is already treated, nothing more is set aside
         table, rules=rules, missing=missing, time_limit=time_limit, solver=solver, progress=progress,
-        rule_options=rule_options,
+        rule_options=rule_options, min_coverage=min_coverage,
     )
     summary = majority_summary(table)
     frame = None
     if prospective:
         policy = missing if missing in (None, "pairwise", "drop_tasks", "drop_systems", "median") else None
         try:
-            frame = prospective_systems(table, strict=strict, missing=policy, scored_tasks_only=scored_tasks_only)
+            frame = prospective_systems(table, strict=strict, missing=policy, scored_tasks_only=scored_tasks_only,
+                                        min_coverage=min_coverage)
         except ConsensusError as exc:
             notes.append(f"prospective systems not computed: {type(exc).__name__}: {exc}")
     checks = example_checks(example, comparison=comparison, majority=summary) if example else ()

@@ -1,34 +1,35 @@
-"""Bookkeeping columns of leaderboard exports: numeric columns that are not tasks.
+"""Columns of leaderboard exports that are not tasks, found by their names and values.
 
 Exports carry the leaderboard's own summary next to the task scores: a rank, the overall
-score, an average. Read as tasks they would vote on the ranking (a ``Rank`` column makes the
-83rd system "beat" the 84th on one more task). :meth:`consensus.Leaderboard.from_frame` and
-the readers exclude them with a note unless ``keep_columns=`` keeps them. A column is
-bookkeeping when
+score, an average, the same benchmark on a second scale. Read as tasks they would vote on
+the ranking (a ``Rank`` column makes the 83rd system "beat" the 84th on one more task; a
+benchmark repeated on a 0-1 scale votes twice). The reading step (:mod:`consensus.columns`,
+run by :meth:`consensus.Leaderboard.from_frame` and every reader) uses:
 
-1. its name, lower-cased and stripped of everything but letters, digits and ``#``, is one of
-   :data:`BOOKKEEPING_NAMES` (``Rank``, ``#``, ``Score``, ``Overall``, ``Total``,
-   ``Average``, ``Avg.``, ``Mean``, ``Mean-Rank``, ``Meta-Ave``, ``Macro-Avg``, ...); or
-2. it holds integer ranks in row order: complete, at least 5 rows, integers starting at 1,
-   never decreasing, never above the row number (``1, 2, 2, 4, ...``), and at least
-   ``max(3, rows // 2)`` distinct values (a column of 1s is a task on which all tie); or
-3. it is the row mean of the other task columns, within the rounding of the printed values,
-   on every row where it and at least two other columns are scored (at least 3 such rows,
-   and a rounding tolerance at most 2% of the column's range, so that a coincidence on a
-   few coarsely printed rows does not count).
-
-A column named in ``tasks=``, ``lower_is_better=``, ``weights=`` or ``groups=`` is never
-treated as bookkeeping, and nothing is excluded if every column would be.
+- :data:`BOOKKEEPING_NAMES`: names of ranks and aggregates (``Rank``, ``#``, ``Score``,
+  ``Overall``, ``Total``, ``Average``, ``Avg.``, ``Mean``, ``Mean-Rank``, ``Meta-Ave``,
+  ``Macro-Avg``, ...), compared as :func:`bookkeeping_key` reduces them;
+- :func:`is_rank_column`: integer ranks in row order: complete, at least 5 rows, integers
+  starting at 1, never decreasing, never above the row number (``1, 2, 2, 4, ...``), and at
+  least ``max(3, rows // 2)`` distinct values (a column of 1s is a task on which all tie);
+- :func:`duplicate_columns`: the same ranking on another scale;
+- :func:`aggregate_columns`: the row mean of the other columns within the rounding of the
+  printed values (on every row where it and at least two other columns are scored, at least
+  3 such rows, and a rounding tolerance at most 2% of the column's range, so that a
+  coincidence on a few coarsely printed rows does not count), or the mean, sum or a
+  non-negative weighted sum of a subset of them.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
+from dataclasses import dataclass
 
 import numpy as np
+import pandas as pd
 
-__all__ = ["BOOKKEEPING_NAMES", "bookkeeping_key", "bookkeeping_by_name", "bookkeeping_by_values"]
+__all__ = ["BOOKKEEPING_NAMES", "bookkeeping_key", "is_rank_column", "duplicate_columns", "aggregate_columns", "AggregateFit"]
 
 #: Column names (as :func:`bookkeeping_key` reduces them) that are the export's own summary.
 BOOKKEEPING_NAMES: frozenset[str] = frozenset(
@@ -65,28 +66,23 @@ def bookkeeping_key(name: str) -> str:
     return _NOT_KEY.sub("", name.lower())
 
 
-def bookkeeping_by_name(names: Sequence[str]) -> dict[str, str]:
-    """The columns whose name marks them as bookkeeping, with the reason.
+def is_rank_column(col: np.ndarray) -> bool:
+    """Whether a complete column holds integer ranks 1, 2, 3, ... in row order (see the module's rule 2).
 
     Parameters
     ----------
-    names : sequence of str
-        Column names.
+    col : numpy.ndarray
+        Parsed floats, NaN where missing, rows in file order.
 
     Returns
     -------
-    dict of str to str
-        Column -> reason, in column order.
+    bool
 
     Examples
     --------
-    >>> bookkeeping_by_name(["Rank", "CoLA", "Avg."])
-    {'Rank': 'named like a rank or aggregate', 'Avg.': 'named like a rank or aggregate'}
+    >>> is_rank_column(np.array([1.0, 2, 2, 4, 5])), is_rank_column(np.array([1.0, 1, 1, 1, 1]))
+    (True, False)
     """
-    return {n: "named like a rank or aggregate" for n in names if bookkeeping_key(n) in BOOKKEEPING_NAMES}
-
-
-def _is_rank_column(col: np.ndarray) -> bool:
     n = len(col)
     if n < 5 or np.isnan(col).any() or not np.all(col == np.round(col)):
         return False
@@ -111,42 +107,178 @@ def _half_units(values: np.ndarray) -> np.ndarray:
     return units
 
 
-def bookkeeping_by_values(columns: Mapping[str, np.ndarray]) -> dict[str, str]:
-    """The columns whose values mark them as bookkeeping (row-order ranks, row means), with the reason.
+def _concordant(a: np.ndarray, b: np.ndarray) -> bool:
+    """No pair strictly ordered one way by `a` and the other way by `b` (ties allowed in either)."""
+    order = np.lexsort((b, a))  # by a, then b
+    a_s, b_s = a[order], b[order]
+    # for strictly increasing a, b must never strictly decrease: compare each b with the max b of lower a groups
+    _, starts = np.unique(a_s, return_index=True)
+    best = -np.inf
+    for k, start in enumerate(starts):
+        end = starts[k + 1] if k + 1 < len(starts) else len(a_s)
+        group = b_s[start:end]
+        if group.min() < best:
+            return False
+        best = max(best, group.max())
+    return True
+
+
+def duplicate_columns(columns: Mapping[str, np.ndarray]) -> dict[str, tuple[str, str]]:
+    """Columns that repeat an earlier column on another scale, with the column kept and the reason.
 
     Parameters
     ----------
     columns : Mapping of str to numpy.ndarray
-        Parsed float columns (NaN where missing), in column order, rows in file order.
+        Parsed float columns (NaN where missing), in column order.
 
     Returns
     -------
-    dict of str to str
-        Column -> reason, in column order.
+    dict of str to (str, str)
+        Repeated column -> (the earlier column kept, reason).
 
     Examples
     --------
-    >>> cols = {"pos": np.arange(1.0, 7.0), "qa": np.array([9.0, 8.2, 7.1, 7.3, 5.0, 1.2]),
-    ...         "nli": np.array([5.0, 6.0, 5.1, 3.3, 1.0, 1.0]), "all": np.array([7.0, 7.1, 6.1, 5.3, 3.0, 1.1])}
-    >>> bookkeeping_by_values(cols)
-    {'pos': 'integer ranks 1, 2, 3, ... in row order', 'all': 'the row mean of the other columns'}
+    >>> x = np.array([71.2, 64.0, 55.3, 40.1, 33.3, 12.0])
+    >>> duplicate_columns({"ifeval": x, "qa": x[::-1].copy(), "ifeval raw": np.round(x / 100, 4)})
+    {'ifeval raw': ('ifeval', 'the same ranking as ifeval on another scale (affine within rounding)')}
     """
-    found = {n: "integer ranks 1, 2, 3, ... in row order" for n, c in columns.items() if len(c) >= 5 and _is_rank_column(c)}
-    rest = [n for n in columns if n not in found]
-    if len(rest) >= 3:
-        values = np.column_stack([columns[n] for n in rest])
-        present = ~np.isnan(values)
-        sums, counts = np.nansum(values, axis=1), present.sum(axis=1)
-        units = _half_units(values)
-        top = np.sort(units)[::-1]
-        for j, name in enumerate(rest):
-            col = values[:, j]
-            rows = present[:, j] & (counts > 2)  # the row mean of at least two other columns
-            if rows.sum() < 3 or np.all(col[rows] == col[rows][0]):
+    names = list(columns)
+    if len(names) < 2:
+        return {}
+    values = np.column_stack([np.asarray(columns[n], dtype=np.float64) for n in names])
+    units = _half_units(values)
+    present = ~np.isnan(values)
+    # screen with one correlation matrix of the rank-transformed columns (holes at the column mean)
+    ranks = pd.DataFrame(values).rank().to_numpy()
+    counts = np.maximum(present.sum(axis=0), 1)
+    means = np.where(present, ranks, 0.0).sum(axis=0) / counts
+    filled = np.where(present, ranks, means)
+    filled = filled - filled.mean(axis=0)
+    norms = np.sqrt((filled**2).sum(axis=0))
+    norms[norms == 0] = np.inf
+    unit = filled / norms
+    corr = unit.T @ unit
+    found: dict[str, tuple[str, str]] = {}
+    for j in range(len(names)):
+        if names[j] in found:
+            continue
+        for k in np.nonzero(corr[j, j + 1:] > 0.9)[0] + j + 1:
+            if names[k] in found:
                 continue
-            others = (sums[rows] - col[rows]) / (counts[rows] - 1)
-            tol = units[j] + (top[1] if units[j] == top[0] else top[0]) + 1e-9
-            spread = np.ptp(col[rows])
-            if tol <= 0.02 * spread and np.all(np.abs(col[rows] - others) <= tol):
-                found[name] = "the row mean of the other columns"
-    return {n: found[n] for n in columns if n in found}
+            both = present[:, j] & present[:, k]
+            a, b = values[both, j], values[both, k]
+            if both.sum() < 5 or len(np.unique(a)) < 3 or len(np.unique(b)) < 3 or not _concordant(a, b):
+                continue
+            slope, intercept = np.polyfit(a, b, 1)
+            if slope <= 0:
+                continue
+            residual = np.abs(b - (slope * a + intercept)).max()
+            affine = residual <= units[k] + slope * units[j] + 1e-9 * max(1.0, np.abs(b).max())
+            strong = both.sum() >= 10 and np.corrcoef(a, b)[0, 1] >= 0.99
+            if affine or strong:
+                how = "affine within rounding" if affine else f"correlation {np.corrcoef(a, b)[0, 1]:.4f}"
+                found[names[k]] = (names[j], f"the same ranking as {names[j]} on another scale ({how})")
+    return found
+
+
+@dataclass(frozen=True)
+class AggregateFit:
+    """A column found to be (or to look like) a combination of other columns."""
+
+    of: tuple[str, ...]
+    kind: str  # "mean", "sum", "weighted"
+    certain: bool
+    rows: int
+
+
+def _fits(y: np.ndarray, combo: np.ndarray, tol: np.ndarray | float) -> bool:
+    return bool(np.all(np.abs(y - combo) <= tol))
+
+
+def aggregate_columns(columns: Mapping[str, np.ndarray], *, fit: bool = True) -> dict[str, AggregateFit]:
+    """Columns that are the mean, sum or a non-negative combination of other columns.
+
+    Parameters
+    ----------
+    columns : Mapping of str to numpy.ndarray
+        Parsed float columns (NaN where missing), in column order, duplicates already removed.
+    fit : bool, default True
+        Also try the non-negative least-squares fit (skipped beyond :data:`MAX_FIT_COLUMNS`
+        columns by the caller).
+
+    Returns
+    -------
+    dict of str to AggregateFit
+        ``certain`` False for a fit that is only weak evidence (kept as a task, mentioned).
+
+    Examples
+    --------
+    >>> rng = np.random.default_rng(0)
+    >>> cols = {f"t{k}": np.round(rng.uniform(0, 100, 12), 2) for k in range(4)}
+    >>> cols["avg"] = np.round((cols["t0"] + cols["t1"] + cols["t2"]) / 3, 2)
+    >>> found = aggregate_columns(cols)
+    >>> list(found), found["avg"].of, found["avg"].kind
+    (['avg'], ('t0', 't1', 't2'), 'mean')
+    """
+    names = list(columns)
+    if len(names) < 3:
+        return {}
+    values = np.column_stack([np.asarray(columns[n], dtype=np.float64) for n in names])
+    present = ~np.isnan(values)
+    units = _half_units(values)
+    found: dict[str, AggregateFit] = {}
+    # 1. the row mean of all the other columns, holes allowed (a leaderboard average over what is scored)
+    sums, counts = np.nansum(values, axis=1), present.sum(axis=1)
+    top = np.sort(units)[::-1]
+    for j, name in enumerate(names):
+        col = values[:, j]
+        rows = present[:, j] & (counts > 2)
+        if rows.sum() < 3 or np.all(col[rows] == col[rows][0]):
+            continue
+        others = (sums[rows] - col[rows]) / (counts[rows] - 1)
+        tol = units[j] + (top[1] if units[j] == top[0] else top[0]) + 1e-9
+        if tol <= 0.02 * np.ptp(col[rows]) and _fits(col[rows], others, tol):
+            found[name] = AggregateFit(tuple(n for n in names if n != name), "mean", True, int(rows.sum()))
+    if not fit:
+        return found
+    from scipy.optimize import nnls
+
+    # 2. a subset: non-negative least squares on the rows where every column is scored
+    rest = [j for j, n in enumerate(names) if n not in found]
+    for j in rest:
+        others = [k for k in rest if k != j and names[k] not in found]
+        if len(others) < 2:
+            continue
+        rows = present[:, j] & present[:, others].all(axis=1)
+        n_rows = int(rows.sum())
+        y = values[rows, j]
+        if n_rows < 5 or np.ptp(y) == 0 or units[j] > 0.02 * np.ptp(y):
+            continue
+        x = values[np.ix_(rows, others)]
+        w, _ = nnls(x, y)
+        support = [others[i] for i in np.nonzero(w > 1e-6)[0]]
+        ws = w[w > 1e-6]
+
+        def fit_tol(cols: list[int], weights: np.ndarray) -> float:
+            return float(units[j] + units[cols] @ np.maximum(weights, 1.0 / len(cols)) + 1e-9)
+
+        if len(support) < 2 or not _fits(y, values[np.ix_(rows, support)] @ ws, fit_tol(support, ws)):
+            continue
+        # drop the columns that only absorb rounding noise: the smallest contribution first, while the fit holds
+        while len(support) > 2:
+            spread = np.ptp(values[np.ix_(rows, support)], axis=0) * ws
+            trial = [c for k, c in enumerate(support) if k != int(np.argmin(spread))]
+            tw, _ = nnls(values[np.ix_(rows, trial)], y)
+            if np.any(tw <= 1e-6) or not _fits(y, values[np.ix_(rows, trial)] @ tw, fit_tol(trial, tw)):
+                break
+            support, ws = trial, tw
+        sub = values[np.ix_(rows, support)]
+        mean_tol = units[j] + units[support].mean() + 1e-9
+        if _fits(y, sub.mean(axis=1), mean_tol):
+            kind, certain = "mean", True
+        elif _fits(y, sub.sum(axis=1), units[j] + units[support].sum() + 1e-9):
+            kind, certain = "sum", True
+        else:
+            kind, certain = "weighted", n_rows >= 3 * len(support)
+        found[names[j]] = AggregateFit(tuple(names[k] for k in support), kind, certain, n_rows)
+    return {n: found[n] for n in names if n in found}

@@ -24,7 +24,7 @@ from typing import Any
 import pandas as pd
 
 from .arguments import name_list
-from .coverage import apply_min_coverage
+from .coverage import set_aside
 from .distances import (
     Tiers,
     as_tiers,
@@ -253,8 +253,8 @@ def compare_rules(
     if missing != "auto":
         missing = check_policy(missing, ENTRY_POLICIES, "compare_rules")
     before = len(table.notes)
-    table = apply_min_coverage(table, min_coverage)
-    notes = table.notes[before:] if min_coverage is not None else ()
+    table = set_aside(table, min_coverage)
+    notes = table.notes[before:]
     pen = check_penalty(tie_penalty)
     ks = tuple(name_list(ks, "ks", kind="integers"))
     for k in ks:
@@ -324,6 +324,8 @@ def compare_rules(
         kw = dict(options.get(name, {}))
         if given:
             kw["missing"] = policy
+        if min_coverage is not None:  # each rule sets aside what the comparison set aside, no more
+            kw.setdefault("min_coverage", min_coverage)
         start = time.perf_counter()
         try:
             results[name] = rank(table, name, **kw)

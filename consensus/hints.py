@@ -35,6 +35,8 @@ CLI_FLAGS: dict[str, tuple[str, str]] = {
     "exclude": ("--exclude", "COL,..."),
     "tasks": ("--tasks", "COL,..."),
     "lower_is_better": ("--lower-is-better", "TASK"),
+    "higher_is_better": ("--higher-is-better", "TASK"),
+    "infer": ("--no-infer", ""),
     "sep": ("--sep", "SEP"),
     "orient": ("--orient", "ORIENT"),
     "format": ("--input-format", "FORMAT"),
@@ -55,7 +57,7 @@ _CONTEXT = re.compile(r"\bin (index_col)(?=[;,.:]|$)")
 
 def _flag_text(name: str, raw: str) -> str | None:
     flag, metavar = CLI_FLAGS[name]
-    if name == "scored_tasks_only":
+    if name in ("scored_tasks_only", "infer"):
         return flag if raw == "False" else None
     if raw == "True":
         return flag + (" all" if name == "keep_columns" else "")

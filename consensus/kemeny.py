@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, Literal
 import numpy as np
 
 from .arguments import check_count, check_seed, name_list
-from .coverage import apply_min_coverage
+from .coverage import set_aside
 from .errors import InvalidOptionError, SolveFailedError, UnknownSystemError
 from .impute import impute_pairwise
 from .inputs import as_pairwise
@@ -143,13 +143,15 @@ def _treated(data: Any, missing: object, min_coverage: float | None) -> tuple[An
     """`data` after ``min_coverage`` and the ``missing`` policy (a Leaderboard only), the
     policy's record (None when no policy was asked for) and the notes of what was dropped."""
     policy = check_policy(missing, ENTRY_POLICIES, "kemeny")
-    if policy is None and min_coverage is None:
-        return data, None, ()
     if not isinstance(data, Leaderboard):
+        if policy is None and min_coverage is None:
+            return data, None, ()
         raise InvalidOptionError(
             f"kemeny: missing={missing!r} / min_coverage={min_coverage!r} need a Leaderboard, got {type(data).__name__}"
         )
-    lb = apply_min_coverage(data, min_coverage)
+    lb = set_aside(data, min_coverage)  # systems compared with no rival, or barely evaluated
+    if policy is None and lb is data:
+        return data, None, ()
     notes = lb.notes[len(data.notes):]
     lb, record = apply_policy(lb, policy, "kemeny")
     if policy == "impute" and lb.has_missing:

@@ -17,12 +17,14 @@ from .arguments import check_frame_options, lower_names, name_list
 from .cells import MISSING_MARKERS
 from .errors import (
     DuplicateLabelError,
+    InvalidOptionError,
     LeaderboardError,
     NoTaskError,
     TooFewSystemsError,
     UnknownTaskError,
 )
 from .labels import normalize_name
+from .columns import ColumnReading, ReadingSummary
 from .parsing import parse_frame
 from .task_scores import TaskScores
 from .validation import (
@@ -67,7 +69,7 @@ class Leaderboard(TaskScores):
     [-30.0, -10.0, -20.0]
     """
 
-    __slots__ = ("_scores", "_values", "_weights", "_lower", "_groups", "_notes")
+    __slots__ = ("_scores", "_values", "_weights", "_lower", "_groups", "_notes", "_reading")
 
     def __init__(
         self,
@@ -77,6 +79,7 @@ class Leaderboard(TaskScores):
         weights: Mapping[str, float] | None = None,
         groups: Mapping[str, Iterable[str]] | None = None,
         notes: Iterable[str] = (),
+        reading: ReadingSummary | None = None,
     ) -> None:
         """Low-level constructor: `scores` must already be a float frame; prefer :meth:`from_frame`.
 
@@ -93,6 +96,9 @@ class Leaderboard(TaskScores):
             Group -> tasks; a task belongs to at most one group.
         notes : iterable of str, optional
             What parsing did, kept in :attr:`notes`.
+        reading : ReadingSummary, optional
+            How the file's columns were read (:attr:`reading`); default: every column a
+            task, as given.
 
         Raises
         ------
@@ -152,6 +158,9 @@ class Leaderboard(TaskScores):
         self._lower = lower
         self._groups = grp
         self._notes = notes
+        if reading is not None and not isinstance(reading, ReadingSummary):
+            raise LeaderboardError(f"reading must be a ReadingSummary, got {type(reading).__name__}")
+        self._reading = reading
 
     # ------------------------------------------------------------------ constructors
     @classmethod
@@ -168,15 +177,20 @@ class Leaderboard(TaskScores):
         exclude: Iterable[str] = (),
         keep_columns: Iterable[str] | bool | None = None,
         dedupe: bool = False,
+        higher_is_better: Iterable[str] = (),
+        infer: bool = True,
     ) -> Leaderboard:
         """Build a leaderboard from a wide frame: systems as index, tasks as columns.
 
         Reading an export: system and task names are normalized (stripped; newlines, tabs
         and runs of spaces become one space; names given in the options are normalized the
-        same way) with a note mapping old to new names; bookkeeping columns (``Rank``,
-        ``Score``, ``Average``, a column of row-order ranks or of row means, see
-        :mod:`consensus.bookkeeping`) are excluded with a note; every problem in the frame
-        is reported in one error.
+        same way) with a note mapping old to new names; the reading step
+        (:mod:`consensus.columns`) sets aside the columns that are not tasks (a rank, the
+        leaderboard's average or another aggregate, the same benchmark on a second scale,
+        model size, dates, text, standard errors) and reads a column named like a
+        lower-is-better metric (time, error, loss, ECE, ...) as lower-is-better, each
+        decision stated in :attr:`reading` with the option that reverses it; every problem
+        in the frame is reported in one error.
 
         Parameters
         ----------
@@ -200,11 +214,18 @@ class Leaderboard(TaskScores):
             Keep only these columns, in this order / drop these columns (e.g. rank or URL
             columns). `exclude` is applied after `tasks`.
         keep_columns : list of str or True, optional
-            Bookkeeping columns to keep as tasks (True: keep every column). A column named
-            in `tasks`, `lower_is_better`, `weights` or `groups` is always kept.
+            Columns the reading step would set aside, to keep as tasks (True: keep every
+            column; directions are still inferred). A column named in `tasks`,
+            `lower_is_better`, `higher_is_better`, `weights` or `groups` is always a task.
         dedupe : bool, default=False
             Rename repeated system names ``NAME_1``, ``NAME_2``, ... in row order (with a
             note) instead of raising :class:`DuplicateLabelError`.
+        higher_is_better : list of str, optional
+            Tasks where higher is better, whatever their name says (reverses an inferred
+            lower-is-better direction).
+        infer : bool, default=True
+            False: read the table exactly as given, every column a task (no column set
+            aside, no direction inferred): what tests and oracles building boards use.
 
         Returns
         -------
@@ -253,6 +274,9 @@ class Leaderboard(TaskScores):
         lower_is_better, weights, groups = check_frame_options(
             lower_is_better, weights, groups, tasks, exclude, keep_columns
         )
+        higher_is_better = name_list(higher_is_better, "higher_is_better", allow_str=True)
+        if not isinstance(infer, (bool, np.bool_)):
+            raise InvalidOptionError(f"infer must be True or False, got {infer!r}")
         parsed = parse_frame(
             frame,
             lower_is_better=lower_is_better,
@@ -264,6 +288,8 @@ class Leaderboard(TaskScores):
             exclude=exclude,
             keep_columns=keep_columns,
             dedupe=dedupe,
+            higher_is_better=higher_is_better,
+            infer=bool(infer),
         )
         return cls(
             parsed.values,
@@ -271,6 +297,7 @@ class Leaderboard(TaskScores):
             weights=parsed.weights,
             groups=parsed.groups,
             notes=parsed.notes,
+            reading=parsed.reading,
         )
 
     @classmethod
@@ -409,6 +436,50 @@ class Leaderboard(TaskScores):
     def notes(self) -> tuple[str, ...]:
         """What parsing did (composite splits, dropped systems or tasks, renamed systems)."""
         return self._notes
+
+    @property
+    def reading(self) -> ReadingSummary:
+        """How the file's columns were read: tasks, columns set aside and why, directions.
+
+        A leaderboard built directly (not from a frame) reads every column as a task, as given.
+
+        Examples
+        --------
+        >>> import pandas as pd
+        >>> frame = pd.DataFrame({"qa": [0.7, 0.5, 0.6], "Latency (ms)": [30.0, 10.0, 20.0]}, index=["a", "b", "c"])
+        >>> print(Leaderboard.from_frame(frame).reading)
+        read 2 columns: 2 tasks
+          Latency (ms): lower is better, named like a time: 'latency' (reverse: higher_is_better=['Latency (ms)'])
+        """
+        if self._reading is not None:
+            return self._reading
+        lower = self._lower
+        return ReadingSummary(
+            tuple(ColumnReading(t, "task", direction="lower" if t in lower else "higher", direction_source="given")
+                  for t in self.tasks),
+            inferred=False,
+        )
+
+    @property
+    def stderr(self) -> pd.DataFrame | None:
+        """Standard errors read beside the scores (systems x the tasks that have them), or None.
+
+        Examples
+        --------
+        >>> import pandas as pd
+        >>> frame = pd.DataFrame({"qa": [0.7, 0.5], "qa_stderr": [0.01, 0.02]}, index=["a", "b"])
+        >>> Leaderboard.from_frame(frame).stderr
+             qa
+        a  0.01
+        b  0.02
+        """
+        frame = None if self._reading is None else self._reading.stderr
+        if frame is None:
+            return None
+        tasks = [t for t in self.tasks if t in frame.columns]
+        if not tasks:
+            return None
+        return frame.reindex(index=list(self.systems), columns=tasks)
 
     @property
     def missing(self) -> pd.DataFrame:
@@ -554,7 +625,8 @@ class Leaderboard(TaskScores):
         dict
             ``source``, ``systems``, ``tasks``, ``lower_is_better``, ``weights``, ``groups``,
             ``scores`` (system -> task -> score, None when missing), ``missing`` (``[system,
-            task]`` pairs) and ``notes``.
+            task]`` pairs), ``notes`` and ``reading`` (how each column was read,
+            :meth:`ReadingSummary.to_dict`).
 
         Examples
         --------
@@ -577,6 +649,7 @@ class Leaderboard(TaskScores):
             },
             "missing": [[s, t] for s, t in self.missing_cells()],
             "notes": list(self._notes),
+            "reading": self.reading.to_dict(),
         }
 
     # ------------------------------------------------------------------ derived leaderboards
@@ -630,6 +703,7 @@ class Leaderboard(TaskScores):
             weights={t: float(self._weights[t]) for t in task_list},
             groups={g: ts for g, ts in groups.items() if ts},
             notes=self._notes,
+            reading=self._reading,
         )
 
     def with_notes(self, notes: Iterable[str]) -> Leaderboard:
@@ -668,6 +742,7 @@ class Leaderboard(TaskScores):
                 weights=dict(self._weights.items()),
                 groups=self._groups,
                 notes=self._notes + notes,
+                reading=self._reading,
             )
 
     def with_weights(self, weights: Mapping[str, float]) -> Leaderboard:
@@ -700,7 +775,8 @@ class Leaderboard(TaskScores):
         [2.0, 1.0, 1.0, 1.0, 1.0]
         """
         return Leaderboard(
-            self._scores, lower_is_better=self._lower, weights=weights, groups=self._groups, notes=self._notes
+            self._scores, lower_is_better=self._lower, weights=weights, groups=self._groups, notes=self._notes,
+            reading=self._reading,
         )
 
     def with_groups(self, groups: Mapping[str, Iterable[str]]) -> Leaderboard:
@@ -735,6 +811,7 @@ class Leaderboard(TaskScores):
             weights=dict(self._weights.items()),
             groups=groups,
             notes=self._notes,
+            reading=self._reading,
         )
 
     # ------------------------------------------------------------------ display

@@ -18,13 +18,23 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .bookkeeping import bookkeeping_by_name, bookkeeping_by_values
+from .bookkeeping import aggregate_columns, duplicate_columns, is_rank_column
+from .columns import (
+    MAX_FIT_COLUMNS,
+    ColumnReading,
+    ReadingSummary,
+    direction_reading,
+    is_text_column,
+    role_by_name,
+    stderr_target,
+)
 from .cells import composite_name, drop_unscored, parse_column
 from .errors import (
     ConsensusError,
     DuplicateLabelError,
     EmptyLabelError,
     EmptySystemError,
+    InvalidOptionError,
     InvalidWeightError,
     LeaderboardError,
     LongFormatError,
@@ -56,8 +66,10 @@ class ParsedFrame:
         equally by its parts).
     groups : dict of str to list of str
     notes : list of str
-        What was done: renamed names, excluded bookkeeping columns, composite splits,
-        dropped empty systems and tasks.
+        What was done: renamed names, excluded columns, composite splits, dropped empty
+        systems and tasks.
+    reading : ReadingSummary
+        How each column was read (:mod:`consensus.columns`).
     """
 
     values: pd.DataFrame
@@ -65,6 +77,7 @@ class ParsedFrame:
     weights: dict[str, float]
     groups: dict[str, list[str]]
     notes: list[str]
+    reading: ReadingSummary | None = None
 
 
 def _blank(value: object) -> bool:
@@ -179,6 +192,8 @@ def parse_frame(
     exclude: Iterable[str] = (),
     keep_columns: Iterable[str] | bool | None = None,
     dedupe: bool = False,
+    higher_is_better: Iterable[str] = (),
+    infer: bool = True,
 ) -> ParsedFrame:
     """Read a systems x tasks frame cell by cell (the options are those of ``Leaderboard.from_frame``).
 
@@ -194,6 +209,7 @@ def parse_frame(
         Systems as the index, tasks as columns; cells are numbers, missing markers
         (:data:`~consensus.cells.MISSING_MARKERS`) or, with `split_composite`, composite cells.
     lower_is_better, weights, groups, split_composite, drop_empty, tasks, exclude, keep_columns, dedupe
+    higher_is_better, infer
         See :meth:`consensus.Leaderboard.from_frame`.
 
     Returns
@@ -231,6 +247,7 @@ def parse_frame(
     raw_systems, raw_columns = list(frame.index), list(frame.columns)
     systems, sys_changed = _labels(raw_systems, "system", source, problems)
     columns, col_changed = _labels(raw_columns, "task", source, problems)
+    all_columns = list(columns)
     if sys_changed or col_changed:
         notes.append("normalized whitespace in names: " + _shown_changes(sys_changed + col_changed))
     if dedupe:
@@ -260,19 +277,32 @@ def parse_frame(
     position = {name: j for j, name in enumerate(columns)}
     selected = [c for c in (chosen if chosen is not None else columns) if c in position and c not in set(exclude)]
     named = set(chosen or ()) | set(lower_named) | set(user_weights) | {t for ts in user_groups.values() for t in ts}
-    for option, names in (("lower_is_better", lower_named), ("weights", list(user_weights))):
+    higher_named = _names(higher_is_better)
+    for option, names in (("lower_is_better", lower_named), ("higher_is_better", higher_named),
+                          ("weights", list(user_weights))):
         _check_known(names, selected, option, problems)
     for g, ts in user_groups.items():
         _check_known(ts, selected, f"group {g!r}", problems)
 
-    protected = named | set(keep)
-    by_name = {} if keep_all else {c: r for c, r in bookkeeping_by_name(selected).items() if c not in protected}
-    if len(by_name) == len(selected):
-        by_name = {}
+    protected = named | set(keep) | set(higher_named)
+    infer_roles = infer and not keep_all
+    by_name: dict[str, tuple[str, str]] = {}
+    if infer_roles:
+        for c in selected:
+            if c in protected:
+                continue
+            found = role_by_name(c)
+            if found is None and is_text_column(frame.iloc[:, position[c]]):
+                found = ("metadata", "text, not numbers")
+            if found is not None:
+                by_name[c] = found
+        if len(by_name) == len(selected):  # never every column: then they are read as tasks
+            by_name = {}
     parsed: dict[str, list[np.ndarray]] = {}
     failed = False
+    stderr_values: dict[str, np.ndarray] = {}
     for task in selected:
-        if task in by_name:
+        if task in by_name and by_name[task][0] != "stderr":
             continue
         j = position[task]
 
@@ -280,20 +310,29 @@ def parse_frame(
             at = source.rows(rows) if len(rows) <= 5 else f"{len(rows)} {'lines' if source.lines else 'rows'}"
             return f" ({source.column(j)}; {at})"
 
+        if task in by_name:  # a standard error: read if it reads, never a task
+            try:
+                stderr_values[task] = parse_column(frame.iloc[:, j], task, systems, False, where=where)[0]
+            except LeaderboardError:
+                by_name[task] = ("metadata", "named like a standard error, but not numbers")
+            continue
         try:
             parsed[task] = parse_column(frame.iloc[:, j], task, systems, split_composite, where=where)
         except LeaderboardError as exc:
             problems.append(exc)
             failed = True
-    singles = {t: parts[0] for t, parts in parsed.items() if len(parts) == 1 and t not in protected}
-    by_values = {} if keep_all else bookkeeping_by_values(singles)
-    if len(by_values) == len(parsed):
-        by_values = {}
-    bookkeeping = {**by_name, **by_values}
-    if bookkeeping:
-        listed = ", ".join(f"{c!r} ({r})" for c, r in bookkeeping.items())
-        notes.append(f"excluded bookkeeping column(s), not tasks: {listed}; pass keep_columns={list(bookkeeping)!r} to keep them")
-    columns = [t for t in selected if t in parsed and t not in bookkeeping]
+    by_values: dict[str, tuple[str, str, tuple[str, ...]]] = {}
+    suspects: dict[str, str] = {}
+    skipped: list[str] = []
+    if infer_roles and not failed:
+        by_values, suspects, skipped = _roles_by_values(parsed, protected)
+    excluded = {c: (r[0], r[1], ()) for c, r in by_name.items()} | by_values
+    if excluded:
+        listed = ", ".join(f"{c!r} ({r[1]})" for c, r in excluded.items() if r[0] != "stderr")
+        if listed:
+            kept = [c for c, r in excluded.items() if r[0] != "stderr"]
+            notes.append(f"excluded column(s), not tasks: {listed}; pass keep_columns={kept!r} to keep them")
+    columns = [t for t in selected if t in parsed and t not in excluded]
 
     renamed: dict[str, list[str]] = {}
     splits: list[str] = []
@@ -325,7 +364,8 @@ def parse_frame(
             continue
         for name in renamed.get(task, []):
             new_weights[name] = w / len(renamed[task])
-    if problems and source.system_column is not None and not source.chosen:
+    if (problems or infer) and source.system_column is not None and not source.chosen:
+        # names that are all numbers (a rank column first) beside a column of text: the names are elsewhere
         hint = _numeric_names_problem(frame, source.system_column)
         problems = problems if hint is None else [hint, *problems]
     raise_problems(problems)
@@ -333,6 +373,20 @@ def parse_frame(
         if len(renamed[task]) > 1 and task not in user_weights:
             for name in renamed[task]:
                 new_weights[name] = 1.0 / len(renamed[task])
+    lower_set, higher_set = set(lower_names), set(higher_named)
+    conflict = sorted(lower_set & higher_set)
+    if conflict:
+        raise InvalidOptionError(f"task(s) {', '.join(map(repr, conflict))} named in both lower_is_better and higher_is_better")
+    directions: dict[str, tuple[str, str, tuple[str, str] | None, bool]] = {}
+    for task in columns:
+        given = task in lower_set or task in higher_set or task in set(lower_named)
+        directions[task] = direction_reading(task, lower=task in lower_set, given=given, infer=infer)
+    lower_names = [t for t in columns if directions[t][3]]
+    reading = _reading_summary(
+        columns=[c for c in all_columns], selected=selected, excluded=excluded, directions=directions,
+        suspects=suspects, skipped=skipped, stderr_values=stderr_values, systems=systems, tasks=columns,
+        exclude=exclude, chosen=chosen, infer=infer,
+    )
     new_lower = [name for task in lower_names for name in renamed.get(task, [])]
     new_groups = {g: [name for t in ts for name in renamed.get(t, [])] for g, ts in user_groups.items()}
     new_groups = {g: ts for g, ts in new_groups.items() if ts or not user_groups[g]}
@@ -345,7 +399,7 @@ def parse_frame(
         new_weights = {t: w for t, w in new_weights.items() if t in kept}
         new_groups = {g: [t for t in ts if t in kept] for g, ts in new_groups.items()}
         new_groups = {g: ts for g, ts in new_groups.items() if ts}
-    return ParsedFrame(values, new_lower, new_weights, new_groups, notes)
+    return ParsedFrame(values, new_lower, new_weights, new_groups, notes, reading)
 
 
 def _numeric_names_problem(frame: pd.DataFrame, column: str) -> LeaderboardError | None:
@@ -354,15 +408,22 @@ def _numeric_names_problem(frame: pd.DataFrame, column: str) -> LeaderboardError
     names = [str(s) for s in frame.index]
     if not names or not all(s.strip().lstrip("-").replace(".", "", 1).isdigit() for s in names):
         return None
-    text = [
-        str(c) for c in frame.columns
-        if pd.to_numeric(frame[c], errors="coerce").isna().all() and not frame[c].astype(str).str.fullmatch(_COMPOSITE_LIKE).any()
-    ]
+    positions = [j for j in range(frame.shape[1]) if is_text_column(frame.iloc[:, j])]
+    text = [str(frame.columns[j]) for j in positions]
     if not text:
         return None
-    priority = ("model", "system", "method", "submission", "name")
-    likely = sorted((priority.index(normalize_name(c).lower()), c) for c in text if normalize_name(c).lower() in priority)
-    pick = likely[0][1] if likely else text[0]
+    # a column named like names first, then one whose values are all different (not links)
+    def key(name: str) -> str:
+        return normalize_name(name).lower().replace(" ", "").replace("_", "")
+
+    priority = ("model", "system", "method", "submission", "name", "modelname", "systemname", "evalname", "team")
+    named = sorted((priority.index(key(c)), c) for c in text if key(c) in priority)
+    unique = [
+        str(frame.columns[j]) for j in positions
+        if (cells := pd.Series(frame.iloc[:, j].to_numpy(dtype=object)).astype(str).str.strip()).is_unique
+        and not cells.str.match(r"(?i)https?://").any()
+    ]
+    pick = named[0][1] if named else (unique or text)[0]
     return LeaderboardError(
         f"system names come from the first column {column!r}, which holds numbers "
         f"({', '.join(names[:3])}, ...); pass index_col={pick!r} to take the names from it"
@@ -392,3 +453,85 @@ def _check_values(values: pd.DataFrame, *, drop_empty: bool, failed: bool, probl
     if len(systems) < 2:
         problems.append(TooFewSystemsError(len(systems)))
 
+
+
+def _roles_by_values(
+    parsed: Mapping[str, list[np.ndarray]], protected: set[str]
+) -> tuple[dict[str, tuple[str, str, tuple[str, ...]]], dict[str, str], list[str]]:
+    """Rank, duplicate and aggregate columns found by their values (:mod:`consensus.columns`),
+    suspected aggregates kept as tasks (with what they look like), and the checks skipped."""
+    singles = {t: parts[0] for t, parts in parsed.items() if len(parts) == 1}
+    found: dict[str, tuple[str, str, tuple[str, ...]]] = {}
+    for name, col in singles.items():
+        if name not in protected and len(col) >= 5 and is_rank_column(col):
+            found[name] = ("rank", "integer ranks 1, 2, 3, ... in row order", ())
+    rest = {n: c for n, c in singles.items() if n not in found}
+    for name, (kept, why) in duplicate_columns(rest).items():
+        if name not in protected:
+            found[name] = ("duplicate", why, (kept,))
+    rest = {n: c for n, c in rest.items() if n not in found}
+    wide = len(rest) > MAX_FIT_COLUMNS
+    suspects: dict[str, str] = {}
+    for name, fit in aggregate_columns(rest, fit=not wide).items():
+        if name in protected:
+            continue
+        what = {"mean": "the mean", "sum": "the sum", "weighted": "a non-negative weighted sum"}[fit.kind]
+        shown = ", ".join(fit.of[:6]) + (f" and {len(fit.of) - 6} more" if len(fit.of) > 6 else "")
+        text = f"{what} of {shown} within print rounding ({fit.rows} rows)"
+        if fit.certain:
+            found[name] = ("aggregate", text, fit.of)
+        else:
+            suspects[name] = f"looks like an aggregate: {text}, too few rows to be sure"
+    if len(found) == len(parsed):  # never every column
+        return {}, suspects, []
+    skipped = [
+        f"aggregate fit skipped on {len(rest)} numeric columns (more than {MAX_FIT_COLUMNS}); the row-mean and "
+        "duplicate tests ran"
+    ] if wide else []
+    return {n: found[n] for n in parsed if n in found}, suspects, skipped
+
+
+def _reading_summary(
+    *,
+    columns: Sequence[str],
+    selected: Sequence[str],
+    excluded: Mapping[str, tuple[str, str, tuple[str, ...]]],
+    directions: Mapping[str, tuple[str, str, tuple[str, str] | None, bool]],
+    suspects: Mapping[str, str],
+    skipped: Sequence[str],
+    stderr_values: Mapping[str, np.ndarray],
+    systems: Sequence[str],
+    tasks: Sequence[str],
+    exclude: Sequence[str],
+    chosen: Sequence[str] | None,
+    infer: bool,
+) -> ReadingSummary:
+    """One :class:`~consensus.columns.ColumnReading` per column of the frame, in column order."""
+    chosen_set, selected_set, exclude_set = set(chosen or ()), set(selected), set(exclude)
+    readings: list[ColumnReading] = []
+    stderr: dict[str, np.ndarray] = {}
+    left: str | None = None
+    for c in columns:
+        if c in directions:
+            way, source, override, _ = directions[c]
+            note = suspects.get(c, "")
+            undo = override if override is not None else (("exclude", c) if note else None)
+            readings.append(ColumnReading(c, "task", direction=way, direction_source=source, override=undo, note=note))
+            left = c
+        elif c not in selected_set:
+            why = "exclude=" if c in exclude_set else ("not in tasks=" if chosen is not None and c not in chosen_set else "")
+            readings.append(ColumnReading(c, "excluded", why))
+        elif c in excluded:
+            role, why, of = excluded[c]
+            if role == "stderr":
+                target = stderr_target(c, tasks, left)
+                if target is not None and c in stderr_values and target not in stderr:
+                    stderr[target] = stderr_values[c]
+                    of = (target,)
+                else:
+                    of = ()
+            readings.append(ColumnReading(c, role, why, of=tuple(of), override=("keep_columns", c)))  # type: ignore[arg-type]
+    frame = None
+    if stderr:
+        frame = pd.DataFrame({t: stderr[t] for t in tasks if t in stderr}, index=pd.Index(systems, dtype=object))
+    return ReadingSummary(tuple(readings), inferred=infer, stderr=frame, skipped=tuple(skipped))

@@ -145,9 +145,11 @@ def loop_options(
 ) -> dict[str, Any]:
     """The options :func:`consensus.rank` gets inside a resampling loop.
 
-    The user's options (`given`), then the rule's own missing-score policy when `board` has
-    holes, and for Kemeny: one solver thread, `time_limit` and the warm start `initial`
-    (its systems not on `board` skipped).
+    The user's options (`given`), then, when `board` has holes, the rule's own missing-score
+    policy and ``min_coverage=0`` (a resample ranks every system it holds: which systems a
+    study covers is decided once, on the full board, not per resample), and for Kemeny: one
+    solver thread, `time_limit` and the warm start `initial` (its systems not on `board`
+    skipped).
 
     Parameters
     ----------
@@ -177,6 +179,8 @@ def loop_options(
     opts = dict(given)
     if board.has_missing and "missing" not in opts:
         opts["missing"] = auto_missing(rule)
+    if board.has_missing:  # a resample ranks the systems it was given: the caller chose them once
+        opts.setdefault("min_coverage", 0)
     if rule == "kemeny":
         opts.setdefault("threads", SOLVER_THREADS)
         if time_limit is not None:

@@ -236,7 +236,7 @@ def _majority_problem(lb: Leaderboard, rule: str, kind: str, missing: object,
             weights = np.array([r[j] if t in keep else 0.0 for j, t in enumerate(work.tasks)])
         sub = work.with_weights({t: float(x) for t, x in zip(work.tasks, weights)})
         changed = bool(pairwise(sub).majority[pair[0], pair[1]] <= 0)
-        return changed, rank(sub, "condorcet").ranking
+        return changed, rank(sub, "condorcet", min_coverage=0).ranking  # the systems of `work`, whatever the weights
 
     return _Problem(work, rule, exact, current, pairs, D, tied, check, note), {}
 

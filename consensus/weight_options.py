@@ -19,7 +19,7 @@ import pandas as pd
 from solvers.weights_lp import WeightConstraints
 
 from .certificates import weight_vector
-from .coverage import apply_min_coverage
+from .coverage import apply_min_coverage, set_aside
 from .errors import InvalidOptionError, InvalidWeightError, UnknownTaskError
 from .leaderboard import Leaderboard
 from .missing_policies import apply_policy, check_policy
@@ -514,7 +514,9 @@ def treated_leaderboard(
     """
     policy = check_weight_missing(missing, context)
     before = len(lb.notes)
-    lb = apply_min_coverage(lb, min_coverage)
+    # prospective answers "who can win": the default set-aside rule applies; the questions about one
+    # given system (condorcet_weights, winning_weights, weight_sensitivity) apply only an explicit threshold
+    lb = set_aside(lb, min_coverage) if context == "prospective" else apply_min_coverage(lb, min_coverage)
     treated, record = apply_policy(lb, policy, context)
     if record["treatment"].startswith("pairwise"):
         record = dict(record, treatment="pairwise: a missing score counts as neither a win nor a loss (R = 0)")

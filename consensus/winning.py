@@ -43,7 +43,7 @@ import numpy as np
 
 from .certificates import Labels, verify_condorcet_result
 from .condorcet import Engine, condorcet_weights, solve_system
-from .coverage import apply_min_coverage
+from .coverage import apply_min_coverage, set_aside
 from .errors import InvalidOptionError
 from .leaderboard import Leaderboard
 from .results import CondorcetWeightsResult
@@ -163,7 +163,7 @@ def linear_setup(
         if rule == "mean":
             raise InvalidOptionError(f"{context}: rule 'mean' cannot use missing='impute'; use 'median', 'drop_tasks' or 'drop_systems'")
         before = len(lb.notes)
-        treated = apply_min_coverage(lb, min_coverage)
+        treated = set_aside(lb, min_coverage) if context == "prospective" else apply_min_coverage(lb, min_coverage)
         holes = treated
         record: dict[str, Any] = {"policy": "impute", "treatment": "impute: expected points over the compatible complete rankings of each task"}
         notes = tuple(treated.notes[before:])

@@ -67,7 +67,7 @@ def score_tables(draw, weighted: bool = False, **kwargs) -> Leaderboard:
         weights = dict(zip(frame.columns, map(float, ws)))
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", DegenerateTaskWarning)
-        return Leaderboard.from_frame(frame, weights=weights, keep_columns=True)  # scores, not an export
+        return Leaderboard.from_frame(frame, weights=weights, infer=False)  # the board as drawn: no reading inference
 
 
 def tournament_costs(n: int, tasks: int, seed: int) -> np.ndarray:

@@ -331,15 +331,21 @@ def test_input_formats_agree(files, capsys):
 
 def test_export_columns_need_exclude(files, capsys):
     code, _, err = run(capsys, "rank", str(files["export.csv"]), "--rule", "borda")
-    assert code == 2  # the first column ("rank") names the systems; "team" is text
+    assert code == 2  # the first column ("rank") holds numbers: the names are in "model"
     assert err.startswith("consensus: error: ") and err.count("\n") == 1
-    assert "'team'" in err and "--exclude" in err and "exclude=" not in err
+    assert "--index-col model" in err and "index_col=" not in err
     code, _, err = run(capsys, "rank", str(files["export.csv"]), "--rule", "borda", "--index-col", "model",
-                       "--exclude", "rank,team")
-    assert code == 2
+                       "--exclude", "rank,team", "--no-infer")
+    assert code == 2  # read as given, the URL column is an error
     assert err.strip().endswith("pass --exclude url if it is not a task")
     assert err.count("--exclude url") == 1  # the hint once
     assert err.count("\n") == 1
+    code, out, err = run(capsys, "rank", str(files["export.csv"]), "--rule", "borda", "--index-col", "model",
+                         "--format", "json")
+    assert code == 0, err  # by default: rank by name, team and url by type, avg by value are not tasks
+    assert json.loads(out)["input"]["tasks"] == ["qa", "nli"]
+    assert "'avg' (named like an aggregate)" in err and "'url' (named like model information)" in err
+    assert "--keep-columns rank,team,url,avg" in err
     code, out, err = run(capsys, "rank", str(files["export.csv"]), "--rule", "borda", "--index-col", "model",
                          "--exclude", "rank,team,url", "--exclude", "avg", "--format", "json")
     assert code == 0, err
@@ -545,8 +551,13 @@ def test_analyze_states_each_rules_policy_and_caps_tables(files, capsys, tmp_pat
     sparse = tmp_path / "sparse.csv"
     sparse.write_text("model,t1,t2,t3,t4\na,0.9,0.8,0.7,0.6\nb,0.5,0.6,0.75,0.8\nc,0.3,0.2,0.4,0.1\nx,1.0,,,\n")
     code, out, err = run(capsys, "analyze", str(sparse), "--quiet", "--no-prospective")
-    assert code == 0, err
-    assert "warning: " in out and "'x'" in out.split("warning: ", 1)[1]  # 1 of 4 tasks
+    assert code == 0, err  # 'x' (1 of 4 tasks) is set aside by default, said in the summary and the notes
+    summary = out.split("Scores as read")[0]
+    assert "set aside, not ranked: 1 system(s)" in summary and "--min-coverage 0 ranks them" in summary
+    assert "'x' (1/4 tasks, 25% of the weight" in out and "min_coverage=" not in out
+    code, out, err = run(capsys, "analyze", str(sparse), "--quiet", "--no-prospective", "--min-coverage", "0")
+    assert code == 0, err  # ranked on request, and flagged
+    assert "warning: " in out and "'x'" in out.split("warning: ", 1)[1]
     code, out, err = run(capsys, "analyze", str(sparse), "--quiet", "--min-coverage", "0.5", "--format", "json")
     assert code == 0, err
     assert sorted(json.loads(out)["result"]["kemeny"]["ranking"]) == ["a", "b", "c"]

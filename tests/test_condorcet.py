@@ -288,7 +288,7 @@ def test_rock_paper_scissors_blend_proves_a_weak_never():
 @given(score_tables(max_systems=5, max_tasks=4, missing=True), st.booleans(), st.booleans())
 def test_brute_force_grid_cross_check(lb, strict, scored_only):
     table = cs.prospective(
-        lb, strict=strict, nearest_to="leaderboard", scored_tasks_only=scored_only
+        lb, strict=strict, nearest_to="leaderboard", scored_tasks_only=scored_only, min_coverage=0
     ).to_frame().set_index("system")
     full_grid = grid_for(lb.n_tasks)
     ref = lb.normalized_weights.to_numpy()
@@ -374,7 +374,7 @@ def test_user_constraints_brute_force(case, strict, scored_only):
         grid_ok = grid_ok & (grid_for(lb.n_tasks)[:, lb.missing.loc[system].to_numpy()] == 0).all(axis=1)
     grid = grid_for(lb.n_tasks)[grid_ok]
     options = {**options, "scored_tasks_only": scored_only}
-    table = cs.prospective(lb, strict=strict, nearest_to=None, **options).to_frame().set_index("system")
+    table = cs.prospective(lb, strict=strict, nearest_to=None, min_coverage=0, **options).to_frame().set_index("system")
     res = cs.condorcet_weights(lb, system, strict=strict, **options)
     if res.status is SolveStatus.INFEASIBLE:
         assert len(grid) == 0

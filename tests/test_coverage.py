@@ -48,7 +48,17 @@ def board() -> cs.Leaderboard:
 
 @pytest.fixture(scope="module")
 def analysis(board):
-    return cs.analyze(board)
+    return cs.analyze(board, min_coverage=0)  # every system ranked, as given: the flags are what is tested
+
+
+def test_analyze_sets_the_sparse_systems_aside_by_default(board):
+    a = cs.analyze(board, prospective=False)
+    assert set(a.leaderboard.systems) == set(board.systems) - set(SPARSE)  # 'human' is on 7 of 15 tasks: 47%
+    assert a.kemeny.ranking[0] not in SPARSE and a.coverage_flags == ()
+    (note,) = [n for n in a.notes if n.startswith("set aside, not ranked")]
+    assert note.startswith("set aside, not ranked: 4 system(s) with coverage below 50% (pass min_coverage=0 to rank them)")
+    assert "'one_task' (1/15 tasks, 7% of the weight, 21/21 rivals)" in note
+    assert note.endswith("and 2 more")
 
 
 # ---------------------------------------------------------------------- the leaderboard
@@ -141,7 +151,7 @@ def test_analyze_with_min_coverage_drops_and_names_them(board):
     a = cs.analyze(board, min_coverage=0.5, prospective=False)
     assert not set(SPARSE) & set(a.leaderboard.systems)
     assert a.kemeny.ranking[0] not in SPARSE
-    assert any(n.startswith("min_coverage=0.5: dropped 4 system(s)") and "'one_task'" in n for n in a.notes)
+    assert any(n.startswith("set aside, not ranked: 4 system(s)") and "'one_task'" in n for n in a.notes)
     assert a.coverage_flags == ()
     assert set(a.coverage) == set(a.leaderboard.systems)
 
@@ -158,14 +168,15 @@ def test_analysis_to_dict_carries_coverage(analysis):
 
 # ---------------------------------------------------------------------- kemeny
 def test_kemeny_policies_and_min_coverage(board):
-    assert cs.kemeny(board).ranking[0] == "one_task"
+    assert cs.kemeny(board, min_coverage=0).ranking[0] == "one_task"
     kept = cs.kemeny(board, min_coverage=0.5)
     assert len(kept.ranking) == 18 and not set(SPARSE) & set(kept.ranking)
+    assert cs.kemeny(board).ranking == kept.ranking  # the default
     dropped = cs.kemeny(board, missing="drop_systems")
     assert dropped.ranking == kept.ranking
     assert cs.rank(board, "kemeny", missing="drop_systems").order == dropped.ranking
     for policy in ("impute", "median", "pairwise"):
-        assert len(cs.kemeny(board, missing=policy).ranking) == 22
+        assert len(cs.kemeny(board, missing=policy, min_coverage=0).ranking) == 22
     assert cs.kemeny(board, missing="impute").ranking == cs.rank(board, "kemeny", missing="impute").order
     with pytest.raises(InvalidOptionError, match="need a Leaderboard"):
         cs.kemeny(cs.pairwise(board), missing="median")
@@ -193,10 +204,10 @@ def test_scored_tasks_only_changes_the_weak_verdict(board):
 
 
 def test_prospective_scored_tasks_only(board):
-    default = cs.prospective(board, strict=False)
+    default = cs.prospective(board, strict=False, min_coverage=0)
     assert "one_loser" not in default.prospective_systems
     assert default.options["scored_tasks_only"] is True
-    old = cs.prospective(board, strict=False, scored_tasks_only=False)
+    old = cs.prospective(board, strict=False, scored_tasks_only=False, min_coverage=0)
     assert "one_loser" in old.prospective_systems
     assert old.options["scored_tasks_only"] is False
     # strict feasibility never depends on it
@@ -217,12 +228,13 @@ def test_weights_missing_policies(board):
         cs.condorcet_weights(board, "one_task", min_coverage=0.5)
     with pytest.raises(InvalidOptionError, match="dropped by missing='drop_systems'"):
         cs.condorcet_weights(board, "one_task", missing="drop_systems")
-    res = cs.prospective(board, missing="drop_systems")
+    res = cs.prospective(board, missing="drop_systems", min_coverage=0)
     assert res.systems == tuple(s for s in board.systems if s not in SPARSE)
     assert list(res.options["missing"]["dropped_systems"]) == list(SPARSE)
     covered = cs.prospective(board, min_coverage=0.5)
-    assert covered.systems == res.systems and covered.options["notes"][0].startswith("min_coverage=0.5")
-    median = cs.prospective(board, missing="median", strict=False)
+    assert covered.systems == res.systems and covered.options["notes"][0].startswith("set aside, not ranked: 4")
+    assert cs.prospective(board).systems == res.systems  # the default
+    median = cs.prospective(board, missing="median", strict=False, min_coverage=0)
     assert median.options["missing"]["policy"] == "median"
     # the median fill does not let a system win on tasks it was never scored on
     assert "one_loser" not in median.prospective_systems

@@ -59,8 +59,8 @@ def test_glue_like_frame_excludes_rank_and_average_and_reads_every_oddity():
         lb = frame_to_leaderboard(raw, index_col="Model", split_composite=True)
     assert "Rank" not in lb.tasks and "Average" not in lb.tasks
     assert lb.tasks == ("CoLA", "SST-2", "MRPC[1]", "MRPC[2]", "QNLI", "RTE", "WNLI")
-    note = next(n for n in lb.notes if n.startswith("excluded bookkeeping"))
-    assert "'Rank' (named like a rank or aggregate)" in note and "'Average'" in note
+    note = next(n for n in lb.notes if n.startswith("excluded column(s), not tasks"))
+    assert "'Rank' (named like a rank)" in note and "'Average' (named like an aggregate)" in note
     assert "keep_columns=['Rank', 'Average']" in note
     # composite halves missing: the missing half is NaN, the other kept
     assert math.isnan(lb.scores.loc["model-4", "MRPC[1]"]) and lb.scores.loc["model-4", "MRPC[2]"] == 99.8
@@ -81,7 +81,7 @@ def test_keep_columns_keeps_bookkeeping_columns():
         everything = frame_to_leaderboard(raw, index_col="Model", split_composite=True, keep_columns=True)
     assert "Average" in kept.tasks and "Rank" not in kept.tasks
     assert {"Rank", "Average"} <= set(everything.tasks)
-    assert not any(n.startswith("excluded bookkeeping") for n in everything.notes)
+    assert not any(n.startswith("excluded column(s)") for n in everything.notes)
     with pytest.raises(UnknownTaskError, match="keep_columns"):
         frame_to_leaderboard(raw, index_col="Model", split_composite=True, keep_columns=["Avrage"])
 
@@ -115,7 +115,8 @@ def test_a_column_equal_to_the_row_mean_is_excluded_by_its_values():
     frame["summary"] = np.round(np.nanmean(scores, axis=1), 1)
     lb = Leaderboard.from_frame(frame)
     assert "summary" not in lb.tasks
-    assert "'summary' (the row mean of the other columns)" in lb.notes[0]
+    assert "'summary' (the mean of a1, a2, a3, a4 within print rounding" in lb.notes[0]
+    assert lb.reading.excluded["summary"].of == ("a1", "a2", "a3", "a4")
 
 
 def test_small_sorted_leaderboards_keep_their_tasks():
@@ -231,10 +232,12 @@ def test_file_errors_give_file_lines_and_columns(tmp_path):
 def test_numbers_in_the_first_column_point_to_index_col(tmp_path):
     path = tmp_path / "export.csv"
     path.write_text("Rank,Model,qa,nli\n1,a,0.7,0.5\n2,b,0.6,0.4\n3,c,0.5,0.6\n")
-    with pytest.raises(LeaderboardErrors, match=r"first column 'Rank', which holds numbers.*index_col='Model'") as info:
+    with pytest.raises(LeaderboardError, match=r"first column 'Rank', which holds numbers.*index_col='Model'") as info:
         cs.read_leaderboard(path)
-    assert "task 'Model' (column 2; lines 2, 3, 4) holds text" in str(info.value)
     assert "--index-col Model" in info.value.cli_message()
+    with pytest.raises(LeaderboardErrors, match=r"first column 'Rank', which holds numbers.*index_col='Model'") as info:
+        cs.read_leaderboard(path, infer=False)  # as given: the text column is an error of its own
+    assert "task 'Model' (column 2; lines 2, 3, 4) holds text" in str(info.value)
     lb = cs.read_leaderboard(path, index_col="Model")
     assert lb.systems == ("a", "b", "c") and lb.tasks == ("qa", "nli")
 
@@ -244,17 +247,18 @@ def test_glue_like_export_is_fixed_in_two_runs():
     with pytest.raises(LeaderboardErrors) as info:
         cs.read_leaderboard(path)
     first = str(info.value)
-    assert "index_col='Model'" in first and "exclude=['Name']" in first and "exclude=['URL']" in first
-    assert "split_composite=True" in first
+    assert "index_col='Model'" in first and "split_composite=True" in first
+    assert "exclude=" not in first  # the text columns (Name, URL) are set aside by the reading step
     with pytest.raises(LeaderboardErrors) as info:
-        cs.read_leaderboard(path, index_col="Model", exclude=["Name", "URL"])
+        cs.read_leaderboard(path, index_col="Model")
     assert "dedupe=True" in str(info.value) and "'BERT-large' at lines" in str(info.value)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        lb = cs.read_leaderboard(path, index_col="Model", exclude=["Name", "URL"], split_composite=True, dedupe=True)
+        lb = cs.read_leaderboard(path, index_col="Model", split_composite=True, dedupe=True)
     assert lb.n_systems == 100 and "Rank" not in lb.tasks and "Score" not in lb.tasks
     assert "RoBERTa (ensemble)" in lb.systems and "BERT-large_2" in lb.systems
-    assert any("'Rank'" in n and "'Score'" in n for n in lb.notes if n.startswith("excluded bookkeeping"))
+    assert any("'Rank'" in n and "'Score'" in n for n in lb.notes if n.startswith("excluded column(s)"))
+    assert {"Name", "URL"} <= {c for c, r in lb.reading.excluded.items() if r.role == "metadata"}
 
 
 # ---------------------------------------------------------------- long format
@@ -321,10 +325,13 @@ def test_long_frames_normalize_names_before_pivoting():
 
 def test_constant_or_copied_columns_are_tasks_not_bookkeeping():
     # a task on which every system ties (1, 1, 1, ...) is not a rank column, and a task equal to
-    # one other task is not "the row mean of the other columns" (that needs at least two others)
+    # one other task is not "the row mean of the other columns" (that needs at least two others):
+    # it is the same benchmark twice, counted once
     frame = pd.DataFrame({"t0": [1.0] * 6, "t1": [3.0, 9.0, 27.0, 81.0, 50.0, 60.0],
                           "t2": [3.0, 9.0, 27.0, 81.0, 50.0, 60.0]}, index=[f"s{i}" for i in range(6)])
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", cs.DegenerateTaskWarning)
         lb = cs.Leaderboard.from_frame(frame)
-    assert lb.tasks == ("t0", "t1", "t2") and not any("bookkeeping" in n for n in lb.notes)
+    assert lb.tasks == ("t0", "t1")
+    assert lb.reading.excluded["t2"].role == "duplicate" and lb.reading.excluded["t2"].of == ("t1",)
+    assert not any(r.role in ("rank", "aggregate") for r in lb.reading.excluded.values())

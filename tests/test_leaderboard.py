@@ -231,8 +231,11 @@ def test_tasks_and_exclude_select_columns():
     data = frame({"rank": [1, 2, 3], "url": ["u", "v", "w"], "qa": [0.5, 0.6, 0.7]})
     assert Leaderboard.from_frame(data, exclude=["url", "rank"]).tasks == ("qa",)
     assert Leaderboard.from_frame(data, tasks=["qa"]).tasks == ("qa",)
+    read = Leaderboard.from_frame(data)  # the rank by name, the text column by type: not tasks
+    assert read.tasks == ("qa",) and read.reading.excluded["url"].role == "metadata"
+    assert read.reading.excluded["rank"].role == "rank"
     with pytest.raises(NonNumericScoreError, match=r"task 'url'"):
-        Leaderboard.from_frame(data)
+        Leaderboard.from_frame(data, infer=False)
 
 
 def test_degenerate_task_warns():

@@ -277,7 +277,7 @@ def test_min_coverage_drops_low_coverage_systems_and_records_them():
     assert res.systems == ("a", "b", "c")
     info = res.details["min_coverage"]
     assert info["threshold"] == 0.5 and info["dropped"] == ("x",)
-    assert info["coverage"] == pytest.approx({"x": 1 / 3}) and "'x' (1 of 3 tasks, 33%)" in info["note"]
+    assert info["coverage"] == pytest.approx({"x": 1 / 3}) and "'x' (1/3 tasks, 33% of the weight, 3/3 rivals)" in info["note"]
     assert res.options["min_coverage"] == 0.5
     assert res.missing["n_missing_cells"] == 0  # the policy sees the filtered board
     assert cs.rank(lb, "borda", min_coverage=0.5).winners == ("a",)

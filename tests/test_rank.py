@@ -23,13 +23,13 @@ MAJORITY = ["condorcet", "copeland", "minimax"]
 
 
 def _run(lb, rule, **options):
-    return cs.rank(lb, rule, **{**RULE_OPTIONS.get(rule, {}), **options})
+    return cs.rank(lb, rule, **{"min_coverage": 0, **RULE_OPTIONS.get(rule, {}), **options})  # the board as drawn
 
 
 def _board(frame: pd.DataFrame, **kwargs) -> Leaderboard:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", cs.DegenerateTaskWarning)
-        return Leaderboard.from_frame(frame, keep_columns=True, **kwargs)  # generated scores, not an export
+        return Leaderboard.from_frame(frame, infer=False, **kwargs)  # generated scores, not an export
 
 
 def _tiers(res: RuleResult) -> list[frozenset[str]]:

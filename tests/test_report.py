@@ -171,7 +171,7 @@ def test_analysis_json_document(toy_analysis):
     assert set(doc["result"]) >= {"source", "majority", "kemeny", "rules", "comparison", "prospective", "checks",
                                   "notes"}
     assert set(doc["input"]) == {"source", "systems", "tasks", "lower_is_better", "weights", "groups", "scores",
-                                 "missing", "notes"}
+                                 "missing", "notes", "reading"}
     assert doc["result"] == json.loads(json.dumps(toy_analysis.to_dict()))
     kem = doc["result"]["kemeny"]
     assert kem == json.loads(json.dumps(toy_analysis.kemeny.to_dict()))  # one schema: the result's to_dict()
@@ -313,7 +313,7 @@ def big_analysis():
     frame = pd.DataFrame(base[:, None] + rng.normal(size=(100, 14)), index=[f"sys-{i}" for i in range(100)],
                          columns=[f"task{j}" for j in range(14)])
     frame = frame.mask(rng.random(frame.shape) < 0.3)
-    return cs.analyze(cs.Leaderboard.from_frame(frame), source="generated")
+    return cs.analyze(cs.Leaderboard.from_frame(frame), source="generated", min_coverage=0)  # all 100 ranked
 
 
 def test_analyze_report_of_a_100_by_14_board_fits_in_120_lines(big_analysis):
@@ -353,7 +353,7 @@ def test_analyze_report_flags_low_coverage_winners():
         {f"t{j}": [0.9 - 0.05 * i for i in range(6)] for j in range(6)}, index=[f"s{i}" for i in range(6)]
     )
     frame.loc["lucky"] = [1.0] + [np.nan] * 5  # scored on one task of six, best there
-    text = render(cs.analyze(cs.Leaderboard.from_frame(frame), prospective=True))
+    text = render(cs.analyze(cs.Leaderboard.from_frame(frame, infer=False), prospective=True, min_coverage=0))
     summary = text[:text.index("Scores as read")]
     assert "warning: " in summary and "lucky" in summary.split("warning: ", 1)[1]
     assert "coverage: 17% to 100% of the task weight per system; 1 below 50% (lucky)" in summary

@@ -250,6 +250,10 @@ def _leaderboard_options(args: argparse.Namespace, *, tasks_is_count: bool = Fal
     keep = getattr(args, "keep_columns", None)
     if keep is not None:
         options["keep_columns"] = True if keep.strip().lower() == "all" else split_names(keep)
+    if getattr(args, "higher_is_better", None):
+        options["higher_is_better"] = _names(args.higher_is_better)
+    if getattr(args, "no_infer", False):
+        options["infer"] = False
     return options
 
 
@@ -259,7 +263,7 @@ FROM_FILE_NAME = "@file"
 
 #: Reading options that only apply to score tables, not to ``--from`` (another tool's files).
 _TABLE_ONLY = ("input_format", "sep", "orient", "index_col", "long", "instances", "split_composite", "dedupe",
-               "keep_columns", "groups", "exclude", "drop_empty")
+               "keep_columns", "groups", "exclude", "drop_empty", "no_infer")
 
 
 def _metric_option(values: list[str]) -> Any:
@@ -320,7 +324,7 @@ def _read_file(args: argparse.Namespace) -> tuple[Any, list[str]]:
 
     if getattr(args, "from_format", None):
         return _read_tool_output(args)
-    for option in ("metric", "split", "higher_is_better"):
+    for option in ("metric", "split"):
         if getattr(args, option, None):
             raise UsageError(f"--{option.replace('_', '-')} applies to --from TOOL files only")
     notes: list[str] = []
@@ -333,10 +337,10 @@ def _read_file(args: argparse.Namespace) -> tuple[Any, list[str]]:
         from ..readers import read_instances
 
         if (args.dedupe or args.tasks or args.exclude or args.groups or args.split_composite or args.index_col
-                or getattr(args, "keep_columns", None)):
+                or getattr(args, "keep_columns", None) or args.higher_is_better or args.no_infer):
             raise UsageError(
-                "--instances files take --lower-is-better, --weights and --sep only "
-                "(not --dedupe, --tasks, --exclude, --groups, --split-composite, --index-col, --keep-columns)"
+                "--instances files take --lower-is-better, --weights and --sep only (not --dedupe, --tasks, --exclude, "
+                "--groups, --split-composite, --index-col, --keep-columns, --higher-is-better, --no-infer)"
             )
         from ..instance_sets import is_many
 
@@ -397,9 +401,11 @@ def _load_example(args: argparse.Namespace) -> tuple[Any, str, str]:
     elif _synthetic_requested(args):
         raise UsageError(f"--n, --phi and --seed apply to the synthetic example 'gumbel', not {name!r}")
     options = _leaderboard_options(args, tasks_is_count=tasks_is_count)
-    if options.pop("split_composite") or options.pop("drop_empty") or args.dedupe or options.pop("keep_columns", None):
+    if (options.pop("split_composite") or options.pop("drop_empty") or args.dedupe or options.pop("keep_columns", None)
+            or options.pop("higher_is_better", None) or options.pop("infer", True) is False):
         raise UsageError(
-            "--split-composite, --drop-empty, --dedupe and --keep-columns apply to files, not built-in examples"
+            "--split-composite, --drop-empty, --dedupe, --keep-columns, --higher-is-better and --no-infer apply to "
+            "files, not built-in examples"
         )
     published = load_example(name, **params)
     lb = apply_reading_options(published, **options)

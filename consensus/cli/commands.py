@@ -15,7 +15,7 @@ from .args import (
     progress_for,
     split_names,
 )
-from .output import emit, save_plot
+from .output import emit, save_plot, warn_coverage
 
 
 def cmd_analyze(args: argparse.Namespace) -> int:
@@ -203,6 +203,7 @@ def cmd_rank(args: argparse.Namespace) -> int:
 
     table, source, _ = load(args, leaderboard=True)
     result = rank(table, args.rule, **_rule_options(args))
+    warn_coverage(args, result, table)
     emit(args, render(result, format=args.format, table=table, source=source, command="rank", top=args.top))
 
     def figure() -> Any:
@@ -255,6 +256,7 @@ def cmd_kemeny(args: argparse.Namespace) -> int:
         if progress:
             progress.close()
     table = data if is_leaderboard(data) else None
+    warn_coverage(args, result, table)
     emit(args, render(result, format=args.format, table=table, source=source, command="kemeny", top=args.top))
 
     def figure() -> Any:
@@ -312,6 +314,7 @@ def cmd_prospective(args: argparse.Namespace) -> int:
             raise UsageError("--nearest needs --system (the weights nearest to the official ones for one system)")
         answer = prospective(table, strict=not args.weak, **bounds)
         what = "best smallest margin" if args.rule == "condorcet" else f"best smallest {args.rule} margin"
+        warn_coverage(args, answer, table)
         emit(args, render(answer, format=args.format, table=table, source=source, command="prospective",
                           top=args.top))
 
@@ -326,6 +329,7 @@ def cmd_prospective(args: argparse.Namespace) -> int:
     if args.nearest:
         bounds["nearest_to"] = "leaderboard"
     result = winning_weights(table, args.system, strict=not args.weak, **{"rule": "condorcet", **bounds})
+    warn_coverage(args, result, table)
     emit(args, render(result, format=args.format, table=table, source=source, command="prospective", top=args.top))
 
     def weights_figure() -> Any:
@@ -388,6 +392,7 @@ def cmd_sensitivity(args: argparse.Namespace) -> int:
     if args.max_weight is not None:
         options["max_weight"] = args.max_weight
     result = weight_sensitivity(table, rule=args.rule, target=args.target, **options)
+    warn_coverage(args, result, table)
     emit(args, render(result, format=args.format, table=table, source=source, command="sensitivity", top=args.top))
 
     def figure() -> Any:
@@ -444,6 +449,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
     finally:
         if progress:
             progress.close()
+    warn_coverage(args, comparison, table)
     emit(args, render(comparison, format=args.format, table=table, source=source, command="compare", top=args.top))
 
     def figure() -> Any:
@@ -489,6 +495,7 @@ def cmd_impute(args: argparse.Namespace) -> int:
     imputed = impute_pairwise(data, levels=args.levels)
     confidence = pairwise_confidence(data, delta=args.delta)
     table = data if is_leaderboard(data) else None
+    warn_coverage(args, (imputed, confidence), table)
     emit(args, render((imputed, confidence), format=args.format, table=table, source=source, command="impute",
                       top=args.top))
 
@@ -498,4 +505,36 @@ def cmd_impute(args: argparse.Namespace) -> int:
         return plot_confidence(confidence)
 
     save_plot(args, figure)
+    return EXIT_OK
+
+
+def cmd_inspect(args: argparse.Namespace) -> int:
+    """Run ``consensus inspect FILE``: only how the file is read (columns, roles, directions), nothing ranked.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The reading options and ``--format`` (``table``, ``markdown`` or ``json``).
+
+    Returns
+    -------
+    int
+        0.
+
+    Raises
+    ------
+    UsageError
+        Conflicting or malformed options.
+    ConsensusError
+        The file cannot be read as a leaderboard.
+    """
+    import json
+
+    from ..report.reading import inspect_document, inspect_lines
+
+    data, source, _ = load(args, leaderboard=True)
+    if args.format == "json":
+        emit(args, json.dumps(inspect_document(data, source), indent=2, ensure_ascii=False) + "\n")
+    else:
+        emit(args, "\n".join(inspect_lines(data, source, cli=True, top=args.top)) + "\n")
     return EXIT_OK

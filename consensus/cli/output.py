@@ -10,7 +10,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from .args import UsageError
+from .args import PROG, UsageError, is_leaderboard
 
 #: Figure formats ``--plot`` accepts (what matplotlib's Agg, PDF, PS and SVG back-ends write).
 PLOT_FORMATS = ("png", "pdf", "svg", "svgz", "eps", "ps", "jpg", "jpeg", "tif", "tiff", "webp")
@@ -217,3 +217,22 @@ def save_plot(args: argparse.Namespace, make: Callable[[], Any]) -> None:
     _replace_atomically(path, write, "--plot")
 
 
+def warn_coverage(args: argparse.Namespace, obj: Any, table: Any) -> None:
+    """Print ``consensus: warning: ...`` on stderr for each claim of `obj` resting on a low-coverage system.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed options (warnings are printed even with ``--quiet``).
+    obj : result object
+        Its claims (:func:`consensus.coverage.claims_of`).
+    table : Leaderboard or None
+        The scores `obj` was computed on.
+    """
+    from ..coverage import claims_of, coverage_flags
+    from ..hints import cli_text
+
+    if not is_leaderboard(table) or not table.has_missing:
+        return
+    for flag in coverage_flags(table, claims_of(obj)):
+        print(f"{PROG}: warning: {cli_text(flag)}", file=sys.stderr)

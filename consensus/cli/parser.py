@@ -12,6 +12,7 @@ from .commands import (
     cmd_analyze,
     cmd_compare,
     cmd_impute,
+    cmd_inspect,
     cmd_kemeny,
     cmd_prospective,
     cmd_rank,
@@ -37,7 +38,8 @@ def _input_options(parser: argparse.ArgumentParser, *, file_required: bool, file
                        "TASK=METRIC per task (a name may hold commas, as lm-evaluation-harness's 'acc,none')")
     group.add_argument("--split", metavar="NAME", help="--from helm/mteb: the data split (default: the tool's own)")
     group.add_argument("--higher-is-better", metavar="NAME", nargs="+", action="extend",
-                       help="--from: tasks or metrics where higher is better (for metrics of unknown direction)")
+                       help="tasks where higher is better whatever their name says (--from: also metrics of unknown "
+                       "direction)")
     group.add_argument("--input-format", choices=("csv", "tsv", "parquet", "json"),
                        help="file format when the extension does not say")
     group.add_argument("--sep", help="CSV/TSV delimiter (e.g. ';')")
@@ -66,8 +68,11 @@ def _input_options(parser: argparse.ArgumentParser, *, file_required: bool, file
     group.add_argument("--dedupe", action="store_true",
                        help="rename duplicate system names NAME_1, NAME_2, ... in file order")
     group.add_argument("--keep-columns", metavar="COL,...|all",
-                       help="keep these bookkeeping-looking columns (Rank, Score, Average, ...) as tasks; "
-                       "'all': keep every numeric column")
+                       help="keep these columns as tasks though they look like no task (a rank, an average, a "
+                       "duplicate, model size, a standard error); 'all': keep every column")
+    group.add_argument("--no-infer", dest="no_infer", action="store_true",
+                       help="read the table exactly as given: every column a task, higher is better unless "
+                       "--lower-is-better (no column set aside, no direction inferred from names)")
 
 
 def _output_options(parser: argparse.ArgumentParser) -> None:
@@ -108,7 +113,9 @@ def _coverage_options(parser: argparse.ArgumentParser, command: str) -> None:
                        "drop_tasks/drop_systems: drop every task/system with a hole; impute: imputation by "
                        "compatible permutations; median: each task's missing scores set to its median)")
     group.add_argument("--min-coverage", type=_share, metavar="F",
-                       help="drop systems scored on less than this share (0..1) of the task weight, with a note")
+                       help="set aside (list, never rank) systems whose coverage is below F (0..1): the smaller of the "
+                       "share of the task weight scored and the share of rivals compared with (default: 0.5 for analyze, "
+                       "report, compare, rank, kemeny, prospective; 0 ranks every system that shares a task with another)")
     if command in ("analyze", "prospective"):
         group.add_argument("--all-tasks", action="store_true",
                            help="prospective weights may rest on tasks a system was not scored on "
@@ -257,6 +264,18 @@ def build_parser() -> argparse.ArgumentParser:
     group.add_argument("--no-figure", action="store_true", help="leave the figure out (it needs matplotlib)")
     group.add_argument("--quiet", "-q", action="store_true", help="no progress indicator or notes on stderr")
     p.set_defaults(handler=cmd_report)
+
+    p = sub.add_parser("inspect", help="how FILE is read: tasks, columns set aside, directions",
+                       description="Only how FILE is read, nothing ranked: which columns are tasks, which were set "
+                       "aside and why (an aggregate, a rank, a duplicate, not a score, a standard error), the "
+                       "direction of each task and why, with the flag that reverses each decision.")
+    _input_options(p, file_required=True)
+    group = p.add_argument_group("output")
+    group.add_argument("--format", choices=("table", "json"), default="table", help="output format (default: table)")
+    group.add_argument("--output", "-o", metavar="PATH", help="write the output to PATH instead of stdout")
+    group.add_argument("--top", type=_count, default=20, metavar="N",
+                       help="at most N decisions and names per list (default 20; 0: all)")
+    p.set_defaults(handler=cmd_inspect, quiet=True)  # the notes are the output
 
     p = sub.add_parser("rank", help="rank with one voting rule", description="Rank the systems with one rule.")
     _input_options(p, file_required=True)

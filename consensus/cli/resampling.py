@@ -14,7 +14,7 @@ from contextlib import contextmanager
 from typing import Any
 
 from .args import UsageError, is_leaderboard, load, split_names
-from .output import emit, save_plot
+from .output import emit, save_plot, warn_coverage
 
 __all__ = ["EXPERIMENTS", "cmd_experiment", "cmd_stability", "parse_synthetic"]
 
@@ -136,6 +136,7 @@ def cmd_stability(args: argparse.Namespace) -> int:
     with _bar(args, f"{args.resamples} resamples") as progress:
         result = rank_stability(data, progress=progress, **options)
     table = data if is_leaderboard(data) else None  # coverage warnings for top-set systems scored on few tasks
+    warn_coverage(args, result, table)
     emit(args, render(result, format=args.format, table=table, source=source, command="stability", top=args.top))
 
     def figure() -> Any:

@@ -35,6 +35,9 @@ __all__ = [
     "is_stderr",
     "metric_direction",
     "direction_of",
+    "LOWER_WORDS",
+    "HIGHER_WORDS",
+    "column_direction",
 ]
 
 Direction = Literal["higher", "lower"]
@@ -237,3 +240,71 @@ def direction_of(
             return ("higher" if value else "lower"), "declared by the file"
     found = metric_direction(metric if metric is not None else task)
     return found, ("known metric" if found else "")
+
+
+#: Words that make a column name a lower-is-better metric (a word of the name, lower-cased), by kind.
+LOWER_WORDS: Mapping[str, str] = {
+    **dict.fromkeys(("time", "times", "latency", "seconds", "secs", "sec", "runtime", "duration", "ms"), "a time"),
+    **dict.fromkeys(("memory", "vram", "ram"), "a memory use"),
+    **dict.fromkeys(("cost", "costs", "price", "usd", "dollars", "energy", "emissions"), "a cost"),
+    **dict.fromkeys(("error", "errors", "err", "wer", "cer", "ter", "mae", "mse", "rmse", "mape", "smape"), "an error"),
+    **dict.fromkeys(("loss", "nll", "perplexity", "ppl", "bpb", "bpc"), "a loss"),
+    **dict.fromkeys(("ece", "brier"), "a calibration error"),
+    **dict.fromkeys(("toxicity", "toxic"), "a toxicity"),
+}
+
+#: Words that keep a column higher-is-better even beside a lower word ("bias accuracy",
+#: "tokens per second", "accuracy on error detection").
+HIGHER_WORDS: frozenset[str] = frozenset({
+    "acc", "accuracy", "f1", "score", "bleu", "rouge", "chrf", "meteor", "em", "exact", "match", "win", "wins",
+    "precision", "recall", "auc", "auroc", "correlation", "pearson", "spearman", "kendall", "pass", "success",
+    "throughput", "per", "ndcg", "map", "mrr", "hits", "reward", "elo", "speedup", "coverage", "detection",
+})
+
+_WORD = re.compile(r"[a-z0-9]+")
+
+
+def column_direction(name: str) -> tuple[Direction | None, str]:
+    """Which way a leaderboard column points, from its name: a known metric, else its words.
+
+    A name that is a known metric (:func:`metric_direction`: ``word_perplexity``, ``acc_norm``)
+    decides alone. Otherwise the name is split into words (lower case, runs of letters and
+    digits: ``"Observed inference time (s)"`` -> observed, inference, time, s; camel case is not
+    split, so ``TimeQA`` is one word and a task); a word of :data:`LOWER_WORDS` makes the
+    column lower-is-better unless a word of :data:`HIGHER_WORDS` is also there (``BBQ bias
+    accuracy``, ``tokens per second``). A standard error (``qa_stderr``, ``Std. error``) has
+    no direction. Anything else is unknown (None): plain score tables read it as
+    higher-is-better.
+
+    Parameters
+    ----------
+    name : str
+        A column name.
+
+    Returns
+    -------
+    (direction or None, str)
+        The direction and why (``"named like a time: 'time'"``), or ``(None, "")``.
+
+    Examples
+    --------
+    >>> column_direction("Observed inference time (s)"), column_direction("ECE (10-bin)")
+    (('lower', "named like a time: 'time'"), ('lower', "named like a calibration error: 'ece'"))
+    >>> column_direction("TimeQA"), column_direction("BBQ bias accuracy"), column_direction("Std. error")
+    ((None, ''), (None, ''), (None, ''))
+    >>> column_direction("word_perplexity")
+    ('lower', "a known lower-is-better metric: 'word_perplexity'")
+    """
+    text = str(name)
+    if is_stderr(text) or re.search(r"(?i)\bstd\.?\s*err|standard\s+error", text):
+        return None, ""
+    known = metric_direction(text)
+    if known is not None:
+        return known, f"a known {known}-is-better metric: {normalize_metric(text)!r}"
+    words = _WORD.findall(text.lower())
+    if any(w in HIGHER_WORDS for w in words):
+        return None, ""
+    for w in words:
+        if w in LOWER_WORDS:
+            return "lower", f"named like {LOWER_WORDS[w]}: {w!r}"
+    return None, ""

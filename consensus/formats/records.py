@@ -395,5 +395,6 @@ def entries_to_leaderboard(
              f"{m} {way} is better ({src}; {len(ts)} task(s))" for (m, way, src), ts in sources.items()]
     out_notes.append("directions: " + "; ".join(parts))
     frame = pd.DataFrame.from_dict(cells, orient="index").reindex(columns=tasks)
-    lb = Leaderboard.from_frame(frame, lower_is_better=[t for t in tasks if directions[t] == "lower"], keep_columns=True)
+    # every task and its direction come from the tool's own records (stated in the notes above): nothing inferred
+    lb = Leaderboard.from_frame(frame, lower_is_better=[t for t in tasks if directions[t] == "lower"], infer=False)
     return lb.with_notes(list(notes) + out_notes)

@@ -153,7 +153,9 @@ def render(
     source : str, default=""
         Where the scores came from; titles the scores section and fills ``input.source``.
     command : str, optional
-        JSON only: the ``command`` field (default: derived from the result type).
+        The command line's subcommand: JSON's ``command`` field (default: derived from the
+        result type); for ``table`` and ``markdown``, option hints as flags and no coverage
+        warnings in the text (the command line prints them on stderr).
     top : int or None, default=10
         ``table`` and ``markdown``: rows of each table (systems, edges, pairs), then
         ``... and N more``; 0 or None shows every row. JSON and CSV keep every row.
@@ -192,6 +194,31 @@ def render(
         raise InvalidOptionError(f"top must be an integer >= 0 (0: every row), got {top!r}")
     if isinstance(obj, Leaderboard):
         blocks = leaderboard_sections(obj, source, top)
-    else:  # a winner resting on a barely evaluated system is said first
+    elif command is None:  # a winner resting on a barely evaluated system is said first
         blocks = [*coverage_warnings(obj, table), *sections(obj, top=top)]
-    return render_text(blocks) if format == "table" else render_markdown(blocks)
+    else:  # the command line prints those warnings on stderr (consensus.cli.args.warn_coverage)
+        blocks = list(sections(obj, top=top))
+    blocks = _with_reading(blocks, obj, table, cli=command is not None)
+    text = render_text(blocks) if format == "table" else render_markdown(blocks)
+    if command is not None:  # the command line's reports name its flags (min_coverage=0 -> --min-coverage 0)
+        from ..hints import cli_text
+
+        text = cli_text(text)
+    return text
+
+
+def _with_reading(blocks: list[Any], obj: Any, table: Leaderboard | None, *, cli: bool) -> list[Any]:
+    """`blocks` with how the scores were read first (after a title), when the reading step decided
+    anything (a column set aside, a direction inferred, a check skipped)."""
+    from ..results import Analysis
+    from .blocks import Heading, Lines
+
+    lb = obj if isinstance(obj, Leaderboard) else obj.leaderboard if isinstance(obj, Analysis) else table
+    if lb is None:
+        return blocks
+    reading = lb.reading
+    if not reading.decisions() and not reading.skipped:
+        return blocks
+    block = [Heading("How the scores were read"), Lines(tuple(reading.lines(cli=cli, limit=20)))]
+    title = 1 if blocks and isinstance(blocks[0], Heading) and blocks[0].level == 1 else 0
+    return [*blocks[:title], *block, *blocks[title:]]

@@ -42,7 +42,7 @@ def coverage_warnings(obj: Any, table: Leaderboard | None) -> list[Block]:
     >>> frame = pd.DataFrame({"qa": [0.9, 0.5, 0.4], "nli": [None, 0.6, 0.5], "mt": [None, 0.7, 0.6]},
     ...                      index=["sparse", "b", "c"])
     >>> lb = cs.Leaderboard.from_frame(frame)
-    >>> coverage_warnings(cs.kemeny(lb), lb)[0].lines[0]
+    >>> coverage_warnings(cs.kemeny(lb, min_coverage=0), lb)[0].lines[0]
     "warning: rests on a low-coverage system: 'sparse' (Kemeny top) is scored on 1 of 3 tasks (33% of the weight)"
     """
     if table is None or not table.has_missing:

@@ -146,7 +146,7 @@ def _leaderboard_blocks(table: Leaderboard, source: str, top: int | None) -> lis
         if coverage is not None:
             row += (f"{float(coverage[s]):.0%}",)
         rows.append(row)
-    text = table.describe().splitlines()
+    text = [x for x in table.describe().splitlines() if not x.startswith("excluded column(s), not tasks")]  # said above
     if holes:  # on the missing-scores line: the summary lists the low-coverage systems
         at = next(i for i, line in enumerate(text) if line.startswith("missing scores:"))
         text[at] += "; coverage: share of the task weight each system is scored on"

@@ -94,6 +94,10 @@ def summary_lines(analysis: Analysis, top: int | None = DEFAULT_TOP) -> list[str
         low = [s for s in lb.systems if float(coverage[s]) < threshold]
         text.append(f"coverage: {float(coverage.min()):.0%} to {float(coverage.max()):.0%} of the task weight per system"
                     + (f"; {len(low)} below {threshold:.0%} ({name_list(low, 5)})" if low else ""))
+    aside = [n for n in analysis.notes if n.startswith("set aside, not ranked")]
+    if aside:
+        count = sum(int(n.split(": ", 1)[1].split(" ", 1)[0]) for n in aside)
+        text.append(f"set aside, not ranked: {count} system(s) (Notes say which and why; min_coverage=0 ranks them)")
     text.append(condorcet_line(analysis.majority, top))
     kem = analysis.kemeny
     status = "optimal" if kem.optimal else f"not proven optimal (time limit), gap {kem.gap:.3g}"
@@ -118,7 +122,7 @@ def summary_lines(analysis: Analysis, top: int | None = DEFAULT_TOP) -> list[str
     for rule, why in analysis.comparison.errors.items():
         text.append(f"not run: {rule}: {clip(why, 120)}")
     if top and lb.n_systems > top:
-        text.append(f"tables show at most {top} rows (top=0 / --top 0: every row; JSON has everything)")
+        text.append(f"tables show at most {top} rows (top=0: every row; JSON has everything)")
     return text
 
 

@@ -51,6 +51,7 @@ from .policies import (
     tie_break_methods,
 )
 from .spec import (
+    DEFAULT_COVERAGE,
     MISSING_POLICIES,
     SCORE_TOL,
     SHARED_DEFAULTS,
@@ -110,8 +111,9 @@ def run_rule(spec: RuleSpec, data: Any, rule_options: Mapping[str, Any], shared:
     shift = 0
     if isinstance(data, Leaderboard):
         lb, shift = fit_weights(data)  # weights near 1e308: divided by 2**shift (rules are scale-free)
-        if opts["min_coverage"] is not None:
-            lb, coverage_info = drop_low_coverage(lb, opts["min_coverage"])
+        if opts["min_coverage"] is not None:  # rank()'s default: the set-aside rule of consensus.coverage
+            threshold = None if opts["min_coverage"] == DEFAULT_COVERAGE else opts["min_coverage"]
+            lb, coverage_info = drop_low_coverage(lb, threshold)
         lb, missing_info, impute = apply_missing(spec, lb, opts["missing"])
         if opts["weighting"] == "groups":
             lb, more = fit_weights(group_weighted(lb, opts["group_weights"]))
@@ -266,9 +268,9 @@ def _check_shared(spec: RuleSpec, shared: Mapping[str, Any]) -> dict[str, Any]:
     return opts
 
 
-def _check_min_coverage(value: Any, rule: str) -> float | None:
-    if value is None:
-        return None
+def _check_min_coverage(value: Any, rule: str) -> float | str | None:
+    if value is None or (isinstance(value, str) and value == DEFAULT_COVERAGE):
+        return value
     if isinstance(value, (bool, np.bool_)):
         raise InvalidOptionError(f"rule {rule!r}: min_coverage must be a number in [0, 1] or None, got {value!r}")
     try:

@@ -21,6 +21,8 @@ __all__ = ["kemeny"]
 
 def _kemeny_core(data: Any, opts: Mapping[str, Any], impute: bool) -> CoreOutput:
     target = pairwise_of(data, True) if impute else data
+    if isinstance(target, Leaderboard) and target.has_missing:  # the engine applied min_coverage: rank what it hands over
+        opts = {**opts, "min_coverage": 0}
     res = _kemeny(target, **opts)
     order = tuple(res.ranking)
     systems = data.systems if isinstance(data, (Leaderboard, PairwiseMatrix)) else tuple(order)

@@ -309,6 +309,7 @@ def rule_result(lp: LinearPoints, weights: np.ndarray) -> RuleResult:
     opts = {k: v for k, v in lp.options.items() if k not in ("normalize", "missing") and v is not None}
     if lp.options.get("missing") == "impute":
         opts["missing"] = "impute"
+    opts["min_coverage"] = 0  # the systems were chosen by the caller; new weights must not set any aside
     return rank(sub, lp.rule, **opts)
 
 

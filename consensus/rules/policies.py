@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from ..coverage import with_min_coverage
+from ..coverage import comparability, set_aside
 from ..errors import InvalidOptionError, InvalidWeightError, MissingScoreError
 from ..leaderboard import Leaderboard
 from ..missing_policies import apply_policy, policy_record
@@ -233,29 +233,33 @@ def apply_missing(spec: RuleSpec, lb: Leaderboard, policy: str | None) -> tuple[
 
 
 # ---------------------------------------------------------------------- coverage
-def drop_low_coverage(lb: Leaderboard, threshold: float) -> tuple[Leaderboard, dict[str, Any]]:
-    """Drop the systems whose :attr:`~consensus.Leaderboard.coverage` is below `threshold`.
+def drop_low_coverage(lb: Leaderboard, threshold: float | None) -> tuple[Leaderboard, dict[str, Any] | None]:
+    """Set aside the systems a ranking does not cover (:func:`consensus.coverage.set_aside`).
 
-    The drop is :func:`consensus.coverage.with_min_coverage` (a task that only dropped systems
-    scored is dropped with them); this adds the record a rule's result keeps.
+    Systems compared with no rival are always set aside; systems whose coverage (the smaller
+    of the share of the task weight scored and the share of rivals compared with) is below
+    `threshold` too (None: the default rule, half, unless that leaves fewer than 2 systems).
+    A task that only set-aside systems scored is dropped with them. This adds the record a
+    rule's result keeps.
 
     Parameters
     ----------
     lb : Leaderboard
-    threshold : float
-        Share of the total task weight, in [0, 1]; a system at exactly `threshold` is kept.
+    threshold : float or None
+        In [0, 1]; a system at exactly `threshold` is kept. None: the default rule.
 
     Returns
     -------
-    (Leaderboard, dict)
-        The leaderboard to rank, and ``details["min_coverage"]`` of the result: ``threshold``,
-        ``dropped`` (the systems), ``coverage`` (system -> coverage of each dropped system),
+    (Leaderboard, dict or None)
+        The leaderboard to rank, and ``details["min_coverage"]`` of the result (None when
+        the default rule set nothing aside): ``threshold`` (None for the default),
+        ``dropped`` (the systems), ``coverage`` (system -> coverage of each one set aside),
         ``dropped_tasks`` and ``note`` (the sentence(s) naming them).
 
     Raises
     ------
     InvalidOptionError
-        If fewer than two systems reach `threshold`, or `threshold` is not in [0, 1].
+        If fewer than two systems reach a given `threshold`, or `threshold` is not in [0, 1].
 
     Examples
     --------
@@ -266,15 +270,17 @@ def drop_low_coverage(lb: Leaderboard, threshold: float) -> tuple[Leaderboard, d
     >>> new.systems, info["dropped"], info["coverage"]
     (('a', 'b'), ('c',), {'c': 0.5})
     """
-    new = quiet(lambda: with_min_coverage(lb, threshold))
+    new = quiet(lambda: set_aside(lb, threshold))
+    if new is lb and threshold is None:
+        return lb, None
     kept, tasks = set(new.systems), set(new.tasks)
     low = tuple(s for s in lb.systems if s not in kept)
-    coverage = lb.coverage
+    coverage = comparability(lb)["coverage"] if low else None
     added = new.notes[len(lb.notes):] if new is not lb else ()
     return new, {
-        "threshold": float(threshold),
+        "threshold": None if threshold is None else float(threshold),
         "dropped": low,
-        "coverage": {s: float(coverage[s]) for s in low},
+        "coverage": {s: float(coverage[s]) for s in low} if low else {},
         "dropped_tasks": tuple(t for t in lb.tasks if t not in tasks),
         "note": "; ".join(added) if added else f"min_coverage={threshold:g}: every system is kept",
     }

@@ -30,7 +30,7 @@ from . import (
     scores,
     strengths,
 )
-from .spec import SHARED_OPTION_NAMES, RuleSpec
+from .spec import DEFAULT_COVERAGE, SHARED_OPTION_NAMES, RuleSpec
 
 __all__ = ["Rule", "RULES", "RULE_NAMES", "rank", "auto_missing"]
 
@@ -277,4 +277,6 @@ def rank(data: Leaderboard | PairwiseMatrix, rule: str, **options: Any) -> RuleR
         raise InvalidOptionError(
             f"rule {rule!r} takes no option(s) {', '.join(unknown)}; it takes {', '.join(sorted(allowed))}{hint}"
         )
+    if options.get("min_coverage") is None and isinstance(data, Leaderboard) and data.has_missing:
+        options["min_coverage"] = DEFAULT_COVERAGE  # the entry point's default: consensus.coverage.set_aside
     return entry.function(data, **options)

@@ -23,6 +23,7 @@ __all__ = [
     "SharedOptions",
     "SHARED_OPTION_NAMES",
     "SHARED_DEFAULTS",
+    "DEFAULT_COVERAGE",
     "MissingPolicy",
     "TieBreak",
     "SCORE_TOL",
@@ -70,6 +71,10 @@ SHARED_DEFAULTS: dict[str, Any] = {
 }
 #: Names of the options every rule accepts.
 SHARED_OPTION_NAMES: tuple[str, ...] = tuple(SHARED_DEFAULTS)
+#: ``min_coverage`` as :func:`consensus.rank` passes it when none is given: the default set-aside
+#: rule of :func:`consensus.coverage.set_aside`. The rule functions of :mod:`consensus.rules`
+#: called directly rank every system of the board they are given (``min_coverage=None``).
+DEFAULT_COVERAGE = "default"
 
 
 @dataclass
