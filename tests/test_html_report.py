@@ -236,3 +236,26 @@ def test_sorting_a_column_in_the_browser_orders_numbers_as_numbers(tmp_path: Pat
     # the self-test ended on the third column (t2) sorted descending: as numbers c, b, a, d
     # (as text it would be a, d, c, b: "9" > "2" > "100" > "10")
     assert [r[0] for r in scores["rows"][2:]] == ["c", "b", "a", "d"]
+
+
+@browser
+def test_a_table_of_thousands_of_rows_is_packed_and_unpacked_whole(tmp_path: Path) -> None:
+    from consensus.report.html import PACK_ROWS
+
+    lb = cs.gumbel_leaderboard(50, 6, phi=0.1, seed=1)  # 1,225 majority edges and ties: over PACK_ROWS
+    analysis = cs.analyze(lb, prospective=False)
+    page = tmp_path / "p.html"
+    text = render_html(analysis, figure=False)
+    page.write_text(text, encoding="utf-8")
+    n_edges = len(analysis.majority.edges)
+    assert n_edges > PACK_ROWS and f"show the table ({n_edges} rows, unpacked in the browser)" in text
+    assert text.count("<tr>") < n_edges  # the rows are not written as HTML
+    source = Dom(text)
+    packed = [t for t in source.tables if len(t["rows"]) == 1 and "sortable" in str(t["class"])]
+    assert packed
+    dom = Dom(_open(page, tmp_path, "--dump-dom", hash="#selftest").stdout)
+    assert dom.body.get("data-selftest", "").startswith("ok ") and "data-errors" not in dom.body, dom.body
+    edges = next(t for t in dom.tables if len(t["rows"]) == n_edges + 1)
+    assert edges["rows"][0] == packed[0]["rows"][0]  # the same header, every row back
+    winners = {r[0] for r in edges["rows"][1:]}
+    assert winners <= set(lb.systems)

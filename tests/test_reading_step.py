@@ -239,3 +239,34 @@ def test_preflib_alternative_ranked_by_one_voter_is_set_aside(tmp_path):
     result = cs.kemeny(lb)
     assert "rare" not in result.ranking and result.ranking[0] == "a"
     assert any("'rare'" in n and "set aside" in n for n in result.notes)
+
+
+# ---------------------------------------------------------------- outputs at 350 systems
+@pytest.mark.slow
+def test_outputs_of_a_350_system_board_stay_readable_and_small(tmp_path):
+    import argparse
+
+    from consensus.cli.output import MAX_PLOT_PIXELS, save_plot
+    from consensus.plot import plot_analysis
+    from consensus.report.html import render_html
+
+    pytest.importorskip("matplotlib")
+    rng = np.random.default_rng(0)
+    scores = np.round(50 + 15 * rng.normal(size=(350, 1)) + 3 * rng.normal(size=(350, 8)), 2)
+    frame = pd.DataFrame(scores, columns=[f"benchmark-{j} (acc_norm, 5-shot)" for j in range(8)],
+                         index=[f"organization-{i % 40}/a-rather-long-model-name-v{i}-instruct-dpo" for i in range(350)])
+    analysis = cs.analyze(cs.Leaderboard.from_frame(frame), time_limit=60)
+    assert analysis.kemeny.optimal
+    for fmt in ("table", "markdown"):
+        text = cs.render(analysis, format=fmt, command="analyze")
+        assert max(len(line) for line in text.splitlines()) <= 200, fmt
+        assert "benchmark-7 (acc" in text  # wide tables are split, not cut
+    page = render_html(analysis)
+    assert len(page.encode("utf-8")) < 3_000_000
+    assert f"show the table ({len(analysis.majority.edges)} rows, unpacked in the browser)" in page
+    png = tmp_path / "figure.png"
+    save_plot(argparse.Namespace(plot=str(png)), lambda: plot_analysis(analysis))
+    from PIL import Image
+
+    with Image.open(png) as image:
+        assert max(image.size) <= MAX_PLOT_PIXELS

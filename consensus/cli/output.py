@@ -186,8 +186,15 @@ def emit(args: argparse.Namespace, text: str) -> None:
         sys.stdout.flush()
 
 
+#: The longest side of a ``--plot`` raster image, in pixels.
+MAX_PLOT_PIXELS = 4000
+
+
 def save_plot(args: argparse.Namespace, make: Callable[[], Any]) -> None:
-    """Save the figure of `make` to ``--plot`` (at 120 dpi, atomically); nothing without ``--plot``.
+    """Save the figure of `make` to ``--plot`` (atomically); nothing without ``--plot``.
+
+    At 120 dpi, or less for a figure so large (hundreds of systems) that a side would pass
+    :data:`MAX_PLOT_PIXELS`: a raster image is at most 4,000 px a side.
 
     Parameters
     ----------
@@ -208,9 +215,11 @@ def save_plot(args: argparse.Namespace, make: Callable[[], Any]) -> None:
     path = Path(args.plot)
     fmt = path.suffix.lower().lstrip(".")
 
+    dpi = min(120.0, MAX_PLOT_PIXELS / max(float(max(figure.get_size_inches())), 1e-9))
+
     def write(tmp: Path) -> None:
         try:
-            figure.savefig(tmp, dpi=120, format=fmt)
+            figure.savefig(tmp, dpi=dpi, format=fmt)
         except ValueError as exc:
             raise UsageError(f"cannot write --plot {args.plot!r}: {exc}") from None
 

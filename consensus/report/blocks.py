@@ -31,6 +31,9 @@ __all__ = [
     "format_ranking",
     "render_text",
     "render_markdown",
+    "fit_table",
+    "MAX_WIDTH",
+    "MAX_CELL",
     "one_line",
     "md_escape",
     "DEFAULT_TOP",
@@ -95,6 +98,75 @@ Block = Heading | Lines | Table
 
 #: Rows of each table in a report by default (``top=``, ``--top``); 0 or None shows every row.
 DEFAULT_TOP = 10
+
+#: The longest line of a text or markdown report: longer text wraps onto indented lines, wider
+#: tables are split into several (the first column repeated). JSON and CSV keep everything whole.
+MAX_WIDTH = 200
+
+#: The widest table cell of a text or markdown report; a longer name is shortened with an ellipsis.
+MAX_CELL = 40
+
+
+def fit_table(table: Table, width: int = MAX_WIDTH, cell_width: int = MAX_CELL) -> list[Table]:
+    """`table` as tables at most `width` characters wide (as :func:`render_text` lays them out).
+
+    Cells longer than `cell_width` are shortened with an ellipsis (``…``); when the columns do
+    not fit, they are split into consecutive groups, each with the first column repeated.
+
+    Parameters
+    ----------
+    table : Table
+    width : int, default :data:`MAX_WIDTH`
+    cell_width : int, default :data:`MAX_CELL`
+
+    Returns
+    -------
+    list of Table
+        `table` itself (in a list) when it already fits.
+
+    Examples
+    --------
+    >>> wide = Table(("system",) + tuple(f"task{k:02d}" for k in range(30)), (("a",) + ("0.5",) * 30,))
+    >>> [len(t.headers) for t in fit_table(wide, 100)]
+    [12, 12, 9]
+    """
+    def short(text: str) -> str:
+        text = one_line(text)
+        return text if len(text) <= cell_width else text[: cell_width - 1] + "…"
+
+    headers = tuple(short(h) for h in table.headers)
+    rows = tuple(tuple(short(c) for c in row) for row in table.rows)
+    widths = [len(h) for h in headers]
+    for row in rows:
+        for j, text in enumerate(row):
+            widths[j] = max(widths[j], len(text))
+    if sum(widths) + 2 * (len(widths) - 1) <= width:
+        return [Table(headers, rows, table.align)]
+    align = table.align or ("l" + "r" * (len(headers) - 1))
+    groups: list[list[int]] = []
+    used = widths[0]
+    for j in range(1, len(headers)):
+        if not groups or used + 2 + widths[j] > width:
+            groups.append([])
+            used = widths[0]
+        groups[-1].append(j)
+        used += 2 + widths[j]
+    return [
+        Table(tuple(headers[j] for j in [0, *g]), tuple(tuple(r[j] for j in [0, *g]) for r in rows),
+              "".join(align[j] for j in [0, *g]))
+        for g in groups
+    ]
+
+
+def _wrapped(line: str, width: int) -> list[str]:
+    """One report line, wrapped at `width` with continuation lines indented by two spaces."""
+    import textwrap
+
+    text = one_line(line)
+    if len(text) <= width:
+        return [text]
+    indent = " " * (len(text) - len(text.lstrip(" ")))
+    return textwrap.wrap(text, width, subsequent_indent=indent + "  ", break_long_words=True, break_on_hyphens=False)
 
 
 def capped(items: Sequence[Any], top: int | None) -> tuple[list[Any], int]:
@@ -381,9 +453,10 @@ def render_text(blocks: Sequence[Block]) -> str:
             out.append(text)
             out.append(("=" if block.level == 1 else "-") * len(text))
         elif isinstance(block, Lines):
-            out.extend(one_line(line) for line in block.lines)
+            out.extend(part for line in block.lines for part in _wrapped(line, MAX_WIDTH))
         elif isinstance(block, Table):
-            out.extend(_text_table(block))
+            for k, part in enumerate(fit_table(block)):
+                out.extend(([""] if k else []) + _text_table(part))
     return "\n".join(out) + "\n"
 
 
@@ -470,15 +543,21 @@ def render_markdown(blocks: Sequence[Block]) -> str:
             out.append("#" * block.level + " " + md_escape(block.text))
             out.append("")
         elif isinstance(block, Lines):
-            out.extend(f"- {md_escape(line)}" if line else "" for line in block.lines)
+            for line in block.lines:
+                if not line:
+                    out.append("")
+                    continue
+                parts = _wrapped(md_escape(line), MAX_WIDTH - 2)
+                out.extend([f"- {parts[0]}"] + [f"  {p.lstrip()}" for p in parts[1:]])
             out.append("")
         elif isinstance(block, Table):
-            align = block.align or ("l" + "r" * (len(block.headers) - 1))
-            out.append("| " + " | ".join(_md_cell(h) for h in block.headers) + " |")
-            out.append("|" + "|".join(":---" if a == "l" else "---:" for a in align) + "|")
-            for row in block.rows:
-                out.append("| " + " | ".join(_md_cell(c) for c in row) + " |")
-            out.append("")
+            for part in fit_table(block, MAX_WIDTH - 40):  # pipes and escapes take room in markdown
+                align = part.align or ("l" + "r" * (len(part.headers) - 1))
+                out.append("| " + " | ".join(_md_cell(h) for h in part.headers) + " |")
+                out.append("|" + "|".join(":---" if a == "l" else "---:" for a in align) + "|")
+                for row in part.rows:
+                    out.append("| " + " | ".join(_md_cell(c) for c in row) + " |")
+                out.append("")
     while out and out[-1] == "":
         out.pop()
     return "\n".join(out) + "\n"

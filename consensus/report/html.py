@@ -15,20 +15,28 @@ Decisions:
   loads nothing from the network and works from a file.
 - **Every row**: tables are not cut at ``--top`` as in the text report; a table of more than
   :data:`FOLD_ROWS` rows is folded in a ``<details>`` element (one click opens it) and every
-  table is sortable by a click on a column header.
+  table is sortable by a click on a column header. A table of more than :data:`PACK_ROWS`
+  rows (the tens of thousands of majority edges of a 300-system board) is written as
+  gzip-compressed JSON rows inside the page and unpacked by its script (the browser's
+  ``DecompressionStream``) when opened: every row is still in the file, the page stays small
+  (under 3 MB at 350 systems instead of 15 MB).
 - **Long lines** (a list of hundreds of majority ties) show their start; the whole line is
   one click away (:data:`FOLD_CHARS`).
 - **Pinned rows**: a row whose first cell ends with ``:`` (the ``better:`` row of the scores
   table) describes the columns; it is kept in the table head and never sorted.
-- **Reproducible**: no timestamp, no random ids; the same analysis gives the same bytes.
+- **Reproducible**: no timestamp, no random ids (a packed table's id is a hash of its rows);
+  the same analysis gives the same bytes.
 - Without matplotlib the page is complete but for the figure, and says so.
 """
 
 from __future__ import annotations
 
 import base64
+import gzip
+import hashlib
 import html
 import io
+import json
 import re
 from collections.abc import Sequence
 from typing import Any
@@ -41,7 +49,7 @@ from .blocks import Block, Heading, Lines, Table
 from .html_assets import SCRIPT, STYLE
 from .sections import sections
 
-__all__ = ["render_html", "blocks_html", "FOLD_ROWS", "FOLD_CHARS", "SVG_MAX_SYSTEMS"]
+__all__ = ["render_html", "blocks_html", "FOLD_ROWS", "FOLD_CHARS", "SVG_MAX_SYSTEMS", "PACK_ROWS"]
 
 #: Tables with more rows than this are folded (``<details>``), one click away.
 FOLD_ROWS = 30
@@ -51,6 +59,15 @@ FOLD_CHARS = 400
 
 #: Boards up to this many systems get an SVG figure; larger ones a PNG (smaller file).
 SVG_MAX_SYSTEMS = 30
+
+#: Tables with more rows are written as gzip-compressed JSON inside the page, unpacked by its
+#: script when opened (the 58,000 majority edges of a 350-system board: 15 MB of HTML rows,
+#: about 1 MB packed); JSON output (``--format json``) has them too.
+PACK_ROWS = 1000
+
+#: The longest side of the page's PNG figure, in pixels (the 350 x 350 margin heatmap at 100 dpi
+#: alone was 2.9 MB).
+FIGURE_PIXELS = 2000
 
 
 def _slug(text: str, used: dict[str, str]) -> str:
@@ -92,6 +109,15 @@ def _table_html(table: Table) -> str:
     for row in pinned:
         out.append('<tr class="pinned">' + "".join(f'<td class="{a}">{_esc(c)}</td>' for a, c in zip(align, row)) + "</tr>")
     out.append("</thead><tbody>")
+    if len(body) > PACK_ROWS:  # thousands of rows: gzip'd JSON, unpacked by the page's script when opened
+        payload = base64.b64encode(gzip.compress(json.dumps([list(r) for r in body]).encode("utf-8"), mtime=0))
+        ident = "rows-" + hashlib.sha1(payload).hexdigest()[:12]
+        out[0] = out[0].replace("<table", f'<table id="{ident}"', 1)
+        out.append("</tbody></table></div>")
+        data = (f'<script type="application/octet-stream" class="packed-rows" data-table="{ident}" '
+                f'data-align="{align}">{payload.decode("ascii")}</script>')
+        return (f"<details><summary>show the table ({len(body)} rows, unpacked in the browser)</summary>"
+                f"{''.join(out)}{data}</details>")
     for row in body:
         out.append("<tr>" + "".join(f'<td class="{a}">{_esc(c)}</td>' for a, c in zip(align, row)) + "</tr>")
     out.append("</tbody></table></div>")
@@ -157,7 +183,8 @@ def _figure_html(analysis: Analysis) -> tuple[str, str]:
         image = svg[svg.index("<svg"):]
         image = image.replace("<svg ", '<svg role="img" aria-label="majority relation and rank changes" ', 1)
     else:
-        fig.savefig(buffer, format="png", dpi=100, metadata={"Software": None})
+        dpi = min(100.0, FIGURE_PIXELS / max(float(max(fig.get_size_inches())), 1e-9))  # a page, not a poster
+        fig.savefig(buffer, format="png", dpi=dpi, metadata={"Software": None})
         data = base64.b64encode(buffer.getvalue()).decode("ascii")
         image = f'<img alt="majority relation and rank changes" src="data:image/png;base64,{data}">'
     kind = "graph" if fig.consensus_kind == "graph" else "margin heatmap"
