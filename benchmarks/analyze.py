@@ -29,8 +29,18 @@ import time
 import warnings
 from pathlib import Path
 
-sys.path.append(str(Path(__file__).resolve().parents[1] / "tests"))  # after the package: tests/solvers must not shadow solvers
-from messy_exports import board as messy_board  # noqa: E402
+def _messy_exports():
+    """tests/messy_exports.py, loaded by path (tests/ on sys.path would shadow the package's solvers)."""
+    import importlib.util
+
+    path = Path(__file__).resolve().parents[1] / "tests" / "messy_exports.py"
+    spec = importlib.util.spec_from_file_location("messy_exports", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+messy_board = _messy_exports().board
 
 
 def board(n: int, t: int, seed: int = 0):
@@ -61,8 +71,8 @@ def _run(argv: list[str]) -> tuple[float, str]:
     return elapsed, done.stdout
 
 
-def _spread(values: list[float], digits: int = 2) -> str:
-    return f"{min(values):.{digits}f} | {statistics.median(values):.{digits}f} | {max(values):.{digits}f}"
+def _spread(values: list[float], digits: int = 2, sep: str = " | ") -> str:
+    return sep.join(f"{v:.{digits}f}" for v in (min(values), statistics.median(values), max(values)))
 
 
 def _timed(fn, repeat: int = 3) -> float:
@@ -109,7 +119,8 @@ def reading_share(sizes: list[tuple[int, int]], seeds: int, tmp: Path) -> None:
     import consensus as cs
 
     print()
-    print("| board | read, as given (s) | read, inferred (s) | reading step (s) | analyze in-process (s) | step / analyze |")
+    print("| board | read, as given (s, median) | read, inferred (s, median) | reading step (s, median) "
+          "| analyze in-process (s, median) | step / analyze (min / median / max) |")
     print("|---|---|---|---|---|---|")
     for n, t in sizes:
         given, inferred, full = [], [], []
@@ -125,14 +136,15 @@ def reading_share(sizes: list[tuple[int, int]], seeds: int, tmp: Path) -> None:
         step = [b - a for a, b in zip(given, inferred)]
         share = [s / f for s, f in zip(step, full)]
         print(f"| {n} x {t} | {statistics.median(given):.4f} | {statistics.median(inferred):.4f} | "
-              f"{statistics.median(step):.4f} | {statistics.median(full):.2f} | {_spread([100 * x for x in share], 1)} % |")
+              f"{statistics.median(step):.4f} | {statistics.median(full):.2f} | {_spread([100 * x for x in share], 1, ' / ')} % |")
 
 
 def reading_columns(columns: list[int], seeds: int, tmp: Path) -> None:
     import consensus as cs
 
     print()
-    print("| columns | read, as given (s) | read, inferred (s) | inferred, us per cell | skipped |")
+    print("| columns | read, as given (s, min / median / max) | read, inferred (s, min / median / max) "
+          "| inferred, us per cell (median) | skipped |")
     print("|---|---|---|---|---|")
     for t in columns:
         given, inferred = [], []
@@ -145,7 +157,7 @@ def reading_columns(columns: list[int], seeds: int, tmp: Path) -> None:
                 given.append(_timed(lambda: cs.read_leaderboard(path, index_col="Model", infer=False), repeat=1))
                 inferred.append(_timed(lambda: cs.read_leaderboard(path, index_col="Model"), repeat=1))
                 skipped = "aggregate fit" if cs.read_leaderboard(path, index_col="Model").reading.skipped else "-"
-        print(f"| {t} | {_spread(given, 3)} | {_spread(inferred, 3)} | "
+        print(f"| {t} | {_spread(given, 3, ' / ')} | {_spread(inferred, 3, ' / ')} | "
               f"{1e6 * statistics.median(inferred) / (350 * t):.2f} | {skipped} |")
 
 

@@ -102,7 +102,7 @@ def votenrank_toy() -> Leaderboard:
     """
     frame = _read_csv("votenrank_toy.csv")
     frame.index.name = None
-    return Leaderboard.from_frame(frame, keep_columns=True)
+    return Leaderboard.from_frame(frame, infer=False)
 
 
 def colombo_table1() -> Leaderboard:
@@ -121,7 +121,7 @@ def colombo_table1() -> Leaderboard:
     """
     frame = _read_csv("colombo_table1.csv")
     frame.index.name = None
-    return Leaderboard.from_frame(frame, lower_is_better=list(frame.columns), keep_columns=True)
+    return Leaderboard.from_frame(frame, lower_is_better=list(frame.columns), infer=False)
 
 
 def gumbel_leaderboard(
@@ -172,7 +172,7 @@ def gumbel_leaderboard(
     frame = pd.DataFrame(
         scores, index=[f"s{i}" for i in range(1, n_systems + 1)], columns=[f"t{j}" for j in range(1, n_tasks + 1)]
     )
-    return Leaderboard.from_frame(frame, keep_columns=True)  # generated tasks: nothing to detect
+    return Leaderboard.from_frame(frame, infer=False)  # generated tasks: nothing to detect
 
 
 _VOTENRANK_REFERENCE = "Rofin et al. 2023 (Vote'n'Rank, EACL), sec. 3.1 and github.com/PragmaticsLab/vote_and_rank"

@@ -635,7 +635,7 @@ class InstanceScores(TaskScores):
         """
         return Leaderboard.from_frame(
             self.task_means(), lower_is_better=sorted(self._lower), weights=dict(self._weights.items()),
-            keep_columns=True,  # the tasks are known: a task named "score" is a task, not a bookkeeping column
+            infer=False,  # the tasks and directions are known: a task named "score" or "latency" is as given
         )
 
     def with_weights(self, weights: Mapping[str, float]) -> InstanceScores:

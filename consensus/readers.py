@@ -363,7 +363,7 @@ def apply_reading_options(
         groups=groups,
         tasks=tasks,
         exclude=exclude,
-        keep_columns=True,  # lb was read already: its tasks are tasks
+        infer=False,  # lb was read already: its tasks and directions are as they are
     )
 
 

@@ -352,7 +352,7 @@ def robustness_experiment(
             if scale != 1.0:
                 frame = data.scores
                 frame.iloc[:, 0] *= scale
-                data = Leaderboard.from_frame(frame, keep_columns=True)
+                data = Leaderboard.from_frame(frame, infer=False)
         complete = _method_scores(data, methods)
         n_scores = int(np.count_nonzero(~np.isnan(data.values)))
         rng = np.random.default_rng(int(removal_seed))
