@@ -59,7 +59,7 @@ summary says so.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -132,7 +132,6 @@ MAX_FIT_COLUMNS = 60
 
 _PARENS = re.compile(r"\([^()]*\)|\[[^\[\]]*\]")
 _NOT_KEY = re.compile(r"[^a-z0-9#]+")
-_WORDS = re.compile(r"[a-z0-9]+")
 _STDERR_WORDS = re.compile(
     r"(?:^|[\s_\-.(\[,])(?:stderr|std[\s_.\-]*err(?:or)?|standard[\s_\-]+error)(?:$|[\s_\-.)\],])",
     re.IGNORECASE,

@@ -183,7 +183,7 @@ def set_aside(lb: Any, min_coverage: float | None = None) -> Any:
                     f"min_coverage={min_coverage:g} would leave {current.n_systems - len(lone)} system(s): "
                     + _shown(lone) + " are each compared with no rival; pass min_coverage=0 to rank them anyway"
                 )
-            fallback, lone = True, []
+            fallback = True
             break
         if lone:
             notes.append(
@@ -207,21 +207,24 @@ def set_aside(lb: Any, min_coverage: float | None = None) -> Any:
                 )
         if not lone and not low:
             break
-        kept = [s for s in current.systems if s not in set(lone) | set(low)]
-        present = ~current.missing.loc[kept]
-        tasks = [t for t in current.tasks if present[t].any()]
-        if len(tasks) < current.n_tasks:
-            notes.append("dropped task(s) scored only by systems set aside: "
-                         + _shown([t for t in current.tasks if t not in set(tasks)]))
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", DegenerateTaskWarning)
-            current = current.select(systems=kept, tasks=tasks)
+        current, gone = _keep_systems(current, [s for s in current.systems if s not in set(lone) | set(low)])
+        if gone:
+            notes.append("dropped task(s) scored only by systems set aside: " + _shown(gone))
     if fallback and not any(n.startswith("no system was set aside for coverage") for n in lb.notes):
         notes.append(
             f"no system was set aside for coverage: fewer than 2 systems have {threshold:.0%} coverage (of the task "
             "weight and of their rivals) and share a task with another; pass min_coverage=... to set a threshold"
         )
     return current.with_notes(notes) if notes else lb
+
+
+def _keep_systems(lb: Leaderboard, kept: list[str]) -> tuple[Leaderboard, list[str]]:
+    """`lb` restricted to the systems `kept` and the tasks one of them scores, and the tasks dropped."""
+    present = ~lb.missing.loc[kept]
+    tasks = [t for t in lb.tasks if present[t].any()]
+    with warnings.catch_warnings():  # the same scores: their warnings were given already
+        warnings.simplefilter("ignore", DegenerateTaskWarning)
+        return lb.select(systems=kept, tasks=tasks), [t for t in lb.tasks if t not in set(tasks)]
 
 
 def _without_lone(lb: Leaderboard) -> Leaderboard:
@@ -233,10 +236,7 @@ def _without_lone(lb: Leaderboard) -> Leaderboard:
         kept = [s for s in current.systems if table.loc[s, "rivals_compared"] > 0]
         if len(kept) == current.n_systems or len(kept) < 2:
             break
-        present = ~current.missing.loc[kept]
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", DegenerateTaskWarning)
-            current = current.select(systems=kept, tasks=[t for t in current.tasks if present[t].any()])
+        current, _ = _keep_systems(current, kept)
     return current
 
 

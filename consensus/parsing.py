@@ -49,7 +49,6 @@ from .validation import weight_value
 
 __all__ = ["ParsedFrame", "parse_frame", "long_format_columns"]
 
-_COMPOSITE_LIKE = r"(?i)\s*(?:[-+\d.e]+|nan|-)?\s*/\s*(?:[-+\d.e]+|nan|-)?\s*"
 
 
 @dataclass(frozen=True)
@@ -379,11 +378,11 @@ def parse_frame(
         raise InvalidOptionError(f"task(s) {', '.join(map(repr, conflict))} named in both lower_is_better and higher_is_better")
     directions: dict[str, tuple[str, str, tuple[str, str] | None, bool]] = {}
     for task in columns:
-        given = task in lower_set or task in higher_set or task in set(lower_named)
+        given = task in higher_set or task in set(lower_named)  # lower_named: lower_is_better's keys, True or False
         directions[task] = direction_reading(task, lower=task in lower_set, given=given, infer=infer)
     lower_names = [t for t in columns if directions[t][3]]
     reading = _reading_summary(
-        columns=[c for c in all_columns], selected=selected, excluded=excluded, directions=directions,
+        columns=all_columns, selected=selected, excluded=excluded, directions=directions,
         suspects=suspects, skipped=skipped, stderr_values=stderr_values, systems=systems, tasks=columns,
         exclude=exclude, chosen=chosen, infer=infer,
     )
@@ -452,7 +451,6 @@ def _check_values(values: pd.DataFrame, *, drop_empty: bool, failed: bool, probl
             ))
     if len(systems) < 2:
         problems.append(TooFewSystemsError(len(systems)))
-
 
 
 def _roles_by_values(

@@ -196,9 +196,9 @@ def render(
         blocks = leaderboard_sections(obj, source, top)
     elif command is None:  # a winner resting on a barely evaluated system is said first
         blocks = [*coverage_warnings(obj, table), *sections(obj, top=top)]
-    else:  # the command line prints those warnings on stderr (consensus.cli.args.warn_coverage)
+    else:  # the command line prints those warnings on stderr (consensus.cli.output.warn_coverage)
         blocks = list(sections(obj, top=top))
-    blocks = _with_reading(blocks, obj, table, cli=command is not None)
+    blocks = _with_reading(blocks, obj, table)
     text = render_text(blocks) if format == "table" else render_markdown(blocks)
     if command is not None:  # the command line's reports name its flags (min_coverage=0 -> --min-coverage 0)
         from ..hints import cli_text
@@ -207,7 +207,7 @@ def render(
     return text
 
 
-def _with_reading(blocks: list[Any], obj: Any, table: Leaderboard | None, *, cli: bool) -> list[Any]:
+def _with_reading(blocks: list[Any], obj: Any, table: Leaderboard | None) -> list[Any]:
     """`blocks` with how the scores were read first (after a title), when the reading step decided
     anything (a column set aside, a direction inferred, a check skipped)."""
     from ..results import Analysis
@@ -219,6 +219,6 @@ def _with_reading(blocks: list[Any], obj: Any, table: Leaderboard | None, *, cli
     reading = lb.reading
     if not reading.decisions() and not reading.skipped:
         return blocks
-    block = [Heading("How the scores were read"), Lines(tuple(reading.lines(cli=cli, limit=20)))]
+    block = [Heading("How the scores were read"), Lines(tuple(reading.lines(limit=20)))]  # render() rewrites hints as flags for the CLI
     title = 1 if blocks and isinstance(blocks[0], Heading) and blocks[0].level == 1 else 0
     return [*blocks[:title], *block, *blocks[title:]]
