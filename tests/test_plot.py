@@ -251,14 +251,22 @@ def test_rank_change_chart_draws_the_top_k_and_the_entrants_only(tmp_path):
     lb = _board(40, t=10)
     comp = cs.compare_rules(lb, rules=["mean", "borda", "plurality", "copeland"], missing="auto")
     positions = comp.positions()
+    # a rule's top k counts tie groups whole: a group that straddles position k is below the top
+    group_end = positions + positions.apply(lambda col: col.map(col.value_counts())) - 1
     for k in (3, 10):
         fig = plot_rank_changes(comp, top=k)
         _png(fig, tmp_path, f"bump{k}.png")
         lines = {line.get_gid()[7:]: line for line in fig.axes[0].lines if (line.get_gid() or "").startswith("system:")}
-        kemeny_top = {s for s in positions.index if positions.loc[s, "kemeny"] <= k}
-        entrants = {s for s in positions.index if (positions.loc[s] <= k).any()} - kemeny_top
-        assert set(lines) == kemeny_top | entrants == set(rank_change_systems(comp, top=k))
-        assert len(lines) <= k + len(entrants) < 40
+        kemeny_top = {s for s in positions.index if group_end.loc[s, "kemeny"] <= k}
+        entrants = {s for s in positions.index if (group_end.loc[s] <= k).any()} - kemeny_top
+        assert len(kemeny_top) <= k
+        best = {s: min(positions.loc[s, c] for c in positions.columns if group_end.loc[s, c] <= k) for s in entrants}
+        order = list(positions.index)
+        drawn_entrants = set(sorted(entrants, key=lambda s: (best[s], order.index(s)))[:k])
+        assert set(lines) == kemeny_top | drawn_entrants == set(rank_change_systems(comp, top=k))
+        assert len(lines) <= 2 * k
+        if len(entrants) > k:
+            assert f"{len(entrants) - k} more entrants not drawn" in fig.axes[0].get_title()
         for system, line in lines.items():  # below the top: drawn on the row k + 1
             expected = np.minimum(positions.loc[system, ["mean", "borda", "plurality", "copeland", "kemeny"]], k + 1)
             assert line.get_ydata().tolist() == expected.tolist()
@@ -311,6 +319,39 @@ def test_condorcet_weights_plot_shows_the_weights_of_a_possible_winner(votenrank
 
 
 # ---------------------------------------------------------------- analyze --plot at scale
+def test_a_rules_top_never_exceeds_k_when_a_tie_group_straddles_it(tmp_path):
+    # plurality on 60 systems and 4 tasks: at most 4 systems score, the other 56 tie at position 2 or
+    # beyond; positions <= 10 would draw all 60 of them
+    lb = _board(60, t=4)
+    comp = cs.compare_rules(lb, rules=["mean", "plurality"], missing="auto")
+    plurality = comp.positions()["plurality"]
+    assert (plurality <= 10).sum() > 10  # the straddling group
+    fig = plot_rank_changes(comp, top=10)
+    drawn = fig.consensus_systems
+    assert len(drawn) <= 20
+    in_plurality_top = {s for s in drawn if plurality[s] <= 10 and (plurality == plurality[s]).sum() + plurality[s] - 1 <= 10}
+    assert len(in_plurality_top) <= 10
+
+
+def test_analysis_figure_of_a_350_system_board_names_the_top_30_and_shows_all(tmp_path):
+    from consensus.plot import HEATMAP_TOP
+
+    rng = np.random.default_rng(3)
+    frame = pd.DataFrame(np.round(50 + 15 * rng.normal(size=(350, 1)) + 3 * rng.normal(size=(350, 6)), 1),
+                         columns=[f"t{j}" for j in range(6)], index=[f"org-{i % 9}/model-{i}" for i in range(350)])
+    analysis = cs.analyze(cs.Leaderboard.from_frame(frame, infer=False), prospective=False, time_limit=60)
+    fig = plot_analysis(analysis)
+    heat, overview = fig.axes[0], next(ax for ax in fig.axes if any(im.get_gid() == "overview" for im in ax.images))
+    assert heat.images[0].get_array().shape == (HEATMAP_TOP, HEATMAP_TOP)
+    labels = [t.get_gid()[6:] for t in heat.texts if (t.get_gid() or "").startswith("label:")]
+    assert labels[::2] == list(analysis.kemeny.ranking[:HEATMAP_TOP])  # row label, then column label
+    assert overview.images[0].get_array().shape == (350, 350) and not overview.texts
+    assert "the first 30 of 350 systems" in heat.get_title(loc="left")
+    assert fig.axes[-1].lines  # the bump chart last
+    assert max(fig.get_size_inches()) < 40
+    _png(fig, tmp_path)
+
+
 def test_analysis_figure_of_a_large_board_uses_the_heatmap_and_the_top_k(tmp_path):
     lb = _board(40, t=10)
     analysis = cs.analyze(lb, prospective=False)

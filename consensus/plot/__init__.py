@@ -9,6 +9,8 @@ existing axes instead (the figure of that axes is returned).
 
 - :func:`plot_majority_graph`: the majority graph up to 15 systems, the margin heatmap
   (:func:`plot_margin_heatmap`, Kemeny order) above;
+- :func:`plot_margin_overview`: the margins of every system without names (the analysis
+  figure of a board over :data:`HEATMAP_TOP` (30) systems: the top 30 named, then this);
 - :func:`plot_rank_changes`: the rank-change (bump) chart of the top k systems across rules;
 - :func:`plot_condorcet_weights` / :func:`plot_certificate`: the weights that make a
   system win, or the rival blend that proves it never can, task by task;
@@ -21,7 +23,7 @@ existing axes instead (the figure of that axes is returned).
 The drawn artists carry ids (``Artist.get_gid()``) so that tests and users can check a
 figure against its data: ``"edge:A->B"`` for a majority edge, ``"tie:A=B"`` for a
 majority tie, ``"nodes"`` for the node collection (facecolors in ``fig.consensus_nodes``
-order), ``"margins"`` for the margin heatmap, ``"system:NAME"`` for a line of the
+order), ``"margins"`` for the margin heatmap, ``"overview"`` for the overview of every system, ``"system:NAME"`` for a line of the
 rank-change chart, ``"confidence"`` for the confidence heatmap, ``"bar:LABEL"`` for a bar,
 ``"task:NAME"`` for a task of a certificate, ``"l1:TASK"`` / ``"linf:TASK"`` for a task's
 weight change in :func:`plot_weight_sensitivity`, ``"interval:RULE:SYSTEM"`` for a rank
@@ -30,11 +32,18 @@ interval of :func:`plot_stability`.
 
 from __future__ import annotations
 
-from ._base import BARS_UPRIGHT_MAX, GRAPH_MAX_SYSTEMS, NODE_COLOR, TOP_K, WINNER_COLOR
+from ._base import (
+    BARS_UPRIGHT_MAX,
+    GRAPH_MAX_SYSTEMS,
+    HEATMAP_TOP,
+    NODE_COLOR,
+    TOP_K,
+    WINNER_COLOR,
+)
 from .analysis import plot_analysis, plot_confidence
 from .certificate import blend_scores, plot_certificate, plot_condorcet_weights
 from .experiments import plot_experiment
-from .majority import plot_majority_graph, plot_margin_heatmap
+from .majority import plot_majority_graph, plot_margin_heatmap, plot_margin_overview
 from .rankings import plot_bars, plot_rank_changes, plot_scores, rank_change_systems
 from .sensitivity import plot_weight_sensitivity
 from .stability import plot_stability
@@ -42,6 +51,7 @@ from .stability import plot_stability
 __all__ = [
     "BARS_UPRIGHT_MAX",
     "GRAPH_MAX_SYSTEMS",
+    "HEATMAP_TOP",
     "NODE_COLOR",
     "TOP_K",
     "WINNER_COLOR",
@@ -54,6 +64,7 @@ __all__ = [
     "plot_experiment",
     "plot_majority_graph",
     "plot_margin_heatmap",
+    "plot_margin_overview",
     "plot_rank_changes",
     "plot_scores",
     "rank_change_systems",

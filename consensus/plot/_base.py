@@ -25,6 +25,8 @@ BARS_UPRIGHT_MAX = 25
 GRAPH_MAX_SYSTEMS = 15
 #: Default number of systems of the rank-change chart (plus the systems entering a rule's top).
 TOP_K = 10
+#: Systems of the labelled margin heatmap in the analysis figure; a board with more adds an overview of all.
+HEATMAP_TOP = 30
 #: Smallest font size (points) of any label.
 MIN_FONT = 6.0
 #: Labels longer than this are shortened with an ellipsis (gids keep the full name).

@@ -8,6 +8,7 @@ import numpy as np
 
 from ._base import (
     GRAPH_MAX_SYSTEMS,
+    HEATMAP_TOP,
     TOP_K,
     label_font,
     matplotlib_modules,
@@ -20,6 +21,7 @@ from .majority import (
     margin_heatmap_size,
     plot_majority_graph,
     plot_margin_heatmap,
+    plot_margin_overview,
 )
 from .rankings import plot_rank_changes, rank_change_geometry, rank_change_systems
 
@@ -94,7 +96,9 @@ def plot_analysis(analysis: Analysis, *, top: int | None = TOP_K) -> Figure:
 
     Left: the majority relation in the order of the Kemeny ranking, as a graph up to
     :data:`GRAPH_MAX_SYSTEMS` (15) systems and as a margin heatmap above
-    (:func:`plot_majority_graph`). Right: the rank-change chart of the Kemeny top `top`
+    (:func:`plot_majority_graph`); over :data:`HEATMAP_TOP` (30) systems the heatmap names
+    the Kemeny top 30 and an overview of every system without names follows below it
+    (:func:`plot_margin_overview`), so 350 systems stay readable and fast to draw. Right: the rank-change chart of the Kemeny top `top`
     and the systems entering a rule's top `top` (:func:`plot_rank_changes`). The figure
     grows with the number of systems; a 100-system board draws in well under a second.
 
@@ -110,7 +114,7 @@ def plot_analysis(analysis: Analysis, *, top: int | None = TOP_K) -> Figure:
     -------
     matplotlib.figure.Figure
         A new figure: the majority axes first, the rank changes last (the heatmap's colour
-        bar between them); ``fig.consensus_nodes`` is the Kemeny order, ``fig.consensus_kind``
+        bar, and the overview over 30 systems, between them); ``fig.consensus_nodes`` is the Kemeny order, ``fig.consensus_kind``
         ``"graph"`` or ``"heatmap"``.
 
     Raises
@@ -138,14 +142,21 @@ def plot_analysis(analysis: Analysis, *, top: int | None = TOP_K) -> Figure:
         left, right = fig.subplots(1, 2, width_ratios=[side, g["width"]])
         plot_majority_graph(analysis.leaderboard, ranking=ranking, ax=left)
     else:  # margins computed, not measured: constrained layout on 2 x 200 labels is slow
-        heat = heatmap_geometry(ranking)
-        width, height = heat["width"] + g["width"], max(heat["height"], g["height"])
+        named = ranking[:HEATMAP_TOP]
+        heat = heatmap_geometry(named)
+        overview = 0.0 if n <= HEATMAP_TOP else min(6.0, max(4.0, heat["grid"]))
+        left_w = max(heat["width"], overview + 1.2)
+        left_h = heat["height"] + (overview + 1.4 if overview else 0.0)
+        width, height = left_w + g["width"], max(left_h, g["height"])
         fig = Figure(figsize=(width, height))
-        left, cax = heatmap_axes(fig, ranking)
-        x0 = heat["width"] + g["room"]
+        left, cax = heatmap_axes(fig, named)
+        below = fig.add_axes([0.8 / width, 0.7 / height, overview / width, overview / height]) if overview else None
+        x0 = left_w + g["room"]
         y0 = height - g["top"] - g["axes_height"]
         right = fig.add_axes([x0 / width, y0 / height, g["axes_width"] / width, g["axes_height"] / height])
-        plot_margin_heatmap(analysis.leaderboard, ranking=ranking, ax=left, cax=cax)
+        plot_margin_heatmap(analysis.leaderboard, ranking=ranking, ax=left, cax=cax, top=HEATMAP_TOP)
+        if below is not None:
+            plot_margin_overview(analysis.leaderboard, ranking=ranking, outline=HEATMAP_TOP, ax=below)
     plot_rank_changes(comparison, top=top, ax=right)
     fig.consensus_nodes = tuple(ranking)
     fig.consensus_kind = "graph" if n <= GRAPH_MAX_SYSTEMS else "heatmap"

@@ -27,7 +27,10 @@ if TYPE_CHECKING:  # pragma: no cover
     from matplotlib.axes import Axes
     from matplotlib.figure import Figure
 
-__all__ = ["heatmap_axes", "heatmap_geometry", "margin_heatmap_size", "plot_majority_graph", "plot_margin_heatmap"]
+__all__ = [
+    "heatmap_axes", "heatmap_geometry", "margin_heatmap_size", "plot_majority_graph", "plot_margin_heatmap",
+    "plot_margin_overview",
+]
 
 
 def _circle(order: Sequence[str]) -> dict[str, np.ndarray]:
@@ -271,6 +274,7 @@ def plot_margin_heatmap(
     highlight: Sequence[str] | None = None,
     ax: Axes | None = None,
     cax: Axes | None = None,
+    top: int | None = None,
 ) -> Figure:
     """The majority margins as a heatmap: cell ``(i, j)`` is how much row ``i`` beats column ``j``.
 
@@ -293,6 +297,10 @@ def plot_margin_heatmap(
         Draw into this axes.
     cax : matplotlib Axes, optional
         Draw the colour bar into this axes (default: next to `ax`).
+    top : int, optional
+        Draw only the first `top` systems of `ranking` (the title says so; the Condorcet
+        winner is still that of every system). :func:`plot_margin_overview` draws them all
+        without names.
 
     Returns
     -------
@@ -318,6 +326,11 @@ def plot_margin_heatmap(
     """
     pairs = as_pairwise(data)
     order, marked, winner = _order_and_marks(pairs, ranking, highlight)
+    n_all = len(order)
+    if top is not None:
+        if top < 1:
+            raise InvalidOptionError(f"top must be a positive number of systems, got {top}")
+        order = order[:top]
     index = [pairs.systems.index(s) for s in order]
     margins = np.asarray(pairs.margins, dtype=float)[np.ix_(index, index)]
     n = len(order)
@@ -338,6 +351,8 @@ def plot_margin_heatmap(
     _label_cells(ax, order, marked, label_font(n))
     title = f"Majority margins, row over column: Condorcet winner {short(winner)}" if winner else (
         "Majority margins, row over column: no Condorcet winner")
+    if n < n_all:
+        title = f"{title}\n(the first {n} of {n_all} systems)"
     ax.set_title(title, fontsize=10, loc="left")
     if cax is not None:
         bar = fig.colorbar(image, cax=cax)
@@ -347,4 +362,65 @@ def plot_margin_heatmap(
     bar.ax.tick_params(labelsize=7)
     fig.consensus_nodes = tuple(order)
     fig.consensus_kind = "heatmap"
+    return fig
+
+
+def plot_margin_overview(data: Any, *, ranking: Sequence[str] | None = None, outline: int = 0,
+                         ax: Axes | None = None) -> Figure:
+    """The majority margins of every system, without names: the shape of a large board.
+
+    Rows and columns follow `ranking` (the Kemeny ranking: red above the diagonal marks a
+    pair the ranking overrules); the axes count positions (1 at the top left), ticked at
+    round steps, so 350 systems draw as fast as 30. The first `outline` systems, drawn with
+    names by :func:`plot_margin_heatmap` (``top=``), are outlined.
+
+    Parameters
+    ----------
+    data : Leaderboard or PairwiseMatrix
+        Anything :func:`consensus.majority_graph` accepts.
+    ranking : sequence of str, optional
+        Row and column order, best first (default: leaderboard order).
+    outline : int, default=0
+        Outline the first `outline` rows and columns (0: none).
+    ax : matplotlib Axes, optional
+        Draw into this axes.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        The image has gid ``"overview"``; ``fig.consensus_nodes`` lists the rows.
+
+    Examples
+    --------
+    >>> import consensus as cs
+    >>> fig = plot_margin_overview(cs.gumbel_leaderboard(40, 5, seed=0), outline=10)
+    >>> fig.axes[0].images[0].get_array().shape
+    (40, 40)
+    """
+    pairs = as_pairwise(data)
+    order, _, _ = _order_and_marks(pairs, ranking, None)
+    index = [pairs.systems.index(s) for s in order]
+    margins = np.asarray(pairs.margins, dtype=float)[np.ix_(index, index)]
+    n = len(order)
+    fig, ax = new_axes(ax, (6.0, 6.0))
+    scale = float(np.nanmax(np.abs(margins))) if n > 1 else 0.0
+    image = ax.imshow(margins, cmap="RdBu", vmin=-(scale or 1.0), vmax=scale or 1.0, interpolation="nearest",
+                      aspect="equal")
+    image.set_gid("overview")
+    step = next(s for s in (1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1000, 10**9) if n / s <= 8)
+    ticks = [0] + [k - 1 for k in range(step, n + 1, step) if k > 1]
+    ax.set_xticks(ticks, [str(k + 1) for k in ticks], fontsize=7)
+    ax.set_yticks(ticks, [str(k + 1) for k in ticks], fontsize=7)
+    ax.tick_params(length=2, pad=1)
+    if 0 < outline < n:
+        from matplotlib.patches import Rectangle
+
+        box = Rectangle((-0.5, -0.5), outline, outline, fill=False, edgecolor="#333333", linewidth=1.2)
+        box.set_gid("outline")
+        ax.add_patch(box)
+    ax.set_xlabel("position in the ranking (columns)", fontsize=8)
+    ax.set_ylabel("position (rows)", fontsize=8)
+    what = f", the first {outline} outlined" if 0 < outline < n else ""
+    ax.set_title(f"All {n} systems in ranking order{what}", fontsize=9, loc="left")
+    fig.consensus_nodes = tuple(order)
     return fig

@@ -40,6 +40,12 @@ def _default_rules(comparison: RuleComparison) -> list[str]:
 def rank_change_systems(comparison: RuleComparison, *, rules: Sequence[str] | None = None, top: int | None = TOP_K) -> list[str]:
     """The systems of the rank-change chart: Kemeny's top `top`, then those entering any rule's top `top`.
 
+    A rule's top `top` counts tie groups whole and never holds more than `top` systems: a
+    tie group that straddles position `top` (say 300 systems tied at position 9 with a top
+    of 10, as plurality gives on a large board) is below the top, not in it. At most `top`
+    entrants are drawn, the best placed first (by their best position, then Kemeny order);
+    the chart's title counts the others.
+
     Parameters
     ----------
     comparison : RuleComparison
@@ -62,15 +68,36 @@ def rank_change_systems(comparison: RuleComparison, *, rules: Sequence[str] | No
     >>> rank_change_systems(comp, top=1)
     ['B', 'A']
     """
+    return _chart_systems(comparison, rules, top)[0]
+
+
+def _within(positions: Any, top: int) -> Any:
+    """Per column, the systems whose whole tie group lies within the first `top` positions."""
+    out = positions.copy()
+    for column in positions.columns:
+        col = positions[column]
+        last = col + col.map(col.value_counts()) - 1  # competition positions: a group of k at p ends at p + k - 1
+        out[column] = last <= top
+    return out.astype(bool)
+
+
+def _chart_systems(comparison: RuleComparison, rules: Sequence[str] | None, top: int | None) -> tuple[list[str], int]:
+    """The systems drawn (Kemeny order) and how many entrants were left out."""
     positions = comparison.positions()
     columns = list(rules) if rules is not None else _default_rules(comparison)
     columns = [c for c in columns if c in positions.columns]
     if top is None:
-        return list(positions.index)
+        return list(positions.index), 0
     if "kemeny" not in columns and "kemeny" in positions.columns:
         columns.append("kemeny")
-    inside = (positions[columns] <= top).any(axis=1)
-    return [s for s in positions.index if inside[s]]
+    inside = _within(positions[columns], top)
+    core = inside["kemeny"] if "kemeny" in inside.columns else inside.any(axis=1) & False
+    entering = inside.any(axis=1) & ~core
+    best = positions[columns].where(inside).min(axis=1)
+    rank_of = {s: k for k, s in enumerate(positions.index)}
+    entrants = sorted((s for s in positions.index if entering[s]), key=lambda s: (best[s], rank_of[s]))
+    kept = set(entrants[:top]) | {s for s in positions.index if core[s]}
+    return [s for s in positions.index if s in kept], max(0, len(entrants) - top)
 
 
 def rank_change_geometry(shown: Sequence[str], *, n_rules: int, rows: int) -> dict[str, float]:
@@ -164,11 +191,12 @@ def plot_rank_changes(
         raise InvalidOptionError(f"no ranking for rule(s) {', '.join(map(repr, missing))}")
     if top is not None and top < 1:
         raise InvalidOptionError(f"top must be a positive number of systems, got {top}")
-    shown = rank_change_systems(comparison, rules=rules, top=top)
+    shown, left_out = _chart_systems(comparison, rules, top)
     n_all = len(positions)
     clipped = top is not None and top < n_all
     g = rank_change_geometry(shown, n_rules=len(rules), rows=top + 1 if clipped else n_all)
     rows, font = int(g["rows"]), g["font"]
+    kemeny_top = set(rank_change_systems(comparison, rules=["kemeny"], top=top)) if clipped else set()
     fig, ax = new_axes(ax, (g["width"], g["height"]))
     x = np.arange(len(rules))
     cmap = matplotlib_modules()[0].colormaps["tab10" if len(shown) <= 10 else "tab20"]
@@ -176,7 +204,7 @@ def plot_rank_changes(
         true = positions.loc[system, rules].to_numpy()
         y = np.minimum(true, rows) if clipped else true
         color = cmap(k % cmap.N)
-        entrant = clipped and positions.loc[system, "kemeny"] > top  # in a rule's top, not in Kemeny's: drawn lighter
+        entrant = clipped and system not in kemeny_top  # in a rule's top, not in Kemeny's: drawn lighter
         (line,) = ax.plot(x, y, marker="o", color=color, linewidth=1.0 if entrant else 2.0, markersize=4 if entrant else 5,
                           alpha=0.6 if entrant else 1.0, zorder=2 if entrant else 3)
         line.set_gid(f"system:{system}")
@@ -209,7 +237,8 @@ def plot_rank_changes(
     ax.set_xlim(-0.15, len(rules) - 0.85)
     title = "Positions across rules"
     if clipped:
-        title += f": Kemeny top {top} and entrants ({len(shown)} of {n_all} systems)"
+        title += f": Kemeny top {top} and entrants ({len(shown)} of {n_all} systems"
+        title += f"; {left_out} more entrants not drawn)" if left_out else ")"
     ax.set_title(title, fontsize=10)
     ax.grid(axis="y", alpha=0.3)
     fig.consensus_systems = tuple(shown)
