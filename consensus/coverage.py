@@ -74,7 +74,7 @@ def comparability(lb: Leaderboard) -> pd.DataFrame:
     c                0       0.0
     """
     values = lb.values
-    w = lb.weights.to_numpy(dtype=np.float64)
+    w = lb.weight_array
     present = ~np.isnan(values) & (w > 0)
     n = lb.n_systems
     # a task scored by k systems compares each of them with k - 1 others: the largest such k - 1 is a lower

@@ -90,7 +90,7 @@ def units_of(data: object) -> Units:
             data.tasks,
             data.values,
             np.arange(data.n_tasks + 1),
-            data.weights.to_numpy(dtype=np.float64),
+            data.weight_array,
             True,
         )
     if isinstance(data, InstanceScores):
@@ -99,7 +99,7 @@ def units_of(data: object) -> Units:
             data.tasks,
             data.values,
             np.asarray(data.offsets),
-            data.weights.to_numpy(dtype=np.float64),
+            data.weight_array,
             bool(np.all(np.diff(data.offsets) == 1)),
         )
     raise InvalidOptionError(

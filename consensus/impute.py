@@ -373,7 +373,7 @@ def mean_baseline(data: Leaderboard | InstanceScores) -> MeanBaselineResult:
     units_of(data)  # checks the input type
     table = data.to_leaderboard() if isinstance(data, InstanceScores) else data
     values = table.values
-    weights = table.weights.to_numpy(dtype=np.float64)
+    weights = table.weight_array
     present = ~np.isnan(values)
     weight_seen = present @ weights
     dead = np.nonzero(weight_seen <= 0)[0]

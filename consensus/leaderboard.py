@@ -7,7 +7,8 @@ better; the original scores stay available for display.
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterable, Mapping
+from collections.abc import Callable, Hashable, Iterable, Mapping
+from types import MappingProxyType
 from typing import Any
 
 import numpy as np
@@ -15,6 +16,7 @@ import pandas as pd
 
 from .arguments import check_frame_options, lower_names, name_list
 from .cells import MISSING_MARKERS
+from .columns import ColumnReading, ReadingSummary
 from .errors import (
     DuplicateLabelError,
     InvalidOptionError,
@@ -24,7 +26,6 @@ from .errors import (
     UnknownTaskError,
 )
 from .labels import normalize_name
-from .columns import ColumnReading, ReadingSummary
 from .parsing import parse_frame
 from .task_scores import TaskScores
 from .validation import (
@@ -69,7 +70,7 @@ class Leaderboard(TaskScores):
     [-30.0, -10.0, -20.0]
     """
 
-    __slots__ = ("_scores", "_values", "_weights", "_lower", "_groups", "_notes", "_reading")
+    __slots__ = ("_scores", "_values", "_weights", "_lower", "_groups", "_notes", "_reading", "_memo")
 
     def __init__(
         self,
@@ -880,6 +881,28 @@ class Leaderboard(TaskScores):
         )
 
     __hash__ = None  # type: ignore[assignment]
+
+    # ------------------------------------------------------------------ memo
+    def _memoized(self, key: Any, build: Callable[[], Any]) -> Any:
+        """`build()` once per board and `key`, for immutable results derived from the board
+        alone (its pairwise matrix: Copeland and Minimax of the same board share one)."""
+        try:
+            memo = self._memo
+        except AttributeError:
+            memo = self._memo = {}
+        if key not in memo:
+            memo[key] = build()
+        return memo[key]
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Picklable (the standard pickle, for multiprocessing and Dask), without the memo."""
+        state = {k: getattr(self, k) for k in self.__slots__ if k != "_memo" and hasattr(self, k)}
+        state["_groups"] = dict(state["_groups"])  # a read-only mapping proxy is not picklable
+        return state
+
+    def __setstate__(self, state: Mapping[str, Any]) -> None:
+        for key, value in state.items():
+            object.__setattr__(self, key, MappingProxyType(dict(value)) if key == "_groups" else value)
 
 
 # ---------------------------------------------------------------------- validation helpers

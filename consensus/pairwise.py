@@ -455,8 +455,13 @@ def pairwise(data: Leaderboard | PairwiseMatrix, *, tie_tol: float = 0.0) -> Pai
         raise InvalidOptionError(f"expected a Leaderboard or PairwiseMatrix, got {type(data).__name__}")
     if not np.isfinite(tie_tol) or tie_tol < 0:
         raise InvalidOptionError(f"tie_tol must be finite and >= 0, got {tie_tol!r}")
+    return data._memoized(("pairwise", float(tie_tol)), lambda: _count_pairs(data, float(tie_tol)))
+
+
+def _count_pairs(data: Leaderboard, tie_tol: float) -> PairwiseMatrix:
+    """:func:`pairwise` of a checked leaderboard (computed once per board and `tie_tol`)."""
     values = data.values
-    weights = data.weights.to_numpy()
+    weights = data.weight_array
     n = values.shape[0]
     check_square_matrices(n, 5, "the pairwise comparison")  # wins, ties, counts and temporaries
     ok = (~np.isnan(values)).astype(np.float64)

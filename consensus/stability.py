@@ -86,7 +86,7 @@ def _task_sample(board: Leaderboard, method: str, k: int, rng: np.random.Generat
         counts = np.ones(n, dtype=np.int64)
         counts[rng.choice(n, size=k, replace=False)] = 0
     kept = np.flatnonzero(counts)
-    weights = board.weights.to_numpy(dtype=np.float64)[kept] * counts[kept]
+    weights = board.weight_array[kept] * counts[kept]
     if not weights.sum() > 0:
         return None
     scored = ~np.isnan(board.values[:, kept])

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 
 from .errors import UnknownSystemError, UnknownTaskError
@@ -26,6 +27,12 @@ class TaskScores:
     def weights(self) -> pd.Series:
         """Task weights as given (default 1)."""
         return self._weights.copy()
+
+    @property
+    def weight_array(self) -> np.ndarray:
+        """Task weights as a float64 array in task order (a fresh copy: far cheaper than
+        :attr:`weights` in a loop)."""
+        return np.array(self._weights.to_numpy(dtype=np.float64), dtype=np.float64, copy=True)
 
     @property
     def normalized_weights(self) -> pd.Series:

@@ -27,6 +27,12 @@ def examples(multiplier: float, **options) -> settings:
     return settings(max_examples=count, **options)
 
 
+def seeds(thorough: int, ci: int = 3) -> range:
+    """Fixed seeds for a parametrized sweep: `ci` of them (at least 3, the spread of a cell),
+    all `thorough` under the ``thorough`` profile (module-level: read when the tests are collected)."""
+    return range(thorough if settings.default.max_examples > 100 else min(ci, thorough))
+
+
 @st.composite
 def score_frames(
     draw,

@@ -10,6 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+import consensus as cs
 from consensus.imputation_sums import MAX_LEVELS, PartialSums, Units, accumulate
 
 FIELDS = ("imputed", "direct", "both", "both_sq", "counts", "task_scores", "task_counts")
@@ -124,3 +125,32 @@ def test_unknown_kernel_is_refused():
     u = units(np.array([[1.0], [0.0]]), [1], [1.0])
     with pytest.raises(InvalidOptionError, match="kernel"):
         accumulate(u, per_task=False, kernel="fast")
+
+
+def test_a_boards_pairwise_matrix_is_computed_once_and_never_pickled_with_it():
+    import copy
+    import pickle
+
+    lb = cs.gumbel_leaderboard(12, 5, seed=1)
+    first = cs.pairwise(lb)
+    assert cs.pairwise(lb) is first  # Copeland and Minimax of one board share it
+    assert cs.pairwise(lb, tie_tol=0.5) is not first  # one per tie tolerance
+    with pytest.raises(ValueError):
+        first.wins[0, 1] = 5.0  # read-only: a shared matrix cannot be changed behind a caller's back
+    restored = pickle.loads(pickle.dumps(lb))
+    assert restored == lb and not hasattr(restored, "_memo")
+    assert len(pickle.dumps(lb)) == len(pickle.dumps(restored))  # the memo adds nothing to the pickle
+    assert cs.pairwise(restored).wins.tolist() == first.wins.tolist()
+    assert copy.copy(lb) == lb and cs.rank(copy.deepcopy(lb), "copeland").ranking == cs.rank(lb, "copeland").ranking
+    grouped = cs.Leaderboard(lb.scores, groups={"g": list(lb.tasks[:2])})
+    assert pickle.loads(pickle.dumps(grouped)).groups == grouped.groups  # a read-only mapping, pickled
+
+
+def test_a_board_as_read_pickles_with_its_reading(tmp_path):
+    import pickle
+
+    from tests.real_shapes import oll_v2_like, write_csv
+
+    lb = cs.read_leaderboard(write_csv(oll_v2_like(n=30), tmp_path / "oll.csv"))
+    restored = pickle.loads(pickle.dumps(lb))
+    assert restored == lb and restored.reading.to_dict() == lb.reading.to_dict()

@@ -139,11 +139,12 @@ class _Job:
 def _sub_board(board: Leaderboard, frame: pd.DataFrame, present: Sequence[str]) -> Leaderboard:
     """`board` (scores `frame`) restricted to `present`, in the board's own row order, without unscored tasks."""
     wanted = set(present)
-    systems = [s for s in board.systems if s in wanted]
+    rows = [i for i, s in enumerate(board.systems) if s in wanted]
+    systems = [board.systems[i] for i in rows]
     with warnings.catch_warnings():  # two or three systems often tie on a task: not news here
         warnings.simplefilter("ignore", DegenerateTaskWarning)
         if not board.has_missing:  # the constructor directly: Leaderboard.select's checks cost twice as much
-            return Leaderboard(frame.loc[systems], lower_is_better=board.lower_is_better,
+            return Leaderboard(frame.iloc[rows], lower_is_better=board.lower_is_better,
                                weights=dict(board.weights.items()), groups=board.groups, notes=board.notes)
         scored = frame.loc[systems].notna().any()
         return board.select(systems=systems, tasks=[t for t in board.tasks if scored[t]])
@@ -157,7 +158,7 @@ def _without_geometric_mean(board: Leaderboard) -> Tiers:
     has one.
     """
     raw = board.scores.to_numpy(dtype=np.float64)
-    bad = (raw[:, board.weights.to_numpy() > 0] <= 0).any(axis=1)
+    bad = (raw[:, board.weight_array > 0] <= 0).any(axis=1)
     good = tuple(s for s, b in zip(board.systems, bad.tolist()) if not b)
     rest = tuple(s for s, b in zip(board.systems, bad.tolist()) if b)
     return (good, rest) if good else (rest,)

@@ -131,7 +131,7 @@ def _(table: Leaderboard, *, top: int | None = DEFAULT_TOP) -> list[Block]:
 
 def _leaderboard_blocks(table: Leaderboard, source: str, top: int | None) -> list[Block]:
     title = f"Scores as read ({source})" if source else "Scores as read"
-    weighted = not np.allclose(table.weights.to_numpy(), 1.0)
+    weighted = not np.allclose(table.weight_array, 1.0)
     holes = table.has_missing
     cov_header = ("coverage",) if holes else ()
     rows = [("better:",) + tuple("lower" if t in table.lower_is_better else "higher" for t in table.tasks)

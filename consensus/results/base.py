@@ -71,6 +71,9 @@ def freeze_mapping(mapping: Mapping[Any, Any]) -> Mapping[Any, Any]:
     return MappingProxyType({k: freeze(v) for k, v in mapping.items()})
 
 
+_SCALARS = frozenset({str, int, float, bool, complex, bytes})
+
+
 def freeze(value: Any) -> Any:
     """A read-only copy of `value`, deeply: what a frozen result stores.
 
@@ -97,7 +100,9 @@ def freeze(value: Any) -> Any:
     ...     print("read-only")
     read-only
     """
-    if isinstance(value, Mapping):
+    if value is None or type(value) in _SCALARS:  # the common case, before the slower ABC checks
+        return value
+    if type(value) is dict or isinstance(value, Mapping):
         return MappingProxyType({k: freeze(v) for k, v in value.items()})
     if isinstance(value, (list, tuple)):
         return tuple(freeze(v) for v in value)

@@ -103,7 +103,7 @@ def expected_position_counts(lb: Leaderboard, ties: str = "average") -> np.ndarr
     """
     values = lb.values
     n, m = values.shape
-    w = lb.weights.to_numpy(dtype=np.float64)
+    w = lb.weight_array
     out = np.zeros((n, n))
     cache: dict[int, np.ndarray] = {}
     bands: dict[int, np.ndarray] = {}

@@ -35,7 +35,7 @@ def _position_weights(lb: Leaderboard, ties: str) -> np.ndarray:
     """``D[i, p - 1]``: the weight of the tasks placing system ``i`` at position ``p`` (complete scores)."""
     values = complete_values(lb)
     n, m = values.shape
-    w = lb.weights.to_numpy()
+    w = lb.weight_array
     first, last = tie_ranges(values)
     rows = np.repeat(np.arange(n), m)
     wt = np.tile(w, n)
@@ -53,7 +53,7 @@ def _position_weights(lb: Leaderboard, ties: str) -> np.ndarray:
 def _threshold_core(lb: Leaderboard, opts: Mapping[str, Any], impute: bool) -> CoreOutput:
     ties = opts["ties"]
     n = lb.n_systems
-    w = lb.weights.to_numpy()
+    w = lb.weight_array
     # with `impute`: the expected weights over the compatible complete rankings of each task
     density = expected_position_counts(lb, ties) if impute else _position_weights(lb, ties)
     upto = np.cumsum(density, axis=1)  # upto[i, L-1]: weight placing i in positions 1..L

@@ -48,7 +48,7 @@ WinRateTies = Literal["half", "loss"]
 # ---------------------------------------------------------------------- mean win rate
 def _win_rate_core(lb: Leaderboard, opts: Mapping[str, Any], impute: bool) -> CoreOutput:
     values = lb.values  # oriented: higher is better on every task
-    w = lb.weights.to_numpy(dtype=np.float64)
+    w = lb.weight_array
     n, m = values.shape
     rates = np.full((n, m), np.nan)
     rivals = np.zeros(m, dtype=np.int64)
@@ -192,7 +192,7 @@ def _normalized_core(lb: Leaderboard, opts: Mapping[str, Any], impute: bool) -> 
         "baseline": pd.Series(base + 0.0, index=cols),
         "maximum": pd.Series(top + 0.0, index=cols),
     }
-    return CoreOutput(robust_weighted_mean(normalized, lb.weights.to_numpy(dtype=np.float64)), details)
+    return CoreOutput(robust_weighted_mean(normalized, lb.weight_array), details)
 
 
 def _check_range(lb: Leaderboard, base: np.ndarray, top: np.ndarray) -> None:
@@ -324,7 +324,7 @@ def normalized_mean(
 def _scored_mean_core(lb: Leaderboard, opts: Mapping[str, Any], impute: bool) -> CoreOutput:
     """The weighted mean over the cells a system has (two-step mean win rate: over its groups)."""
     values = lb.values
-    w = lb.weights.to_numpy(dtype=np.float64)
+    w = lb.weight_array
     present = ~np.isnan(values)
     return CoreOutput(np.where(present, values, 0.0) @ w / (present @ w))
 

@@ -80,7 +80,7 @@ def fit_weights(lb: Leaderboard) -> tuple[Leaderboard, int]:
     >>> k > 0, bool(fitted.weights["qa"] == fitted.weights["nli"] < 1e306)
     (True, True)
     """
-    w = lb.weights.to_numpy(dtype=np.float64)
+    w = lb.weight_array
     top = float(w.max(initial=0.0))
     if top == 0:
         return lb, 0
@@ -552,7 +552,7 @@ def mean_key(lb: Leaderboard) -> dict[str, float]:
     {'a': 0.75, 'b': 1.0}
     """
     values = lb.values
-    w = lb.weights.to_numpy()
+    w = lb.weight_array
     ok = ~np.isnan(values)
     filled = np.where(ok, values, 0.0)
     exponent = 0

@@ -12,7 +12,6 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Literal, Unpack
 
 import numpy as np
-from scipy.stats import rankdata
 
 from ..errors import InvalidOptionError
 from ..leaderboard import Leaderboard
@@ -137,8 +136,14 @@ def tie_ranges(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     >>> first.ravel().tolist(), last.ravel().tolist()
     ([1, 3, 1], [2, 3, 2])
     """
-    neg = -values
-    return rankdata(neg, method="min", axis=0).astype(np.int64), rankdata(neg, method="max", axis=0).astype(np.int64)
+    neg = -np.asarray(values, dtype=np.float64)
+    ordered = np.sort(neg, axis=0)
+    first = np.empty(neg.shape, dtype=np.int64)
+    last = np.empty(neg.shape, dtype=np.int64)
+    for j in range(neg.shape[1]):  # per task: how many systems score strictly better / at least as well
+        first[:, j] = np.searchsorted(ordered[:, j], neg[:, j], side="left") + 1
+        last[:, j] = np.searchsorted(ordered[:, j], neg[:, j], side="right")
+    return first, last
 
 
 def position_points(c: np.ndarray, values: np.ndarray, ties: str) -> np.ndarray:
@@ -221,7 +226,7 @@ def positional_core(rule: str) -> Callable[[Any, Mapping[str, Any], bool], CoreO
         else:
             points = position_points(c, complete_values(lb), ties)
         with np.errstate(over="ignore"):  # points near 1e308: inf, refused by run_rule (ScoreOverflowError)
-            return CoreOutput(points @ lb.weights.to_numpy(), details)
+            return CoreOutput(points @ lb.weight_array, details)
 
     return core
 

@@ -33,14 +33,14 @@ __all__ = ["mean", "geometric_mean", "optimality_gap"]
 
 def _mean_core(lb: Leaderboard, opts: Mapping[str, Any], impute: bool) -> CoreOutput:
     values = complete_values(lb)
-    w = lb.weights.to_numpy()
+    w = lb.weight_array
     return CoreOutput(robust_weighted_mean(values, w))  # no overflow with scores near 1e308
 
 
 def _geometric_core(lb: Leaderboard, opts: Mapping[str, Any], impute: bool) -> CoreOutput:
     complete_values(lb)
     raw = lb.scores.to_numpy(dtype=np.float64)
-    w = lb.weights.to_numpy()
+    w = lb.weight_array
     used = w > 0
     bad = (raw[:, used] <= 0).any(axis=1)  # no geometric mean: unranked, not the board refused
     if (~bad).sum() < 2:
@@ -61,7 +61,7 @@ def _geometric_core(lb: Leaderboard, opts: Mapping[str, Any], impute: bool) -> C
 
 def _gap_core(lb: Leaderboard, opts: Mapping[str, Any], impute: bool) -> CoreOutput:
     values = complete_values(lb)
-    w = lb.weights.to_numpy()
+    w = lb.weight_array
     gamma = opts["gamma"]
     if gamma is None:
         target = values.max(axis=0)  # the best oriented score on each task

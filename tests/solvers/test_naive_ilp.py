@@ -19,7 +19,12 @@ from solvers.brute_force import brute_force_linear_ordering
 from solvers.linear_ordering import solve_linear_ordering
 from solvers.ordering_costs import ordering_cost
 from solvers.ordering_naive import MAX_NAIVE, NaiveOutcome, solve_naive_ilp
-from tests.strategies import raw_cost_matrices, tournament_costs, voted_cost_matrices
+from tests.strategies import (
+    raw_cost_matrices,
+    seeds,
+    tournament_costs,
+    voted_cost_matrices,
+)
 
 
 @pytest.fixture(scope="module", params=available_backends())
@@ -158,14 +163,14 @@ def test_the_naive_model_shares_no_code_path_with_the_package_solver():
 # ---------------------------------------------------------------- cross-check beyond brute force
 #: (n_systems, phi, seeds). Pure noise (phi = 0) is the hard case: at 60 systems one seed
 #: takes 2-5 s for the naive ILP and 0.4-5 s for the package (phi = 0.05: about 1.5 s and
-#: 0.03 s). The whole set runs in about a minute on 2 cores.
+#: 0.03 s). Three seeds per cell in the ci profile (about 35 s on 2 cores), 5-6 in thorough.
 _CELLS = [
-    (20, 0.0, range(5)),
-    (20, 0.05, range(5)),
-    (40, 0.0, range(5)),
-    (40, 0.05, range(5)),
-    (60, 0.0, range(6)),
-    (60, 0.05, range(5)),
+    (20, 0.0, seeds(5)),
+    (20, 0.05, seeds(5)),
+    (40, 0.0, seeds(5)),
+    (40, 0.05, seeds(5)),
+    (60, 0.0, seeds(6)),
+    (60, 0.05, seeds(5)),
 ]
 
 
