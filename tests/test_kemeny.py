@@ -382,3 +382,12 @@ def test_each_backend_solves_a_cyclic_leaderboard(solver):
     assert res.optimal and res.method == f"ilp:{solver}"
     assert res.objective == kemeny(table).objective
     assert math.isclose(res.seconds, res.seconds) and res.iterations >= 1
+
+
+def test_the_repr_says_when_the_optimum_is_not_unique(cycle3, votenrank_toy):
+    several = cs.kemeny(cycle3)
+    assert several.unique is False and "NOT unique" in repr(several) and "enumerate_optima" in repr(several)
+    listed = cs.kemeny(cycle3, enumerate_optima=10)
+    assert f"({len(listed.optima)} listed in .optima)" in repr(listed) and len(listed.optima) == 3
+    only = cs.kemeny(votenrank_toy)
+    assert only.unique is True and "the only optimal ranking" in repr(only) and "NOT unique" not in repr(only)

@@ -358,3 +358,18 @@ def test_analyze_report_flags_low_coverage_winners():
     summary = text[:text.index("Scores as read")]
     assert "warning: " in summary and "lucky" in summary.split("warning: ", 1)[1]
     assert "coverage: 17% to 100% of the task weight per system; 1 below 50% (lucky)" in summary
+
+
+def test_rule_notes_name_the_systems_geometric_mean_cannot_rank():
+    from consensus.report.html import render_html
+
+    frame = pd.DataFrame({"t1": [0.9, 0.0, 0.5, 0.4, 0.0], "t2": [0.8, 0.9, 0.6, 0.5, 0.7], "t3": [0.7, 0.8, 0.9, 0.6, 0.5]},
+                         index=["a", "b", "c", "d", "e"])
+    analysis = cs.analyze(cs.Leaderboard.from_frame(frame, infer=False), prospective=False)
+    assert analysis.comparison.results["geometric_mean"].missing["unranked"] == ("b", "e")
+    note = "note: geometric_mean: 2 systems have a score <= 0 on a task and no geometric_mean; ranked last, tied: b, e"
+    assert note in cs.render(analysis, format="table")
+    assert note.replace("_", "\\_").replace("<", "\\<") in cs.render(analysis, format="markdown")
+    assert note.replace("<=", "&lt;=") in render_html(analysis, figure=False)
+    complete = cs.analyze(cs.Leaderboard.from_frame(frame + 1.0, infer=False), prospective=False)
+    assert "note: geometric_mean" not in cs.render(complete)

@@ -24,7 +24,6 @@ from typing import Literal
 
 import numpy as np
 import pandas as pd
-from scipy.stats import kendalltau
 
 from ..arguments import check_rng_seed, check_seed, name_list
 from ..datasets import gumbel_leaderboard
@@ -252,6 +251,8 @@ def _kendall_tau(a: pd.Series, b: pd.Series) -> float:
     """
     if len(a) != len(b) or not a.index.equals(b.index):
         raise InvalidOptionError("kendall tau needs two score vectors over the same systems")
+    from scipy.stats import kendalltau  # here: scipy.stats takes most of a second to import
+
     return float(kendalltau(a.to_numpy(), b.to_numpy()).statistic)
 
 

@@ -19,6 +19,7 @@ from .blocks import (
     clip,
     lines,
     more_line,
+    name_list,
     num,
 )
 from .csv_output import frame_csv
@@ -104,6 +105,33 @@ def policy_lines(comparison: RuleComparison) -> list[str]:
     return [f"{text}: {', '.join(rules)}" for text, rules in groups.items()]
 
 
+def rule_notes(comparison: RuleComparison, ran: list[str]) -> list[Block]:
+    """What a rule could not rank (geometric_mean's systems with a score <= 0 on a task), one line per rule.
+
+    Parameters
+    ----------
+    comparison : RuleComparison
+        The comparison.
+    ran : list of str
+        The rules that ran.
+
+    Returns
+    -------
+    list of Lines
+        Empty when every rule ranked every system on its own terms.
+    """
+    notes = []
+    for rule in ran:
+        result = comparison.results.get(rule)
+        unranked = tuple((getattr(result, "missing", None) or {}).get("unranked", ()))
+        if unranked:
+            what = "system has" if len(unranked) == 1 else "systems have"
+            where = "ranked last" if len(unranked) == 1 else "ranked last, tied"
+            notes.append(f"note: {rule}: {len(unranked)} {what} a score <= 0 on a task and no {rule}; "
+                         f"{where}: {name_list(unranked, DEFAULT_TOP)}")
+    return [lines(*notes)] if notes else []
+
+
 def comparison_blocks(comparison: RuleComparison, top: int | None = DEFAULT_TOP, *,
                       compact: bool = False) -> list[Block]:
     """The comparison sections: rankings side by side (capped), each rule against Kemeny and the baseline.
@@ -140,7 +168,7 @@ def comparison_blocks(comparison: RuleComparison, top: int | None = DEFAULT_TOP,
         else f"no rank changes: the {base} ranking could not be computed"
     )
     table, more = _rankings_table(comparison, top)
-    blocks += [lines(change_note), table, *more_line(more, "systems")]
+    blocks += [lines(change_note), table, *more_line(more, "systems"), *rule_notes(comparison, ran)]
 
     blocks.append(Heading("Each rule against the exact Kemeny ranking"))
     if not bool(getattr(comparison.kemeny, "optimal", True)):

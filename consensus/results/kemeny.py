@@ -243,6 +243,12 @@ class KemenyResult(Displayed):
         if not self.optimal:
             status += f" (gap {self.gap:.3g})"
         status += f", objective {self.objective:.6g}, {self.method}, {self.seconds:.2g} s"
+        if self.unique is False:  # never shown as if it were the only answer
+            count = f"{len(self.optima)}{'+' if self.optima_truncated else ''} listed in .optima" if self.optima else (
+                "enumerate_optima lists them")
+            status += f"; NOT unique: other rankings are optimal too ({count})"
+        elif self.unique is True:
+            status += "; the only optimal ranking"
         return f"KemenyResult: {len(self.ranking)} systems", ranked_facts(self.weak_order or [(s,) for s in self.ranking], status=status), \
             self.to_frame()
 

@@ -23,7 +23,6 @@ from typing import Any, Literal, Unpack
 
 import numpy as np
 import pandas as pd
-from scipy.stats import rankdata
 
 from ..errors import InvalidOptionError, ScoreOverflowError, UnknownTaskError
 from ..leaderboard import Leaderboard
@@ -47,6 +46,8 @@ WinRateTies = Literal["half", "loss"]
 
 # ---------------------------------------------------------------------- mean win rate
 def _win_rate_core(lb: Leaderboard, opts: Mapping[str, Any], impute: bool) -> CoreOutput:
+    from scipy.stats import rankdata  # here: scipy.stats takes most of a second to import
+
     values = lb.values  # oriented: higher is better on every task
     w = lb.weight_array
     n, m = values.shape
