@@ -476,3 +476,18 @@ def test_cli_from_errors_are_one_line() -> None:
     assert res.returncode == 2 and "--dedupe do not apply" in res.stderr
     res = _consensus("rank", "tests/data/messy/sparse_22x15.csv", "--rule", "copeland", "--metric", "acc")
     assert res.returncode == 2 and "--metric applies to --from TOOL files only" in res.stderr
+
+
+def test_cli_from_takes_the_tables_reading_options_that_apply() -> None:
+    harness = "tests/data/formats/harness/output"
+    metrics = ["--metric", "acc", "--metric", "exact_match,strict-match", "--metric", "word_perplexity"]
+    res = _consensus("analyze", harness, "--from", "harness", *metrics, "--format", "json", "--quiet")
+    assert res.returncode == 0, res.stderr
+    tasks = __import__("json").loads(res.stdout)["input"]["tasks"]
+    res = _consensus("analyze", harness, "--from", "harness", *metrics, "--exclude", tasks[0],
+                     "--groups", f"g={tasks[1]}", "--format", "json", "--quiet")
+    assert res.returncode == 0, res.stderr
+    doc = __import__("json").loads(res.stdout)["input"]
+    assert doc["tasks"] == tasks[1:] and doc["groups"] == {"g": [tasks[1]]}
+    res = _consensus("analyze", harness, "--from", "harness", *metrics, "--keep-columns", "all")
+    assert res.returncode == 2 and "nothing is set aside" in res.stderr and res.stderr.count("\n") == 1

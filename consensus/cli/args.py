@@ -263,7 +263,7 @@ FROM_FILE_NAME = "@file"
 
 #: Reading options that only apply to score tables, not to ``--from`` (another tool's files).
 _TABLE_ONLY = ("input_format", "sep", "orient", "index_col", "long", "instances", "split_composite", "dedupe",
-               "keep_columns", "groups", "exclude", "drop_empty", "no_infer")
+               "keep_columns", "drop_empty", "no_infer")
 
 
 def _metric_option(values: list[str]) -> Any:
@@ -291,7 +291,9 @@ def _read_tool_output(args: argparse.Namespace) -> tuple[Any, list[str]]:
     given = [name for name in _TABLE_ONLY if getattr(args, name, None) not in (None, False, [])]
     if given:
         flags = ", ".join("--" + name.replace("_", "-") for name in given)
-        raise UsageError(f"--from {args.from_format} reads the tool's own files: {flags} do not apply")
+        why = (" (an importer reads every metric it is told to as a task: nothing is set aside, so there is "
+               "nothing to keep or to read as given)" if {"keep_columns", "no_infer"} & set(given) else "")
+        raise UsageError(f"--from {args.from_format} reads the tool's own files: {flags} do not apply{why}")
     options: dict[str, Any] = {}
     if args.metric:
         options["metric"] = _metric_option(args.metric)
@@ -311,9 +313,14 @@ def _read_tool_output(args: argparse.Namespace) -> tuple[Any, list[str]]:
         options["notes"] = notes
     data = read_format(args.file, args.from_format, **options)
     if is_leaderboard(data):
-        weights = parse_weights(args.weights)
-        data = apply_reading_options(data, weights=weights) if weights else data
+        # the table's reading options that apply to what the importer read (--tasks went to the importer)
+        weights, groups, exclude = parse_weights(args.weights), parse_groups(args.groups), _names(args.exclude)
+        if weights or groups or exclude:
+            data = apply_reading_options(data, weights=weights, groups=groups, exclude=exclude)
         notes = list(data.notes)
+    elif args.exclude or args.groups:
+        raise UsageError(f"--exclude and --groups apply to a leaderboard, not to --from {args.from_format}'s "
+                         "instance-level scores")
     return data, [cli_text(text) for text in notes]
 
 
