@@ -146,6 +146,7 @@ def duplicate_columns(columns: Mapping[str, np.ndarray]) -> dict[str, tuple[str,
     if len(names) < 2:
         return {}
     values = np.column_stack([np.asarray(columns[n], dtype=np.float64) for n in names])
+    values[np.isinf(values)] = np.nan  # an infinite score is read as missing (or refused) later
     units = _half_units(values)
     present = ~np.isnan(values)
     # screen with one correlation matrix of the rank-transformed columns (holes at the column mean)
@@ -224,6 +225,7 @@ def aggregate_columns(columns: Mapping[str, np.ndarray], *, fit: bool = True) ->
     if len(names) < 3:
         return {}
     values = np.column_stack([np.asarray(columns[n], dtype=np.float64) for n in names])
+    values[np.isinf(values)] = np.nan  # an infinite score is read as missing (or refused) later
     present = ~np.isnan(values)
     units = _half_units(values)
     found: dict[str, AggregateFit] = {}

@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import difflib
 from collections.abc import Iterable, Sequence
+from typing import Any
 
 from .hints import cli_text
+from .problems import grouped_problems, one_line
 
 __all__ = [
     "ConsensusError", "LeaderboardError", "DuplicateLabelError", "EmptyLabelError", "NonNumericScoreError",
@@ -121,9 +123,9 @@ class EmptyLabelError(LeaderboardError):
     """
 
     def __init__(self, kind: str, position: int, *, where: str = "", hint: str = "") -> None:
-        self.kind, self.position = kind, position
-        hint = hint or f"give every {kind} a name"
-        super().__init__(f"{kind} at position {position + 1}{where} has an empty name; {hint}")
+        self.kind, self.position, self.where = kind, position, where
+        self.hint = hint or f"give every {kind} a name"
+        super().__init__(f"{kind} at position {position + 1}{where} has an empty name; {self.hint}")
 
 
 class NonNumericScoreError(LeaderboardError):
@@ -535,11 +537,9 @@ MAX_PROBLEMS = 20
 
 
 class LeaderboardErrors(LeaderboardError):
-    """Several problems found in one pass over a table, reported together.
-
-    A table with a single problem raises that problem's own error (a
-    :class:`NonNumericScoreError`, ...); with several, this error lists them all (up to
-    :data:`MAX_PROBLEMS`), one per line, so that one run tells the user everything to fix.
+    """Several problems found in one pass over a table, reported together (so one run tells
+    the user everything to fix), identical ones grouped (:func:`consensus.problems.grouped_problems`):
+    a line per kind, up to :data:`MAX_PROBLEMS`; one kind of problem is its line alone.
 
     Parameters
     ----------
@@ -555,18 +555,30 @@ class LeaderboardErrors(LeaderboardError):
     2 problems in the scores:
       1. system at position 1 has an empty name; give every system a name
       2. duplicate task name(s): 'qa'; rename the columns
-    >>> [type(p).__name__ for p in err.problems]
-    ['EmptyLabelError', 'DuplicateLabelError']
     """
 
     def __init__(self, problems: Sequence[ConsensusError], n_found: int | None = None) -> None:
         self.problems = tuple(problems)[:MAX_PROBLEMS]
         self.n_found = len(problems) if n_found is None else n_found
-        lines = [f"{self.n_found} problems in the scores:"]
-        lines += [f"  {k}. {p}" for k, p in enumerate(self.problems, 1)]
-        if self.n_found > len(self.problems):
-            lines.append(f"  ... and {self.n_found - len(self.problems)} more")
-        super().__init__("\n".join(lines))
+        grouped = grouped_problems(problems)
+        self.summary = grouped[:MAX_PROBLEMS]
+        self._one_kind = len(grouped) == 1 and self.n_found == len(problems)
+        if self._one_kind:  # one kind of problem: its grouped line
+            super().__init__(self.summary[0])
+            return
+        lines = [f"{self.n_found} problems in the scores:"] + [f"  {k}. {t}" for k, t in enumerate(self.summary, 1)]
+        more = len(grouped) - len(self.summary) + self.n_found - len(problems)
+        super().__init__("\n".join(lines + ([f"  ... and {more} more"] if more else [])))
+
+    def cli_message(self) -> str:
+        """One CLI line of at most 300 characters.
+
+        Returns
+        -------
+        str
+            The grouped line of one kind of problem, else :func:`consensus.problems.one_line`.
+        """
+        return cli_text(self.summary[0]) if self._one_kind else one_line(self.summary, self.n_found)
 
 
 def raise_problems(problems: Sequence[ConsensusError]) -> None:
@@ -580,8 +592,7 @@ def raise_problems(problems: Sequence[ConsensusError]) -> None:
     Raises
     ------
     ConsensusError
-        The single problem, or a :class:`LeaderboardErrors` listing up to
-        :data:`MAX_PROBLEMS` of them.
+        The single problem, or a :class:`LeaderboardErrors` of them all.
 
     Examples
     --------

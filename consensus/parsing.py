@@ -350,6 +350,12 @@ def parse_frame(
         notes.append(f"split composite task{'s' if len(splits) > 1 else ''} " + "; ".join(splits))
     new_tasks = [name for task in columns for name in renamed[task]]
     values = pd.DataFrame(values_by_name, index=pd.Index(systems, dtype=object), columns=pd.Index(new_tasks, dtype=object))
+    if infer:  # an infinite score (a failed perplexity, a division by zero in an export) measures nothing
+        infinite = _infinite_as_missing(values)
+        if infinite:
+            values = values.where(~np.isinf(values.to_numpy(dtype=np.float64)))
+            notes.append(f"read infinite scores as missing (the missing-score policy decides): {infinite}; "
+                         "pass infer=False to refuse them instead")
     _check_values(values, drop_empty=drop_empty, failed=failed, problems=problems)
     if not new_tasks and not failed:
         problems.append(NoTaskError("every column was excluded" if raw_columns else ""))
@@ -428,6 +434,18 @@ def _numeric_names_problem(frame: pd.DataFrame, column: str) -> LeaderboardError
         f"({', '.join(names[:3])}, ...); pass index_col={pick!r} to take the names from it"
         + (f" (text columns: {', '.join(map(repr, text[:6]))})" if len(text) > 1 else "")
     )
+
+
+def _infinite_as_missing(values: pd.DataFrame) -> str:
+    """Where the infinite scores are, for the note (at most 5 tasks, 3 systems each), or ""."""
+    array = values.to_numpy(dtype=np.float64)
+    bad = np.isinf(array)
+    parts = []
+    for j in np.nonzero(bad.any(axis=0))[0]:
+        rows = np.nonzero(bad[:, j])[0]
+        shown = ", ".join(repr(str(values.index[i])) for i in rows[:3]) + (f" and {len(rows) - 3} more" if len(rows) > 3 else "")
+        parts.append(f"task {str(values.columns[j])!r}: {shown}")
+    return "; ".join(parts[:5]) + (f"; and {len(parts) - 5} more tasks" if len(parts) > 5 else "")
 
 
 def _check_values(values: pd.DataFrame, *, drop_empty: bool, failed: bool, problems: list[ConsensusError]) -> None:

@@ -21,6 +21,8 @@ LARGE_MODULES: dict[str, str] = {
     "consensus.leaderboard": "one class, Leaderboard, the package's central data type: constructors, "
     "accessors, derived leaderboards; about half the lines are numpydoc docstrings with doctests "
     "(cell parsing is in cells.py, checks in validation.py, shared accessors in task_scores.py)",
+    "consensus.errors": "the catalogue of the package's exception classes (about 30, each building its message "
+    "from its fields, with a doctest); grouping several problems into lines is in problems.py",
     "consensus.instances": "one class, InstanceScores (constructors from long tables and arrays, "
     "per-task views, conversions); about half the lines are numpydoc docstrings with doctests "
     "(reading files is in readers.py, cell checks in cells.py)",

@@ -491,3 +491,18 @@ def test_cli_from_takes_the_tables_reading_options_that_apply() -> None:
     assert doc["tasks"] == tasks[1:] and doc["groups"] == {"g": [tasks[1]]}
     res = _consensus("analyze", harness, "--from", "harness", *metrics, "--keep-columns", "all")
     assert res.returncode == 2 and "nothing is set aside" in res.stderr and res.stderr.count("\n") == 1
+
+
+def test_a_preference_list_falls_back_to_a_tasks_only_metric(tmp_path):
+    for model, (acc, f1) in {"org__a": (0.6, 0.4), "org__b": (0.5, 0.7), "org__c": (0.4, 0.5)}.items():
+        folder = tmp_path / model
+        folder.mkdir()
+        results = {"arc": {"alias": "arc", "acc,none": acc, "acc_stderr,none": 0.01, "acc_norm,none": acc + 0.01},
+                   "squadish": {"alias": "squadish", "f1,none": f1, "f1_stderr,none": 0.02}}
+        (folder / "results_2024-05-01T12-00-00.json").write_text(
+            json.dumps({"results": results, "model_name": model.replace("__", "/")}), encoding="utf-8")
+    lb = read_harness_results(tmp_path, metric=["acc", "acc_norm"])
+    assert lb.scores["squadish"].tolist() == [0.4, 0.7, 0.5] and lb.scores["arc"].tolist() == [0.6, 0.5, 0.4]
+    assert any("'f1,none' (its only metric: none of the preferred metrics)" in n and "squadish" in n for n in lb.notes)
+    with pytest.raises(LeaderboardError, match="squadish"):  # one name the task lacks: an error, as before
+        read_harness_results(tmp_path, metric="acc")

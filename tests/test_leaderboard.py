@@ -132,14 +132,22 @@ def test_non_numeric_cell_names_task_and_system():
         Leaderboard.from_frame(frame({"qa": [1, 2, 3], "nli": ["80", "81%", "82"]}))
 
 
-def test_infinite_score_is_an_error():
+def test_infinite_score_is_an_error_when_read_as_given():
     with pytest.raises(NonFiniteScoreError, match=r"task 'qa'.*'b'"):
-        Leaderboard.from_frame(frame({"qa": [1.0, np.inf, 3.0]}))
+        Leaderboard.from_frame(frame({"qa": [1.0, np.inf, 3.0]}), infer=False)
+    with pytest.raises(NonFiniteScoreError, match=r"task 'qa'.*'b'"):
+        Leaderboard(frame({"qa": [1.0, np.inf, 3.0]}))  # the constructor never infers
 
 
-def test_infinite_text_score_is_an_error():
+def test_infinite_text_score_is_an_error_when_read_as_given():
     with pytest.raises(NonFiniteScoreError, match=r"task 'qa'"):
-        Leaderboard.from_frame(frame({"qa": ["1", "-inf", "3"]}))
+        Leaderboard.from_frame(frame({"qa": ["1", "-inf", "3"]}), infer=False)
+
+
+def test_infinite_scores_are_read_as_missing_by_default():
+    lb = Leaderboard.from_frame(frame({"qa": ["1", "-inf", "3"], "nli": [1.0, 2.0, np.inf]}))
+    assert lb.scores.isna().to_numpy().tolist() == [[False, False], [True, False], [False, True]]
+    assert any("infinite scores as missing" in n for n in lb.notes)
 
 
 def test_duplicate_system_names_are_listed():

@@ -272,3 +272,45 @@ def test_outputs_of_a_350_system_board_stay_readable_and_small(tmp_path):
     save_plot(argparse.Namespace(plot=str(png)), lambda: Figure(figsize=(48.0, 36.0)))
     with Image.open(png) as image:
         assert max(image.size) <= MAX_PLOT_PIXELS and max(image.size) >= MAX_PLOT_PIXELS - 1
+
+
+def test_infinite_scores_are_missing_with_a_note_and_refused_when_read_as_given(tmp_path):
+    path = tmp_path / "inf.csv"
+    path.write_text("model,t1,t2,t3\na,0.9,inf,0.7\nb,0.1,0.9,0.8\nc,0.5,0.6,-inf\nd,0.4,0.5,0.6\n", encoding="utf-8")
+    lb = cs.read_leaderboard(path)
+    assert np.isnan(lb.scores.loc["a", "t2"]) and np.isnan(lb.scores.loc["c", "t3"]) and lb.scores.notna().sum().sum() == 10
+    assert any("infinite scores as missing" in n and "'t2': 'a'" in n and "'t3': 'c'" in n for n in lb.notes)
+    with pytest.raises(cs.LeaderboardErrors, match="infinite score"):
+        cs.read_leaderboard(path, infer=False)
+
+
+def test_identical_problems_are_grouped_in_one_short_line(tmp_path):
+    rows = ["model,t1,t2"] + [f"{'' if i % 3 == 0 else f'm{i}'},{i / 40},{1 - i / 40}" for i in range(40)]
+    path = tmp_path / "names.csv"
+    path.write_text("\n".join(rows) + "\n", encoding="utf-8")
+    with pytest.raises(cs.LeaderboardErrors) as info:
+        cs.read_leaderboard(path)
+    message = str(info.value)
+    assert message.startswith("14 systems have an empty name (lines 2, 5, 8, 11, 14, 17, 20, 23 ... and 6 more)")
+    assert "\n" not in message and len(message) < 300 and len(info.value.problems) == 14
+    # several kinds: one line each in the API, one line under 300 characters on the command line
+    rows[5] = "m4,abc,0.5"
+    rows[7] = "m6,0.5,inf"
+    path.write_text("\n".join(rows) + "\n", encoding="utf-8")
+    with pytest.raises(cs.LeaderboardErrors) as info:
+        cs.read_leaderboard(path, infer=False)
+    kinds = str(info.value).splitlines()[1:]
+    assert len(kinds) == 3 and kinds[0].startswith("  1. 13 systems have an empty name")
+    line = info.value.cli_message()
+    assert "\n" not in line and len(line) <= 300 and "more kind(s) of problem" in line
+
+
+def test_the_cli_prints_grouped_problems_as_one_line(tmp_path, capsys):
+    from consensus.cli import main
+
+    rows = ["model,t1,t2"] + [f"{'' if i % 2 else f'm{i}'},{i / 40},{1 - i / 40}" for i in range(40)]
+    path = tmp_path / "names.csv"
+    path.write_text("\n".join(rows) + "\n", encoding="utf-8")
+    assert main(["analyze", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and len(err) < 300 and "20 systems have an empty name" in err and "--index-col" in err

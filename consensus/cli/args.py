@@ -291,20 +291,14 @@ def _read_tool_output(args: argparse.Namespace) -> tuple[Any, list[str]]:
     given = [name for name in _TABLE_ONLY if getattr(args, name, None) not in (None, False, [])]
     if given:
         flags = ", ".join("--" + name.replace("_", "-") for name in given)
-        why = (" (an importer reads every metric it is told to as a task: nothing is set aside, so there is "
-               "nothing to keep or to read as given)" if {"keep_columns", "no_infer"} & set(given) else "")
+        why = " (an importer reads each metric it is told to as a task: nothing is set aside)" if {
+            "keep_columns", "no_infer"} & set(given) else ""
         raise UsageError(f"--from {args.from_format} reads the tool's own files: {flags} do not apply{why}")
-    options: dict[str, Any] = {}
-    if args.metric:
-        options["metric"] = _metric_option(args.metric)
-    if args.split is not None:
-        options["split"] = args.split
-    if args.tasks is not None:
-        options["tasks"] = split_names(args.tasks)
-    if args.higher_is_better:
-        options["higher_is_better"] = _names(args.higher_is_better)
-    if args.lower_is_better:
-        options["lower_is_better"] = _names(args.lower_is_better)
+    options: dict[str, Any] = {"split": args.split} if args.split is not None else {}
+    for name, value in (("metric", args.metric and _metric_option(args.metric)), ("tasks", args.tasks and split_names(args.tasks)),
+                        ("higher_is_better", _names(args.higher_is_better)), ("lower_is_better", _names(args.lower_is_better))):
+        if value:
+            options[name] = value
     notes: list[str] = []
     if args.from_format == "harness-samples":
         if args.weights:
@@ -312,15 +306,12 @@ def _read_tool_output(args: argparse.Namespace) -> tuple[Any, list[str]]:
                              "read them with consensus.formats.read_harness_samples and weight the leaderboard")
         options["notes"] = notes
     data = read_format(args.file, args.from_format, **options)
-    if is_leaderboard(data):
-        # the table's reading options that apply to what the importer read (--tasks went to the importer)
-        weights, groups, exclude = parse_weights(args.weights), parse_groups(args.groups), _names(args.exclude)
-        if weights or groups or exclude:
-            data = apply_reading_options(data, weights=weights, groups=groups, exclude=exclude)
+    if is_leaderboard(data):  # the table's reading options that apply to what was read (--tasks went to the importer)
+        reading = {"weights": parse_weights(args.weights), "groups": parse_groups(args.groups), "exclude": _names(args.exclude)}
+        data = apply_reading_options(data, **reading) if any(reading.values()) else data
         notes = list(data.notes)
     elif args.exclude or args.groups:
-        raise UsageError(f"--exclude and --groups apply to a leaderboard, not to --from {args.from_format}'s "
-                         "instance-level scores")
+        raise UsageError(f"--exclude and --groups apply to a leaderboard, not to --from {args.from_format}'s instances")
     return data, [cli_text(text) for text in notes]
 
 

@@ -178,7 +178,10 @@ def choose_metrics(entries: Sequence[ResultEntry], metric: MetricSpec) -> tuple[
     For each task, the candidates are the user's `metric` (its value for the task when a
     mapping), else the tool's defaults (:attr:`ResultEntry.defaults`); the first candidate that
     names exactly one key in every entry of the task is taken. Without candidates, a task
-    whose entries all have the same single metric key takes it. A candidate naming two keys
+    whose entries all have the same single metric key takes it. When the user gave a
+    preference list (two names or more) and a task has none of them, the task's only metric is
+    read (the same single key in every entry), with a note; a single name the task lacks stays
+    an error. A candidate naming two keys
     (two filters) in an entry is an error listing them.
 
     Parameters
@@ -227,7 +230,17 @@ def choose_metrics(entries: Sequence[ResultEntry], metric: MetricSpec) -> tuple[
                 f"task {task!r} has metrics {shortlist(sorted(offender.values), 12)}; pass metric=... naming "
                 "the one to read (a name, a list of names preferred first, or a mapping task -> name)",
             )
-        key = _first_shared(task, group, candidates)
+        only = {k for e in group for k in e.values}
+        try:
+            key = _first_shared(task, group, candidates)
+        except FormatError:
+            # a preference list (several names) none of which the task has: its only metric, if it has one
+            if given is None or len(given) < 2 or len(only) != 1 or any(len(e.values) != 1 for e in group):
+                raise
+            key = next(iter(only))
+            chosen[task] = key
+            stated.setdefault((key, "its only metric: none of the preferred metrics"), []).append(task)
+            continue
         chosen[task] = key
         source = "metric=" if given is not None else "the tool's default for the task"
         asked = candidates[0].strip().lower()
