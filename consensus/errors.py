@@ -125,6 +125,7 @@ class EmptyLabelError(LeaderboardError):
     def __init__(self, kind: str, position: int, *, where: str = "", hint: str = "") -> None:
         self.kind, self.position, self.where = kind, position, where
         self.hint = hint or f"give every {kind} a name"
+        self.group_key = ("empty name", kind, self.hint)  # grouped with its like (consensus.problems)
         super().__init__(f"{kind} at position {position + 1}{where} has an empty name; {self.hint}")
 
 

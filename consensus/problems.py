@@ -25,7 +25,7 @@ def grouped_problems(problems: Sequence[Any]) -> list[str]:
 
     Parameters
     ----------
-    problems : sequence of ConsensusError (EmptyLabelError has ``kind``, ``hint``, ``where``)
+    problems : sequence of ConsensusError (an EmptyLabelError's ``group_key``, ``where`` and ``position`` place it)
         In the order found.
 
     Returns
@@ -41,12 +41,11 @@ def grouped_problems(problems: Sequence[Any]) -> list[str]:
     """
     groups: dict[tuple[Any, ...], list[Any]] = {}
     for p in problems:
-        empty = type(p).__name__ == "EmptyLabelError"  # by name: consensus.errors imports this module
-        key = ("empty", p.kind, p.hint) if empty else ("same", str(p))
+        key = getattr(p, "group_key", None) or ("same", str(p))  # an empty name: ("empty name", kind, hint)
         groups.setdefault(key, []).append(p)
     out = []
     for key, members in groups.items():
-        if key[0] == "empty" and len(members) > 1:
+        if key[0] == "empty name" and len(members) > 1:
             spots = [m.where.strip(" ()") or f"position {m.position + 1}" for m in members]
             lines = [s[len("line "):] for s in spots if s.startswith("line ") and " " not in s[len("line "):]]
             shown = (["lines " + ", ".join(lines[:8])] if len(lines) == len(spots) else [", ".join(spots[:8])])

@@ -230,11 +230,11 @@ def choose_metrics(entries: Sequence[ResultEntry], metric: MetricSpec) -> tuple[
                 f"task {task!r} has metrics {shortlist(sorted(offender.values), 12)}; pass metric=... naming "
                 "the one to read (a name, a list of names preferred first, or a mapping task -> name)",
             )
-        only = {k for e in group for k in e.values}
         try:
             key = _first_shared(task, group, candidates)
         except FormatError:
             # a preference list (several names) none of which the task has: its only metric, if it has one
+            only = {k for e in group for k in e.values}
             if given is None or len(given) < 2 or len(only) != 1 or any(len(e.values) != 1 for e in group):
                 raise
             key = next(iter(only))

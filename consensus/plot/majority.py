@@ -53,6 +53,16 @@ def _order_and_marks(pairs: Any, ranking: Sequence[str] | None, highlight: Seque
     return order, marked, winner
 
 
+def _ordered_margins(pairs: Any, order: Sequence[str]) -> tuple[np.ndarray, float]:
+    """The margins with rows and columns in `order`, and the symmetric colour scale of every
+    system's margins (a heatmap of the top and the overview of all share one scale)."""
+    margins = np.asarray(pairs.margins, dtype=float)
+    row = {s: i for i, s in enumerate(pairs.systems)}
+    index = [row[s] for s in order]
+    scale = float(np.nanmax(np.abs(margins))) if len(pairs.systems) > 1 else 0.0
+    return margins[np.ix_(index, index)], scale if scale > 0 else 1.0
+
+
 def _title(winner: str | None) -> str:
     return f"Majority graph: Condorcet winner {short(winner)}" if winner else "Majority graph: no Condorcet winner"
 
@@ -299,7 +309,7 @@ def plot_margin_heatmap(
         Draw the colour bar into this axes (default: next to `ax`).
     top : int, optional
         Draw only the first `top` systems of `ranking` (the title says so; the Condorcet
-        winner is still that of every system). :func:`plot_margin_overview` draws them all
+        winner and the colour scale are still those of every system). :func:`plot_margin_overview` draws them all
         without names.
 
     Returns
@@ -331,15 +341,12 @@ def plot_margin_heatmap(
         if top < 1:
             raise InvalidOptionError(f"top must be a positive number of systems, got {top}")
         order = order[:top]
-    index = [pairs.systems.index(s) for s in order]
-    margins = np.asarray(pairs.margins, dtype=float)[np.ix_(index, index)]
+    margins, scale = _ordered_margins(pairs, order)
     n = len(order)
     if ax is None:
         fig = matplotlib_modules()[1](figsize=margin_heatmap_size(order))
         ax, cax = heatmap_axes(fig, order)
     fig = ax.figure
-    scale = float(np.nanmax(np.abs(margins))) if n > 1 else 0.0
-    scale = scale if scale > 0 else 1.0
     image = ax.imshow(margins, cmap="RdBu", vmin=-scale, vmax=scale, interpolation="nearest", aspect="equal")
     image.set_gid("margins")
     if n <= 15:
@@ -399,13 +406,10 @@ def plot_margin_overview(data: Any, *, ranking: Sequence[str] | None = None, out
     """
     pairs = as_pairwise(data)
     order, _, _ = _order_and_marks(pairs, ranking, None)
-    index = [pairs.systems.index(s) for s in order]
-    margins = np.asarray(pairs.margins, dtype=float)[np.ix_(index, index)]
+    margins, scale = _ordered_margins(pairs, order)
     n = len(order)
     fig, ax = new_axes(ax, (6.0, 6.0))
-    scale = float(np.nanmax(np.abs(margins))) if n > 1 else 0.0
-    image = ax.imshow(margins, cmap="RdBu", vmin=-(scale or 1.0), vmax=scale or 1.0, interpolation="nearest",
-                      aspect="equal")
+    image = ax.imshow(margins, cmap="RdBu", vmin=-scale, vmax=scale, interpolation="nearest", aspect="equal")
     image.set_gid("overview")
     step = next(s for s in (1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1000, 10**9) if n / s <= 8)
     ticks = [0] + [k - 1 for k in range(step, n + 1, step) if k > 1]

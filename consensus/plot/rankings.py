@@ -68,7 +68,7 @@ def rank_change_systems(comparison: RuleComparison, *, rules: Sequence[str] | No
     >>> rank_change_systems(comp, top=1)
     ['B', 'A']
     """
-    return _chart_systems(comparison, rules, top)[0]
+    return _chart_systems(comparison.positions(), comparison, rules, top)[0]
 
 
 def _within(positions: Any, top: int) -> Any:
@@ -81,23 +81,23 @@ def _within(positions: Any, top: int) -> Any:
     return out.astype(bool)
 
 
-def _chart_systems(comparison: RuleComparison, rules: Sequence[str] | None, top: int | None) -> tuple[list[str], int]:
-    """The systems drawn (Kemeny order) and how many entrants were left out."""
-    positions = comparison.positions()
+def _chart_systems(positions: Any, comparison: RuleComparison, rules: Sequence[str] | None,
+                   top: int | None) -> tuple[list[str], int, set[str]]:
+    """The systems drawn (Kemeny order), how many entrants were left out, and Kemeny's top."""
     columns = list(rules) if rules is not None else _default_rules(comparison)
     columns = [c for c in columns if c in positions.columns]
     if top is None:
-        return list(positions.index), 0
+        return list(positions.index), 0, set()
     if "kemeny" not in columns and "kemeny" in positions.columns:
         columns.append("kemeny")
     inside = _within(positions[columns], top)
-    core = inside["kemeny"] if "kemeny" in inside.columns else inside.any(axis=1) & False
-    entering = inside.any(axis=1) & ~core
+    core = {s for s in positions.index if "kemeny" in inside.columns and inside.loc[s, "kemeny"]}
     best = positions[columns].where(inside).min(axis=1)
     rank_of = {s: k for k, s in enumerate(positions.index)}
-    entrants = sorted((s for s in positions.index if entering[s]), key=lambda s: (best[s], rank_of[s]))
-    kept = set(entrants[:top]) | {s for s in positions.index if core[s]}
-    return [s for s in positions.index if s in kept], max(0, len(entrants) - top)
+    entrants = sorted((s for s in positions.index if inside.loc[s].any() and s not in core),
+                      key=lambda s: (best[s], rank_of[s]))
+    kept = set(entrants[:top]) | core
+    return [s for s in positions.index if s in kept], max(0, len(entrants) - top), core
 
 
 def rank_change_geometry(shown: Sequence[str], *, n_rules: int, rows: int) -> dict[str, float]:
@@ -191,12 +191,11 @@ def plot_rank_changes(
         raise InvalidOptionError(f"no ranking for rule(s) {', '.join(map(repr, missing))}")
     if top is not None and top < 1:
         raise InvalidOptionError(f"top must be a positive number of systems, got {top}")
-    shown, left_out = _chart_systems(comparison, rules, top)
+    shown, left_out, kemeny_top = _chart_systems(positions, comparison, rules, top)
     n_all = len(positions)
     clipped = top is not None and top < n_all
     g = rank_change_geometry(shown, n_rules=len(rules), rows=top + 1 if clipped else n_all)
     rows, font = int(g["rows"]), g["font"]
-    kemeny_top = set(rank_change_systems(comparison, rules=["kemeny"], top=top)) if clipped else set()
     fig, ax = new_axes(ax, (g["width"], g["height"]))
     x = np.arange(len(rules))
     cmap = matplotlib_modules()[0].colormaps["tab10" if len(shown) <= 10 else "tab20"]
