@@ -21,6 +21,8 @@ module                             reads
                                    (:func:`read_harness_samples`, instance level)
 :mod:`.helm`                       HELM ``benchmark_output/runs/<suite>/`` run directories
                                    (``run_spec.json`` + ``stats.json``, :func:`read_helm`)
+:mod:`.helm_summary`               HELM's leaderboard tables, ``groups/<group>.json`` of
+                                   ``helm-summarize`` (:func:`read_helm_summary`)
 :mod:`.mteb`                       MTEB ``results/<model>/<revision>/<Task>.json``
                                    (:func:`read_mteb`)
 :mod:`.model_dir`                  one file per model, ``{task: score}`` JSON or a task,score
@@ -46,9 +48,11 @@ from typing import Any
 __all__ = [
     "FORMATS",
     "read_format",
+    "format_options",
     "read_harness_results",
     "read_harness_samples",
     "read_helm",
+    "read_helm_summary",
     "read_mteb",
     "read_model_dir",
     "metric_direction",
@@ -67,6 +71,7 @@ FORMATS: dict[str, str] = {
     "harness": "harness:read_harness_results",
     "harness-samples": "harness:read_harness_samples",
     "helm": "helm:read_helm",
+    "helm-summary": "helm_summary:read_helm_summary",
     "mteb": "mteb:read_mteb",
     "model-dir": "model_dir:read_model_dir",
     "preflib": "preflib:read_preflib",
@@ -76,6 +81,7 @@ _EXPORTS: dict[str, str] = {
     "read_harness_results": "harness",
     "read_harness_samples": "harness",
     "read_helm": "helm",
+    "read_helm_summary": "helm_summary",
     "read_mteb": "mteb",
     "read_model_dir": "model_dir",
     "metric_direction": "metrics",
@@ -102,6 +108,41 @@ def __dir__() -> list[str]:
     return sorted(set(globals()) | set(__all__))
 
 
+def format_options(kind: str) -> list[str]:
+    """The keyword options the importer of format `kind` takes.
+
+    Parameters
+    ----------
+    kind : str
+        A key of :data:`FORMATS` (underscores and case are accepted).
+
+    Returns
+    -------
+    list of str
+        In the importer's order.
+
+    Raises
+    ------
+    InvalidOptionError
+        `kind` is not a known format (the message lists them).
+
+    Examples
+    --------
+    >>> format_options("helm-summary")
+    ['group', 'table', 'tasks', 'higher_is_better', 'lower_is_better']
+    """
+    import inspect
+
+    from ..errors import InvalidOptionError
+
+    key = str(kind).strip().lower().replace("_", "-")
+    if key not in FORMATS:
+        raise InvalidOptionError(f"unknown format {kind!r}; known formats: {', '.join(FORMATS)}")
+    module, function = FORMATS[key].split(":")
+    reader = getattr(importlib.import_module(f".{module}", __name__), function)
+    return [p.name for p in inspect.signature(reader).parameters.values() if p.kind is p.KEYWORD_ONLY]
+
+
 def read_format(path: Any, kind: str, **options: Any) -> Any:
     """Read another tool's result files with the importer of format `kind`.
 
@@ -111,7 +152,7 @@ def read_format(path: Any, kind: str, **options: Any) -> Any:
         What the importer reads (a directory, a file, a glob or a list of files).
     kind : str
         A key of :data:`FORMATS`: ``"harness"``, ``"harness-samples"``, ``"helm"``,
-        ``"mteb"``, ``"model-dir"`` (underscores and case are accepted: ``"model_dir"``).
+        ``"helm-summary"``, ``"mteb"``, ``"model-dir"`` (underscores and case are accepted: ``"model_dir"``).
     **options
         The importer's keyword options (``metric=``, ``split=``, ``higher_is_better=``, ...).
 
@@ -139,16 +180,12 @@ def read_format(path: Any, kind: str, **options: Any) -> Any:
     a  0.5
     b  0.7
     """
-    import inspect
-
     from ..errors import InvalidOptionError
 
     key = str(kind).strip().lower().replace("_", "-")
-    if key not in FORMATS:
-        raise InvalidOptionError(f"unknown format {kind!r}; known formats: {', '.join(FORMATS)}")
+    accepted = format_options(key)
     module, function = FORMATS[key].split(":")
     reader = getattr(importlib.import_module(f".{module}", __name__), function)
-    accepted = [p.name for p in inspect.signature(reader).parameters.values() if p.kind is p.KEYWORD_ONLY]
     unknown = [name for name in options if name not in accepted]
     if unknown:
         raise InvalidOptionError(

@@ -123,14 +123,21 @@ def helm_task(run_name: str) -> tuple[str, str | None]:
     return scenario + (":" + ",".join(kept) if kept else ""), model
 
 
+_SUMMARY_HINT = ("; helm-summarize's leaderboard tables (groups/<group>.json) are read by the format "
+                 "'helm-summary' (--from helm-summary)")
+
+
 def _run_dirs(path: Any) -> list[Path]:
+    summary = False
     if isinstance(path, (list, tuple)):
         runs = [Path(p) for p in path]
     elif isinstance(path, (str, Path)):
         root = Path(path)
+        summary = root.suffix == ".json" or root.name == "groups" or (root / "groups").is_dir()
         if not root.is_dir():
             raise LeaderboardError(f"{str(root)!r} is not a directory: pass a HELM suite directory "
-                                   "(benchmark_output/runs/<suite>) or a list of run directories")
+                                   "(benchmark_output/runs/<suite>) or a list of run directories"
+                                   + (_SUMMARY_HINT if summary else ""))
         if (root / "stats.json").is_file() or (root / "run_spec.json").is_file():
             runs = [root]
         else:
@@ -141,7 +148,8 @@ def _run_dirs(path: Any) -> list[Path]:
     else:
         raise InvalidOptionError(f"path must be a directory or a list of run directories, got {type(path).__name__}")
     if not runs:
-        raise LeaderboardError(f"no HELM run directories (with run_spec.json and stats.json) in {str(path)!r}")
+        raise LeaderboardError(f"no HELM run directories (with run_spec.json and stats.json) in {str(path)!r}"
+                               + (_SUMMARY_HINT if isinstance(path, (str, Path)) and summary else ""))
     for run in runs:
         if not run.is_dir():
             raise LeaderboardError(f"run directory not found: {str(run)!r}")

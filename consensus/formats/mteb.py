@@ -18,9 +18,24 @@ V-measure, Spearman, nDCG@10, MAP, ...) are all higher-is-better.
 
 The model is ``name`` in ``model_meta.json`` beside the task files, else the model directory
 name with ``__`` read as ``/`` (how ``mteb`` names it), stated in a note. A model with results
-for several revisions must be told which one to read (``revision=``). Files of ``mteb`` before
-1.11 (no ``scores`` field; ``mteb_dataset_name`` and splits at the top level) are refused with a
-way to convert them.
+for several revisions must be told which one to read (``revision=``).
+
+**Every layout of the public results repository is read, without mteb installed.** Older models
+there have their task files directly in the model directory (``results/<model>/<Task>.json``, no
+revision directory), written by mteb before 1.11 in its legacy shape::
+
+    {"mteb_dataset_name": "SciFact", "mteb_version": "1.0.2", "dataset_revision": "...",
+     "test": {"ndcg_at_10": 0.64, "map_at_10": 0.59, ..., "evaluation_time": 21.3}}
+
+(splits at the top level; a multilingual task has one object per language inside the split,
+``{"test": {"en": {...}, "de": {...}}}``; no ``main_score``). mteb itself converts such a file
+with its registry of tasks; here the main score is chosen by the metrics the file holds, which
+identify its task type, with the main score mteb's task types define: ``ndcg_at_10``
+(retrieval), ``cos_sim.spearman`` (STS, summarization), ``max.ap`` else ``cos_sim.ap`` (pair
+classification; mteb 1.12.48 and later read ``max_ap``), ``v_measure`` (clustering), ``map``
+(reranking), ``f1`` (bitext mining: precision, recall and f1), ``accuracy`` (classification).
+A legacy file that already holds ``main_score`` keeps it. The choice is stated per task; a task
+whose legacy files give different metrics, or a file whose metrics fit no type, is an error.
 """
 
 from __future__ import annotations
@@ -49,13 +64,72 @@ _OLD_FORMAT_HINT = (
     "(mteb.TaskResult.from_disk(path).to_disk(path) converts it), or re-run the evaluation"
 )
 
+#: Top-level keys of a legacy (mteb < 1.11) file that are not splits.
+_LEGACY_META = {"mteb_dataset_name", "mteb_version", "dataset_revision", "evaluation_time", "kg_co2_emissions"}
+#: Keys of a legacy split object that hold one metric family, not a language subset (as mteb's converter).
+_LEGACY_FAMILIES = {"cos_sim": "cosine", "euclidean": "euclidean", "manhattan": "manhattan", "dot": "dot",
+                    "max": "max", "similarity": "similarity"}
+#: (metrics that identify a task type, its main score, the type): checked in this order.
+_LEGACY_MAIN: tuple[tuple[tuple[str, ...], str, str], ...] = (
+    (("main_score",), "main_score", "given in the file"),
+    (("ndcg_at_10",), "ndcg_at_10", "retrieval"),
+    (("cosine_spearman",), "cosine_spearman", "STS, summarization"),
+    (("max_ap",), "max_ap", "pair classification"),
+    (("cosine_ap",), "cosine_ap", "pair classification"),
+    (("v_measure",), "v_measure", "clustering"),
+    (("map", "mrr"), "map", "reranking"),
+    (("precision", "recall", "f1"), "f1", "bitext mining"),
+    (("accuracy",), "accuracy", "classification"),
+)
 
-def mteb_model(revision_dir: Path) -> tuple[str, str]:
+
+def _legacy_subset(scores: dict[str, Any], f: Path, where: str) -> tuple[Any, str]:
+    """The main score of one legacy subset object and the metric it is (flattened as mteb's converter)."""
+    flat = {k: v for k, v in scores.items() if k not in _LEGACY_FAMILIES}
+    for family, prefix in _LEGACY_FAMILIES.items():
+        if isinstance(scores.get(family), dict):
+            flat.update({f"{prefix}_{k}": v for k, v in scores[family].items()})
+    for needed, main, kind in _LEGACY_MAIN:
+        if all(k in flat for k in needed):
+            return flat[main], f"{main} ({kind})"
+    raise FormatError(f, f"{where}: a legacy (mteb < 1.11) result whose metrics ({shortlist(sorted(flat), 5)}) fit no "
+                      f"MTEB task type, so its main score is unknown; {_OLD_FORMAT_HINT}", field="main_score")
+
+
+def _legacy_split(data: dict, f: Path, split: str | Sequence[str]) -> tuple[str, list[dict[str, Any]], str]:
+    """A legacy (mteb < 1.11) file's split as subset entries (``hf_subset``, ``main_score``) and the metric read."""
+    splits = {k: v for k, v in data.items() if k not in _LEGACY_META and isinstance(v, dict)}
+    for name in ([split] if isinstance(split, str) else split):
+        if name in splits:
+            break
+    else:
+        raise FormatError(f, f"no split {shortlist([split] if isinstance(split, str) else split)}; its splits are "
+                          f"{shortlist(sorted(splits))}: pass split=...", field=str(split))
+    body = {k: v for k, v in splits[name].items() if k != "evaluation_time"}
+    subsets = {k: v for k, v in body.items() if isinstance(v, dict) and k not in _LEGACY_FAMILIES and k != "v_measures"}
+    if not subsets:
+        subsets = {"default": body}
+    entries, metrics = [], set()
+    for subset, scores in subsets.items():
+        value, metric = _legacy_subset(scores, f, f"split {name!r}, subset {subset!r}")
+        entries.append({"hf_subset": subset, "main_score": value})
+        metrics.add(metric)
+    if len(metrics) > 1:
+        raise FormatError(f, f"split {name!r}: its subsets hold different metrics ({shortlist(sorted(metrics))})",
+                          field="main_score")
+    return name, entries, metrics.pop()
+
+
+def mteb_model(revision_dir: Path, model_dir: Path | None = None) -> tuple[str, str]:
     """The model of a ``<model>/<revision>/`` directory, and where the name comes from.
 
     Parameters
     ----------
     revision_dir : Path
+        The directory holding the task files and ``model_meta.json``.
+    model_dir : Path, optional
+        The directory named after the model; default ``revision_dir``'s parent (it is
+        `revision_dir` itself in the layout without revision directories).
 
     Returns
     -------
@@ -74,29 +148,38 @@ def mteb_model(revision_dir: Path) -> tuple[str, str]:
         name = data.get("name") if isinstance(data, dict) else None
         if isinstance(name, str) and name.strip():
             return name.strip(), "model_meta.json"
-    return revision_dir.parent.name.replace("__", "/"), "directory name"
+    return (revision_dir.parent if model_dir is None else model_dir).name.replace("__", "/"), "directory name"
 
 
-def _task_files(path: Any) -> list[Path]:
+#: The revision of task files kept directly in the model directory (the results repository's older layout).
+NO_REVISION_DIR = "(no revision directory)"
+
+
+def _task_files(path: Any) -> list[tuple[Path, Path, str]]:
+    """(file, the directory naming its model, its revision) of every task file."""
     if isinstance(path, (list, tuple)):
         files = [Path(p) for p in path]
         missing = [f for f in files if not f.is_file()]
         if missing:
             raise LeaderboardError(f"file not found: {str(missing[0])!r}")
-    elif isinstance(path, (str, Path)) and Path(path).is_dir():
-        files = sorted(p for p in Path(path).rglob("*.json") if p.is_file() and p.name != "model_meta.json")
-    else:
+        return [(f, f.parent, f.parent.name) for f in files]
+    if not (isinstance(path, (str, Path)) and Path(path).is_dir()):
         raise InvalidOptionError(f"path must be an MTEB results directory or a list of task files, got {path!r}")
+    root = Path(path)
+    files = sorted(p for p in root.rglob("*.json") if p.is_file() and p.name != "model_meta.json")
     if not files:
         raise LeaderboardError(f"no MTEB task result files (<model>/<revision>/<Task>.json) below {str(path)!r}")
-    return files
+    placed = []
+    for f in files:
+        depth = len(f.relative_to(root).parts)
+        # results/<model>/<Task>.json: the model directory holds the files (no revision directory)
+        placed.append((f, f.parent, NO_REVISION_DIR) if depth == 2 else (f, f.parent, f.parent.name))
+    return placed
 
 
 def _split_scores(data: dict, f: Path, split: str | Sequence[str]) -> tuple[str, list[Any]]:
     scores = data.get("scores")
     if not isinstance(scores, dict):
-        if "mteb_dataset_name" in data or any(k in data for k in ("test", "dev", "validation")):
-            raise FormatError(f, _OLD_FORMAT_HINT, field="scores")
         raise FormatError(f, "no 'scores' object: not an MTEB task result", field="scores")
     for name in ([split] if isinstance(split, str) else split):
         if name in scores:
@@ -175,8 +258,8 @@ def read_mteb(
     Raises
     ------
     FormatError
-        A file is not JSON or not a ``TaskResult`` (also an old-format file, with how to
-        convert it), lacks the split or a subset, or a value is not a number.
+        A file is not JSON, not a ``TaskResult`` nor a legacy result whose task type its
+        metrics show, lacks the split or a subset, or a value is not a number.
     DuplicateResultError
         Two files of one model (and revision) hold the same task.
     LeaderboardError
@@ -207,12 +290,11 @@ def read_mteb(
     wanted = None if tasks is None else check_names(tasks, "tasks")
     if revision is not None and not isinstance(revision, Mapping):
         raise InvalidOptionError(f"revision must map model -> revision directory, got {revision!r}")
-    files = _task_files(path)
     revisions: dict[str, dict[str, list[Path]]] = {}
     sources: dict[str, list[str]] = {}
-    for f in files:
-        model, source = mteb_model(f.parent)
-        revisions.setdefault(model, {}).setdefault(f.parent.name, []).append(f)
+    for f, named, rev in _task_files(path):
+        model, source = mteb_model(f.parent, named if rev == NO_REVISION_DIR else None)
+        revisions.setdefault(model, {}).setdefault(rev, []).append(f)
         sources.setdefault(source, []).append(model)
     for name in revision or {}:
         if name not in revisions:
@@ -224,6 +306,7 @@ def read_mteb(
     splits_used: dict[str, list[str]] = {}
     averaged: dict[str, tuple[str, ...]] = {}
     found_tasks: list[str] = []
+    legacy_metrics: dict[str, tuple[str, Path]] = {}
     for model, by_revision in revisions.items():
         pick = (revision or {}).get(model)
         if pick is None and len(by_revision) > 1:
@@ -235,13 +318,26 @@ def read_mteb(
             data = load_json(f)
             if not isinstance(data, dict):
                 raise FormatError(f, "not a JSON object (an MTEB TaskResult)")
-            task = data.get("task_name")
+            legacy = "scores" not in data and "task_name" not in data and "mteb_dataset_name" in data
+            task = data.get("mteb_dataset_name" if legacy else "task_name")
             if not isinstance(task, str) or not task:
-                raise FormatError(f, _OLD_FORMAT_HINT if "mteb_dataset_name" in data else "no 'task_name'", field="task_name")
+                raise FormatError(f, "no 'task_name' (nor the 'mteb_dataset_name' of a file written by mteb before 1.11)",
+                                  field="task_name")
             found_tasks.append(task)
             if wanted is not None and task not in wanted:
                 continue
-            used, subset_scores = _split_scores(data, f, split)
+            if legacy:
+                used, subset_scores, metric = _legacy_split(data, f, split)
+                known = legacy_metrics.get(task)
+                if known is None or known[0].startswith("main_score"):  # a file's own main score fits any
+                    legacy_metrics[task] = (metric, f)
+                elif not metric.startswith("main_score") and known[0] != metric:
+                    raise LeaderboardError(
+                        f"task {task!r}: legacy (mteb < 1.11) files hold different metrics ({legacy_metrics[task][0]} in "
+                        f"{str(legacy_metrics[task][1])!r}, {metric} in {str(f)!r}), so their scores are not comparable"
+                    )
+            else:
+                used, subset_scores = _split_scores(data, f, split)
             value, names = _mean_main_score(subset_scores, f, chosen_subsets)
             if averaged.setdefault(task, names) != names:
                 raise LeaderboardError(
@@ -260,6 +356,13 @@ def read_mteb(
             notes.append(f"split {used!r} read for {len(set(used_tasks))} task(s): {shortlist(dict.fromkeys(used_tasks), 4)}")
     else:
         notes.append(f"split {split!r} read")
+    if legacy_metrics:
+        by_metric: dict[str, list[str]] = {}
+        for task, (metric, _) in legacy_metrics.items():
+            by_metric.setdefault(metric, []).append(task)
+        notes.append(f"{len(legacy_metrics)} task(s) in legacy files (mteb < 1.11, no main_score), read without mteb: the main "
+                     "score of the task type their metrics show, " + "; ".join(
+                         f"{m} for {shortlist(ts, 3)}" for m, ts in by_metric.items()))
     multi = {t: n for t, n in averaged.items() if len(n) > 1}
     if multi:
         shown = ", ".join(f"{t} ({len(n)})" for t, n in list(multi.items())[:4]) + (", ..." if len(multi) > 4 else "")
