@@ -43,6 +43,14 @@ CLI_FLAGS: dict[str, tuple[str, str]] = {
     "time_limit": ("--time-limit", "S"),
     "scored_tasks_only": ("--all-tasks", ""),
     "top": ("--top", "N"),
+    "metric": ("--metric", "M"),
+    "split": ("--split", "NAME"),
+    "subsets": ("--subsets", "NAME,..."),
+    "revision": ("--revision", "MODEL=REV"),
+    "include_groups": ("--include-groups", ""),
+    "latest": ("--latest", ""),
+    "group": ("--table", "GROUP"),
+    "table": ("--table", "GROUP/TABLE"),
 }
 
 _QUOTED = r"'[^']*'"
@@ -53,6 +61,8 @@ _VALUE = (
 _HINT = re.compile(rf"(?<![\w.-])({'|'.join(CLI_FLAGS)})=({_VALUE})")
 #: "unknown task 'x' in index_col; ..." (the reader's check of the system column, shared by the CLI)
 _CONTEXT = re.compile(r"\bin (index_col)(?=[;,.:]|$)")
+#: "(metric=)": where a choice came from, an option named alone
+_OPTION = re.compile(rf"\(({'|'.join(CLI_FLAGS)})=\)")
 
 
 def _flag_text(name: str, raw: str) -> str | None:
@@ -101,4 +111,5 @@ def cli_text(message: str) -> str:
         return match.group(0) if text is None else text
 
     message = _CONTEXT.sub(lambda m: f"in {CLI_FLAGS[m.group(1)][0]}", message)
+    message = _OPTION.sub(lambda m: f"({CLI_FLAGS[m.group(1)][0]})", message)
     return _HINT.sub(replace, message)

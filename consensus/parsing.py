@@ -19,6 +19,7 @@ import numpy as np
 import pandas as pd
 
 from .bookkeeping import aggregate_columns, duplicate_columns, is_rank_column
+from .cells import composite_name, drop_unscored, parse_column
 from .columns import (
     MAX_FIT_COLUMNS,
     ColumnReading,
@@ -28,7 +29,6 @@ from .columns import (
     role_by_name,
     stderr_target,
 )
-from .cells import composite_name, drop_unscored, parse_column
 from .errors import (
     ConsensusError,
     DuplicateLabelError,
@@ -47,7 +47,7 @@ from .errors import (
 from .labels import DEDUPE_NOTE, SOURCE_ATTR, Source, normalize_name, numbered
 from .validation import weight_value
 
-__all__ = ["ParsedFrame", "parse_frame", "long_format_columns"]
+__all__ = ["ParsedFrame", "parse_frame", "long_format_columns", "name_column"]
 
 
 
@@ -134,9 +134,12 @@ def _names(values: Any) -> list[Any]:
     return [normalize_name(v) if isinstance(v, str) else v for v in values]
 
 
-def _labels(raw: Sequence[object], kind: str, source: Source, problems: list[ConsensusError]) -> tuple[list[str], list[tuple[str, str]]]:
-    """Normalized names (empty ones reported, and shown as ``(row 5)``), and what changed."""
+def _labels(raw: Sequence[object], kind: str, source: Source, problems: list[ConsensusError],
+            frame: pd.DataFrame | None = None) -> tuple[list[str], list[tuple[str, str]]]:
+    """Normalized names (empty ones reported, and shown as ``(row 5)``), and what changed; `frame`
+    (for system names) offers a column that could hold the names instead."""
     names, changed = [], []
+    suggested: list[str | None] = []
     for i, value in enumerate(raw):
         if _blank(value):
             where = f" ({source.row(i)})" if kind == "system" and source.lines is not None else ""
@@ -145,8 +148,11 @@ def _labels(raw: Sequence[object], kind: str, source: Source, problems: list[Con
             elif source.chosen:
                 hint = f"system names come from column {source.system_column!r} (index_col); give every system a name"
             else:
+                if not suggested:
+                    suggested.append(None if frame is None else name_column(frame, complete=True))
                 hint = (f"system names come from the first column ({source.system_column!r}); pass "
-                        "index_col=... to take them from another column, or give every system a name")
+                        + (f"index_col={suggested[0]!r} (every row has a name there, all different)" if suggested[0]
+                           else "index_col=... to take them from another column") + ", or give every system a name")
             problems.append(EmptyLabelError(kind, i, where=where, hint=hint))
             names.append(f"({source.row(i) if kind == 'system' else source.column(i)})")
             continue
@@ -244,7 +250,7 @@ def parse_frame(
     problems: list[ConsensusError] = []
     notes: list[str] = []
     raw_systems, raw_columns = list(frame.index), list(frame.columns)
-    systems, sys_changed = _labels(raw_systems, "system", source, problems)
+    systems, sys_changed = _labels(raw_systems, "system", source, problems, frame)
     columns, col_changed = _labels(raw_columns, "task", source, problems)
     all_columns = list(columns)
     if sys_changed or col_changed:
@@ -407,28 +413,60 @@ def parse_frame(
     return ParsedFrame(values, new_lower, new_weights, new_groups, notes, reading)
 
 
+#: Column names that say a column holds the systems' names, in order of preference (compared
+#: lower-cased, without spaces and underscores).
+_NAME_HEADERS = ("model", "system", "method", "submission", "name", "modelname", "systemname", "evalname", "team")
+
+
+def name_column(frame: pd.DataFrame, *, complete: bool = False) -> str | None:
+    """The text column of `frame` that most likely holds the systems' names, for ``index_col=``.
+
+    A column named like names (``Model``, ``System``, ``Name``, ...) first, then one whose
+    values are all different and not links.
+
+    Parameters
+    ----------
+    frame : DataFrame
+        The table as read (systems in the index, every other column a column).
+    complete : bool, default=False
+        Only a column where every row has a name and the names are all different.
+
+    Returns
+    -------
+    str or None
+        None when no text column qualifies.
+
+    Examples
+    --------
+    >>> frame = pd.DataFrame({"Name": ["", "team 2"], "Model": ["m1", "m2"], "qa": [1, 2]}, index=["", "x"])
+    >>> name_column(frame), name_column(frame, complete=True)
+    ('Model', 'Model')
+    """
+    positions = [j for j in range(frame.shape[1]) if is_text_column(frame.iloc[:, j])]
+    cells = {str(frame.columns[j]): pd.Series(frame.iloc[:, j].to_numpy(dtype=object)).map(
+        lambda v: "" if _blank(v) else str(v).strip()) for j in positions}
+
+    def key(name: str) -> str:
+        return normalize_name(name).lower().replace(" ", "").replace("_", "")
+
+    if complete:
+        cells = {c: v for c, v in cells.items() if (v != "").all() and v.is_unique}
+    named = sorted((_NAME_HEADERS.index(key(c)), c) for c in cells if key(c) in _NAME_HEADERS)
+    unique = [c for c, v in cells.items() if v.is_unique and not v.str.match(r"(?i)https?://").any()]
+    found = [c for _, c in named] + unique + ([] if complete else list(cells))
+    return found[0] if found else None
+
+
 def _numeric_names_problem(frame: pd.DataFrame, column: str) -> LeaderboardError | None:
     """A problem saying that the default system column holds numbers (a rank), naming the text
     columns that could hold the names; None when the names are not all numbers."""
     names = [str(s) for s in frame.index]
     if not names or not all(s.strip().lstrip("-").replace(".", "", 1).isdigit() for s in names):
         return None
-    positions = [j for j in range(frame.shape[1]) if is_text_column(frame.iloc[:, j])]
-    text = [str(frame.columns[j]) for j in positions]
+    text = [str(frame.columns[j]) for j in range(frame.shape[1]) if is_text_column(frame.iloc[:, j])]
     if not text:
         return None
-    # a column named like names first, then one whose values are all different (not links)
-    def key(name: str) -> str:
-        return normalize_name(name).lower().replace(" ", "").replace("_", "")
-
-    priority = ("model", "system", "method", "submission", "name", "modelname", "systemname", "evalname", "team")
-    named = sorted((priority.index(key(c)), c) for c in text if key(c) in priority)
-    unique = [
-        str(frame.columns[j]) for j in positions
-        if (cells := pd.Series(frame.iloc[:, j].to_numpy(dtype=object)).astype(str).str.strip()).is_unique
-        and not cells.str.match(r"(?i)https?://").any()
-    ]
-    pick = named[0][1] if named else (unique or text)[0]
+    pick = name_column(frame)
     return LeaderboardError(
         f"system names come from the first column {column!r}, which holds numbers "
         f"({', '.join(names[:3])}, ...); pass index_col={pick!r} to take the names from it"

@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 
+import consensus as cs
 from consensus.errors import InvalidOptionError, LeaderboardError, UnknownTaskError
 from consensus.formats import read_format
 from consensus.formats.errors import (
@@ -27,11 +28,12 @@ from consensus.formats.errors import (
 )
 from consensus.formats.harness import read_harness_results, read_harness_samples
 from consensus.formats.helm import read_helm
+from consensus.formats.helm_summary import read_helm_summary
 from consensus.formats.metrics import is_stderr, metric_direction
 from consensus.formats.model_dir import read_model_dir
 from consensus.formats.mteb import read_mteb
 
-from .cli_runner import run_cli
+from .cli_runner import run_cli, run_cli_many
 
 DATA = Path(__file__).parent / "data" / "formats"
 HARNESS = DATA / "harness" / "output"
@@ -162,6 +164,45 @@ def test_harness_results_malformed_files_name_file_and_line(tmp_path):
     (tmp_path / "n" / f"results_{STAMP}.json").write_text(json.dumps({"results": {"qa": {"acc,none": 0.4}}}))
     with pytest.raises(FormatError, match=r"'acc,none' holds text \('0\.5'\), not a score"):
         read_harness_results(tmp_path)
+
+
+def test_harness_runs_on_a_limit_subset_are_noted_and_flags_speak_cli(tmp_path):
+    root = copy_tree(HARNESS, tmp_path)
+    small = next(root.glob("EleutherAI__pythia-160m/results_*.json"))
+    data = json.loads(small.read_text())
+    data["config"]["limit"] = 100
+    data["n-samples"] = {"arc_easy": {"original": 2376, "effective": 100}, "gsm8k": {"original": 1319, "effective": 100}}
+    small.write_text(json.dumps(data))
+    big = next(root.glob("EleutherAI__pythia-410m/results_*.json"))
+    data = json.loads(big.read_text())
+    data["config"]["limit"] = None
+    data["n-samples"] = {t: {"original": n["original"], "effective": n["original"]} for t, n in data["n-samples"].items()}
+    big.write_text(json.dumps(data))
+    metrics = ["acc", "exact_match,strict-match", "word_perplexity"]
+    said = note_with(read_harness_results(root, metric=metrics).notes, "subset of each task's items")
+    assert said.startswith("scores of 1 model(s) are on a subset")
+    assert f"{P160!r} (limit=100, 'arc_easy': 100 of 2376 items and 1 more task(s))" in said
+    assert "not comparable with the 1 model(s) run on every item" in said and P410 not in said
+    both = note_with(read_harness_results(HARNESS, metric=metrics).notes, "subset of each task's items")
+    assert both.startswith("scores of 2 model(s)") and "limit=4" in both and "not comparable" not in both
+    data["n-samples"] = {}
+    big.write_text(json.dumps(data))  # no n-samples (older lm-evaluation-harness) and no limit: a full run
+    assert P410 not in note_with(read_harness_results(root, metric=metrics).notes, "subset of each task's items")
+    runs = run_cli_many([
+        ["inspect", str(root), "--from", "harness"],
+        ["inspect", str(root), "--from", "harness", "--metric", "acc", "--metric", "exact_match,strict-match",
+         "--metric", "word_perplexity", "--include-groups"],
+        ["inspect", str(MTEB), "--from", "mteb", "--subsets", "en", "--tasks", "STS22"],
+        ["inspect", str(MTEB), "--from", "mteb", "--latest"],
+        ["inspect", str(MTEB), "--from", "mteb", "--revision", "intfloat/e5-small-v2"],
+    ])
+    assert [r.returncode for r in runs] == [2, 0, 0, 2, 2], [r.stderr for r in runs]
+    assert "pass --metric M naming the one to read" in runs[0].stderr and "metric=" not in runs[0].stderr
+    assert "mmlu" in runs[1].stdout.split("tasks: ")[1].splitlines()[0].split(", ")  # the group aggregate kept
+    assert "(--metric)" in runs[1].stdout and "limit=100" in runs[1].stdout
+    assert "tasks: STS22\n" in runs[2].stdout and "main_score averaged" not in runs[2].stdout  # one subset: no average
+    assert "--latest does not apply to --from mteb (its flags: --split, --subsets, --tasks, --revision" in runs[3].stderr
+    assert "--revision: expected MODEL=REVISION, got 'intfloat/e5-small-v2'" in runs[4].stderr
 
 
 def test_harness_model_name_from_model_args_then_directory(tmp_path):
@@ -325,6 +366,88 @@ def test_helm_malformed_stats_and_unfinished_runs(tmp_path):
 
 
 # ---------------------------------------------------------------- MTEB
+GROUPS = SUITE / "groups"
+
+
+def test_helm_summary_tables_with_helms_own_directions_and_aggregates():
+    """helm-summarize's group tables: the default group and table are named, the mean win rate (an
+    aggregate) and the counts HELM does not compare are excluded, directions are HELM's."""
+    lb = read_helm_summary(SUITE)
+    assert lb.tasks == ("MMLU - EM", "NarrativeQA - F1", "IMDB - EM", "GSM8K - EM") and not lb.lower_is_better
+    assert math.isnan(lb.scores.loc["Falcon (7B)", "GSM8K - EM"])  # "No matching runs": missing, with a note
+    assert lb.notes[0].startswith("HELM group 'core_scenarios' (the default), table 'accuracy' (the first of 4")
+    assert any("aggregate column(s), computed from the others: 'Mean win rate'" in n for n in lb.notes)
+    assert cs.kemeny(lb).ranking[0] == "GPT-4 (0613)"
+    eff = read_helm_summary(SUITE, table="Efficiency")  # by title as well as by name
+    assert eff.lower_is_better == frozenset(eff.tasks) and len(eff.tasks) == 3
+    assert cs.majority_summary(eff).condorcet_winner == "Pythia (6.9B)"  # the fastest, not the slowest
+    assert read_helm_summary(SUITE, table="calibration").lower_is_better == frozenset({"MMLU - ECE (10-bin)", "IMDB - ECE (10-bin)"})
+    with pytest.raises(LeaderboardError, match=r"table 'general_information' .* has no score column"):
+        read_helm_summary(SUITE, table="general_information")  # '# eval', '# train': counts HELM never compares
+    by_scenario = read_helm_summary(GROUPS / "mmlu.json")
+    assert by_scenario.tasks == ("EM", "ECE (10-bin)", "EM (Robustness)")
+    assert by_scenario.lower_is_better == frozenset({"ECE (10-bin)"})
+    assert any("not comparable" in n and "'# eval'" in n for n in by_scenario.notes)
+    alone = read_helm_summary(GROUPS / "json" / "core_scenarios_efficiency.json")
+    assert alone.scores.equals(eff.scores) and "holds it alone" in alone.notes[0]
+    overridden = read_helm_summary(SUITE, table="efficiency", higher_is_better=["Observed inference time (s)"])
+    assert not overridden.lower_is_better
+    assert read_helm_summary(SUITE, tasks=["IMDB - EM", "MMLU - EM"]).tasks == ("MMLU - EM", "IMDB - EM")
+
+
+def test_helm_summary_errors_name_the_group_table_or_column(tmp_path):
+    with pytest.raises(InvalidOptionError, match=r"no HELM group 'lite' .* its groups: 'core_scenarios', 'mmlu' \(group= / --table GROUP\)"):
+        read_helm_summary(SUITE, group="lite")
+    with pytest.raises(InvalidOptionError, match=r"no table 'robustness' in HELM group file 'core_scenarios.json'; its tables: 'accuracy'"):
+        read_helm_summary(SUITE, table="robustness")
+    with pytest.raises(UnknownTaskError, match="'MMLU'"):
+        read_helm_summary(SUITE, tasks=["MMLU"])
+    two = tmp_path / "groups"
+    two.mkdir()
+    for name in ("lite", "mmlu"):
+        shutil.copy(GROUPS / "mmlu.json", two / f"{name}.json")
+    with pytest.raises(LeaderboardError, match=r"holds 2 HELM groups \('lite', 'mmlu'\): pick one with group="):
+        read_helm_summary(tmp_path)
+    tables = json.loads((GROUPS / "mmlu.json").read_text())
+    tables[0]["rows"][1][0]["value"] = tables[0]["rows"][0][0]["value"]
+    (two / "lite.json").write_text(json.dumps(tables))
+    with pytest.raises(FormatError, match=r"model 'GPT-4 \(0613\)' is in rows 1 and 2"):
+        read_helm_summary(two / "lite.json")
+    tables[0]["rows"][1] = tables[0]["rows"][1][:-1]
+    (two / "lite.json").write_text(json.dumps(tables))
+    with pytest.raises(FormatError, match=r"row 2 has 4 cells, the header 5"):
+        read_helm_summary(two / "lite.json")
+    (two / "lite.json").write_text(json.dumps({"title": "x"}))
+    with pytest.raises(FormatError, match="not a HELM table"):
+        read_helm_summary(two / "lite.json")
+    # the runs reader points helm-summarize output to its own format
+    with pytest.raises(LeaderboardError, match=r"read by the format 'helm-summary' \(--from helm-summary\)"):
+        read_helm(GROUPS)
+    runs_only = tmp_path / "runs-only"
+    run = "mmlu:subject=anatomy,method=multiple_choice_joint,model=openai_gpt2"
+    shutil.copytree(SUITE / run, runs_only / run)
+    with pytest.raises(LeaderboardError, match="holds helm-run's run directories but no groups/ from helm-summarize"):
+        read_helm_summary(runs_only)
+    assert read_format(SUITE, "helm_summary", table="calibration").n_tasks == 2
+
+
+def test_helm_summary_through_the_command_line():
+    runs = run_cli_many([
+        ["kemeny", str(SUITE), "--from", "helm-summary", "--table", "core_scenarios/efficiency", "--format", "json"],
+        ["inspect", str(SUITE), "--from", "helm-summary", "--table", "mmlu"],
+        ["analyze", str(SUITE), "--from", "helm-summary", "--split", "test"],
+        ["analyze", str(SUITE), "--from", "helm", "--table", "mmlu"],
+        ["analyze", str(SUITE), "--from", "helm-summary", "--table", "core_scenarios/"],
+    ])
+    assert [r.returncode for r in runs] == [0, 0, 2, 2, 2], [r.stderr for r in runs]
+    assert json.loads(runs[0].stdout)["result"]["ranking"][0] == "Pythia (6.9B)"
+    assert "HELM group 'mmlu' (as asked), table 'mmlu'" in runs[1].stdout and "lower is better: ECE (10-bin)" in runs[1].stdout
+    assert runs[2].stderr.strip() == ("consensus: error: --split does not apply to --from helm-summary (its flags: --table, "
+                                      "--tasks, --higher-is-better, --lower-is-better)")
+    assert "--table picks a HELM group table: it applies to --from helm-summary, not --from helm" in runs[3].stderr
+    assert "--table: expected GROUP or GROUP/TABLE" in runs[4].stderr
+
+
 def test_mteb_main_score_averaged_over_subsets():
     lb = read_mteb(MTEB)
     minilm, e5 = "sentence-transformers/all-MiniLM-L6-v2", "intfloat/e5-small-v2"
@@ -356,8 +479,45 @@ def test_mteb_refuses_mismatched_subsets_old_files_and_missing_splits(tmp_path):
     assert "split 'validation' read for 1 task(s): 'STS22'" in preferred.notes
     sts.write_text(json.dumps({"mteb_dataset_name": "STS22", "mteb_version": "1.0.2",
                                "test": {"de": {"cos_sim": {"spearman": 0.52}}, "evaluation_time": 3.1}}))
-    with pytest.raises(FormatError, match=r"written by mteb before 1\.11 \(no 'scores' field\)"):
+    with pytest.raises(LeaderboardError, match=r"task 'STS22': the models have different hf_subsets \('de' vs 'de', 'en', 'fr' in"):
+        read_mteb(root)  # a legacy file is read (next test), and its subsets are checked like any other
+    sts.write_text(json.dumps({"mteb_dataset_name": "STS22", "test": {"de": {"pearson": 0.5}}}))
+    with pytest.raises(FormatError, match=r"legacy \(mteb < 1\.11\) result whose metrics \('pearson'\) fit no MTEB task type"):
         read_mteb(root)
+
+
+LEGACY = DATA / "mteb" / "legacy" / "results"
+
+
+def test_mteb_legacy_files_and_layout_read_without_mteb(tmp_path):
+    """The results repository's older layout (results/<model>/<Task>.json, no revision directory) in
+    mteb's pre-1.11 shape, beside a model in the current layout: each task's main score is the one of
+    its task type, found from the metrics the file holds."""
+    lb = read_mteb(LEGACY)
+    assert lb.systems == ("new-org/model-c", "old-org/model-a", "old-org/model-b")
+    a = lb.scores.loc["old-org/model-a"]
+    raw = {t: json.loads((LEGACY / "old-org__model-a" / f"{t}.json").read_text())["test"] for t in lb.tasks}
+    assert a["SciFact"] == raw["SciFact"]["ndcg_at_10"] != raw["SciFact"]["map_at_10"]  # retrieval
+    assert a["STS12"] == raw["STS12"]["cos_sim"]["spearman"]  # STS
+    assert a["SprintDuplicateQuestions"] == raw["SprintDuplicateQuestions"]["max"]["ap"]  # pair classification
+    assert a["SciDocsRR"] == raw["SciDocsRR"]["map"] and a["ArxivClusteringS2S"] == raw["ArxivClusteringS2S"]["v_measure"]
+    assert a["Banking77Classification"] == raw["Banking77Classification"]["accuracy"]
+    assert a["BUCC"] == pytest.approx((raw["BUCC"]["de-en"]["f1"] + raw["BUCC"]["fr-en"]["f1"]) / 2)  # bitext, 2 subsets
+    note = next(n for n in lb.notes if "legacy files" in n)
+    assert "7 task(s)" in note and "ndcg_at_10 (retrieval) for 'SciFact'" in note and "max_ap (pair classification)" in note
+    assert cs.kemeny(lb).ranking == lb.systems  # model-c is best on every task, model-b worst
+    # a pair-classification file of an older mteb without the 'max' family reads cos_sim.ap: not comparable
+    root = copy_tree(LEGACY, tmp_path)
+    sprint = root / "old-org__model-b" / "SprintDuplicateQuestions.json"
+    data = json.loads(sprint.read_text())
+    del data["test"]["max"]
+    sprint.write_text(json.dumps(data))
+    with pytest.raises(LeaderboardError, match=r"'SprintDuplicateQuestions': legacy \(mteb < 1\.11\) files hold different "
+                       r"metrics \(max_ap \(pair classification\) in .*, cosine_ap \(pair classification\) in"):
+        read_mteb(root)
+    data["test"]["main_score"] = 0.9  # a legacy file that states its main score keeps it
+    sprint.write_text(json.dumps(data))
+    assert read_mteb(root).scores.loc["old-org/model-b", "SprintDuplicateQuestions"] == 0.9
 
 
 def test_mteb_revisions_and_model_names(tmp_path):

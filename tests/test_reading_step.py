@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import warnings
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -203,6 +204,11 @@ def test_default_falls_back_when_every_system_is_sparse():
 
 
 # ---------------------------------------------------------------- the CLI: inspect and overrides
+FORMATS = Path(__file__).parent / "data" / "formats"
+HELM_SUITE = FORMATS / "helm" / "benchmark_output" / "runs" / "v1"
+MTEB_LEGACY = FORMATS / "mteb" / "legacy" / "results"
+
+
 def test_inspect_and_overrides_through_the_installed_cli(tmp_path):
     v2 = shapes.write_csv(shapes.oll_v2_like(), tmp_path / "v2.csv")
     eff = shapes.write_csv(shapes.helm_efficiency_like(), tmp_path / "eff.csv")
@@ -213,8 +219,12 @@ def test_inspect_and_overrides_through_the_installed_cli(tmp_path):
         ["inspect", str(v2), "--keep-columns", "Open LLM score,IFEval Raw"],
         ["inspect", str(eff), "--higher-is-better", first],
         ["kemeny", str(eff), "--format", "json"],
+        ["kemeny", str(HELM_SUITE), "--from", "helm-summary", "--table", "core_scenarios/calibration", "--format", "json"],
+        ["inspect", str(MTEB_LEGACY), "--from", "mteb"],
     ])
     assert all(r.returncode == 0 for r in runs), [r.stderr for r in runs]
+    assert json.loads(runs[5].stdout)["result"]["ranking"][0] == "GPT-4 (0613)"  # the smallest calibration error
+    assert "3 systems x 7 tasks" in runs[6].stdout and "ndcg_at_10 (retrieval) for 'SciFact'" in runs[6].stdout
     text = runs[0].stdout
     assert "Open LLM score: excluded, aggregate: the mean of IFEval, BBH" in text
     assert "IFEval Raw: excluded, duplicate" in text and "--keep-columns 'IFEval Raw'" in text
@@ -303,6 +313,28 @@ def test_identical_problems_are_grouped_in_one_short_line(tmp_path):
     assert len(kinds) == 3 and kinds[0].startswith("  1. 13 systems have an empty name")
     line = info.value.cli_message()
     assert "\n" not in line and len(line) <= 300 and "more kind(s) of problem" in line
+
+
+def test_empty_names_suggest_the_column_that_holds_the_names(tmp_path, capsys):
+    """A raw export whose first column (a rank) is blank on most rows: the error names the column
+    where every row has a name, all different, for --index-col; never a column of links."""
+    from consensus.cli import main
+
+    rows = ["Rank,Name,Model,URL,CoLA,SST-2"] + [
+        f"{i + 1 if i % 4 == 0 else ''},{'' if i % 3 else f'team {i}'},model-{i},https://example.org/{i},{50 + i},{90 - i}"
+        for i in range(22)]
+    path = tmp_path / "glue_raw.csv"
+    path.write_text("\n".join(rows) + "\n", encoding="utf-8")
+    with pytest.raises(cs.LeaderboardErrors, match=r"^16 systems have an empty name \(lines 3, 4, 5, 7, .*pass "
+                       r"index_col='Model' \(every row has a name there, all different\)"):
+        cs.read_leaderboard(path)
+    assert main(["analyze", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and len(err) < 300 and "pass --index-col Model (every row has a name there" in err
+    assert cs.read_leaderboard(path, index_col="Model").n_systems == 22
+    path.write_text(path.read_text().replace("model-5,", ","), encoding="utf-8")  # no complete column left
+    with pytest.raises(cs.LeaderboardErrors, match=r"pass index_col=\.\.\. to take them from another column"):
+        cs.read_leaderboard(path)
 
 
 def test_the_cli_prints_grouped_problems_as_one_line(tmp_path, capsys):

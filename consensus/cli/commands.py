@@ -10,11 +10,11 @@ from .args import (
     EXIT_OK,
     UsageError,
     is_leaderboard,
-    load,
     option_value,
     progress_for,
     split_names,
 )
+from .loading import load
 from .output import emit, save_plot, warn_coverage
 
 

@@ -31,12 +31,24 @@ def _input_options(parser: argparse.ArgumentParser, *, file_required: bool, file
     group.add_argument("--from", dest="from_format", metavar="TOOL",
                        choices=tuple(FORMATS),
                        help="FILE is another tool's output: harness (lm-evaluation-harness results_*.json), "
-                       "harness-samples (its --log_samples JSONL), helm (a runs/<suite> folder), mteb (a results "
-                       "folder), model-dir (one {task: score} file per model), preflib (.soc/.soi/.toc/.toi)")
+                       "harness-samples (its --log_samples JSONL), helm (a runs/<suite> folder of runs), helm-summary "
+                       "(helm-summarize's groups/*.json tables), mteb (a results folder), model-dir (one {task: score} file per model), preflib (.soc/.soi/.toc/.toi)")
     group.add_argument("--metric", metavar="M|TASK=M", action="append",
                        help="--from: the metric to read; repeat for names in order of preference, or give "
                        "TASK=METRIC per task (a name may hold commas, as lm-evaluation-harness's 'acc,none')")
     group.add_argument("--split", metavar="NAME", help="--from helm/mteb: the data split (default: the tool's own)")
+    group.add_argument("--subsets", metavar="NAME,...",
+                       help="--from mteb: the hf_subsets (languages) averaged in each task (default: all)")
+    group.add_argument("--revision", metavar="MODEL=REV", action="append",
+                       help="--from mteb: the revision directory read for a model with several (repeatable)")
+    group.add_argument("--include-groups", action="store_true",
+                       help="--from harness: keep lm-evaluation-harness group aggregates as tasks (default: their "
+                       "subtasks only)")
+    group.add_argument("--latest", action="store_true",
+                       help="--from harness: keep the newest results file of a model and task given twice")
+    group.add_argument("--table", metavar="GROUP[/TABLE]",
+                       help="--from helm-summary: the HELM group and table to read (default: core_scenarios, its "
+                       "first table)")
     group.add_argument("--higher-is-better", metavar="NAME", nargs="+", action="extend",
                        help="tasks where higher is better whatever their name says (--from: also metrics of unknown "
                        "direction)")

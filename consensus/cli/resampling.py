@@ -13,7 +13,8 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from .args import UsageError, is_leaderboard, load, split_names
+from .args import UsageError, is_leaderboard, split_names
+from .loading import load
 from .output import emit, save_plot, warn_coverage
 
 __all__ = ["EXPERIMENTS", "cmd_experiment", "cmd_stability", "parse_synthetic"]

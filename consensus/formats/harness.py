@@ -246,6 +246,8 @@ def read_harness_results(
     sources: dict[str, list[str]] = {}
     found_tasks: list[str] = []
     entries: list[tuple[str, ResultEntry]] = []
+    limited: dict[str, list[str]] = {}
+    models_seen: set[str] = set()
     for f in find_files(path, "results_*.json", what="lm-evaluation-harness results files"):
         data = load_json(f)
         results = data.get("results") if isinstance(data, dict) else None
@@ -253,6 +255,10 @@ def read_harness_results(
             raise FormatError(f, "no 'results' object: not an lm-evaluation-harness results file", field="results")
         model, source = harness_model(data, f)
         sources.setdefault(source, []).append(model)
+        limit = _limit_of(data)
+        if limit:
+            limited.setdefault(model, []).append(limit)
+        models_seen.add(model)
         group_names = {g for g, subs in (data.get("group_subtasks") or {}).items() if subs} | set(data.get("groups") or {})
         declared_all = data.get("higher_is_better") if isinstance(data.get("higher_is_better"), dict) else {}
         for task, values in results.items():
@@ -290,9 +296,30 @@ def read_harness_results(
                      "pass include_groups=True to keep them")
     if unwanted:
         notes.append(f"skipped task(s) not in tasks=: {shortlist(sorted(unwanted), 5)}")
+    if limited:
+        shown = ", ".join(f"{m!r} ({'; '.join(dict.fromkeys(v))})" for m, v in list(limited.items())[:3])
+        rest = len(models_seen) - len(limited)
+        notes.append(f"scores of {len(limited)} model(s) are on a subset of each task's items (lm-evaluation-harness "
+                     f"--limit): {shown}{', ...' if len(limited) > 3 else ''}; such scores are noisier"
+                     + (f", and not comparable with the {rest} model(s) run on every item" if rest else ""))
     kept = _keep_latest(entries, latest, lambda e: (e.system, e.task), notes)
     return entries_to_leaderboard(kept, metric=metric, higher_is_better=higher_is_better,
                                   lower_is_better=lower_is_better, notes=notes, hint=_LATEST_HINT)
+
+
+def _limit_of(data: Mapping[str, Any]) -> str:
+    """How a results file limited its items (``config.limit``, ``n-samples`` effective < original), or ""."""
+    config = data.get("config") if isinstance(data.get("config"), Mapping) else {}
+    limit = config.get("limit")
+    said = f"limit={limit:g}" if isinstance(limit, (int, float)) and not isinstance(limit, bool) and limit > 0 else ""
+    samples = data.get("n-samples") if isinstance(data.get("n-samples"), Mapping) else {}
+    cut = [(t, n) for t, n in samples.items() if isinstance(n, Mapping) and isinstance(n.get("effective"), int)
+           and isinstance(n.get("original"), int) and n["effective"] < n["original"]]
+    if cut:
+        task, n = cut[0]
+        said += (", " if said else "") + f"{task!r}: {n['effective']} of {n['original']} items" + (
+            f" and {len(cut) - 1} more task(s)" if len(cut) > 1 else "")
+    return said
 
 
 def _results_models(folder: Path) -> set[str]:
