@@ -58,6 +58,21 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
                     "(pytest-xdist issue 1386): install the test extra's pytest range")
 
 
+@pytest.fixture(scope="session")
+def dask_cluster():
+    """One two-worker local Dask cluster (worker processes, as users run it) for every test that
+    needs one: starting a cluster costs seconds. Tests using it are in the ``serial`` group, so
+    they share the one worker process that holds it; each opens its own ``Client`` (an active
+    client would become every later Dask computation's default scheduler)."""
+    distributed = pytest.importorskip("distributed")
+    cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
+                                       silence_logs=50)
+    try:
+        yield cluster
+    finally:
+        cluster.close()
+
+
 @pytest.fixture
 def votenrank_toy() -> cs.Leaderboard:
     """Rofin et al. 2023, appendix A.1, Table 6: B is the Condorcet winner."""

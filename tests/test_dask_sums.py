@@ -231,17 +231,11 @@ def test_scheduler_needs_an_instance_source(long):
 
 
 # ---------------------------------------------------------------------- a real cluster
-@pytest.fixture(scope="module")
-def client():
+@pytest.fixture
+def client(dask_cluster):
     distributed = pytest.importorskip("distributed")
-    cluster = distributed.LocalCluster(
-        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None, silence_logs=50
-    )
-    try:
-        with distributed.Client(cluster) as c:
-            yield c
-    finally:
-        cluster.close()
+    with distributed.Client(dask_cluster) as c:
+        yield c
 
 
 @pytest.mark.slow

@@ -43,16 +43,15 @@ def test_repetition_r_uses_the_r_th_child_seed():
 
 @pytest.mark.slow  # tests/test_stability.py and tests/test_dask_sums.py start a cluster in every leg
 @pytest.mark.xdist_group(name="serial")  # a Dask cluster: see tests/conftest.py
-def test_a_two_worker_dask_cluster_gives_the_same_table_value_for_value():
+def test_a_two_worker_dask_cluster_gives_the_same_table_value_for_value(dask_cluster):
     distributed = pytest.importorskip("distributed")
     board = cs.gumbel_leaderboard(9, 6, phi=0.2, seed=2)
     kwargs = {"rules": ["mean", "borda", "minimax", "kemeny"], "kept": (3, 5), "repetitions": 6, "seed": 5}
     local = task_removal(board, **kwargs)
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
-        with distributed.Client(cluster) as client:
-            remote = task_removal(board, scheduler=client, **kwargs)
-            address = manipulation(synthetic=SYNTH, rules=["copeland", "kemeny"], ts=(1, 3), repetitions=4,
-                                   scheduler=cluster.scheduler_address)
+    with distributed.Client(dask_cluster) as client:
+        remote = task_removal(board, scheduler=client, **kwargs)
+        address = manipulation(synthetic=SYNTH, rules=["copeland", "kemeny"], ts=(1, 3), repetitions=4,
+                               scheduler=dask_cluster.scheduler_address)
     pd.testing.assert_frame_equal(local.table, remote.table, check_exact=True)
     here = manipulation(synthetic=SYNTH, rules=["copeland", "kemeny"], ts=(1, 3), repetitions=4)
     pd.testing.assert_frame_equal(here.table, address.table, check_exact=True)

@@ -207,7 +207,8 @@ def test_report_renders_in_a_browser_without_errors(case: str, tmp_path: Path) -
     assert res.returncode == 0, res.stderr
     source = Dom(page.read_text(encoding="utf-8"))
     n_sortable = sum("sortable" in str(t["class"]) for t in source.tables)
-    run = _open(page, tmp_path, "--dump-dom", hash="#selftest")
+    shot = tmp_path / f"{case}.png"  # one browser run: the DOM after the self-test, and a screenshot
+    run = _open(page, tmp_path, "--dump-dom", "--window-size=1280,2000", f"--screenshot={shot}", hash="#selftest")
     assert run.returncode == 0, run.stderr[-2000:]
     dom = Dom(run.stdout)
     assert "data-errors" not in dom.body, dom.body
@@ -226,9 +227,7 @@ def test_report_renders_in_a_browser_without_errors(case: str, tmp_path: Path) -
                        if len(before["rows"]) == 1 and "sortable" in str(before["class"])
                        and after["rows"][0] == before["rows"][0]]
     assert sorted(unpacked_counts) == sorted(counts)
-    shot = tmp_path / f"{case}.png"
-    run = _open(page, tmp_path, "--window-size=1280,2000", f"--screenshot={shot}")
-    assert run.returncode == 0 and shot.stat().st_size > 20_000  # a page drawn, not a blank
+    assert shot.stat().st_size > 20_000  # a page drawn, not a blank
     if os.environ.get("CONSENSUS_KEEP_SCREENSHOTS"):
         shutil.copy(shot, Path(os.environ["CONSENSUS_KEEP_SCREENSHOTS"]) / shot.name)
 

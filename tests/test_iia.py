@@ -135,14 +135,13 @@ def test_kemeny_runs_exactly():
 
 @pytest.mark.slow  # tests/test_stability.py and tests/test_dask_sums.py start a cluster in every leg
 @pytest.mark.xdist_group(name="serial")  # a Dask cluster: see tests/conftest.py
-def test_a_two_worker_dask_cluster_gives_the_same_table_value_for_value():
+def test_a_two_worker_dask_cluster_gives_the_same_table_value_for_value(dask_cluster):
     distributed = pytest.importorskip("distributed")
     lb = cs.gumbel_leaderboard(6, 4, phi=0.1, seed=5)
     kwargs = {"rules": ["borda", "copeland", "kemeny"], "repetitions": 4, "seed": 3}
     local = iia(lb, **kwargs)
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
-        with distributed.Client(cluster) as client:
-            remote = iia(lb, scheduler=client, **kwargs)
+    with distributed.Client(dask_cluster) as client:
+        remote = iia(lb, scheduler=client, **kwargs)
     pd.testing.assert_frame_equal(local.table, remote.table, check_exact=True)
 
 

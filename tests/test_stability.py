@@ -51,13 +51,12 @@ def test_same_seed_same_positions_and_other_seed_differs(board):
 
 
 @pytest.mark.xdist_group(name="serial")  # a Dask cluster: see tests/conftest.py
-def test_the_dask_cluster_gives_the_in_process_positions_value_for_value():
+def test_the_dask_cluster_gives_the_in_process_positions_value_for_value(dask_cluster):
     distributed = pytest.importorskip("distributed")
     data = cs.gumbel_leaderboard(8, 6, phi=0.2, seed=1)
     here = rank_stability(data, DEFAULT_RULES, resamples=20, seed=5)
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
-        with distributed.Client(cluster) as client:
-            there = rank_stability(data, DEFAULT_RULES, resamples=20, seed=5, scheduler=client)
+    with distributed.Client(dask_cluster) as client:
+        there = rank_stability(data, DEFAULT_RULES, resamples=20, seed=5, scheduler=client)
     np.testing.assert_array_equal(here.positions, there.positions)
     np.testing.assert_array_equal(here.full_positions, there.full_positions)
     assert here.kemeny_status == there.kemeny_status == ("optimal",) * 20
