@@ -88,6 +88,82 @@ def test_outputs_are_written_atomically(tmp_path):
     assert (target.stat().st_mode & 0o777) == 0o640  # the replaced file's permissions are kept
 
 
+def test_fifos_and_symlinks_are_written_through_never_replaced(scores, tmp_path, capsys):
+    """A FIFO (like a device: /dev/null, /dev/stdout) is written through as the shell's > does; a
+    symlink keeps pointing at its target, which is replaced atomically; '-' and /dev/stdout are stdout."""
+    import stat
+    import threading
+
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    got: list[bytes] = []
+    reader = threading.Thread(target=lambda: got.append(fifo.read_bytes()))
+    reader.start()
+    assert main(["rank", str(scores), "--rule", "borda", "--format", "csv", "--output", str(fifo)]) == 0
+    reader.join(10)
+    assert stat.S_ISFIFO(fifo.lstat().st_mode) and got[0].decode().startswith("position,tier,system,score")
+    target = tmp_path / "real.csv"
+    target.write_text("old")
+    link = tmp_path / "link.csv"
+    link.symlink_to(target)
+    assert main(["rank", str(scores), "--rule", "borda", "--format", "csv", "--output", str(link)]) == 0
+    assert link.is_symlink() and target.read_text().startswith("position,tier,system,score")
+    capsys.readouterr()
+    for name in ("-", "/dev/stdout"):
+        assert main(["rank", str(scores), "--rule", "borda", "--format", "csv", "--output", name]) == 0
+        assert capsys.readouterr().out.startswith("position,tier,system,score")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["link.csv", "pipe", "real.csv", "scores.csv"]
+    assert main(["rank", str(scores), "--rule", "borda", "--plot", "-"]) == 2
+    assert "--plot" in capsys.readouterr().err
+
+
+def test_outputs_never_overwrite_a_file_of_an_input_folder_glob_or_link(tmp_path):
+    folder = tmp_path / "per_model"
+    folder.mkdir()
+    for model, score in (("a", 0.5), ("b", 0.7), ("c", 0.6)):
+        (folder / f"{model}.json").write_text(json.dumps({"qa": score, "nli": 1 - score}))
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    for system in ("s1", "s2"):
+        (logs / f"{system}.csv").write_text("task,instance,score\nqa,1,0.5\nqa,2,1\n")
+    hard = tmp_path / "hard.json"
+    os.link(folder / "a.json", hard)
+    results = run_cli_many([
+        ["rank", str(folder), "--from", "model-dir", "--metric", "accuracy", "--rule", "borda", "--output", str(folder / "b.json")],
+        ["rank", str(tmp_path / "logs" / "*.csv"), "--instances", "@file,task,instance,score", "--rule", "borda",
+         "--output", str(logs / "s2.csv")],
+        ["rank", str(folder), "--from", "model-dir", "--metric", "accuracy", "--rule", "borda", "--output", str(hard)],
+    ])
+    messages = [_one_error_line(res) for res in results]
+    assert f"is the input FILE (file {str(folder / 'b.json')!r} of the folder)" in messages[0]
+    assert f"is the input FILE (file {str(logs / 's2.csv')!r} of the glob)" in messages[1]
+    assert "is the input FILE (file" in messages[2]  # a hard link to an input file is that file
+    assert json.loads((folder / "b.json").read_text()) == {"qa": 0.7, "nli": 0.30000000000000004}
+    assert (logs / "s2.csv").read_text().startswith("task,instance,score")
+
+
+def test_interrupted_outputs_leave_the_old_pair_and_no_temporaries(scores, tmp_path, monkeypatch):
+    """--output and --plot are committed together: Ctrl-C while the figure is drawn leaves the
+    previous report and figure as they were, not a new report beside an old figure."""
+    pytest.importorskip("matplotlib")
+    from matplotlib.figure import Figure
+
+    report, figure = tmp_path / "report.txt", tmp_path / "figure.png"
+    report.write_text("old report")
+    figure.write_bytes(b"old figure")
+
+    def interrupted(self, *args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(Figure, "savefig", interrupted)
+    assert main(["rank", str(scores), "--rule", "borda", "--output", str(report), "--plot", str(figure)]) == 130
+    assert report.read_text() == "old report" and figure.read_bytes() == b"old figure"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["figure.png", "report.txt", "scores.csv"]
+    monkeypatch.undo()
+    assert main(["rank", str(scores), "--rule", "borda", "--output", str(report), "--plot", str(figure)]) == 0
+    assert report.read_text() != "old report" and figure.read_bytes()[:4] == b"\x89PNG"
+
+
 # ------------------------------------------------------------------ 4. JSON never holds inf or NaN
 
 

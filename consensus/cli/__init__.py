@@ -14,6 +14,7 @@ Subcommands: ``analyze`` (the full report; no FILE: a built-in example), ``rank`
 
 from __future__ import annotations
 
+import argparse
 import os
 import signal
 import sys
@@ -24,7 +25,13 @@ from typing import Any
 
 from ..errors import ConsensusError
 from .args import EXIT_ERROR, EXIT_INTERNAL, PROG, UsageError
-from .output import check_outputs, solver_log_to_stderr
+from .output import (
+    PendingOutputs,
+    check_outputs,
+    commit_outputs,
+    discard_outputs,
+    solver_log_to_stderr,
+)
 from .parser import build_parser
 
 __all__ = ["main", "build_parser"]
@@ -55,9 +62,14 @@ def _print_warnings(caught: Sequence[warnings.WarningMessage], quiet: bool) -> N
             print(f"{PROG}: warning: {text}", file=sys.stderr)
 
 
+class _Terminated(BaseException):
+    """SIGTERM, raised in the main thread so that pending outputs are discarded (exit 143)."""
+
+
 def _watch_sigint() -> tuple[threading.Event, Any]:
     """Note every Ctrl-C (then interrupt as Python does), so that an interrupt that reaches
-    us wrapped in another error (from inside a solver's callback) is still reported as one."""
+    us wrapped in another error (from inside a solver's callback) is still reported as one;
+    SIGTERM ends the command the same way (its outputs discarded, exit 143)."""
     event = threading.Event()
     if threading.current_thread() is not threading.main_thread():
         return event, None
@@ -66,15 +78,19 @@ def _watch_sigint() -> tuple[threading.Event, Any]:
         event.set()
         raise KeyboardInterrupt
 
+    def terminate(signum: int, frame: Any) -> None:
+        raise _Terminated
+
     try:
-        return event, signal.signal(signal.SIGINT, handler)
+        return event, (signal.signal(signal.SIGINT, handler), signal.signal(signal.SIGTERM, terminate))
     except (ValueError, OSError):  # pragma: no cover - no signals here
         return event, None
 
 
 def _restore_sigint(previous: Any) -> None:
     if previous is not None:
-        signal.signal(signal.SIGINT, previous)
+        signal.signal(signal.SIGINT, previous[0])
+        signal.signal(signal.SIGTERM, previous[1])
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -106,6 +122,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     interrupted, previous = _watch_sigint()
     quiet = False
+    args: argparse.Namespace | None = None
     error: str | None = None
     code = EXIT_ERROR
     with warnings.catch_warnings(record=True) as caught:
@@ -114,12 +131,16 @@ def main(argv: Sequence[str] | None = None) -> int:
             args = parser.parse_args(argv)
             quiet = args.quiet
             check_outputs(args)  # before anything is read or written
+            args._pending = PendingOutputs()  # files committed together at the end, then streams
             with solver_log_to_stderr(args):
                 code = int(args.handler(args))
+                commit_outputs(args)
         except SystemExit as exc:  # --help and --version
             code = int(exc.code or 0)
         except KeyboardInterrupt:
             error, code = "interrupted", 130
+        except _Terminated:
+            error, code = "terminated", 143
         except (UsageError, ConsensusError, OSError, ImportError) as exc:
             error = _message(exc)
         except MemoryError as exc:
@@ -136,6 +157,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                     "with the command that caused it (set CONSENSUS_TRACEBACK=1 to see the traceback)"
                 ), EXIT_INTERNAL
         finally:
+            if args is not None:
+                discard_outputs(args)  # an error or interrupt: the old outputs stay, no temporaries
             _restore_sigint(previous)
     _print_warnings(caught, quiet)
     if error is not None:

@@ -16,7 +16,13 @@ from .args import PROG, UsageError, is_leaderboard
 PLOT_FORMATS = ("png", "pdf", "svg", "svgz", "eps", "ps", "jpg", "jpeg", "tif", "tiff", "webp")
 
 
+#: ``--output`` names that mean standard output.
+STDOUT_NAMES = frozenset({"-", "/dev/stdout", "/dev/fd/1", "/proc/self/fd/1"})
+
+
 def _same_file(a: Path, b: Path) -> bool:
+    """Whether `a` and `b` are one file: by device and inode when both exist (hard links,
+    ``./a`` and ``a``, symlinked folders), else by their resolved paths."""
     try:
         if a.exists() and b.exists():
             return a.samefile(b)
@@ -25,8 +31,20 @@ def _same_file(a: Path, b: Path) -> bool:
     return a.resolve() == b.resolve()
 
 
+def _files_of(option: str, path: Path, text: str) -> list[tuple[str, Path]]:
+    """The files an input option reads: the file, every file below a folder, or each match of a glob."""
+    import glob
+
+    if path.is_dir():
+        return [(f"{option} (file {str(p)!r} of the folder)", p) for p in sorted(path.rglob("*")) if p.is_file()]
+    if not path.exists() and any(c in text for c in "*?["):
+        return [(f"{option} (file {m!r} of the glob)", Path(m)) for m in sorted(glob.glob(text, recursive=True))
+                if Path(m).is_file()]
+    return [(option, path)]
+
+
 def input_paths(args: argparse.Namespace) -> list[tuple[str, Path]]:
-    """The files a command reads: FILE, and ``--weights``/``--groups`` when they name files.
+    """The files a command reads: FILE (each file of a folder or glob), ``--weights``/``--groups`` files.
 
     Parameters
     ----------
@@ -36,11 +54,12 @@ def input_paths(args: argparse.Namespace) -> list[tuple[str, Path]]:
     Returns
     -------
     list of (str, Path)
-        The option (``"FILE"``, ``"--weights"``, ``"--groups"``) and its path.
+        What reads it (``"FILE"``, ``"FILE (file 'x' of the folder)"``, ``"--weights"``, ...)
+        and its path.
     """
     found = []
     if getattr(args, "file", None):
-        found.append(("FILE", Path(args.file)))
+        found += _files_of("FILE", Path(args.file), str(args.file))
     for option in ("weights", "groups"):
         spec = getattr(args, option, None)
         if spec and Path(spec).is_file():
@@ -48,12 +67,35 @@ def input_paths(args: argparse.Namespace) -> list[tuple[str, Path]]:
     return found
 
 
+def _kind(path: Path) -> str:
+    """``"stdout"``, ``"missing"``, ``"file"`` (a regular file, also behind symlinks), ``"directory"``,
+    ``"stream"`` (a character device or a FIFO: written through) or ``"other"`` (a socket, ...)."""
+    import stat
+
+    if str(path) in STDOUT_NAMES:
+        return "stdout"
+    try:
+        mode = path.stat().st_mode  # follows symlinks
+    except FileNotFoundError:
+        return "missing"
+    except OSError:
+        return "other"
+    if stat.S_ISREG(mode):
+        return "file"
+    if stat.S_ISDIR(mode):
+        return "directory"
+    return "stream" if stat.S_ISCHR(mode) or stat.S_ISFIFO(mode) else "other"
+
+
 def check_outputs(args: argparse.Namespace) -> None:
     """Refuse ``--output``/``--plot`` before anything is read, computed or written.
 
-    An output path may not be an input (FILE, a ``--weights`` or ``--groups`` file) nor
-    the other output, nor a directory; its folder must exist; ``--plot`` needs a figure
-    extension (:data:`PLOT_FORMATS`) and matplotlib.
+    An output path may not be an input (FILE or any file of its folder or glob, a
+    ``--weights`` or ``--groups`` file; compared as files, so hard links and symlinks count)
+    nor the other output, nor a directory or a socket; a new file's folder must exist;
+    ``--plot`` needs a figure extension (:data:`PLOT_FORMATS`) and matplotlib. ``-`` and
+    ``/dev/stdout`` as ``--output`` mean standard output; a character device or a FIFO is
+    written through, never replaced.
 
     Parameters
     ----------
@@ -66,16 +108,25 @@ def check_outputs(args: argparse.Namespace) -> None:
         Naming the option and the path.
     """
     outputs = [(f"--{name}", Path(value)) for name in ("output", "plot") if (value := getattr(args, name, None))]
+    inputs = input_paths(args) if outputs else []
     for option, path in outputs:
-        for what, source in input_paths(args):
+        kind = _kind(path)
+        if kind == "stdout" and option == "--plot":
+            raise UsageError("--plot writes a figure file: give a file name, not standard output")
+        if kind in ("stdout", "stream"):
+            continue
+        for what, source in inputs:
             if _same_file(path, source):
                 raise UsageError(f"{option} {str(path)!r} is the input {what}: it would be overwritten; choose another path")
-        if path.is_dir():
+        if kind == "directory":
             raise UsageError(f"{option} {str(path)!r} is a directory; give a file name")
-        parent = path.parent if str(path.parent) else Path(".")
+        if kind == "other":
+            raise UsageError(f"{option} {str(path)!r} is not a file, a device or a FIFO (a socket?): cannot write it")
+        target = path.resolve() if path.is_symlink() else path
+        parent = target.parent if str(target.parent) else Path(".")
         if not parent.is_dir():
             raise UsageError(f"cannot write {option} {str(path)!r}: folder {str(parent)!r} does not exist")
-    if len(outputs) == 2 and _same_file(outputs[0][1], outputs[1][1]):
+    if len(outputs) == 2 and _kind(outputs[0][1]) != "stdout" and _same_file(outputs[0][1], outputs[1][1]):
         raise UsageError(f"--output and --plot are the same file {str(outputs[0][1])!r}; give two paths")
     plot = getattr(args, "plot", None)
     if plot:
@@ -91,27 +142,146 @@ def check_outputs(args: argparse.Namespace) -> None:
             raise UsageError("--plot needs matplotlib: pip install 'leaderboard-consensus[plot]'") from None
 
 
-def _replace_atomically(path: Path, write: Callable[[Path], None], option: str) -> None:
-    """Write to a temporary file beside `path`, then rename it over `path` (no half-written file)."""
+def _temporary(path: Path, write: Callable[[Path], None], option: str) -> Path:
+    """`write` into a new temporary file beside `path` (the symlink's target for a symlink), with the
+    permissions the final file will have; removed again if writing fails."""
     import os
     import tempfile
 
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=path.suffix, dir=path.parent if str(path.parent) else ".")
+    target = path.resolve() if path.is_symlink() else path
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=target.suffix,
+                               dir=target.parent if str(target.parent) else ".")
     os.close(fd)
     try:
         write(Path(tmp))
-        if path.exists():  # keep the replaced file's permissions; a new file gets the umask's
-            os.chmod(tmp, path.stat().st_mode & 0o7777)
+        if target.exists():  # keep the replaced file's permissions; a new file gets the umask's
+            os.chmod(tmp, target.stat().st_mode & 0o7777)
         else:
             umask = os.umask(0)
             os.umask(umask)
             os.chmod(tmp, 0o666 & ~umask)
-        os.replace(tmp, path)
+    except BaseException as exc:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        if isinstance(exc, OSError):
+            raise UsageError(f"cannot write {option} {str(path)!r}: {exc.strerror or exc}") from None
+        raise
+    return Path(tmp)
+
+
+def _replace_atomically(path: Path, write: Callable[[Path], None], option: str) -> None:
+    """Write to a temporary file beside `path`, then rename it over `path` (no half-written file)."""
+    import os
+
+    tmp = _temporary(path, write, option)
+    try:
+        os.replace(tmp, path.resolve() if path.is_symlink() else path)
     except OSError as exc:
         raise UsageError(f"cannot write {option} {str(path)!r}: {exc.strerror or exc}") from None
     finally:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
+        if tmp.exists():
+            tmp.unlink()
+
+
+class PendingOutputs:
+    """The outputs of one command, committed together by :func:`commit_outputs`.
+
+    Regular files are written to temporaries as the command produces them and renamed over
+    their targets only at the end, all together (an error, Ctrl-C or SIGTERM before leaves
+    the old files and no temporaries: :func:`discard_outputs`); streams (standard output, a
+    device, a FIFO) are written after the files.
+    """
+
+    def __init__(self) -> None:
+        self.files: list[tuple[Path, Path, str]] = []  # (temporary, target, option)
+        self.streams: list[Callable[[], None]] = []
+
+
+def _pending(args: argparse.Namespace) -> PendingOutputs | None:
+    return getattr(args, "_pending", None)
+
+
+def _write(args: argparse.Namespace, option: str, path: Path | None, data: bytes | Callable[[Path], None],
+           stream: Callable[[], None]) -> None:
+    """Route one output: to standard output (`path` None or ``-``), through a device or FIFO, or to a
+    regular file (a temporary now, renamed at commit; at once when no commit is pending)."""
+    pending = _pending(args)
+    kind = "stdout" if path is None else _kind(path)
+    if kind in ("stdout", "stream"):
+        def write_stream() -> None:
+            if kind == "stdout":
+                stream()
+                return
+            try:
+                with open(path, "wb") as fh:  # a device or FIFO, as the shell's > writes it
+                    if callable(data):
+                        raise UsageError(f"{option} {str(path)!r}: a figure is written to a file only")
+                    fh.write(data)
+            except OSError as exc:
+                raise UsageError(f"cannot write {option} {str(path)!r}: {exc.strerror or exc}") from None
+        if pending is None:
+            write_stream()
+        else:
+            pending.streams.append(write_stream)
+        return
+    write = data if callable(data) else (lambda tmp: tmp.write_bytes(data))
+    if pending is None:
+        _replace_atomically(path, write, option)
+        return
+    pending.files.append((_temporary(path, write, option), path, option))
+
+
+def commit_outputs(args: argparse.Namespace) -> None:
+    """Rename every pending file over its target, then write the pending streams.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed options, with the pending outputs of :func:`emit` and :func:`save_plot`.
+
+    Raises
+    ------
+    UsageError
+        A rename failed (the files not yet renamed are discarded).
+    """
+    import os
+
+    pending = _pending(args)
+    if pending is None:
+        return
+    try:
+        while pending.files:
+            tmp, path, option = pending.files[0]
+            try:
+                os.replace(tmp, path.resolve() if path.is_symlink() else path)
+            except OSError as exc:
+                raise UsageError(f"cannot write {option} {str(path)!r}: {exc.strerror or exc}") from None
+            pending.files.pop(0)
+        for write in pending.streams:
+            write()
+        pending.streams.clear()
+    finally:
+        discard_outputs(args)
+
+
+def discard_outputs(args: argparse.Namespace) -> None:
+    """Remove the temporaries of outputs not committed (after an error or an interrupt).
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed options.
+    """
+    pending = _pending(args)
+    if pending is None:
+        return
+    for tmp, _, _ in pending.files:
+        try:
+            tmp.unlink()
+        except OSError:
+            pass
+    pending.files.clear()
+    pending.streams.clear()
 
 
 def _asks_solver_log(args: argparse.Namespace) -> bool:
@@ -160,6 +330,9 @@ def solver_log_to_stderr(args: argparse.Namespace) -> Iterator[None]:
 def emit(args: argparse.Namespace, text: str) -> None:
     """Write the rendered output to ``--output`` (UTF-8, atomically), or to stdout.
 
+    Within :func:`consensus.cli.main` the write is pending until the command ends
+    (:func:`commit_outputs`): files are committed together, then streams.
+
     Parameters
     ----------
     args : argparse.Namespace
@@ -172,18 +345,20 @@ def emit(args: argparse.Namespace, text: str) -> None:
     UsageError
         The ``--output`` file cannot be written.
     """
-    if args.output:
-        _replace_atomically(Path(args.output), lambda tmp: tmp.write_text(text, encoding="utf-8"), "--output")
-    elif getattr(args, "_stdout_fd", None) is not None:  # stdout is lent to the solver log
-        import os
 
-        sys.stdout.flush()
-        data = text.encode("utf-8")
-        while data:
-            data = data[os.write(args._stdout_fd, data):]
-    else:
-        sys.stdout.write(text)
-        sys.stdout.flush()
+    def to_stdout() -> None:
+        if getattr(args, "_stdout_fd", None) is not None:  # stdout is lent to the solver log
+            import os
+
+            sys.stdout.flush()
+            data = text.encode("utf-8")
+            while data:
+                data = data[os.write(args._stdout_fd, data):]
+        else:
+            sys.stdout.write(text)
+            sys.stdout.flush()
+
+    _write(args, "--output", Path(args.output) if args.output else None, text.encode("utf-8"), to_stdout)
 
 
 #: The longest side of a ``--plot`` raster image, in pixels.
@@ -223,7 +398,17 @@ def save_plot(args: argparse.Namespace, make: Callable[[], Any]) -> None:
         except ValueError as exc:
             raise UsageError(f"cannot write --plot {args.plot!r}: {exc}") from None
 
-    _replace_atomically(path, write, "--plot")
+    if _kind(path) == "stream":  # a device or FIFO: the figure rendered in memory, written through
+        import io
+
+        buffer = io.BytesIO()
+        try:
+            figure.savefig(buffer, dpi=dpi, format=fmt)
+        except ValueError as exc:
+            raise UsageError(f"cannot write --plot {args.plot!r}: {exc}") from None
+        _write(args, "--plot", path, buffer.getvalue(), lambda: None)
+        return
+    _write(args, "--plot", path, write, lambda: None)
 
 
 def warn_coverage(args: argparse.Namespace, obj: Any, table: Any) -> None:
