@@ -40,6 +40,30 @@ def test_floors_file_pins_exactly_the_declared_floors():
     assert _pinned() == _declared()
 
 
+#: Advisories of code execution or memory safety in the dependencies the package declares:
+#: package -> (the first release without them, the advisories). A declared floor below the
+#: fixed release would let users install a vulnerable version that CI calls supported.
+ADVISORIES = {
+    "pyarrow": ("14.0.1", "CVE-2023-47248: deserialisation of untrusted IPC/Parquet data runs code (12.0.0-14.0.0)"),
+    "tqdm": ("4.66.3", "CVE-2024-34062: CLI arguments passed to eval (4.4.0-4.66.2)"),
+    "numpy": ("1.22.0", "CVE-2021-41496: buffer overflow in array_from_pyobj (f2py)"),
+    "scipy": ("1.10.0", "CVE-2023-25399: reference-count leak in Py_FindObjects; CVE-2023-29824: use after free"),
+    "distributed": ("2021.10.0", "CVE-2021-42343: the local cluster listened on every interface"),
+}
+
+
+def _version(text: str) -> tuple[int, ...]:
+    return tuple(int(part) for part in text.split("."))
+
+
+def test_no_declared_floor_is_below_a_release_with_a_known_advisory():
+    declared = _declared()
+    below = {name: (declared[name], fixed, why) for name, (fixed, why) in ADVISORIES.items()
+             if name in declared and _version(declared[name]) < _version(fixed)}
+    assert not below, f"raise these floors past their advisories: {below}"
+    assert set(ADVISORIES) <= set(declared)  # the table speaks of what the package declares
+
+
 def test_no_upper_caps_on_runtime_dependencies():
     deps = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["dependencies"]
     assert not [d for d in deps if "<" in d]
