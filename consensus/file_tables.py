@@ -36,6 +36,7 @@ from typing import Any
 
 import pandas as pd
 
+from . import json_input
 from .errors import InvalidOptionError, LeaderboardError
 
 __all__ = [
@@ -391,7 +392,8 @@ def existing_file(path: str | Path, sep: object = None) -> Path:
     InvalidOptionError
         `path` is not a path, or `sep` not one character.
     LeaderboardError
-        The file does not exist or is a directory.
+        The file does not exist, is a directory, or is not a regular file (a FIFO, a
+        device such as ``/dev/zero`` or ``/dev/stdin``, a socket).
     """
     if not isinstance(path, (str, os.PathLike)):
         raise InvalidOptionError(f"path must be a file path (str or pathlib.Path), got {type(path).__name__}")
@@ -402,6 +404,14 @@ def existing_file(path: str | Path, sep: object = None) -> Path:
         raise LeaderboardError(f"file not found: {str(path)!r}")
     if path.is_dir():
         raise LeaderboardError(f"{str(path)!r} is a directory, not a file")
+    if not path.is_file():  # a FIFO, a device (/dev/zero, /dev/stdin), a socket: no size, maybe no end
+        import stat
+
+        mode = path.stat().st_mode
+        kind = ("a FIFO (named pipe)" if stat.S_ISFIFO(mode) else "a character device" if stat.S_ISCHR(mode)
+                else "a socket" if stat.S_ISSOCK(mode) else "not a regular file")
+        raise LeaderboardError(f"{str(path)!r} is {kind}, not a regular file: save the scores to a file and pass "
+                               "its path")
     return path
 
 
@@ -508,7 +518,7 @@ def read_json_table(path: str | Path, orient: str | None = None) -> RawTable:
         raise LeaderboardError(f"orient must be one of {', '.join(map(repr, JSON_ORIENTS))}, got {orient!r}")
     try:
         with open_text(path) as fh:
-            data = json.load(fh)
+            data = json_input.load(fh, repr(shown))
     except UnicodeDecodeError as exc:
         raise decode_error(path, 1, exc) from None
     except json.JSONDecodeError as exc:

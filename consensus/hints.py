@@ -11,7 +11,7 @@ import ast
 import re
 import shlex
 
-__all__ = ["CLI_FLAGS", "cli_text"]
+__all__ = ["CLI_FLAGS", "cli_text", "visible"]
 
 
 def _csv(value: object) -> str:
@@ -113,3 +113,34 @@ def cli_text(message: str) -> str:
     message = _CONTEXT.sub(lambda m: f"in {CLI_FLAGS[m.group(1)][0]}", message)
     message = _OPTION.sub(lambda m: f"({CLI_FLAGS[m.group(1)][0]})", message)
     return _HINT.sub(replace, message)
+
+
+#: Characters shown as escapes by :func:`visible`: C0 and C1 controls (a terminal escape sequence
+#: starts with one) and the bidirectional formatting characters (U+202E reverses what follows).
+_CONTROLS = re.compile(r"[\x00-\x08\x0e-\x1b\x7f-\x84\x86-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+
+
+def visible(text: str) -> str:
+    """`text` with control and bidirectional formatting characters shown as escapes.
+
+    For what a person reads (terminal tables, markdown, error lines, CSV on a terminal): a
+    terminal escape sequence or a U+202E (which reverses the rest of a line) is shown, not
+    obeyed. Data files keep names byte for byte. Tabs and line breaks are :func:`one_line`'s.
+
+    Parameters
+    ----------
+    text : str
+
+    Returns
+    -------
+    str
+        `text` itself when it holds none of them.
+
+    Examples
+    --------
+    >>> print(visible("model-\u202eevil"), visible("\x1b[2Jclear"))
+    model-\\u202eevil \\x1b[2Jclear
+    """
+    if not _CONTROLS.search(text):
+        return text
+    return _CONTROLS.sub(lambda m: f"\\x{ord(m.group()):02x}" if ord(m.group()) < 0x100 else f"\\u{ord(m.group()):04x}", text)

@@ -7,6 +7,8 @@ raises the package's own error naming the label, task or group at fault.
 from __future__ import annotations
 
 import math
+import numbers
+import sys
 import warnings
 from collections.abc import Hashable, Iterable, Mapping
 from types import MappingProxyType
@@ -212,21 +214,33 @@ def weight_value(w: object, task: str) -> float:
     Raises
     ------
     InvalidWeightError
-        If `w` is not a number, not finite, or negative.
+        If `w` is not a number (a bool or a string is not: ``True`` and ``"2"`` are refused,
+        as on the command line), not finite, too large for a float, negative, or subnormal
+        (positive but below 2.2e-308, where float64 loses its exactness: margins would treat
+        it as zero; scale every weight up instead, only their ratios matter).
 
     Examples
     --------
-    >>> weight_value("0.5", "qa")
-    0.5
+    >>> weight_value(0.5, "qa"), weight_value(np.int64(2), "qa")
+    (0.5, 2.0)
     """
+    if isinstance(w, (bool, np.bool_, str, bytes)) or not isinstance(w, (numbers.Real, np.number)):
+        raise InvalidWeightError(f"weight of task {task!r} is not a number: {w!r}", task)
     try:
         value = float(w)  # type: ignore[arg-type]
     except (TypeError, ValueError):
         raise InvalidWeightError(f"weight of task {task!r} is not a number: {w!r}", task) from None
+    except OverflowError:
+        raise InvalidWeightError(f"weight of task {task!r} is too large for a float: {str(w)[:12]}... "
+                                 f"({len(str(w))} digits)", task) from None
     if not math.isfinite(value):
         raise InvalidWeightError(f"weight of task {task!r} is not finite: {w!r}", task)
     if value < 0:
         raise InvalidWeightError(f"weight of task {task!r} is negative: {w!r}; weights must be >= 0", task)
+    if 0 < value < sys.float_info.min:
+        raise InvalidWeightError(
+            f"weight of task {task!r} is subnormal ({value:g} < 2.2e-308): float64 cannot weigh margins by it exactly; "
+            "multiply every weight by the same factor (only their ratios matter), or set it to 0", task)
     return value
 
 

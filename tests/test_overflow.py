@@ -151,11 +151,16 @@ def test_kemeny_with_weights_of_1e308_is_finite_and_exact():
 
 
 def test_a_weight_float64_cannot_hold_next_to_1e308_is_named():
-    table = _board({"t1": [3.0, 2.0, 1.0], "t2": [3.0, 1.0, 2.0], "t3": [1.0, 3.0, 2.0]}, {"t1": W, "t2": W, "t3": 5e-324})
-    with pytest.raises(cs.InvalidWeightError, match="task 't3'") as info:
+    """A subnormal weight is refused when the board is built (it used to reach the margins,
+    where a 2e-323 weight counted as zero and Kemeny listed optima brute force does not)."""
+    with pytest.raises(cs.InvalidWeightError, match="task 't3' is subnormal") as info:
+        _board({"t1": [3.0, 2.0, 1.0], "t2": [3.0, 1.0, 2.0], "t3": [1.0, 3.0, 2.0]}, {"t1": W, "t2": W, "t3": 5e-324})
+    assert info.value.task == "t3"
+    table = _board({"t1": [3.0, 2.0, 1.0], "t2": [3.0, 1.0, 2.0], "t3": [1.0, 3.0, 2.0]}, {"t1": W, "t2": W, "t3": 1e-300})
+    with pytest.raises(cs.InvalidWeightError, match="task 't3'") as info:  # normal, but 1e608 below the largest
         cs.rank(table, "borda")
     assert info.value.task == "t3"
-    assert cs.kemeny(table).ranking == ("a", "b", "c")  # exact margins keep the 5e-324 task
+    assert cs.kemeny(table).ranking == ("a", "b", "c")  # exact margins keep the 1e-300 task
 
 
 def test_an_overflowing_scoring_vector_is_refused_not_ranked():

@@ -24,6 +24,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..errors import ConsensusError
+from ..hints import visible
 from .args import EXIT_ERROR, EXIT_INTERNAL, PROG, UsageError
 from .output import (
     PendingOutputs,
@@ -59,7 +60,7 @@ def _print_warnings(caught: Sequence[warnings.WarningMessage], quiet: bool) -> N
         text = " ".join(str(w.message).split())
         if text not in seen:
             seen.add(text)
-            print(f"{PROG}: warning: {text}", file=sys.stderr)
+            print(f"{PROG}: warning: {visible(text)}", file=sys.stderr)
 
 
 class _Terminated(BaseException):
@@ -162,7 +163,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             _restore_sigint(previous)
     _print_warnings(caught, quiet)
     if error is not None:
-        print(f"{PROG}: error: {error}", file=sys.stderr)
+        print(f"{PROG}: error: {visible(error)}", file=sys.stderr)
     return code
 
 

@@ -115,6 +115,8 @@ def parse_weights(spec: str | None) -> dict[str, float] | None:
             task, sep, value = item.partition("=")
             if not sep or not task.strip():
                 raise UsageError(f"--weights: expected task=weight, got {item!r}")
+            if task.strip() in weights:
+                raise UsageError(f"--weights: task {task.strip()!r} is given twice")
             weights[task.strip()] = _number(value.strip(), f"--weights {task.strip()}")
         return weights
     path = Path(spec)
@@ -136,6 +138,8 @@ def parse_weights(spec: str | None) -> dict[str, float] | None:
                 float(value)
             except ValueError:
                 continue  # a header line
+        if task in weights:
+            raise UsageError(f"--weights: task {task!r} is given twice in {spec!r} (line {k + 1})")
         weights[task] = _number(value, f"--weights {task}")
     return weights
 
@@ -172,6 +176,8 @@ def parse_groups(spec: str | None) -> dict[str, list[str]] | None:
             name, sep, members = item.partition("=")
             if not sep or not name.strip() or not split_names(members):
                 raise UsageError(f"--groups: expected group=task,task;group=task, got {item!r}")
+            if name.strip() in groups:
+                raise UsageError(f"--groups: group {name.strip()!r} is given twice")
             groups[name.strip()] = split_names(members)
         return groups
     path = Path(spec)
@@ -184,8 +190,10 @@ def parse_groups(spec: str | None) -> dict[str, list[str]] | None:
 
 
 def _read_json(path: Path, option: str) -> Any:
+    from ..json_input import loads
+
     try:
-        return json.loads(path.read_text(encoding="utf-8"))
+        return loads(path.read_text(encoding="utf-8"), f"{option} {str(path)!r}")
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
         raise UsageError(f"{option}: cannot read {str(path)!r} as JSON: {exc}") from None
 
@@ -224,8 +232,10 @@ def option_value(text: str) -> Any:
     >>> option_value("[1, 1, 0.5]"), option_value("true"), option_value("winning_votes")
     ([1, 1, 0.5], True, 'winning_votes')
     """
+    from ..json_input import loads
+
     try:
-        return json.loads(text)
+        return loads(text, "--option")
     except json.JSONDecodeError:
         return text
 
@@ -265,7 +275,9 @@ def note(args: argparse.Namespace, message: str) -> None:
         The note.
     """
     if not getattr(args, "quiet", False):
-        print(f"{PROG}: note: {message}", file=sys.stderr)
+        from ..hints import visible
+
+        print(f"{PROG}: note: {visible(message)}", file=sys.stderr)
 
 
 class Progress:

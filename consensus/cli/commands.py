@@ -162,6 +162,8 @@ def _rule_options(args: argparse.Namespace) -> dict[str, Any]:
         key, sep, value = item.partition("=")
         if not sep or not key.strip():
             raise UsageError(f"--option: expected KEY=VALUE, got {item!r}")
+        if key.strip().replace("-", "_") in options:
+            raise UsageError(f"--option {key.strip()!r} is given twice")
         options[key.strip().replace("-", "_")] = option_value(value.strip())
     if args.missing:
         options["missing"] = args.missing
@@ -350,7 +352,9 @@ def _weight_rule_options(args: argparse.Namespace) -> dict[str, Any]:
         if not sep or not key:
             raise UsageError(f"--option: expected KEY=VALUE, got {item!r}")
         if key not in ("ties", "vector", "normalize"):
-            raise UsageError(f"--option {key}: the options here are ties, vector (scoring) and normalize (mean)")
+            raise UsageError(f"--option {key!r}: the options here are ties, vector (scoring) and normalize (mean)")
+        if key in options:
+            raise UsageError(f"--option {key!r} is given twice")
         parsed = option_value(value.strip())
         options[key] = tuple(parsed) if isinstance(parsed, list) else parsed
     return options

@@ -10,6 +10,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+from ..hints import visible
 from .args import PROG, UsageError, is_leaderboard
 
 #: Figure formats ``--plot`` accepts (what matplotlib's Agg, PDF, PS and SVG back-ends write).
@@ -354,8 +355,8 @@ def emit(args: argparse.Namespace, text: str) -> None:
             data = text.encode("utf-8")
             while data:
                 data = data[os.write(args._stdout_fd, data):]
-        else:
-            sys.stdout.write(text)
+        else:  # a person reads a terminal: names' control and bidi characters shown, not obeyed
+            sys.stdout.write(visible(text) if sys.stdout.isatty() else text)
             sys.stdout.flush()
 
     _write(args, "--output", Path(args.output) if args.output else None, text.encode("utf-8"), to_stdout)
@@ -429,4 +430,4 @@ def warn_coverage(args: argparse.Namespace, obj: Any, table: Any) -> None:
     if not is_leaderboard(table) or not table.has_missing:
         return
     for flag in coverage_flags(table, claims_of(obj)):
-        print(f"{PROG}: warning: {cli_text(flag)}", file=sys.stderr)
+        print(f"{PROG}: warning: {visible(cli_text(flag))}", file=sys.stderr)

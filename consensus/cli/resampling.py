@@ -32,22 +32,29 @@ EXPERIMENTS: dict[str, tuple[str, str, type]] = {
 
 @contextmanager
 def _bar(args: argparse.Namespace, what: str) -> Iterator[Callable[[int, int], None] | None]:
-    """A tqdm progress bar on stderr, fed ``progress(done, total)``; None with ``--quiet``."""
+    """A tqdm progress bar on stderr, fed ``progress(done, total)``; None with ``--quiet``.
+
+    The bar appears at the first report, once the options were checked and the work began:
+    an option refused up front prints its error alone."""
     if args.quiet:
         yield None
         return
     from tqdm import tqdm
 
-    bar = tqdm(total=0, desc=f"consensus: {what}", unit="rep", file=sys.stderr, leave=False, dynamic_ncols=True)
+    bars: list[Any] = []
 
     def progress(done: int, total: int) -> None:
-        bar.total = total
-        bar.update(done - bar.n)  # tqdm redraws at most every mininterval
+        if not bars:
+            bars.append(tqdm(total=total, desc=f"consensus: {what}", unit="rep", file=sys.stderr, leave=False,
+                             dynamic_ncols=True))
+        bars[0].total = total
+        bars[0].update(done - bars[0].n)  # tqdm redraws at most every mininterval
 
     try:
         yield progress
     finally:
-        bar.close()
+        for bar in bars:
+            bar.close()
 
 
 def parse_synthetic(text: str) -> dict[str, Any]:

@@ -13,6 +13,7 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
+from .. import json_input
 from ..errors import InvalidOptionError, LeaderboardError
 from ..file_tables import decode_error, open_binary, open_text
 from .errors import FormatError
@@ -104,7 +105,9 @@ def load_json(path: str | Path) -> Any:
     path = Path(path)
     try:
         with open_text(path) as fh:
-            return json.load(fh)
+            return json_input.load(fh)
+    except (json_input.RepeatedKeyError, json_input.JsonDepthError) as exc:
+        raise FormatError(path, str(exc), field=getattr(exc, "key", None)) from None
     except json.JSONDecodeError as exc:
         raise FormatError(path, f"not valid JSON (column {exc.colno}): {exc.msg}", line=exc.lineno) from None
     except UnicodeDecodeError as exc:
@@ -146,6 +149,8 @@ def json_lines(path: str | Path) -> Iterator[tuple[int, Any]]:
             if not text.strip():
                 continue
             try:
-                yield number, json.loads(text)
+                yield number, json_input.loads(text)
+            except (json_input.RepeatedKeyError, json_input.JsonDepthError) as exc:
+                raise FormatError(path, str(exc), field=getattr(exc, "key", None), line=number) from None
             except json.JSONDecodeError as exc:
                 raise FormatError(path, f"not valid JSON (column {exc.colno}): {exc.msg}", line=number) from None

@@ -9,6 +9,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from ..hints import visible
+
 if TYPE_CHECKING:  # pragma: no cover
     from matplotlib.axes import Axes
     from matplotlib.figure import Figure
@@ -77,7 +79,11 @@ def new_axes(ax: Axes | None, size: tuple[float, float]) -> tuple[Figure, Axes]:
 
 
 def short(label: object, limit: int = LABEL_CHARS) -> str:
-    """A label cut to `limit` characters with an ellipsis.
+    """A label cut to `limit` characters with an ellipsis, drawn as written.
+
+    Control and bidirectional characters are shown as escapes (``visible``) and ``$`` is
+    escaped, so matplotlib never reads a name as math text (``$\\foo$`` would end a
+    drawing with an error, ``cost $5 and $10`` would be drawn as math).
 
     Parameters
     ----------
@@ -95,8 +101,9 @@ def short(label: object, limit: int = LABEL_CHARS) -> str:
     >>> short("a-very-long-system-name", 10)
     'a-very-lo…'
     """
-    text = str(label)
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+    text = visible(str(label))
+    text = text if len(text) <= limit else text[: limit - 1] + "…"
+    return text.replace("$", r"\$")  # drawn as written: a name is never matplotlib math text
 
 
 def longest(labels: Sequence[object]) -> int:

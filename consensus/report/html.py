@@ -43,6 +43,7 @@ from typing import Any
 
 from .._version import __version__
 from ..errors import InvalidOptionError
+from ..hints import visible
 from ..results import Analysis
 from ..results.analysis import HTML_RENDERER
 from .blocks import Block, Heading, Lines, Table
@@ -80,7 +81,7 @@ def _slug(text: str, used: dict[str, str]) -> str:
 
 
 def _esc(text: Any) -> str:
-    return html.escape(str(text), quote=True)
+    return html.escape(visible(str(text)), quote=True)  # a U+202E in a name never turns the page around
 
 
 def _line_html(line: str) -> str:

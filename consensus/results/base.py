@@ -25,6 +25,7 @@ import numpy as np
 import pandas as pd
 
 from ..errors import UnknownSystemError
+from ..hints import visible
 from .json_values import collect_infinities, detail_value, jsonable
 
 __all__ = [
@@ -296,15 +297,14 @@ def series(values: Any, index: Sequence[str], name: str | None = None) -> pd.Ser
 
 #: Line breaks, tabs and the other whitespace controls (with the blanks around them).
 _BREAKS = re.compile(r"[ ]*[\t\n\r\v\f\x1c-\x1f\x85\u2028\u2029]+[ ]*")
-#: Control characters left after that (shown as ``\xNN`` escapes).
-_CONTROLS = re.compile(r"[\x00-\x08\x0e-\x1b\x7f-\x84\x86-\x9f]")
 
 
 def one_line(text: Any) -> str:
     """`text` on one line: line breaks and tabs (with the spaces around them) become one space.
 
-    Other control characters are shown as ``\\xNN`` escapes, so a name never breaks a
-    table's alignment or a report's lines. Runs of ordinary spaces are kept.
+    Other control characters are shown as ``\\xNN`` escapes, and the bidirectional formatting
+    characters (U+202E, ...) as ``\\uNNNN``, so a name never breaks a table's alignment, a
+    report's lines or the direction of the text after it. Runs of ordinary spaces are kept.
 
     Parameters
     ----------
@@ -320,8 +320,7 @@ def one_line(text: Any) -> str:
     >>> one_line("gpt-4\\n(2023)\\tbase"), one_line("bell\\x07")
     ('gpt-4 (2023) base', 'bell\\\\x07')
     """
-    text = _BREAKS.sub(" ", str(text))
-    return _CONTROLS.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
+    return visible(_BREAKS.sub(" ", str(text)))
 
 
 #: What a result shows in ``repr`` and in a notebook: title, (label, value) facts, a table.

@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-__all__ = ["jsonable", "detail_value", "collect_infinities"]
+__all__ = ["jsonable", "detail_value", "collect_infinities", "json_path"]
 
 
 #: While set (by :func:`collect_infinities`), :func:`jsonable` appends where it wrote an
@@ -48,6 +48,41 @@ def collect_infinities() -> Iterator[list[tuple[str, str]]]:
         yield found
     finally:
         _INFINITIES.reset(token)
+
+
+_PREFIX: contextvars.ContextVar[str] = contextvars.ContextVar("consensus_json_prefix", default="")
+
+
+@contextlib.contextmanager
+def json_path(prefix: str) -> Iterator[None]:
+    """Inside the block, infinities that :func:`jsonable` records are placed under `prefix`.
+
+    For a result whose ``to_dict()`` holds other results' ``to_dict()`` (``l1``, ``linf``):
+    their infinities are then named ``l1.distance``, not ``distance``.
+
+    Parameters
+    ----------
+    prefix : str
+        The key of the nested value.
+
+    Yields
+    ------
+    None
+
+    Examples
+    --------
+    >>> with collect_infinities() as found:
+    ...     with json_path("l1"):
+    ...         _ = jsonable({"distance": float("inf")})
+    >>> found
+    [('l1.distance', 'inf')]
+    """
+    outer = _PREFIX.get()
+    token = _PREFIX.set(f"{outer}.{prefix}" if outer else prefix)
+    try:
+        yield
+    finally:
+        _PREFIX.reset(token)
 
 
 def jsonable(value: Any, _path: str = "") -> Any:
@@ -89,7 +124,8 @@ def jsonable(value: Any, _path: str = "") -> Any:
         if math.isinf(v):
             found = _INFINITIES.get()
             if found is not None:
-                found.append((_path, "inf" if v > 0 else "-inf"))
+                prefix = _PREFIX.get()
+                found.append((f"{prefix}.{_path}" if prefix and _path else prefix or _path, "inf" if v > 0 else "-inf"))
             return None
         return None if math.isnan(v) else (0.0 if v == 0 else v)
     return value

@@ -10,6 +10,7 @@ from typing import Any
 import pandas as pd
 
 from .base import Display, Displayed, freeze_mapping, jsonable
+from .json_values import json_path
 
 __all__ = ["RadiusAnswer", "RemovalAnswer", "SensitivityResult"]
 
@@ -74,11 +75,11 @@ class RadiusAnswer(Displayed):
         """
         return {
             "norm": self.norm,
-            "distance": jsonable(self.distance),
+            "distance": jsonable(self.distance, "distance"),
             "leader": self.leader,
             "challenger": self.challenger,
             "weights": jsonable(dict(self.weight_values)) if self.weight_values is not None else None,
-            "witness_distance": jsonable(self.witness_distance),
+            "witness_distance": jsonable(self.witness_distance, "witness_distance"),
             "outcome": [list(g) for g in self.outcome],
         }
 
@@ -235,6 +236,10 @@ class SensitivityResult(Displayed):
         dict
             Every field; the answers as their own ``to_dict()``.
         """
+        answers = {}
+        for name in ("l1", "linf", "removal"):  # an infinite distance is named where it is (l1.distance)
+            with json_path(name):
+                answers[name] = getattr(self, name).to_dict()
         return {
             "rule": self.rule,
             "rule_options": jsonable(dict(self.rule_options)),
@@ -242,9 +247,7 @@ class SensitivityResult(Displayed):
             "kind": self.kind,
             "current": [list(g) for g in self.current],
             "reference": jsonable(dict(self.reference_values)),
-            "l1": self.l1.to_dict(),
-            "linf": self.linf.to_dict(),
-            "removal": self.removal.to_dict(),
+            **answers,
             "explanation": self.explanation,
             "options": jsonable(dict(self.options)),
         }

@@ -1,0 +1,180 @@
+"""Hostile files and odd names: one meaning per key, bounded JSON, names drawn and printed as
+written (never as math text, terminal escapes or bidirectional overrides)."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+import consensus as cs
+from consensus.cli import main
+from consensus.formats import read_model_dir
+from consensus.formats.errors import FormatError
+from consensus.json_input import MAX_DEPTH, JsonDepthError, RepeatedKeyError
+
+BOARD = {"qa": {"a": 0.7, "b": 0.5, "c": 0.6}, "nli": {"a": 0.4, "b": 0.9, "c": 0.5}}
+
+
+def _json_text(pairs: list[tuple[str, str]]) -> str:
+    """A JSON object written with the given (key, raw value) pairs, repeated keys included."""
+    return "{" + ", ".join(f"{json.dumps(k)}: {v}" for k, v in pairs) + "}"
+
+
+# ------------------------------------------------------------------ one meaning per key
+def test_a_key_given_twice_is_an_error_naming_it_in_every_json_the_package_reads(tmp_path, capsys):
+    board = tmp_path / "board.json"
+    task = json.dumps(BOARD["qa"])
+    board.write_text(_json_text([("qa", task), ("nli", json.dumps(BOARD["nli"])), ("qa", task)]))  # a task twice
+    with pytest.raises(RepeatedKeyError, match=r"key 'qa' appears twice in one JSON object") as info:
+        cs.read_leaderboard(board)
+    assert info.value.key == "qa" and str(board) in str(info.value)
+    board.write_text(json.dumps({"qa": {"a": 0.7, "b": 0.5}}).replace('"b": 0.5', '"b": 0.5, "a": 0.1'))  # a system twice
+    with pytest.raises(RepeatedKeyError, match="key 'a'"):
+        cs.read_leaderboard(board)
+    folder = tmp_path / "per_model"
+    folder.mkdir()
+    (folder / "m1.json").write_text('{"qa": 0.5, "nli": 0.4, "qa": 0.9}')  # a record field twice
+    (folder / "m2.json").write_text('{"qa": 0.6, "nli": 0.3}')
+    with pytest.raises(FormatError, match=r"m1\.json': key 'qa' appears twice"):
+        read_model_dir(folder, metric="accuracy")
+    ok = tmp_path / "ok.json"
+    ok.write_text(json.dumps(BOARD))
+    weights_json, weights_csv = tmp_path / "w.json", tmp_path / "w.csv"
+    weights_json.write_text('{"qa": 1, "qa": 2}')
+    weights_csv.write_text("task,weight\nqa,1\nnli,1\nqa,2\n")
+    cases = [
+        (["--weights", "qa=2,qa=3"], "--weights: task 'qa' is given twice"),
+        (["--weights", str(weights_json)], "key 'qa' appears twice in one JSON object"),
+        (["--weights", str(weights_csv)], f"--weights: task 'qa' is given twice in {str(weights_csv)!r} (line 4)"),
+        (["--groups", "g1=qa;g1=nli"], "--groups: group 'g1' is given twice"),
+        (["--option", "ties=max", "--option", "ties=min"], "--option 'ties' is given twice"),
+        (["--option", 'vector={"x": 1, "x": 2}'], "--option: key 'x' appears twice"),
+    ]
+    for extra, message in cases:
+        assert main(["rank", str(ok), "--rule", "borda", "--quiet", *extra]) == 2, extra
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and message in err, (extra, err)
+
+
+def test_deeply_nested_json_is_a_clear_error_not_a_recursion_error(tmp_path, capsys):
+    deep = tmp_path / "deep.json"
+    deep.write_text("[" * 100_000 + "]" * 100_000)
+    with pytest.raises(JsonDepthError, match=f"nested more than {MAX_DEPTH} levels deep"):
+        cs.read_leaderboard(deep)
+    assert main(["kemeny", str(deep)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and f"JSON nested more than {MAX_DEPTH} levels deep" in err
+    folder = tmp_path / "models"
+    folder.mkdir()
+    (folder / "m.json").write_text('{"qa": ' + "[" * 5000 + "]" * 5000 + "}")
+    with pytest.raises(FormatError, match="nested more than"):
+        read_model_dir(folder, metric="accuracy")
+    nested = '{"a": {"b": ["[", "{", "\\"]"]}}'  # brackets inside strings are not nesting
+    path = tmp_path / "strings.json"
+    path.write_text('{"qa": {"x": 1, "y": 2}, "note": ' + nested + "}")
+    with pytest.raises(cs.ConsensusError) as info:  # read past the depth check, refused for its shape
+        cs.read_leaderboard(path)
+    assert not isinstance(info.value, JsonDepthError)
+
+
+# ------------------------------------------------------------------ names as written
+HOSTILE = ["$\\foo$", "cost $5 and $10", "evil\u202eslatot", "clear\x1b[2Jscreen"]
+
+
+@pytest.fixture
+def hostile_board(tmp_path: Path) -> Path:
+    path = tmp_path / "names.csv"
+    rows = ["system,t1,t2,t3"] + [f"{name},{k},{(k + 1) % 4},{(k + 2) % 4}" for k, name in enumerate(HOSTILE)]
+    path.write_text("\n".join(rows) + "\n", encoding="utf-8")
+    return path
+
+
+def test_names_are_never_math_text_in_figures_or_pages(hostile_board, tmp_path):
+    pytest.importorskip("matplotlib")
+    lb = cs.read_leaderboard(hostile_board)
+    assert lb.systems == tuple(HOSTILE)  # data keeps names byte for byte
+    page = cs.analyze(lb).to_html()  # drew the figures: '$\foo$' used to raise a raw ValueError
+    assert "\u202e" not in page.split("<svg")[0] and "evil\\u202eslatot" in page
+    for command in (["report", str(hostile_board), "-o", str(tmp_path / "r.html")],
+                    ["analyze", str(hostile_board), "--plot", str(tmp_path / "p.png")]):
+        assert main([*command, "--quiet"]) == 0, command
+    from consensus.plot import plot_bars
+    from consensus.plot._base import short
+
+    fig = plot_bars(lb.scores["t1"])
+    labels = [t.get_text() for t in fig.axes[0].get_yticklabels() + fig.axes[0].get_xticklabels()]
+    drawn = [t for t in labels if "foo" in t or "cost" in t]
+    assert drawn and all(short(name) in labels for name in HOSTILE[:2])
+    fig.canvas.draw()  # math text would fail here ('$\foo$') or draw '5 and ' in italics
+    assert short("cost $5 and $10") == "cost \\$5 and \\$10"
+
+
+def test_control_and_bidi_characters_are_shown_where_a_person_reads(hostile_board, tmp_path, capsys, monkeypatch):
+    for fmt in ("table", "markdown"):
+        assert main(["rank", str(hostile_board), "--rule", "borda", "--format", fmt]) == 0
+        out = capsys.readouterr().out
+        assert "\u202e" not in out and "\x1b" not in out  # shown as escapes (markdown escapes their backslash)
+        assert ("evil\\u202eslatot" if fmt == "table" else "evil\\\\u202eslatot") in out
+    # CSV and JSON written to a file keep names byte for byte; CSV to a terminal shows them
+    target = tmp_path / "ranking.csv"
+    assert main(["rank", str(hostile_board), "--rule", "borda", "--format", "csv", "-o", str(target)]) == 0
+    assert "evil\u202eslatot" in target.read_text(encoding="utf-8")
+    monkeypatch.setattr("sys.stdout.isatty", lambda: True)
+    assert main(["rank", str(hostile_board), "--rule", "borda", "--format", "csv"]) == 0
+    shown = capsys.readouterr().out
+    assert "\u202e" not in shown and "evil\\u202eslatot" in shown
+    # an unknown option key is echoed visibly, never as a terminal command
+    assert main(["prospective", str(hostile_board), "--option", "\x1b[2Jkey=1"]) == 2
+    err = capsys.readouterr().err
+    assert "\x1b" not in err and "'\\x1b[2Jkey'" in err
+
+
+# ------------------------------------------------------------------ odd inputs and early errors
+def test_fifos_and_devices_as_input_are_named_as_such(tmp_path, capsys):
+    import os
+
+    fifo = tmp_path / "scores.csv"
+    os.mkfifo(fifo)
+    for path, kind in ((fifo, "a FIFO (named pipe)"), (Path("/dev/zero"), "a character device")):
+        with pytest.raises(cs.LeaderboardError, match=re.escape(f"is {kind}, not a regular file: save the scores to a file")):
+            cs.read_leaderboard(path)  # used to be 'file is empty' (and /dev/zero would never end)
+        assert main(["rank", str(path), "--rule", "borda"]) == 2
+        assert capsys.readouterr().err.count("\n") == 1
+
+
+def test_options_refused_up_front_print_their_error_alone(hostile_board, capsys):
+    for extra in (["--resamples", "0"], ["--n-jobs", "-5", "--resamples", "5"]):
+        assert main(["stability", str(hostile_board), *extra]) == 2
+        err = capsys.readouterr().err
+        assert err.startswith("consensus: error: ") and err.count("\n") == 1 and "rep" not in err, err
+
+
+def test_json_names_where_each_infinity_was(tmp_path, capsys):
+    """A target no weighting can change has infinite distances: JSON writes null and names each
+    place (result.l1.distance), not just 'result'."""
+    path = tmp_path / "dominant.csv"
+    path.write_text("system,t1,t2,t3\na,1,2,3\nb,2,3,1\nc,3,1,2\nd,4,4,4\n")
+    assert main(["sensitivity", str(path), "--format", "json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["result"]["l1"]["distance"] is None and doc["result"]["linf"]["distance"] is None
+    assert {"result.l1.distance", "result.linf.distance"} <= set(doc["non_finite"]) and "result" not in doc["non_finite"]
+
+
+@pytest.mark.parametrize(("weight", "message"), [
+    (True, "is not a number: True"),
+    ("2", "is not a number: '2'"),
+    (10**400, "is too large for a float: 100000000000... (401 digits)"),
+    (5e-324, "is subnormal"),
+])
+def test_weights_are_numbers_and_subnormal_ones_are_refused(weight, message):
+    """The API refuses what the command line refuses (True, "2"), a weight beyond float64 with a
+    package error, and a subnormal weight that margins would have counted as zero (Kemeny then
+    listed 8 optimal rankings where brute force finds 2)."""
+    frame = json.loads(json.dumps(BOARD))
+    import pandas as pd
+
+    with pytest.raises(cs.InvalidWeightError, match=re.escape(message)):
+        cs.Leaderboard.from_frame(pd.DataFrame(frame), weights={"qa": weight})
