@@ -24,8 +24,6 @@ Both return a :class:`RawTable`: the frame, the file line of each row (CSV), and
 from __future__ import annotations
 
 import csv
-import gzip
-import io
 import json
 import math
 import os
@@ -37,7 +35,9 @@ from typing import Any
 import pandas as pd
 
 from . import json_input
-from .errors import InvalidOptionError, LeaderboardError
+from .errors import InputTooLargeError, InvalidOptionError, LeaderboardError
+from .limits import max_table_cells
+from .opening import bounded_lines, open_binary, open_text
 
 __all__ = [
     "RawTable",
@@ -56,7 +56,6 @@ __all__ = [
 #: The ``orient=`` values accepted for a JSON object of objects (as in ``DataFrame.to_json``).
 JSON_ORIENTS = ("columns", "index")
 
-_GZIP_MAGIC = b"\x1f\x8b"
 
 
 @dataclass(frozen=True)
@@ -78,72 +77,6 @@ class RawTable:
     frame: pd.DataFrame
     lines: tuple[int, ...] | None = None
     notes: tuple[str, ...] = field(default_factory=tuple)
-
-
-def _head(path: Path, n: int = 2) -> bytes:
-    with path.open("rb") as fh:
-        return fh.read(n)
-
-
-def open_text(path: str | Path) -> io.TextIOBase:
-    """`path` opened as UTF-8 text (a leading byte-order mark dropped), decompressing ``.gz``.
-
-    Parameters
-    ----------
-    path : str or Path
-
-    Returns
-    -------
-    text file object
-        Opened with ``newline=""`` as :mod:`csv` wants it.
-
-    Raises
-    ------
-    LeaderboardError
-        The file is gzip-compressed but not named ``.gz``, or cannot be opened (no
-        permission).
-
-    Examples
-    --------
-    >>> import os, tempfile
-    >>> path = os.path.join(tempfile.mkdtemp(), "lb.csv")
-    >>> _ = open(path, "w").write("model,qa\\n")
-    >>> with open_text(path) as fh:
-    ...     fh.readline()
-    'model,qa\\n'
-    """
-    return io.TextIOWrapper(open_binary(path), encoding="utf-8-sig", newline="")
-
-
-def open_binary(path: str | Path) -> io.BufferedIOBase:
-    """`path` opened for reading bytes, decompressing ``.gz``.
-
-    Parameters
-    ----------
-    path : str or Path
-
-    Returns
-    -------
-    binary file object
-
-    Raises
-    ------
-    LeaderboardError
-        The file is gzip-compressed but not named ``.gz``, or cannot be opened.
-    """
-    path = Path(path)
-    try:
-        if _head(path) == _GZIP_MAGIC:
-            if path.suffix.lower() != ".gz":
-                raise LeaderboardError(
-                    f"{str(path)!r} is gzip-compressed: name it {path.name}.gz (it is then decompressed) or decompress it"
-                )
-            return gzip.open(path, "rb")
-        return path.open("rb")
-    except PermissionError:
-        raise LeaderboardError(f"cannot read {str(path)!r}: permission denied") from None
-    except OSError as exc:
-        raise LeaderboardError(f"cannot read {str(path)!r}: {exc.strerror or exc}") from None
 
 
 def decode_error(path: Path, line: int, exc: UnicodeDecodeError) -> LeaderboardError:
@@ -182,13 +115,20 @@ def _rows(path: Path, delimiter: str) -> list[tuple[int, list[str]]]:
     """``(first line, fields)`` of every non-blank record."""
     out: list[tuple[int, list[str]]] = []
     line = 1
+    cap, cells = max_table_cells(), 0  # a parsed cell costs about 100 bytes: bound them, not the file's bytes
     with open_text(path) as fh:
-        reader = csv.reader(fh, delimiter=delimiter, skipinitialspace=True, strict=True)
+        reader = csv.reader(bounded_lines(fh, path), delimiter=delimiter, skipinitialspace=True, strict=True)
         try:
             for fields in reader:
                 start, line = line, reader.line_num + 1
                 if fields and not (len(fields) == 1 and fields[0] == ""):
                     out.append((start, fields))
+                    cells += len(fields)
+                    if cells > cap:
+                        raise InputTooLargeError(
+                            f"{str(path)!r} holds more than {cap:,} cells by line {start}: too large a table to read "
+                            "whole (instance-level scores: --instances reads them in chunks); raise the limit with "
+                            "--max-input-size")
         except UnicodeDecodeError as exc:
             raise decode_error(path, line, exc) from None
         except csv.Error as exc:

@@ -13,9 +13,88 @@ import os
 
 from .errors import InputTooLargeError
 
-__all__ = ["available_memory", "check_square_matrices"]
+__all__ = ["available_memory", "check_square_matrices", "max_input_bytes", "MAX_INPUT_VAR", "MAX_LINE_CHARS",
+           "BOMB_RATIO", "parse_size", "max_table_cells"]
 
 _GIB = 1024**3
+
+#: Environment variable holding the most bytes a compressed input may decompress to (``--max-input-size``).
+MAX_INPUT_VAR = "CONSENSUS_MAX_INPUT_BYTES"
+#: Default of :func:`max_input_bytes`: generous for any leaderboard, far below what a bomb expands to.
+DEFAULT_MAX_INPUT = 2 * 1024**3
+#: The longest line of a text input (characters): a 64 MiB line is no leaderboard row.
+MAX_LINE_CHARS = 64 * 1024**2
+#: Past 4 MiB of output, a compressed input expanding more than this many times is refused as a bomb
+#: (leaderboards compress 3-10 times, instance-level files of 0/1 scores up to about 50).
+BOMB_RATIO = 100
+BOMB_AFTER = 4 * 1024**2
+
+
+def parse_size(text: str) -> int:
+    """A size such as ``4G``, ``500M``, ``1048576`` in bytes (K, M, G, T are powers of 1024).
+
+    Parameters
+    ----------
+    text : str
+
+    Returns
+    -------
+    int
+
+    Raises
+    ------
+    ValueError
+        Not a positive size.
+
+    Examples
+    --------
+    >>> parse_size("4G"), parse_size("512k"), parse_size("1000")
+    (4294967296, 524288, 1000)
+    """
+    raw = str(text).strip().upper().removesuffix("B").removesuffix("I")
+    scale = {"K": 1024, "M": 1024**2, "G": 1024**3, "T": 1024**4}.get(raw[-1:], 1)
+    number = float(raw[:-1] if scale > 1 else raw)
+    if not math.isfinite(number) or number <= 0:
+        raise ValueError(f"not a positive size: {text!r}")
+    return int(number * scale)
+
+
+def max_table_cells() -> int:
+    """The most cells a score table is read with (each costs about 100 bytes once parsed): one
+    per 200 bytes of :func:`max_input_bytes` (10.7 million at the default 2 GiB).
+
+    Returns
+    -------
+    int
+
+    Examples
+    --------
+    >>> max_table_cells() == max_input_bytes() // 200
+    True
+    """
+    return max_input_bytes() // 200
+
+
+def max_input_bytes() -> int:
+    """The most bytes a compressed input may decompress to: ``CONSENSUS_MAX_INPUT_BYTES`` (set by
+    the command line's ``--max-input-size``), else 2 GiB.
+
+    Returns
+    -------
+    int
+
+    Examples
+    --------
+    >>> max_input_bytes() >= 1
+    True
+    """
+    text = os.environ.get(MAX_INPUT_VAR)
+    if text:
+        try:
+            return parse_size(text)
+        except ValueError:
+            pass
+    return DEFAULT_MAX_INPUT
 _ALWAYS_FITS = 64 * 1024**2  # bytes below which no check is made (about 1,300 systems x 5 matrices)
 
 

@@ -178,3 +178,44 @@ def test_weights_are_numbers_and_subnormal_ones_are_refused(weight, message):
 
     with pytest.raises(cs.InvalidWeightError, match=re.escape(message)):
         cs.Leaderboard.from_frame(pd.DataFrame(frame), weights={"qa": weight})
+
+
+# ------------------------------------------------------------------ bounded reading
+def test_a_gzip_bomb_is_refused_early_with_one_line(tmp_path, capsys, monkeypatch):
+    import gzip
+
+    from consensus.limits import BOMB_AFTER
+
+    monkeypatch.setattr("consensus.opening.BOMB_AFTER", BOMB_AFTER // 16)  # the same check, sooner (CI time)
+    bomb = tmp_path / "bomb.csv.gz"
+    with gzip.open(bomb, "wb", compresslevel=9) as fh:
+        fh.write(b"model,qa\n" + b"a,1\n" * (1 << 20))  # 4 MB of rows in about 12 KB
+    with pytest.raises(cs.InputTooLargeError, match="it looks like a compression bomb"):
+        cs.read_leaderboard(bomb)
+    assert main(["rank", str(bomb), "--rule", "borda"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "expands more than 100 times" in err
+
+
+def test_input_limits_name_the_flag_that_raises_them(tmp_path, capsys, monkeypatch):
+    import gzip
+
+    board = tmp_path / "board.csv.gz"
+    with gzip.open(board, "wt") as fh:  # 40 systems x 3 tasks of random-looking scores: no bomb
+        fh.write("model,t1,t2,t3\n" + "".join(f"m{i},{(i * 37) % 101},{(i * 53) % 97},{(i * 71) % 89}\n" for i in range(40)))
+    assert cs.read_leaderboard(board).n_systems == 40
+    assert main(["rank", str(board), "--rule", "borda", "--max-input-size", "100", "--quiet"]) == 2
+    err = capsys.readouterr().err
+    assert "decompresses to more than 100 bytes (the input limit)" in err and "--max-input-size" in err
+    assert main(["rank", str(board), "--rule", "borda", "--max-input-size", "lots"]) == 2
+    assert "--max-input-size: expected a size such as 4G" in capsys.readouterr().err
+    plain = tmp_path / "board.csv"
+    plain.write_text("model,t1,t2,t3\n" + "".join(f"m{i},1,2,3\n" for i in range(40)))
+    monkeypatch.setenv("CONSENSUS_MAX_INPUT_BYTES", "20000")  # 100 cells
+    with pytest.raises(cs.InputTooLargeError, match=r"holds more than 100 cells by line 26: too large a table"):
+        cs.read_leaderboard(plain)
+    monkeypatch.delenv("CONSENSUS_MAX_INPUT_BYTES")
+    monkeypatch.setattr("consensus.opening.MAX_LINE_CHARS", 1000)
+    plain.write_text("model,t1\na," + "9" * 5000 + "\nb,1\n")
+    with pytest.raises(cs.InputTooLargeError, match="line 2 is longer than 1,000 characters"):
+        cs.read_leaderboard(plain)

@@ -15,12 +15,13 @@ Subcommands: ``analyze`` (the full report; no FILE: a built-in example), ``rank`
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import signal
 import sys
 import threading
 import warnings
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 from ..errors import ConsensusError
@@ -94,6 +95,30 @@ def _restore_sigint(previous: Any) -> None:
         signal.signal(signal.SIGTERM, previous[1])
 
 
+@contextlib.contextmanager
+def _input_limit(args: argparse.Namespace) -> Iterator[None]:
+    """``--max-input-size``: the decompressed-size limit of this command's inputs (restored after)."""
+    from ..limits import MAX_INPUT_VAR, parse_size
+
+    text = getattr(args, "max_input_size", None)
+    if text is None:
+        yield
+        return
+    try:
+        size = parse_size(text)
+    except (ValueError, IndexError):
+        raise UsageError(f"--max-input-size: expected a size such as 4G or 500M, got {text!r}") from None
+    previous = os.environ.get(MAX_INPUT_VAR)
+    os.environ[MAX_INPUT_VAR] = str(size)
+    try:
+        yield
+    finally:
+        if previous is None:
+            os.environ.pop(MAX_INPUT_VAR, None)
+        else:
+            os.environ[MAX_INPUT_VAR] = previous
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the ``consensus`` command line and return its exit code.
 
@@ -133,7 +158,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             quiet = args.quiet
             check_outputs(args)  # before anything is read or written
             args._pending = PendingOutputs()  # files committed together at the end, then streams
-            with solver_log_to_stderr(args):
+            with solver_log_to_stderr(args), _input_limit(args):
                 code = int(args.handler(args))
                 commit_outputs(args)
         except SystemExit as exc:  # --help and --version

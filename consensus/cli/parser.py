@@ -37,6 +37,8 @@ def _input_options(parser: argparse.ArgumentParser, *, file_required: bool, file
                        help="--from: the metric to read; repeat for names in order of preference, or give "
                        "TASK=METRIC per task (a name may hold commas, as lm-evaluation-harness's 'acc,none')")
     group.add_argument("--split", metavar="NAME", help="--from helm/mteb: the data split (default: the tool's own)")
+    group.add_argument("--max-input-size", metavar="SIZE",
+                       help="most bytes a compressed input may decompress to (default 2G; e.g. 8G)")
     group.add_argument("--subsets", metavar="NAME,...",
                        help="--from mteb: the hf_subsets (languages) averaged in each task (default: all)")
     group.add_argument("--revision", metavar="MODEL=REV", action="append",
