@@ -146,6 +146,8 @@ def duplicate_columns(columns: Mapping[str, np.ndarray]) -> dict[str, tuple[str,
     if len(names) < 2:
         return {}
     values = np.column_stack([np.asarray(columns[n], dtype=np.float64) for n in names])
+    if values.shape[0] < 2:  # no rows (a header alone) or one: nothing to compare
+        return {}
     values[np.isinf(values)] = np.nan  # an infinite score is read as missing (or refused) later
     units = _half_units(values)
     present = ~np.isnan(values)

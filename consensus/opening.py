@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import gzip
 import io
+import zlib
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -106,7 +107,10 @@ class _Capped(io.RawIOBase):
         return True
 
     def readinto(self, buffer: Any) -> int:
-        n = self.inner.readinto(buffer)
+        try:
+            n = self.inner.readinto(buffer)
+        except (EOFError, OSError, zlib.error) as exc:  # cut short, or not gzip past its first bytes
+            raise LeaderboardError(f"cannot read {str(self.path)!r}: a truncated or damaged gzip file ({exc})") from None
         self.total += n
         if self.total > self.limit:
             raise InputTooLargeError(

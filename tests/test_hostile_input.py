@@ -219,3 +219,23 @@ def test_input_limits_name_the_flag_that_raises_them(tmp_path, capsys, monkeypat
     plain.write_text("model,t1\na," + "9" * 5000 + "\nb,1\n")
     with pytest.raises(cs.InputTooLargeError, match="line 2 is longer than 1,000 characters"):
         cs.read_leaderboard(plain)
+
+
+def test_a_truncated_gzip_and_a_header_alone_are_errors_not_crashes(tmp_path, capsys):
+    """Found by tests/test_fuzz_inputs.py: two gzip magic bytes alone ended in an internal error
+    (EOFError), and a header without rows warned 'Mean of empty slice' from the column analysis."""
+    import gzip
+    import warnings
+
+    cut = tmp_path / "cut.csv.gz"
+    cut.write_bytes(gzip.compress(b"model,qa\na,1\nb,2\n")[:12])
+    with pytest.raises(cs.LeaderboardError, match="a truncated or damaged gzip file"):
+        cs.read_leaderboard(cut)
+    assert main(["rank", str(cut), "--rule", "borda"]) == 2
+    assert "truncated or damaged gzip" in capsys.readouterr().err
+    header = tmp_path / "header.csv"
+    header.write_text("model,0,1\n")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with pytest.raises(cs.LeaderboardErrors, match="at least 2 systems, got 0"):
+            cs.read_leaderboard(header)
