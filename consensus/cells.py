@@ -27,7 +27,7 @@ from .errors import (
 )
 from .labels import normalize_name
 
-__all__ = ["check_instances", "label_codes", "numeric_scores", "exact_numbers", "MISSING_MARKERS", "composite_name", "is_missing_cell", "parse_column", "drop_unscored"]
+__all__ = ["parse_number", "check_instances", "label_codes", "numeric_scores", "exact_numbers", "MISSING_MARKERS", "composite_name", "is_missing_cell", "parse_column", "drop_unscored"]
 
 #: Cell texts that mean "not evaluated" (compared after stripping whitespace, case-insensitive).
 MISSING_MARKERS: tuple[str, ...] = ("", "-", "\u2013", "\u2014", "nan", "na", "n/a", "none", "null")
@@ -177,7 +177,9 @@ def exact_numbers(values: Sequence[object] | np.ndarray) -> np.ndarray:
 
     Text is read by ``float`` (correctly rounded: ``"0.30"``, ``"3e-1"`` and ``"30e-2"`` are
     the same float, as in the file), after stripping whitespace; text with ``_`` (``1_000``)
-    is not a number here. Numbers (not booleans) are converted; anything else is NaN, for the
+    or with characters beyond ASCII (full-width ``１``, Arabic-Indic ``٣``, which ``float``
+    would accept) is not a number here: :func:`parse_number`, the package's one rule for text
+    numbers (cells, weights, options). Numbers (not booleans) are converted; anything else is NaN, for the
     caller to check. Large columns of text take one vectorized numpy conversion (numpy parses
     as Python does) and fall back to cell by cell only when a cell is not a number.
 
@@ -203,20 +205,47 @@ def exact_numbers(values: Sequence[object] | np.ndarray) -> np.ndarray:
         except (ValueError, TypeError):
             pass
         else:
-            is_text = np.fromiter((isinstance(v, str) for v in values), dtype=bool, count=len(values))
+            is_text = np.fromiter((isinstance(v, str) and v.isascii() for v in values), dtype=bool, count=len(values))
             if is_text.all() and not (np.char.find(text, "_") >= 0).any():
                 return parsed
     out = np.full(len(values), np.nan)
     for i, v in enumerate(values):
         if isinstance(v, str):
-            if "_" not in v:
-                try:
-                    out[i] = float(v)
-                except ValueError:
-                    pass
+            number = parse_number(v)
+            if number is not None:
+                out[i] = number
         elif isinstance(v, (int, float, np.integer, np.floating)) and not isinstance(v, (bool, np.bool_)):
             out[i] = float(v)
     return out
+
+
+def parse_number(text: str) -> float | None:
+    """A number written as text, by the package's one rule, or None when it is not one.
+
+    ASCII only and without ``_``, then as ``float`` reads it (surrounding whitespace, signs,
+    exponents, ``inf``/``nan`` words included; the callers decide what those mean): ``1_0`` and
+    ``１`` (full-width) or ``٣`` (Arabic-Indic), which Python's ``float`` accepts, are refused
+    here, the same for cells, ``--weights`` and ``--option`` values.
+
+    Parameters
+    ----------
+    text : str
+
+    Returns
+    -------
+    float or None
+
+    Examples
+    --------
+    >>> parse_number(" 3e-1"), parse_number("1_0"), parse_number("\uff11"), parse_number("x")
+    (0.3, None, None, None)
+    """
+    if not text.isascii() or "_" in text:
+        return None
+    try:
+        return float(text)
+    except ValueError:
+        return None
 
 
 def _half(text: str) -> float | None:

@@ -239,3 +239,24 @@ def test_a_truncated_gzip_and_a_header_alone_are_errors_not_crashes(tmp_path, ca
         warnings.simplefilter("error")
         with pytest.raises(cs.LeaderboardErrors, match="at least 2 systems, got 0"):
             cs.read_leaderboard(header)
+
+
+def test_one_number_rule_for_cells_weights_and_files(tmp_path, capsys):
+    """'1_0' and non-ASCII digits are numbers to Python's float, not to the package: refused the
+    same way in a cell and in --weights; a weights file gives JSON numbers, not strings."""
+    from consensus.cells import parse_number
+
+    assert [parse_number(t) for t in ("10", " 1e1 ", "1_0", "\uff11\uff10", "\u0661\u0660", "ten")] == [10.0, 10.0, None, None, None, None]
+    board = tmp_path / "board.csv"
+    board.write_text("model,qa,nli\na,0.7,0.5\nb,0.6,0.9\nc,0.5,0.4\n")
+    for weights in ("qa=1_0", "qa=\uff12"):
+        assert main(["rank", str(board), "--rule", "borda", "--weights", weights]) == 2
+        assert "is not a number" in capsys.readouterr().err
+    cells = tmp_path / "cells.csv"
+    cells.write_text("model,qa,nli\na,1_0,0.5\nb,\uff11,0.9\nc,0.5,0.4\n", encoding="utf-8")
+    with pytest.raises(cs.LeaderboardError, match=r"non-numeric scores for system\(s\) 'a', 'b' \(e.g. '1_0'\)"):
+        cs.read_leaderboard(cells)
+    as_text = tmp_path / "w.json"
+    as_text.write_text('{"qa": "2"}')
+    assert main(["rank", str(board), "--rule", "borda", "--weights", str(as_text)]) == 2
+    assert "gives task 'qa' the weight '2', not a JSON number" in capsys.readouterr().err

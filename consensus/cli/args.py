@@ -71,10 +71,14 @@ def _names(values: Sequence[str] | None) -> list[str]:
 
 
 def _number(text: str, what: str) -> float:
-    try:
-        return float(text)
-    except ValueError:
-        raise UsageError(f"{what}: {text!r} is not a number") from None
+    """A number on the command line, by the rule of score cells (``consensus.cells.parse_number``:
+    ASCII, no ``_``)."""
+    from ..cells import parse_number
+
+    value = parse_number(text)
+    if value is None:
+        raise UsageError(f"{what}: {text!r} is not a number")
+    return value
 
 
 def parse_weights(spec: str | None) -> dict[str, float] | None:
@@ -126,6 +130,10 @@ def parse_weights(spec: str | None) -> dict[str, float] | None:
         data = _read_json(path, "--weights")
         if not isinstance(data, dict):
             raise UsageError(f"--weights: {spec!r} must hold a JSON object {{task: weight}}")
+        strings = [k for k, v in data.items() if not isinstance(v, (int, float)) or isinstance(v, bool)]
+        if strings:
+            raise UsageError(f"--weights: {spec!r} gives task {strings[0]!r} the weight {data[strings[0]]!r}, "
+                             "not a JSON number")
         return {str(k): _number(str(v), f"--weights {k}") for k, v in data.items()}
     delimiter = "\t" if path.suffix.lower() == ".tsv" else ","
     weights = {}
