@@ -27,7 +27,7 @@ from .errors import (
 )
 from .labels import normalize_name
 
-__all__ = ["parse_number", "check_instances", "label_codes", "numeric_scores", "exact_numbers", "MISSING_MARKERS", "composite_name", "is_missing_cell", "parse_column", "drop_unscored"]
+__all__ = ["parse_number", "column_getter", "check_instances", "label_codes", "numeric_scores", "exact_numbers", "MISSING_MARKERS", "composite_name", "is_missing_cell", "parse_column", "drop_unscored"]
 
 #: Cell texts that mean "not evaluated" (compared after stripping whitespace, case-insensitive).
 MISSING_MARKERS: tuple[str, ...] = ("", "-", "\u2013", "\u2014", "nan", "na", "n/a", "none", "null")
@@ -264,6 +264,34 @@ def _composite(cell: object) -> tuple[float, float] | None:
     if first is None or second is None:
         return None
     return first, second
+
+
+def column_getter(frame: pd.DataFrame) -> Callable[[int], pd.Series]:
+    """A function giving column `j` of `frame` as a Series.
+
+    For a wide table of text cells (a file as read: one object block) each column is sliced
+    from one array made once: pandas' own column access on a single block costs time in
+    proportion to its width, which made reading n columns cost n^2.
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+
+    Returns
+    -------
+    callable
+        ``column(j) -> pandas.Series`` (named, with the frame's index).
+
+    Examples
+    --------
+    >>> column = column_getter(pd.DataFrame({"qa": ["1", "2"]}, index=["a", "b"]))
+    >>> column(0).tolist()
+    ['1', '2']
+    """
+    if frame.shape[1] < 1000 or not all(t == object for t in frame.dtypes):
+        return lambda j: frame.iloc[:, j]
+    cells = frame.to_numpy(dtype=object)
+    return lambda j: pd.Series(cells[:, j], index=frame.index, name=frame.columns[j], dtype=object, copy=False)
 
 
 def parse_column(

@@ -52,8 +52,8 @@ The rules, in the order they apply (a column named in ``tasks=``, ``lower_is_bet
    decided it; anything else stays higher-is-better.
 
 The fit is quadratic in the columns it uses; beyond :data:`MAX_FIT_COLUMNS` numeric columns
-only the row-mean test (linear) and the duplicate test (one correlation matrix) run, and the
-summary says so.
+only the row-mean test (linear) and the duplicate test (one correlation matrix) run, and beyond
+:data:`MAX_DUPLICATE_COLUMNS` only the row-mean test; the summary says what was skipped.
 """
 
 from __future__ import annotations
@@ -74,6 +74,7 @@ __all__ = [
     "AGGREGATE_NAMES",
     "METADATA_NAMES",
     "MAX_FIT_COLUMNS",
+    "MAX_DUPLICATE_COLUMNS",
     "ColumnReading",
     "ReadingSummary",
     "column_key",
@@ -129,6 +130,9 @@ METADATA_NAMES: frozenset[str] = frozenset(
 
 #: Beyond this many numeric columns the aggregate fit is skipped (only the row-mean test runs).
 MAX_FIT_COLUMNS = 60
+#: Beyond this many numeric columns the duplicate screen is skipped: it holds one correlation
+#: matrix of the columns (5,000 columns: 200 MB; 50,000 would be 20 GB).
+MAX_DUPLICATE_COLUMNS = 5000
 
 _PARENS = re.compile(r"\([^()]*\)|\[[^\[\]]*\]")
 _NOT_KEY = re.compile(r"[^a-z0-9#]+")

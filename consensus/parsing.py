@@ -19,8 +19,9 @@ import numpy as np
 import pandas as pd
 
 from .bookkeeping import aggregate_columns, duplicate_columns, is_rank_column
-from .cells import composite_name, drop_unscored, parse_column
+from .cells import column_getter, composite_name, drop_unscored, parse_column
 from .columns import (
+    MAX_DUPLICATE_COLUMNS,
     MAX_FIT_COLUMNS,
     ColumnReading,
     ReadingSummary,
@@ -292,12 +293,13 @@ def parse_frame(
     protected = named | set(keep) | set(higher_named)
     infer_roles = infer and not keep_all
     by_name: dict[str, tuple[str, str]] = {}
+    column = column_getter(frame)
     if infer_roles:
         for c in selected:
             if c in protected:
                 continue
             found = role_by_name(c)
-            if found is None and is_text_column(frame.iloc[:, position[c]]):
+            if found is None and is_text_column(column(position[c])):
                 found = ("metadata", "text, not numbers")
             if found is not None:
                 by_name[c] = found
@@ -317,12 +319,12 @@ def parse_frame(
 
         if task in by_name:  # a standard error: read if it reads, never a task
             try:
-                stderr_values[task] = parse_column(frame.iloc[:, j], task, systems, False, where=where)[0]
+                stderr_values[task] = parse_column(column(j), task, systems, False, where=where)[0]
             except LeaderboardError:
                 by_name[task] = ("metadata", "named like a standard error, but not numbers")
             continue
         try:
-            parsed[task] = parse_column(frame.iloc[:, j], task, systems, split_composite, where=where)
+            parsed[task] = parse_column(column(j), task, systems, split_composite, where=where)
         except LeaderboardError as exc:
             problems.append(exc)
             failed = True
@@ -520,7 +522,8 @@ def _roles_by_values(
         if name not in protected and len(col) >= 5 and is_rank_column(col):
             found[name] = ("rank", "integer ranks 1, 2, 3, ... in row order", ())
     rest = {n: c for n, c in singles.items() if n not in found}
-    for name, (kept, why) in duplicate_columns(rest).items():
+    very_wide = len(rest) > MAX_DUPLICATE_COLUMNS
+    for name, (kept, why) in ({} if very_wide else duplicate_columns(rest)).items():
         if name not in protected:
             found[name] = ("duplicate", why, (kept,))
     rest = {n: c for n, c in rest.items() if n not in found}
@@ -541,7 +544,10 @@ def _roles_by_values(
     skipped = [
         f"aggregate fit skipped on {len(rest)} numeric columns (more than {MAX_FIT_COLUMNS}); the row-mean and "
         "duplicate tests ran"
-    ] if wide else []
+    ] if wide and not very_wide else [
+        f"aggregate fit and duplicate test skipped on {len(rest)} numeric columns (more than "
+        f"{MAX_DUPLICATE_COLUMNS}: the duplicate test is quadratic in the columns); the row-mean test ran"
+    ] if very_wide else []
     return {n: found[n] for n in parsed if n in found}, suspects, skipped
 
 
