@@ -526,7 +526,7 @@ def header_fields(path: str | Path, delimiter: str) -> tuple[list[str], int]:
     """
     path = Path(path)
     with open_text(path) as fh:
-        reader = csv.reader(fh, delimiter=delimiter, strict=True)
+        reader = csv.reader(bounded_lines(fh, path), delimiter=delimiter, strict=True)
         try:
             for fields in reader:
                 if fields and fields != [""]:

@@ -68,6 +68,11 @@ def input_paths(args: argparse.Namespace) -> list[tuple[str, Path]]:
     return found
 
 
+def _target(path: Path) -> Path:
+    """The file an output replaces: a symlink's target (the link is kept), else `path`."""
+    return path.resolve() if path.is_symlink() else path
+
+
 def _kind(path: Path) -> str:
     """``"stdout"``, ``"missing"``, ``"file"`` (a regular file, also behind symlinks), ``"directory"``,
     ``"stream"`` (a character device or a FIFO: written through) or ``"other"`` (a socket, ...)."""
@@ -123,7 +128,7 @@ def check_outputs(args: argparse.Namespace) -> None:
             raise UsageError(f"{option} {str(path)!r} is a directory; give a file name")
         if kind == "other":
             raise UsageError(f"{option} {str(path)!r} is not a file, a device or a FIFO (a socket?): cannot write it")
-        target = path.resolve() if path.is_symlink() else path
+        target = _target(path)
         parent = target.parent if str(target.parent) else Path(".")
         if not parent.is_dir():
             raise UsageError(f"cannot write {option} {str(path)!r}: folder {str(parent)!r} does not exist")
@@ -149,7 +154,7 @@ def _temporary(path: Path, write: Callable[[Path], None], option: str) -> Path:
     import os
     import tempfile
 
-    target = path.resolve() if path.is_symlink() else path
+    target = _target(path)
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=target.suffix,
                                dir=target.parent if str(target.parent) else ".")
     os.close(fd)
@@ -176,7 +181,7 @@ def _replace_atomically(path: Path, write: Callable[[Path], None], option: str) 
 
     tmp = _temporary(path, write, option)
     try:
-        os.replace(tmp, path.resolve() if path.is_symlink() else path)
+        os.replace(tmp, _target(path))
     except OSError as exc:
         raise UsageError(f"cannot write {option} {str(path)!r}: {exc.strerror or exc}") from None
     finally:
@@ -202,10 +207,11 @@ def _pending(args: argparse.Namespace) -> PendingOutputs | None:
     return getattr(args, "_pending", None)
 
 
-def _write(args: argparse.Namespace, option: str, path: Path | None, data: bytes | Callable[[Path], None],
+def _write(args: argparse.Namespace, option: str, path: Path | None, write: Callable[[Any], None],
            stream: Callable[[], None]) -> None:
-    """Route one output: to standard output (`path` None or ``-``), through a device or FIFO, or to a
-    regular file (a temporary now, renamed at commit; at once when no commit is pending)."""
+    """Route one output: to standard output (`path` None or ``-``: `stream`), through a device or FIFO,
+    or to a regular file (a temporary now, renamed at commit; at once when no commit is pending).
+    `write` takes a path or an open binary file."""
     pending = _pending(args)
     kind = "stdout" if path is None else _kind(path)
     if kind in ("stdout", "stream"):
@@ -215,9 +221,7 @@ def _write(args: argparse.Namespace, option: str, path: Path | None, data: bytes
                 return
             try:
                 with open(path, "wb") as fh:  # a device or FIFO, as the shell's > writes it
-                    if callable(data):
-                        raise UsageError(f"{option} {str(path)!r}: a figure is written to a file only")
-                    fh.write(data)
+                    write(fh)
             except OSError as exc:
                 raise UsageError(f"cannot write {option} {str(path)!r}: {exc.strerror or exc}") from None
         if pending is None:
@@ -225,7 +229,6 @@ def _write(args: argparse.Namespace, option: str, path: Path | None, data: bytes
         else:
             pending.streams.append(write_stream)
         return
-    write = data if callable(data) else (lambda tmp: tmp.write_bytes(data))
     if pending is None:
         _replace_atomically(path, write, option)
         return
@@ -254,7 +257,7 @@ def commit_outputs(args: argparse.Namespace) -> None:
         while pending.files:
             tmp, path, option = pending.files[0]
             try:
-                os.replace(tmp, path.resolve() if path.is_symlink() else path)
+                os.replace(tmp, _target(path))
             except OSError as exc:
                 raise UsageError(f"cannot write {option} {str(path)!r}: {exc.strerror or exc}") from None
             pending.files.pop(0)
@@ -359,7 +362,9 @@ def emit(args: argparse.Namespace, text: str) -> None:
             sys.stdout.write(visible(text) if sys.stdout.isatty() else text)
             sys.stdout.flush()
 
-    _write(args, "--output", Path(args.output) if args.output else None, text.encode("utf-8"), to_stdout)
+    data = text.encode("utf-8")
+    _write(args, "--output", Path(args.output) if args.output else None,
+           lambda target: target.write_bytes(data) if isinstance(target, Path) else target.write(data), to_stdout)
 
 
 #: The longest side of a ``--plot`` raster image, in pixels.
@@ -393,22 +398,12 @@ def save_plot(args: argparse.Namespace, make: Callable[[], Any]) -> None:
 
     dpi = min(120.0, MAX_PLOT_PIXELS / max(float(max(figure.get_size_inches())), 1e-9))
 
-    def write(tmp: Path) -> None:
+    def write(target: Any) -> None:  # a temporary file, or a device or FIFO opened for writing
         try:
-            figure.savefig(tmp, dpi=dpi, format=fmt)
+            figure.savefig(target, dpi=dpi, format=fmt)
         except ValueError as exc:
             raise UsageError(f"cannot write --plot {args.plot!r}: {exc}") from None
 
-    if _kind(path) == "stream":  # a device or FIFO: the figure rendered in memory, written through
-        import io
-
-        buffer = io.BytesIO()
-        try:
-            figure.savefig(buffer, dpi=dpi, format=fmt)
-        except ValueError as exc:
-            raise UsageError(f"cannot write --plot {args.plot!r}: {exc}") from None
-        _write(args, "--plot", path, buffer.getvalue(), lambda: None)
-        return
     _write(args, "--plot", path, write, lambda: None)
 
 
