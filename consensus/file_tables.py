@@ -37,7 +37,7 @@ import pandas as pd
 from . import json_input
 from .errors import InputTooLargeError, InvalidOptionError, LeaderboardError
 from .limits import max_table_cells
-from .opening import bounded_lines, open_binary, open_text
+from .opening import bounded_lines, compression_suffix, open_binary, open_text
 
 __all__ = [
     "RawTable",
@@ -276,8 +276,8 @@ _FORMATS = {".csv": "csv", ".tsv": "tsv", ".txt": "csv", ".parquet": "parquet", 
 
 def file_format(path: Path, format: str | None) -> str:
     """``"csv"``, ``"tsv"``, ``"parquet"`` or ``"json"``: `format`, or what the extension says
-    (``.csv``, ``.txt``, ``.tsv``, ``.parquet``, ``.pq``, ``.json``; ``.csv.gz`` and the like
-    for the text formats).
+    (``.csv``, ``.txt``, ``.tsv``, ``.parquet``, ``.pq``, ``.json``; ``.csv.gz``, ``.csv.bz2``,
+    ``.csv.xz``, ``.csv.zst``, ``.csv.zip`` and the like for the text formats).
 
     Parameters
     ----------
@@ -302,10 +302,10 @@ def file_format(path: Path, format: str | None) -> str:
         if not isinstance(format, str) or format not in {"csv", "tsv", "parquet", "json"}:
             raise LeaderboardError(f"unknown file format {format!r}; use csv, tsv, parquet or json")
         return format
-    suffixes = [x.lower() for x in path.suffixes]
-    suffix = suffixes[-2] if len(suffixes) >= 2 and suffixes[-1] == ".gz" else path.suffix.lower()
+    packed = compression_suffix(path.name)
+    suffix = Path(path.name[: len(path.name) - len(packed)]).suffix.lower()
     fmt = _FORMATS.get(suffix)
-    if fmt == "parquet" and suffix != path.suffix.lower():
+    if fmt == "parquet" and packed:  # Parquet compresses inside the file
         fmt = None
     if fmt is None:
         raise LeaderboardError(

@@ -29,12 +29,14 @@ from .cells import label_codes, numeric_scores
 from .errors import DuplicateInstanceError, InvalidOptionError, LeaderboardError
 from .file_tables import existing_file, file_format, header_fields
 from .instances import InstanceScores
+from .opening import COMPRESSIONS
 
 __all__ = ["read_instance_files", "instance_paths", "is_many"]
 
 #: Rows per chunk of the second pass.
 CHUNK_ROWS = 1 << 20
-_SUFFIXES = (".parquet", ".pq", ".csv", ".tsv", ".txt", ".csv.gz", ".tsv.gz")
+_SUFFIXES = (".parquet", ".pq", ".csv", ".tsv", ".txt") + tuple(
+    f"{text}{packed}" for text in (".csv", ".tsv", ".txt") for _, suffixes in COMPRESSIONS.values() for packed in suffixes)
 
 Progress = Callable[..., None]
 
@@ -69,8 +71,9 @@ def instance_paths(path: str | Path | Sequence[str | Path]) -> list[Path]:
     Parameters
     ----------
     path : str, Path or list of them
-        A directory (its ``*.parquet``, ``*.pq``, ``*.csv``, ``*.tsv``, ``*.txt`` files, with
-        optional ``.gz``), a glob pattern, or a list of files.
+        A directory (its ``*.parquet``, ``*.pq``, ``*.csv``, ``*.tsv``, ``*.txt`` files, the
+        text ones optionally compressed: ``.gz``, ``.bz2``, ``.xz``, ``.zst``, ``.zip``), a glob
+        pattern, or a list of files.
 
     Returns
     -------
@@ -98,7 +101,8 @@ def instance_paths(path: str | Path | Sequence[str | Path]) -> list[Path]:
     if Path(text).is_dir():
         files = sorted(p for p in Path(text).iterdir() if p.is_file() and p.name.lower().endswith(_SUFFIXES))
         if not files:
-            raise LeaderboardError(f"directory {text!r} has no Parquet or CSV files ({', '.join(_SUFFIXES)})")
+            raise LeaderboardError(f"directory {text!r} has no Parquet or CSV files ({', '.join(_SUFFIXES[:5])}, "
+                                   "the text ones optionally compressed)")
         return files
     files = sorted(Path(p) for p in globmod.glob(text) if Path(p).is_file())
     if not files:

@@ -1,5 +1,6 @@
-"""Opening input files with bounds: gzip decompressed up to a limit (and refused when it expands
-like a bomb), text lines read one bounded line at a time, UTF-8 with its byte-order mark dropped.
+"""Opening input files with bounds: compressed files (gzip, bz2, xz, zstd, a one-file zip)
+decompressed up to a limit (and refused when they expand like a bomb), text lines read one bounded
+line at a time, UTF-8 with its byte-order mark dropped.
 
 Every reader of the package opens files here (:func:`open_text`, :func:`open_binary`), so a
 1.8 MB ``.csv.gz`` that holds 1.2 GB of rows is refused after reading what the limit allows,
@@ -9,8 +10,11 @@ not after filling the machine's memory. The limits are in :mod:`consensus.limits
 
 from __future__ import annotations
 
+import bz2
 import gzip
 import io
+import lzma
+import zipfile
 import zlib
 from collections.abc import Iterator
 from pathlib import Path
@@ -19,19 +23,123 @@ from typing import Any
 from .errors import InputTooLargeError, LeaderboardError
 from .limits import BOMB_AFTER, BOMB_RATIO, MAX_LINE_CHARS, max_input_bytes
 
-__all__ = ["open_text", "open_binary", "bounded_lines", "GZIP_MAGIC"]
+__all__ = ["open_text", "open_binary", "bounded_lines", "GZIP_MAGIC", "COMPRESSIONS", "compression_suffix"]
 
 #: The first two bytes of a gzip file.
 GZIP_MAGIC = b"\x1f\x8b"
 
+#: Compression -> (its file's first bytes, the suffixes naming it). A file starting with one of
+#: these is decompressed when its name ends so, and refused (with the name to give it) otherwise.
+COMPRESSIONS = {
+    "gzip": (GZIP_MAGIC, (".gz",)),
+    "bz2": (b"BZh", (".bz2",)),
+    "xz": (b"\xfd7zXZ\x00", (".xz",)),
+    "zstd": (b"\x28\xb5\x2f\xfd", (".zst", ".zstd")),
+    "zip": (b"PK\x03\x04", (".zip",)),
+}
 
-def _head(path: Path, n: int = 2) -> bytes:
+
+def compression_suffix(name: str) -> str:
+    """The compression suffix `name` ends with (lower case), or ``""``.
+
+    Parameters
+    ----------
+    name : str
+        A file name or path.
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> compression_suffix("lb.csv.GZ"), compression_suffix("lb.csv.zst"), compression_suffix("lb.csv")
+    ('.gz', '.zst', '')
+    """
+    lower = str(name).lower()
+    return next((s for _, suffixes in COMPRESSIONS.values() for s in suffixes if lower.endswith(s)), "")
+
+
+def _head(path: Path, n: int = 6) -> bytes:
     with path.open("rb") as fh:
         return fh.read(n)
 
 
+#: Errors of a damaged or truncated stream, by compression (zstd's, once its module is loaded).
+_DAMAGED: dict[str, type[BaseException]] = {}
+
+
+def _open_zstd(path: Path) -> Any:
+    try:
+        from compression import zstd  # Python 3.14's standard library
+    except ImportError:
+        try:
+            import zstandard
+        except ImportError:
+            raise LeaderboardError(f"{str(path)!r} is zstd-compressed: install zstandard (pip install zstandard) "
+                                   "or decompress it (zstd -d)") from None
+        _DAMAGED.setdefault("zstd", zstandard.ZstdError)
+        return _ZstandardReader(zstandard, path)
+    _DAMAGED.setdefault("zstd", zstd.ZstdError)
+    return zstd.open(path, "rb")
+
+
+class _ZstandardReader(io.RawIOBase):
+    """zstandard's frames decoded a few KiB of input at a time (each step's output stays small,
+    so :class:`_Capped` sees a bomb early), and a frame cut short is an error (its stream reader
+    would end quietly)."""
+
+    _STEP = 4096
+
+    def __init__(self, zstandard: Any, path: Path) -> None:
+        self.module, self.raw = zstandard, path.open("rb")
+        self.decoder, self.carry = zstandard.ZstdDecompressor().decompressobj(), b""
+        self.pending, self.at = b"", 0
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        while self.at == len(self.pending):
+            data, self.carry = self.carry or self.raw.read(self._STEP), b""
+            if not data:
+                if not self.decoder.eof:
+                    raise EOFError("the last zstd frame is cut short")
+                return 0
+            if self.decoder.eof:  # a further frame
+                self.decoder = self.module.ZstdDecompressor().decompressobj()
+            self.pending, self.at = self.decoder.decompress(data), 0
+            if self.decoder.eof:
+                self.carry = self.decoder.unused_data
+        n = min(len(buffer), len(self.pending) - self.at)
+        buffer[:n] = memoryview(self.pending)[self.at : self.at + n]
+        self.at += n
+        return n
+
+    def close(self) -> None:
+        self.raw.close()
+        super().close()
+
+
+def _open_zip(path: Path) -> tuple[Any, int]:
+    """The one file of a zip archive, and its compressed size."""
+    archive = zipfile.ZipFile(path)
+    members = [m for m in archive.infolist() if not m.is_dir()]
+    if len(members) != 1:
+        archive.close()
+        names = ", ".join(repr(m.filename) for m in members[:5]) or "none"
+        raise LeaderboardError(f"{str(path)!r} is a zip archive of {len(members)} files ({names}): "
+                               "a zip input must hold exactly one file; extract the one to read")
+    return archive.open(members[0]), max(members[0].compress_size, 1)
+
+
+_OPENERS = {"gzip": lambda p: gzip.open(p, "rb"), "bz2": lambda p: bz2.open(p, "rb"),
+            "xz": lambda p: lzma.open(p, "rb"), "zstd": _open_zstd}
+
+
 def open_text(path: str | Path) -> io.TextIOBase:
-    """`path` opened as UTF-8 text (a leading byte-order mark dropped), decompressing ``.gz``.
+    """`path` opened as UTF-8 text (a leading byte-order mark dropped), decompressed as
+    :func:`open_binary` does.
 
     Parameters
     ----------
@@ -61,7 +169,8 @@ def open_text(path: str | Path) -> io.TextIOBase:
 
 
 def open_binary(path: str | Path) -> io.BufferedIOBase:
-    """`path` opened for reading bytes, decompressing ``.gz``.
+    """`path` opened for reading bytes, decompressing ``.gz``, ``.bz2``, ``.xz``, ``.zst`` and a
+    one-file ``.zip`` (each bounded: :func:`~consensus.limits.max_input_bytes` and a ratio check).
 
     Parameters
     ----------
@@ -74,19 +183,27 @@ def open_binary(path: str | Path) -> io.BufferedIOBase:
     Raises
     ------
     LeaderboardError
-        The file is gzip-compressed but not named ``.gz``, or cannot be opened.
+        The file is compressed but not named so (``.gz`` for gzip...), a zip archive holds
+        more or fewer than one file, or the file cannot be opened.
     """
     path = Path(path)
     try:
-        if _head(path) == GZIP_MAGIC:
-            if path.suffix.lower() != ".gz":
-                raise LeaderboardError(
-                    f"{str(path)!r} is gzip-compressed: name it {path.name}.gz (it is then decompressed) or decompress it"
-                )
-            return io.BufferedReader(_Capped(gzip.open(path, "rb"), path))
-        return path.open("rb")
+        head = _head(path)
+        kind = next((k for k, (magic, _) in COMPRESSIONS.items() if head.startswith(magic)), None)
+        if kind is None:
+            return path.open("rb")
+        suffixes = COMPRESSIONS[kind][1]
+        if compression_suffix(path.name) not in suffixes:
+            raise LeaderboardError(f"{str(path)!r} is {kind}-compressed: name it {path.name}{suffixes[0]} "
+                                   "(it is then decompressed) or decompress it")
+        if kind == "zip":
+            inner, compressed = _open_zip(path)
+            return io.BufferedReader(_Capped(inner, path, kind, compressed))
+        return io.BufferedReader(_Capped(_OPENERS[kind](path), path, kind))
     except PermissionError:
         raise LeaderboardError(f"cannot read {str(path)!r}: permission denied") from None
+    except zipfile.BadZipFile as exc:
+        raise LeaderboardError(f"cannot read {str(path)!r}: a damaged zip archive ({exc})") from None
     except OSError as exc:
         raise LeaderboardError(f"cannot read {str(path)!r}: {exc.strerror or exc}") from None
 
@@ -95,22 +212,32 @@ class _Capped(io.RawIOBase):
     """A decompressing reader that stops at :func:`~consensus.limits.max_input_bytes` of output,
     and past 4 MiB at a ratio to the compressed size no leaderboard has (a bomb)."""
 
-    def __init__(self, inner: Any, path: Path) -> None:
-        self.inner, self.path, self.total = inner, path, 0
+    def __init__(self, inner: Any, path: Path, kind: str = "gzip", compressed: int | None = None) -> None:
+        self.inner, self.path, self.kind, self.total = inner, path, kind, 0
         self.limit = max_input_bytes()
-        try:
-            self.compressed = max(path.stat().st_size, 1)
-        except OSError:
-            self.compressed = 1
+        if compressed is None:
+            try:
+                compressed = max(path.stat().st_size, 1)
+            except OSError:
+                compressed = 1
+        self.compressed = compressed
 
     def readable(self) -> bool:
         return True
 
     def readinto(self, buffer: Any) -> int:
         try:
-            n = self.inner.readinto(buffer)
-        except (EOFError, OSError, zlib.error) as exc:  # cut short, or not gzip past its first bytes
-            raise LeaderboardError(f"cannot read {str(self.path)!r}: a truncated or damaged gzip file ({exc})") from None
+            if hasattr(self.inner, "readinto"):
+                n = self.inner.readinto(buffer)
+            else:  # zstandard's reader
+                chunk = self.inner.read(len(buffer))
+                n = len(chunk)
+                buffer[:n] = chunk
+        except (EOFError, OSError, ValueError, zlib.error, lzma.LZMAError, zipfile.BadZipFile,
+                _DAMAGED.get(self.kind, EOFError)) as exc:
+            # cut short, or not compressed data past its first bytes
+            raise LeaderboardError(
+                f"cannot read {str(self.path)!r}: a truncated or damaged {self.kind} file ({exc})") from None
         self.total += n
         if self.total > self.limit:
             raise InputTooLargeError(
@@ -126,6 +253,8 @@ class _Capped(io.RawIOBase):
     def _consumed(self) -> int:
         """Compressed bytes read so far (the whole file's size when the position cannot be told)."""
         try:
+            if self.kind != "gzip":
+                return self.compressed
             return max(int(self.inner.fileobj.tell()), 1)
         except (AttributeError, OSError, ValueError):
             return self.compressed

@@ -181,20 +181,78 @@ def test_weights_are_numbers_and_subnormal_ones_are_refused(weight, message):
 
 
 # ------------------------------------------------------------------ bounded reading
-def test_a_gzip_bomb_is_refused_early_with_one_line(tmp_path, capsys, monkeypatch):
+def _compressed(kind: str, path, data: bytes):
+    """`data` written to `path` compressed as `kind` (the package's own suffix added)."""
+    import bz2
     import gzip
+    import lzma
+    import zipfile
 
+    from consensus.opening import COMPRESSIONS
+
+    target = path.with_name(path.name + COMPRESSIONS[kind][1][0])
+    if kind == "zip":
+        with zipfile.ZipFile(target, "w", zipfile.ZIP_DEFLATED) as archive:
+            archive.writestr(path.name, data)
+    elif kind == "zstd":
+        zstandard = pytest.importorskip("zstandard")
+        target.write_bytes(zstandard.ZstdCompressor(level=19).compress(data))
+    else:
+        target.write_bytes({"gzip": gzip.compress, "bz2": bz2.compress, "xz": lzma.compress}[kind](data))
+    return target
+
+
+KINDS = ["gzip", "bz2", "xz", "zstd", "zip"]
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_a_compression_bomb_is_refused_early_with_one_line(kind, tmp_path, capsys, monkeypatch):
+    """Every compression the package decompresses is bounded: a bomb stops at the ratio check,
+    a large file at the size limit, each with one line naming the file and the flag."""
     from consensus.limits import BOMB_AFTER
 
     monkeypatch.setattr("consensus.opening.BOMB_AFTER", BOMB_AFTER // 16)  # the same check, sooner (CI time)
-    bomb = tmp_path / "bomb.csv.gz"
-    with gzip.open(bomb, "wb", compresslevel=9) as fh:
-        fh.write(b"model,qa\n" + b"a,1\n" * (1 << 20))  # 4 MB of rows in about 12 KB
+    bomb = _compressed(kind, tmp_path / "bomb.csv", b"model,qa\n" + b"a,1\n" * (1 << 20))  # 4 MB of rows
     with pytest.raises(cs.InputTooLargeError, match="it looks like a compression bomb"):
         cs.read_leaderboard(bomb)
     assert main(["rank", str(bomb), "--rule", "borda"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "expands more than 100 times" in err
+    rows = "".join(f"m{i},{(i * 37) % 101},{(i * 53) % 97}\n" for i in range(40))
+    board = _compressed(kind, tmp_path / "board.csv", ("model,t1,t2\n" + rows).encode())
+    assert cs.read_leaderboard(board).n_systems == 40
+    assert main(["rank", str(board), "--rule", "borda", "--max-input-size", "100", "--quiet"]) == 2
+    assert "decompresses to more than 100 bytes (the input limit)" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_a_compressed_file_is_named_so_and_read_whole(kind, tmp_path, capsys):
+    """A compressed file not named so is refused with the name to give it (not 'not UTF-8');
+    cut short it is 'truncated or damaged', never an internal error."""
+    from consensus.opening import COMPRESSIONS
+
+    board = _compressed(kind, tmp_path / "board.csv", b"model,qa,nli\na,1,2\nb,2,1\nc,3,3\n")
+    assert cs.read_leaderboard(board).systems == ("a", "b", "c")
+    hidden = tmp_path / "hidden.csv"
+    hidden.write_bytes(board.read_bytes())
+    assert main(["rank", str(hidden), "--rule", "borda"]) == 2
+    assert f"is {kind}-compressed: name it hidden.csv{COMPRESSIONS[kind][1][0]}" in capsys.readouterr().err
+    cut = tmp_path / board.name.replace("board", "cut")
+    cut.write_bytes(board.read_bytes()[: len(board.read_bytes()) * 2 // 3])
+    assert main(["rank", str(cut), "--rule", "borda"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and ("damaged" in err or "truncated" in err), err
+
+
+def test_a_zip_input_holds_one_file(tmp_path):
+    import zipfile
+
+    archive = tmp_path / "two.csv.zip"
+    with zipfile.ZipFile(archive, "w") as fh:
+        fh.writestr("a.csv", "model,qa\na,1\nb,2\n")
+        fh.writestr("b.csv", "model,qa\na,1\nb,2\n")
+    with pytest.raises(cs.LeaderboardError, match=r"a zip archive of 2 files \('a.csv', 'b.csv'\)"):
+        cs.read_leaderboard(archive)
 
 
 def test_input_limits_name_the_flag_that_raises_them(tmp_path, capsys, monkeypatch):

@@ -14,10 +14,10 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def _declared() -> dict[str, str]:
-    """Runtime dependencies and the optional extras the tests use (plot, parquet, dask)."""
+    """Runtime dependencies and the optional extras the tests use (plot, parquet, dask, zstd)."""
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
     extras = project["optional-dependencies"]
-    deps = project["dependencies"] + extras["plot"] + extras["parquet"] + extras["dask"]
+    deps = project["dependencies"] + extras["plot"] + extras["parquet"] + extras["dask"] + extras["zstd"]
     out = {}
     for dep in deps:
         m = re.fullmatch(r"([A-Za-z0-9_.-]+)(?:\[[a-z,]+\])?\s*>=\s*([0-9.]+)", dep.strip())

@@ -27,6 +27,7 @@ from ..cells import MISSING_MARKERS
 from ..errors import InvalidOptionError, LeaderboardError
 from ..file_tables import read_delimited
 from ..leaderboard import Leaderboard
+from ..opening import compression_suffix
 from .errors import FormatError
 from .files import load_json
 from .metrics import metric_direction
@@ -46,7 +47,7 @@ _NUMBER = re.compile(r"[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?")
 
 def _kind(path: Path) -> tuple[str | None, str]:
     """(format, model name) of a file name; format None when it is not a result file."""
-    name = path.name[:-3] if path.name.lower().endswith(".gz") else path.name
+    name = path.name[: len(path.name) - len(compression_suffix(path.name))]
     stem, dot, ext = name.rpartition(".")
     return (_KINDS.get("." + ext.lower()) if dot and stem else None), stem
 
