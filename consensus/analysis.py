@@ -21,6 +21,7 @@ from .compare import DEFAULT_RULES, compare_rules
 from .coverage import LOW_COVERAGE, claims_of, coverage_flags, set_aside
 from .errors import ConsensusError, InvalidOptionError
 from .leaderboard import Leaderboard
+from .limits import check_square_matrices
 from .majority import majority_summary
 from .prospective import prospective as prospective_systems
 from .report.blocks import format_ranking, num
@@ -115,6 +116,7 @@ def analyze(
     if not isinstance(table, Leaderboard):
         raise InvalidOptionError(f"analyze needs a Leaderboard, got {type(table).__name__}")
     coverage_flags(table, (), coverage_threshold)  # checks the threshold before any solve
+    check_square_matrices(table.n_systems, "analysis", "the full analysis")  # before any of it, not late
     before = len(table.notes)
     table = set_aside(table, min_coverage)  # systems compared with no rival, or barely evaluated
     notes: list[str] = list(table.notes[before:])

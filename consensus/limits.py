@@ -2,8 +2,11 @@
 with its size and what would fit, not answered by an allocation failure deep inside numpy.
 
 The pairwise comparison of ``n`` systems holds a few ``n x n`` float matrices (wins, ties,
-counts, and temporaries of the same size while they are built):
-:func:`check_square_matrices` compares that with the memory available now.
+counts, the exact margins, and temporaries of the same size while they are built), and the full
+analysis several such comparisons and tables: :func:`check_square_matrices` compares what a
+stage holds at its peak (:data:`MATRICES`, measured) with the memory available now, the tightest
+of the machine's, a container's and ``ulimit -v``'s (:func:`memory_limits`). Resamples and
+repetitions are bounded the same way (:func:`check_memory`).
 """
 
 from __future__ import annotations
@@ -13,7 +16,7 @@ import os
 
 from .errors import InputTooLargeError
 
-__all__ = ["available_memory", "check_square_matrices", "max_input_bytes", "MAX_INPUT_VAR", "MAX_LINE_CHARS",
+__all__ = ["available_memory", "memory_limits", "check_memory", "check_repetitions", "check_square_matrices", "MATRICES", "max_input_bytes", "MAX_INPUT_VAR", "MAX_LINE_CHARS",
            "BOMB_RATIO", "parse_size", "max_table_cells"]
 
 _GIB = 1024**3
@@ -95,14 +98,88 @@ def max_input_bytes() -> int:
         except ValueError:
             pass
     return DEFAULT_MAX_INPUT
-_ALWAYS_FITS = 64 * 1024**2  # bytes below which no check is made (about 1,300 systems x 5 matrices)
+_ALWAYS_FITS = 64 * 1024**2  # bytes below which no check is made
+
+#: Float64 ``n x n`` matrices alive at the peak of each stage, beyond what the process held when
+#: it began (measured by ``benchmarks/limits.py``, which prints this estimate against the peak
+#: resident memory of the command at six board sizes).
+MATRICES = {
+    "pairwise": 10,  # wins, ties, counts, the exact margins, and the temporaries that build them
+    "analysis": 68,  # two pairwise comparisons (the board's and Pareto's), every rule's and report's tables
+}
+
+
+def _status_bytes(field: str) -> int | None:
+    """A ``kB`` field of ``/proc/self/status`` (``VmRSS``, ``VmSize``) in bytes, None off Linux."""
+    try:
+        with open("/proc/self/status", encoding="ascii") as fh:
+            for line in fh:
+                if line.startswith(field + ":"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError):
+        pass
+    return None
+
+
+def _read_int(path: str) -> int | None:
+    try:
+        with open(path, encoding="ascii") as fh:
+            text = fh.read().strip()
+    except OSError:
+        return None
+    return int(text) if text.isdigit() else None
+
+
+def memory_limits() -> dict[str, int]:
+    """What bounds this process's memory now, in bytes free under each bound.
+
+    ``"available"``: the machine's ``MemAvailable`` (elsewhere its free pages); ``"cgroup"``: the
+    container's memory limit less its usage (cgroup v2 or v1); ``"ulimit -v"``: the address-space
+    limit (``RLIMIT_AS``) less the address space in use. Bounds that are not set are absent.
+
+    Returns
+    -------
+    dict
+
+    Examples
+    --------
+    >>> limits = memory_limits()
+    >>> all(value >= 0 for value in limits.values())
+    True
+    """
+    found: dict[str, int] = {}
+    try:
+        with open("/proc/meminfo", encoding="ascii") as fh:
+            for line in fh:
+                if line.startswith("MemAvailable:"):
+                    found["available"] = int(line.split()[1]) * 1024
+                    break
+    except (OSError, ValueError):
+        try:
+            found["available"] = os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+        except (OSError, ValueError, AttributeError):
+            pass
+    for limit_file, usage_file in (("/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory.current"),
+                                   ("/sys/fs/cgroup/memory/memory.limit_in_bytes",
+                                    "/sys/fs/cgroup/memory/memory.usage_in_bytes")):
+        limit = _read_int(limit_file)
+        if limit is not None and limit < 1 << 60:
+            found["cgroup"] = max(0, limit - (_read_int(usage_file) or 0))
+            break
+    try:
+        import resource
+
+        soft = resource.getrlimit(resource.RLIMIT_AS)[0]
+        if soft != resource.RLIM_INFINITY:
+            found["ulimit -v"] = max(0, soft - (_status_bytes("VmSize") or 0))
+    except (ImportError, OSError, ValueError):
+        pass
+    return found
 
 
 def available_memory() -> int | None:
-    """Bytes of memory available to a new allocation now, or None when it cannot be told.
-
-    Linux: ``MemAvailable`` of ``/proc/meminfo`` (also bounded by a cgroup memory limit);
-    elsewhere the free physical pages (``os.sysconf``).
+    """Bytes of memory available to a new allocation now, or None when it cannot be told: the
+    tightest of :func:`memory_limits`.
 
     Returns
     -------
@@ -111,42 +188,104 @@ def available_memory() -> int | None:
     Examples
     --------
     >>> available = available_memory()
-    >>> available is None or available > 0
+    >>> available is None or available >= 0
     True
     """
-    found = None
-    try:
-        with open("/proc/meminfo", encoding="ascii") as fh:
-            for line in fh:
-                if line.startswith("MemAvailable:"):
-                    found = int(line.split()[1]) * 1024
-                    break
-    except (OSError, ValueError):
-        try:
-            found = os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
-        except (OSError, ValueError, AttributeError):
-            found = None
-    for limit_file in ("/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory/memory.limit_in_bytes"):
-        try:
-            with open(limit_file, encoding="ascii") as fh:
-                text = fh.read().strip()
-            if text.isdigit() and int(text) < 1 << 60:
-                found = int(text) if found is None else min(found, int(text))
-            break
-        except OSError:
-            continue
-    return found
+    limits = memory_limits()
+    return min(limits.values()) if limits else None
 
 
-def check_square_matrices(n: int, count: int, what: str, *, available: int | None = None) -> None:
+def _tightest() -> str:
+    """The bound :func:`available_memory` comes from, for messages (``""`` for the machine's)."""
+    limits = memory_limits()
+    if not limits:
+        return ""
+    name = min(limits, key=limits.__getitem__)
+    return {"available": "", "cgroup": " under the container's memory limit",
+            "ulimit -v": " under the address-space limit (ulimit -v)"}[name]
+
+
+def check_memory(needed: int, what: str, remedy: str, *, available: int | None = None) -> None:
+    """Refuse a computation that needs `needed` more bytes than are available.
+
+    Parameters
+    ----------
+    needed : int
+        Bytes the computation will hold at its peak, beyond what the process holds now.
+    what : str
+        What needs them, for the message (``"the pairwise comparison of 5000 systems"``).
+    remedy : str
+        What would fit, or what to change, for the message.
+    available : int, optional
+        Bytes available; default :func:`available_memory` (no check when unknown).
+
+    Raises
+    ------
+    InputTooLargeError
+        Naming what, the memory needed and available, the bound that is tightest and the remedy.
+
+    Examples
+    --------
+    >>> check_memory(10**9, "the resamples", "fewer resamples", available=2 * 1024**3)
+    >>> check_memory(10**10, "1000000 resamples", "at most 200000 fit", available=2 * 1024**3)
+    Traceback (most recent call last):
+    ...
+    consensus.errors.InputTooLargeError: 1000000 resamples would hold about 9.3 GiB but about 2.0 GiB is available: at most 200000 fit
+    """
+    where = ""
+    if available is None:
+        if needed <= _ALWAYS_FITS:  # not worth reading /proc for: every machine has it
+            return
+        available, where = available_memory(), _tightest()
+    if available is None or needed <= available:
+        return
+    raise InputTooLargeError(
+        f"{what} would hold about {needed / _GIB:.1f} GiB but about {available / _GIB:.1f} GiB is available{where}: "
+        f"{remedy}"
+    )
+
+
+def check_repetitions(count: int, bytes_each: int, option: str, *, available: int | None = None) -> None:
+    """Refuse `count` resamples or repetitions whose kept results cannot fit in memory.
+
+    Parameters
+    ----------
+    count : int
+        Resamples or repetitions asked for.
+    bytes_each : int
+        What one keeps until the end (its positions, seed and bookkeeping; about 1 KiB plus 16
+        bytes per rule and system, measured).
+    option : str
+        The option's name (``"resamples"``, ``"repetitions"``): the API's and the flag's.
+    available : int, optional
+        Bytes available; default :func:`available_memory`.
+
+    Raises
+    ------
+    InputTooLargeError
+        Naming the count, the memory it would hold, and how many fit.
+
+    Examples
+    --------
+    >>> check_repetitions(10**9, 2048, "resamples", available=8 * 1024**3)
+    Traceback (most recent call last):
+    ...
+    consensus.errors.InputTooLargeError: 1000000000 resamples would hold about 1907.3 GiB but about 8.0 GiB is available: at most about 4194304 resamples fit (--resamples)
+    """
+    fits = (available if available is not None else available_memory() or 0) // max(bytes_each, 1)
+    check_memory(count * bytes_each, f"{count} {option}", f"at most about {fits} {option} fit (--{option})",
+                 available=available)
+
+
+def check_square_matrices(n: int, count: int | str, what: str, *, available: int | None = None) -> None:
     """Refuse `count` float64 matrices of `n` x `n` when they cannot fit in memory.
 
     Parameters
     ----------
     n : int
         Matrix side (number of systems).
-    count : int
-        How many such matrices are alive at once.
+    count : int or str
+        How many such matrices are alive at once, or a stage of :data:`MATRICES`.
     what : str
         What they are for, for the message (``"the pairwise comparison"``).
     available : int, optional
@@ -159,21 +298,23 @@ def check_square_matrices(n: int, count: int, what: str, *, available: int | Non
 
     Examples
     --------
-    >>> check_square_matrices(1000, 4, "the pairwise comparison", available=8 * 1024**3)
-    >>> check_square_matrices(100_000, 4, "the pairwise comparison", available=8 * 1024**3)
+    >>> check_square_matrices(1000, "pairwise", "the pairwise comparison", available=8 * 1024**3)
+    >>> check_square_matrices(100_000, "pairwise", "the pairwise comparison", available=8 * 1024**3)
     Traceback (most recent call last):
     ...
-    consensus.errors.InputTooLargeError: the pairwise comparison of 100000 systems needs about 298.0 GiB (4 matrices of 100000 x 100000 numbers) but about 8.0 GiB is available: at most about 16384 systems fit
+    consensus.errors.InputTooLargeError: the pairwise comparison of 100000 systems needs about 745.1 GiB (10 matrices of 100000 x 100000 numbers) but about 8.0 GiB is available: at most about 10362 systems fit
     """
+    count = MATRICES[count] if isinstance(count, str) else int(count)
     needed = count * 8 * n * n
+    where = ""
     if available is None:
-        if needed <= _ALWAYS_FITS:  # not worth reading /proc for: every machine has it
+        if needed <= _ALWAYS_FITS:
             return
-        available = available_memory()
+        available, where = available_memory(), _tightest()
     if available is None or needed <= available:
         return
     fits = int(math.isqrt(max(available, 0) // (count * 8)))
     raise InputTooLargeError(
         f"{what} of {n} systems needs about {needed / _GIB:.1f} GiB ({count} matrices of {n} x {n} numbers) but "
-        f"about {available / _GIB:.1f} GiB is available: at most about {fits} systems fit"
+        f"about {available / _GIB:.1f} GiB is available{where}: at most about {fits} systems fit"
     )

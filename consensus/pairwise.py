@@ -463,7 +463,7 @@ def _count_pairs(data: Leaderboard, tie_tol: float) -> PairwiseMatrix:
     values = data.values
     weights = data.weight_array
     n = values.shape[0]
-    check_square_matrices(n, 5, "the pairwise comparison")  # wins, ties, counts and temporaries
+    check_square_matrices(n, "pairwise", "the pairwise comparison")
     ok = (~np.isnan(values)).astype(np.float64)
     wins = np.zeros((n, n))
     ties = np.zeros((n, n))

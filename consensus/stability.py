@@ -51,6 +51,7 @@ from .arguments import check_count, check_seed
 from .errors import DegenerateTaskWarning, InvalidOptionError
 from .instances import InstanceScores
 from .leaderboard import Leaderboard
+from .limits import check_repetitions
 from .repetitions import check_progress, check_scheduler, run_repetitions, spawn_seeds
 from .results.stability import StabilityResult
 from .rule_runs import DEFAULT_RULES, check_rules, check_time_limit, rule_positions
@@ -295,6 +296,7 @@ def rank_stability(
     """
     rules = check_rules(rules)
     count, limit = _check_options(data, method, k, alpha, level, top_k, resamples, seed, kemeny_time_limit, progress)
+    check_repetitions(int(resamples), 1024 + 16 * len(rules) * data.n_systems, "resamples")  # type: ignore[call-overload]
     check_scheduler(scheduler, n_jobs)
     board = data.to_leaderboard() if isinstance(data, InstanceScores) else data
     full = rule_positions(board, rules, kemeny_time_limit=limit)

@@ -204,9 +204,51 @@ def test_malformed_options_are_one_line_errors(scores):
 
 
 def test_an_input_too_large_for_memory_is_refused_up_front():
+    """The full analysis is checked as a whole before any of it (68 matrices of n x n, measured by
+    benchmarks/limits.py), against the tightest bound: here the address-space limit of ulimit -v
+    (3,000 systems fit this machine's memory but not 3 GiB of address space)."""
+    import resource
+
+    def cap():
+        resource.setrlimit(resource.RLIMIT_AS, (3 * 1024**3, 3 * 1024**3))
+
+    capped = subprocess.Popen(_command() + ["analyze", "--example", "gumbel", "--n", "3000", "--tasks", "3"],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=cap,
+                              env=dict(os.environ, MPLBACKEND="Agg"))
     (res,) = installed_many([["analyze", "--example", "gumbel", "--n", "100000", "--tasks", "3"]])
     message = _one_error_line(res)
-    assert "100000 systems" in message and "GiB" in message and "at most" in message
+    assert "the full analysis of 100000 systems" in message and "GiB" in message and "at most" in message
+    out, err = capped.communicate(timeout=180)
+    message = _one_error_line(subprocess.CompletedProcess([], capped.returncode, out, err))
+    assert "the full analysis of 3000 systems needs about 4.6 GiB (68 matrices" in message
+    assert "under the address-space limit (ulimit -v): at most about" in message
+
+
+def test_resamples_and_repetitions_are_bounded_by_memory(scores, capsys, monkeypatch):
+    """--resamples 10**11 would hold terabytes of positions: refused before any seed is drawn or
+    progress is shown, with how many fit; a MemoryError the checks did not foresee names the bound
+    hit, not the input."""
+    import consensus.limits
+
+    monkeypatch.setattr(consensus.limits, "available_memory", lambda: 8 * 1024**3)
+    assert main(["stability", str(scores), "--resamples", str(10**11), "--rules", "mean,borda"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "100000000000 resamples would hold about" in err
+    fits = int(err.split("at most about ")[1].split()[0])
+    assert 8 * 1024**3 // (1024 + 16 * 2 * 4) == fits  # 4 systems, 2 rules: what one resample keeps
+    assert main(["experiment", "scaling", "--example", "votenrank-toy", "--repetitions", str(10**11)]) == 2
+    assert "repetitions would hold about" in capsys.readouterr().err
+    assert main(["experiment", "iia", "--example", "votenrank-toy", "--repetitions", str(10**11)]) == 2
+    assert "repetitions would hold about" in capsys.readouterr().err
+
+    def exhausted(*args, **kwargs):
+        raise MemoryError("Unable to allocate 7.5 GiB for an array")
+
+    monkeypatch.setattr("consensus.report.render", exhausted)
+    assert main(["rank", str(scores), "--rule", "mean"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "out of memory (Unable to allocate 7.5 GiB for an array)" in err
+    assert "input is too large" not in err and "fewer systems, resamples or repetitions" in err
 
 
 def test_an_internal_error_is_one_line_with_exit_3(scores, capsys, monkeypatch):

@@ -170,8 +170,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         except (UsageError, ConsensusError, OSError, ImportError) as exc:
             error = _message(exc)
         except MemoryError as exc:
-            detail = f" ({exc})" if str(exc) else ""
-            error = f"out of memory{detail}; the input is too large for this machine"
+            error = _out_of_memory(exc)
         except Exception as exc:  # a bug: still one line, with a way to see the traceback
             if interrupted.is_set():  # Ctrl-C surfacing through a solver callback as another error
                 error, code = "interrupted", 130
@@ -190,6 +189,23 @@ def main(argv: Sequence[str] | None = None) -> int:
     if error is not None:
         print(f"{PROG}: error: {visible(error)}", file=sys.stderr)
     return code
+
+
+def _out_of_memory(exc: MemoryError) -> str:
+    """The line for a MemoryError the checks did not foresee: the bound that was hit, not the input blamed."""
+    from ..limits import memory_limits
+
+    detail = f" ({' '.join(str(exc).split())[:200]})" if str(exc) else ""
+    limits = memory_limits()
+    bound = ""
+    if "ulimit -v" in limits:
+        import resource
+
+        bound = f" under the address-space limit (ulimit -v {resource.getrlimit(resource.RLIMIT_AS)[0] // 1024} KiB)"
+    elif "cgroup" in limits:
+        bound = " under the container's memory limit"
+    return (f"out of memory{detail}{bound}: the computation needed more than this process could allocate; "
+            "raise the limit, or ask for less (fewer systems, resamples or repetitions)")
 
 
 if __name__ == "__main__":  # pragma: no cover

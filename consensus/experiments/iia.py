@@ -87,9 +87,11 @@ from typing import Any, Literal
 import numpy as np
 import pandas as pd
 
+from ..arguments import check_count
 from ..datasets import load_example
 from ..errors import DegenerateTaskWarning, InvalidOptionError, NonPositiveScoreError
 from ..leaderboard import Leaderboard
+from ..limits import check_repetitions
 from ..repetitions import check_scheduler, run_repetitions, spawn_seeds
 from ..results import ExperimentResult
 from ..rule_runs import check_rules, check_time_limit, loop_options
@@ -408,6 +410,8 @@ def iia(
         res = rank(data, rule, **loop_options(data, rule, opts.get(rule, {}), kemeny_time_limit))
         full[rule] = data.n_systems - len(res.ranking)
     if orders is None:
+        check_repetitions(check_count(repetitions, "repetitions", 1), 1024 + 16 * len(names) * data.n_systems,
+                          "repetitions")
         draws: list[tuple[Any, Any]] = [(s, None) for s in spawn_seeds(seed, repetitions)]
     else:
         draws = [(None, o) for o in _check_orders(orders, data.systems)]

@@ -55,6 +55,7 @@ from ..arguments import check_count, name_list
 from ..datasets import gumbel_leaderboard
 from ..errors import InvalidOptionError
 from ..leaderboard import Leaderboard
+from ..limits import check_repetitions
 from ..repetitions import check_progress, check_scheduler, run_repetitions, spawn_seeds
 from ..results import ExperimentResult
 from ..rule_runs import DEFAULT_RULES, check_rules, check_time_limit, rule_positions
@@ -225,6 +226,9 @@ def _run(
     if not values:
         raise InvalidOptionError(f"{setting} must list at least one value")
     kemeny_time_limit = check_time_limit(kemeny_time_limit)
+    n_systems = data.n_systems if data is not None else int(spec["n_systems"])  # type: ignore[index]
+    check_repetitions(check_count(repetitions, "repetitions", 1), 1024 + 16 * len(names) * len(values) * n_systems,
+                      "repetitions")
     seeds = spawn_seeds(seed, repetitions)
     base = None if data is None else rule_positions(data, names, kemeny_time_limit=kemeny_time_limit)
     jobs = [
