@@ -12,9 +12,15 @@ as many.
 
 from __future__ import annotations
 
+import bz2
 import gzip
+import io
 import json
+import lzma
 import os
+import subprocess
+import zipfile
+import zlib
 from pathlib import Path
 
 import pytest
@@ -23,6 +29,7 @@ from hypothesis import strategies as st
 
 import consensus as cs
 from consensus.cli import main
+from tests.cli_runner import command as installed_command
 from tests.strategies import examples
 
 NAMES = st.one_of(
@@ -64,17 +71,28 @@ def json_files(draw) -> bytes:
     return draw(st.binary(max_size=64))
 
 
+def _pack(kind: str, data: bytes) -> tuple[str, bytes]:
+    """`data` compressed as `kind`, with the file name the package reads it by."""
+    if kind == "zip":
+        buffer = io.BytesIO()
+        with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+            archive.writestr("scores.csv", data)
+        return "scores.csv.zip", buffer.getvalue()
+    pack = {"gz": gzip.compress, "bz2": bz2.compress, "xz": lzma.compress}[kind]
+    return f"scores.csv.{kind}", pack(data)
+
+
 @st.composite
 def hostile_files(draw) -> tuple[str, bytes]:
-    kind = draw(st.sampled_from(["csv", "json", "gz", "bytes"]))
+    kind = draw(st.sampled_from(["csv", "json", "packed", "bytes"]))
     if kind == "csv":
         return "scores.csv", draw(csv_files())
     if kind == "json":
         return "scores.json", draw(json_files())
-    if kind == "gz":
-        data = gzip.compress(draw(csv_files()))
+    if kind == "packed":
+        name, data = _pack(draw(st.sampled_from(["gz", "bz2", "xz", "zip"])), draw(csv_files()))
         cut = draw(st.integers(0, len(data)))
-        return "scores.csv.gz", data[:cut] if draw(st.booleans()) else data  # truncated or whole
+        return name, data[:cut] if draw(st.booleans()) else data  # truncated or whole
     return "scores.csv", draw(st.binary(max_size=200))
 
 
@@ -119,3 +137,47 @@ def test_weight_and_group_options_are_parsed_or_refused_in_one_line(tmp_path_fac
         assert code in (0, 2), (extra, err)
         assert code == 0 or err.count("\n") == 1, err
     assert sorted(p.name for p in Path(folder).iterdir()) == ["board.csv"]
+
+
+def _bomb(path: Path, row: bytes, size: int) -> Path:
+    """`size` bytes of `row` repeated, deflated into a gzip file a few hundred KB long."""
+    packer = zlib.compressobj(9, zlib.DEFLATED, 31)  # 31: gzip framing
+    chunk = row * (1 << 20 // len(row))
+    with path.open("wb") as fh:
+        fh.write(packer.compress(b"model,qa\n"))
+        for _ in range(size // len(chunk)):
+            fh.write(packer.compress(chunk))
+        fh.write(packer.flush())
+    return path
+
+
+def test_hostile_files_in_real_processes_exit_2_under_a_memory_cap(tmp_path):
+    """Real processes, for what main() in-process cannot show: the installed command's exit code
+    under a memory cap (an address space of 2.5 GiB, ulimit -v; about 1.5 GiB of it is the
+    interpreter with numpy, pandas and the solvers mapped). A 64 MB gzip bomb of rows, a 64 MB
+    bomb of one line, 100,000 nested brackets and a 70 MB line each end in the package's own
+    refusal, one line, exit 2: not 'out of memory', which unbounded reading would reach."""
+    import resource
+
+    files = [
+        _bomb(tmp_path / "rows.csv.gz", b"a,1\n", 64 << 20),
+        _bomb(tmp_path / "line.csv.gz", b"9", 64 << 20),
+        tmp_path / "deep.json",
+        tmp_path / "long.csv",
+    ]
+    files[2].write_text("[" * 100_000 + "]" * 100_000)
+    files[3].write_bytes(b"model,qa\na," + b"7" * (70 << 20) + b"\n")
+    refusals = ["looks like a compression bomb", "looks like a compression bomb", "nested more than 200 levels deep",
+                "is longer than"]
+
+    def cap():
+        resource.setrlimit(resource.RLIMIT_AS, (5 << 29, 5 << 29))
+
+    env = dict(os.environ, MPLBACKEND="Agg")
+    procs = [subprocess.Popen(installed_command() + ["rank", str(f), "--rule", "borda"], stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, text=True, env=env, preexec_fn=cap) for f in files]
+    for path, proc, refusal in zip(files, procs, refusals):
+        _, err = proc.communicate(timeout=120)
+        assert proc.returncode == 2, (path.name, err)
+        assert err.count("\n") == 1 and err.startswith("consensus: error: ") and refusal in err, (path.name, err)
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(f.name for f in files)
