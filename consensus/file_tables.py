@@ -123,12 +123,12 @@ def _rows(path: Path, delimiter: str) -> list[tuple[int, list[str]]]:
                 start, line = line, reader.line_num + 1
                 if fields and not (len(fields) == 1 and fields[0] == ""):
                     out.append((start, fields))
-                    cells += len(fields)
-                    if cells > cap:
-                        raise InputTooLargeError(
-                            f"{str(path)!r} holds more than {cap:,} cells by line {start}: too large a table to read "
-                            "whole (instance-level scores: --instances reads them in chunks); raise the limit with "
-                            "--max-input-size")
+                cells += max(len(fields), 1)  # a blank line counts as a cell: a billion of them take minutes
+                if cells > cap:
+                    raise InputTooLargeError(
+                        f"{str(path)!r} holds more than {cap:,} cells (a blank line counts as one) by line {start}: "
+                        "too large a table to read whole (instance-level scores: --instances reads them in chunks); "
+                        "raise the limit with --max-input-size")
         except UnicodeDecodeError as exc:
             raise decode_error(path, line, exc) from None
         except csv.Error as exc:

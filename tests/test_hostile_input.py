@@ -270,7 +270,10 @@ def test_input_limits_name_the_flag_that_raises_them(tmp_path, capsys, monkeypat
     plain = tmp_path / "board.csv"
     plain.write_text("model,t1,t2,t3\n" + "".join(f"m{i},1,2,3\n" for i in range(40)))
     monkeypatch.setenv("CONSENSUS_MAX_INPUT_BYTES", "20000")  # 100 cells
-    with pytest.raises(cs.InputTooLargeError, match=r"holds more than 100 cells by line 26: too large a table"):
+    with pytest.raises(cs.InputTooLargeError, match=r"holds more than 100 cells \(a blank line counts as one\) by line 26"):
+        cs.read_leaderboard(plain)
+    plain.write_text("model,t1,t2,t3\na,1,2,3\n" + "\n" * 200 + "b,3,2,1\n")  # 1.2 GB of newlines took minutes
+    with pytest.raises(cs.InputTooLargeError, match=r"holds more than 100 cells \(a blank line counts as one\) by line 95"):
         cs.read_leaderboard(plain)
     monkeypatch.delenv("CONSENSUS_MAX_INPUT_BYTES")
     monkeypatch.setattr("consensus.opening.MAX_LINE_CHARS", 1000)
