@@ -16,13 +16,16 @@ import os
 
 from .errors import InputTooLargeError
 
-__all__ = ["available_memory", "memory_limits", "check_memory", "check_repetitions", "check_square_matrices", "MATRICES", "max_input_bytes", "MAX_INPUT_VAR", "MAX_LINE_CHARS",
+__all__ = ["available_memory", "memory_limits", "check_memory", "check_repetitions", "check_square_matrices", "MATRICES", "max_input_bytes", "MAX_INPUT_VAR", "MAX_MEMORY_VAR", "MAX_LINE_CHARS",
            "BOMB_RATIO", "parse_size", "max_table_cells"]
 
 _GIB = 1024**3
 
 #: Environment variable holding the most bytes a compressed input may decompress to (``--max-input-size``).
 MAX_INPUT_VAR = "CONSENSUS_MAX_INPUT_BYTES"
+#: Environment variable holding the most memory the process may hold (``--max-memory``): one
+#: setting for the memory checks and any streaming budget.
+MAX_MEMORY_VAR = "CONSENSUS_MAX_MEMORY"
 #: Default of :func:`max_input_bytes`: generous for any leaderboard, far below what a bomb expands to.
 DEFAULT_MAX_INPUT = 2 * 1024**3
 #: The longest line of a text input (characters): a 64 MiB line is no leaderboard row.
@@ -135,7 +138,8 @@ def memory_limits() -> dict[str, int]:
 
     ``"available"``: the machine's ``MemAvailable`` (elsewhere its free pages); ``"cgroup"``: the
     container's memory limit less its usage (cgroup v2 or v1); ``"ulimit -v"``: the address-space
-    limit (``RLIMIT_AS``) less the address space in use. Bounds that are not set are absent.
+    limit (``RLIMIT_AS``) less the address space in use; ``"--max-memory"``: the user's setting
+    (``CONSENSUS_MAX_MEMORY``) less the process's resident memory. Bounds not set are absent.
 
     Returns
     -------
@@ -174,6 +178,12 @@ def memory_limits() -> dict[str, int]:
             found["ulimit -v"] = max(0, soft - (_status_bytes("VmSize") or 0))
     except (ImportError, OSError, ValueError):
         pass
+    setting = os.environ.get(MAX_MEMORY_VAR)
+    if setting:
+        try:
+            found["--max-memory"] = max(0, parse_size(setting) - (_status_bytes("VmRSS") or 0))
+        except ValueError:
+            pass
     return found
 
 
@@ -202,7 +212,8 @@ def _tightest() -> str:
         return ""
     name = min(limits, key=limits.__getitem__)
     return {"available": "", "cgroup": " under the container's memory limit",
-            "ulimit -v": " under the address-space limit (ulimit -v)"}[name]
+            "ulimit -v": " under the address-space limit (ulimit -v)",
+            "--max-memory": " under --max-memory (CONSENSUS_MAX_MEMORY)"}[name]
 
 
 def check_memory(needed: int, what: str, remedy: str, *, available: int | None = None) -> None:
@@ -234,7 +245,7 @@ def check_memory(needed: int, what: str, remedy: str, *, available: int | None =
     """
     where = ""
     if available is None:
-        if needed <= _ALWAYS_FITS:  # not worth reading /proc for: every machine has it
+        if needed <= _ALWAYS_FITS and not os.environ.get(MAX_MEMORY_VAR):  # not worth reading /proc for: every machine has it
             return
         available, where = available_memory(), _tightest()
     if available is None or needed <= available:
@@ -308,7 +319,7 @@ def check_square_matrices(n: int, count: int | str, what: str, *, available: int
     needed = count * 8 * n * n
     where = ""
     if available is None:
-        if needed <= _ALWAYS_FITS:
+        if needed <= _ALWAYS_FITS and not os.environ.get(MAX_MEMORY_VAR):
             return
         available, where = available_memory(), _tightest()
     if available is None or needed <= available:

@@ -224,6 +224,20 @@ def test_an_input_too_large_for_memory_is_refused_up_front():
     assert "under the address-space limit (ulimit -v): at most about" in message
 
 
+def test_max_memory_is_one_setting_for_every_memory_check(tmp_path, capsys):
+    """--max-memory (CONSENSUS_MAX_MEMORY) bounds what the command may hold: 1,500 systems need
+    about 172 MiB for the pairwise comparison, refused under 100M, answered under 2G."""
+    board = tmp_path / "board.csv"
+    board.write_text("model,t1,t2,t3\n" + "".join(f"m{i},{i % 97},{i % 89},{i % 83}\n" for i in range(1500)))
+    assert main(["rank", str(board), "--rule", "copeland", "--max-memory", "100M"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "the pairwise comparison of 1500 systems needs about 0.2 GiB" in err
+    assert "under --max-memory (CONSENSUS_MAX_MEMORY)" in err
+    assert main(["rank", str(board), "--rule", "copeland", "--max-memory", "2G", "--quiet"]) == 0
+    assert main(["rank", str(board), "--rule", "copeland", "--max-memory", "lots"]) == 2
+    assert "--max-memory: expected a size such as 4G" in capsys.readouterr().err
+
+
 def test_resamples_and_repetitions_are_bounded_by_memory(scores, capsys, monkeypatch):
     """--resamples 10**11 would hold terabytes of positions: refused before any seed is drawn or
     progress is shown, with how many fit; a MemoryError the checks did not foresee names the bound

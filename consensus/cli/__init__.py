@@ -97,26 +97,34 @@ def _restore_sigint(previous: Any) -> None:
 
 @contextlib.contextmanager
 def _input_limit(args: argparse.Namespace) -> Iterator[None]:
-    """``--max-input-size``: the decompressed-size limit of this command's inputs (restored after)."""
-    from ..limits import MAX_INPUT_VAR, parse_size
+    """``--max-input-size`` and ``--max-memory``: this command's limits, set in their environment
+    variables while it runs (restored after)."""
+    from ..limits import MAX_INPUT_VAR, MAX_MEMORY_VAR, parse_size
 
-    text = getattr(args, "max_input_size", None)
-    if text is None:
+    with contextlib.ExitStack() as stack:
+        for flag, variable in (("--max-input-size", MAX_INPUT_VAR), ("--max-memory", MAX_MEMORY_VAR)):
+            text = getattr(args, flag[2:].replace("-", "_"), None)
+            if text is None:
+                continue
+            try:
+                size = parse_size(text)
+            except (ValueError, IndexError):
+                raise UsageError(f"{flag}: expected a size such as 4G or 500M, got {text!r}") from None
+            stack.enter_context(_environment(variable, str(size)))
         yield
-        return
-    try:
-        size = parse_size(text)
-    except (ValueError, IndexError):
-        raise UsageError(f"--max-input-size: expected a size such as 4G or 500M, got {text!r}") from None
-    previous = os.environ.get(MAX_INPUT_VAR)
-    os.environ[MAX_INPUT_VAR] = str(size)
+
+
+@contextlib.contextmanager
+def _environment(variable: str, value: str) -> Iterator[None]:
+    previous = os.environ.get(variable)
+    os.environ[variable] = value
     try:
         yield
     finally:
         if previous is None:
-            os.environ.pop(MAX_INPUT_VAR, None)
+            os.environ.pop(variable, None)
         else:
-            os.environ[MAX_INPUT_VAR] = previous
+            os.environ[variable] = previous
 
 
 def main(argv: Sequence[str] | None = None) -> int:

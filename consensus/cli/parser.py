@@ -39,6 +39,9 @@ def _input_options(parser: argparse.ArgumentParser, *, file_required: bool, file
     group.add_argument("--split", metavar="NAME", help="--from helm/mteb: the data split (default: the tool's own)")
     group.add_argument("--max-input-size", metavar="SIZE",
                        help="most bytes a compressed input may decompress to (default 2G; e.g. 8G)")
+    group.add_argument("--max-memory", metavar="SIZE",
+                       help="most memory the command may hold (default: what the machine, a container and ulimit -v "
+                       "leave); checked before the pairwise comparison, the analysis, resamples and repetitions")
     group.add_argument("--subsets", metavar="NAME,...",
                        help="--from mteb: the hf_subsets (languages) averaged in each task (default: all)")
     group.add_argument("--revision", metavar="MODEL=REV", action="append",
