@@ -192,12 +192,13 @@ def _read_csv(path: Path, columns: Sequence[str], sep: str, chunksize: int, size
             )
     text = {c: str for c in columns}
     options = dict(sep=sep, usecols=list(columns), dtype=text, keep_default_na=False, na_filter=False,
-                   encoding="utf-8-sig")
+                   encoding="utf-8-sig", compression=None)
     try:
-        if chunksize:
-            pieces = [_compact(chunk, columns) for chunk in pd.read_csv(path, chunksize=chunksize, **options)]
-        else:
-            pieces = [pd.read_csv(path, **options)]
+        with open_binary(path) as fh:  # decompressed by the package: bounded as every input is
+            if chunksize:
+                pieces = [_compact(chunk, columns) for chunk in pd.read_csv(fh, chunksize=chunksize, **options)]
+            else:
+                pieces = [pd.read_csv(fh, **options)]
     except UnicodeDecodeError as exc:
         raise LeaderboardError(
             f"{str(path)!r} is not UTF-8 text (byte {exc.object[exc.start:exc.start + 1]!r}); re-save it as UTF-8"

@@ -29,7 +29,7 @@ from .cells import label_codes, numeric_scores
 from .errors import DuplicateInstanceError, InvalidOptionError, LeaderboardError
 from .file_tables import existing_file, file_format, header_fields
 from .instances import InstanceScores
-from .opening import COMPRESSIONS
+from .opening import COMPRESSIONS, open_binary
 
 __all__ = ["read_instance_files", "instance_paths", "is_many"]
 
@@ -127,8 +127,9 @@ def _chunks(path: Path, columns: list[str], fmt: str, sep: str | None) -> Iterat
     header, _ = header_fields(path, delimiter)
     _check(header, columns, path)
     try:
-        yield from pd.read_csv(path, sep=delimiter, usecols=columns, dtype=str, keep_default_na=False,
-                               na_filter=False, encoding="utf-8-sig", chunksize=CHUNK_ROWS)
+        with open_binary(path) as fh:  # decompressed by the package: bounded as every input is
+            yield from pd.read_csv(fh, sep=delimiter, usecols=columns, dtype=str, keep_default_na=False,
+                                   na_filter=False, encoding="utf-8-sig", chunksize=CHUNK_ROWS, compression=None)
     except (pd.errors.ParserError, ValueError, UnicodeDecodeError) as exc:
         raise LeaderboardError(f"cannot parse {str(path)!r}: {str(exc).strip()}") from None
 

@@ -124,6 +124,19 @@ def _status_bytes(field: str) -> int | None:
     return None
 
 
+def _stat_field(path: str, field: str) -> int:
+    """A field of a cgroup's ``memory.stat`` (0 when absent)."""
+    try:
+        with open(path, encoding="ascii") as fh:
+            for line in fh:
+                name, _, value = line.partition(" ")
+                if name == field and value.strip().isdigit():
+                    return int(value)
+    except OSError:
+        pass
+    return 0
+
+
 def _read_int(path: str) -> int | None:
     try:
         with open(path, encoding="ascii") as fh:
@@ -163,12 +176,14 @@ def memory_limits() -> dict[str, int]:
             found["available"] = os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
         except (OSError, ValueError, AttributeError):
             pass
-    for limit_file, usage_file in (("/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory.current"),
-                                   ("/sys/fs/cgroup/memory/memory.limit_in_bytes",
-                                    "/sys/fs/cgroup/memory/memory.usage_in_bytes")):
-        limit = _read_int(limit_file)
+    for folder, limit_name, usage_name, cache in (
+        ("/sys/fs/cgroup/", "memory.max", "memory.current", "inactive_file"),
+        ("/sys/fs/cgroup/memory/", "memory.limit_in_bytes", "memory.usage_in_bytes", "total_inactive_file"),
+    ):
+        limit = _read_int(folder + limit_name)
         if limit is not None and limit < 1 << 60:
-            found["cgroup"] = max(0, limit - (_read_int(usage_file) or 0))
+            used = (_read_int(folder + usage_name) or 0) - _stat_field(folder + "memory.stat", cache)
+            found["cgroup"] = max(0, limit - max(used, 0))  # page cache the kernel can reclaim is not used
             break
     try:
         import resource
@@ -201,19 +216,22 @@ def available_memory() -> int | None:
     >>> available is None or available >= 0
     True
     """
-    limits = memory_limits()
-    return min(limits.values()) if limits else None
+    return _tightest()[0]
 
 
-def _tightest() -> str:
-    """The bound :func:`available_memory` comes from, for messages (``""`` for the machine's)."""
+#: How a refusal names each bound of :func:`memory_limits`.
+BOUND_NAMES = {"available": "", "cgroup": " under the container's memory limit",
+               "ulimit -v": " under the address-space limit (ulimit -v)",
+               "--max-memory": " under --max-memory (CONSENSUS_MAX_MEMORY)"}
+
+
+def _tightest() -> tuple[int | None, str]:
+    """The tightest bound of :func:`memory_limits` and its name for messages (``""`` for the machine's)."""
     limits = memory_limits()
     if not limits:
-        return ""
+        return None, ""
     name = min(limits, key=limits.__getitem__)
-    return {"available": "", "cgroup": " under the container's memory limit",
-            "ulimit -v": " under the address-space limit (ulimit -v)",
-            "--max-memory": " under --max-memory (CONSENSUS_MAX_MEMORY)"}[name]
+    return limits[name], BOUND_NAMES[name]
 
 
 def check_memory(needed: int, what: str, remedy: str, *, available: int | None = None) -> None:
@@ -247,7 +265,7 @@ def check_memory(needed: int, what: str, remedy: str, *, available: int | None =
     if available is None:
         if needed <= _ALWAYS_FITS and not os.environ.get(MAX_MEMORY_VAR):  # not worth reading /proc for: every machine has it
             return
-        available, where = available_memory(), _tightest()
+        available, where = _tightest()
     if available is None or needed <= available:
         return
     raise InputTooLargeError(
@@ -321,7 +339,7 @@ def check_square_matrices(n: int, count: int | str, what: str, *, available: int
     if available is None:
         if needed <= _ALWAYS_FITS and not os.environ.get(MAX_MEMORY_VAR):
             return
-        available, where = available_memory(), _tightest()
+        available, where = _tightest()
     if available is None or needed <= available:
         return
     fits = int(math.isqrt(max(available, 0) // (count * 8)))

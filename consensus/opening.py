@@ -32,7 +32,7 @@ GZIP_MAGIC = b"\x1f\x8b"
 #: these is decompressed when its name ends so, and refused (with the name to give it) otherwise.
 COMPRESSIONS = {
     "gzip": (GZIP_MAGIC, (".gz",)),
-    "bz2": (b"BZh", (".bz2",)),
+    "bz2": (b"BZh", (".bz2",)),  # then a level digit and a block or end-of-stream magic (_is_bz2)
     "xz": (b"\xfd7zXZ\x00", (".xz",)),
     "zstd": (b"\x28\xb5\x2f\xfd", (".zst", ".zstd")),
     "zip": (b"PK\x03\x04", (".zip",)),
@@ -60,7 +60,21 @@ def compression_suffix(name: str) -> str:
     return next((s for _, suffixes in COMPRESSIONS.values() for s in suffixes if lower.endswith(s)), "")
 
 
-def _head(path: Path, n: int = 6) -> bytes:
+def _is_bz2(head: bytes) -> bool:
+    """bz2's first bytes are text ("BZh"): a CSV may start so; the level digit and the first
+    block's (or an empty stream's) magic tell them apart."""
+    return len(head) >= 10 and head[3:4] in b"123456789" and head[4:10] in (b"1AY&SY", b"\x17rE8P\x90")
+
+
+def _kind(head: bytes) -> str | None:
+    """The compression `head` (a file's first bytes) starts with, or None."""
+    for kind, (magic, _) in COMPRESSIONS.items():
+        if head.startswith(magic) and (kind != "bz2" or _is_bz2(head)):
+            return kind
+    return None
+
+
+def _head(path: Path, n: int = 10) -> bytes:
     with path.open("rb") as fh:
         return fh.read(n)
 
@@ -85,11 +99,11 @@ def _open_zstd(path: Path) -> Any:
 
 
 class _ZstandardReader(io.RawIOBase):
-    """zstandard's frames decoded a few KiB of input at a time (each step's output stays small,
-    so :class:`_Capped` sees a bomb early), and a frame cut short is an error (its stream reader
-    would end quietly)."""
+    """zstandard's frames decoded 128 bytes of input at a time (each step's output stays below
+    about 4 MiB, so :class:`_Capped` sees a bomb early), and a frame cut short is an error (its
+    stream reader would end quietly)."""
 
-    _STEP = 4096
+    _STEP = 128  # zstd expands at most about 32,000 times: 4 MiB per step at worst
 
     def __init__(self, zstandard: Any, path: Path) -> None:
         self.module, self.raw = zstandard, path.open("rb")
@@ -130,7 +144,13 @@ def _open_zip(path: Path) -> tuple[Any, int]:
         names = ", ".join(repr(m.filename) for m in members[:5]) or "none"
         raise LeaderboardError(f"{str(path)!r} is a zip archive of {len(members)} files ({names}): "
                                "a zip input must hold exactly one file; extract the one to read")
-    return archive.open(members[0]), max(members[0].compress_size, 1)
+    try:
+        member = archive.open(members[0])
+    except (RuntimeError, NotImplementedError) as exc:  # encrypted, or a method zipfile lacks (Deflate64)
+        archive.close()
+        raise LeaderboardError(f"cannot read {str(path)!r}: {exc}; extract it with another tool") from None
+    # the archive's own record of the compressed size can lie (a bomb that hides): never above the file's size
+    return member, max(min(members[0].compress_size, path.stat().st_size), 1)
 
 
 _OPENERS = {"gzip": lambda p: gzip.open(p, "rb"), "bz2": lambda p: bz2.open(p, "rb"),
@@ -188,13 +208,13 @@ def open_binary(path: str | Path) -> io.BufferedIOBase:
     """
     path = Path(path)
     try:
-        head = _head(path)
-        kind = next((k for k, (magic, _) in COMPRESSIONS.items() if head.startswith(magic)), None)
+        kind = _kind(_head(path))
         if kind is None:
             return path.open("rb")
         suffixes = COMPRESSIONS[kind][1]
         if compression_suffix(path.name) not in suffixes:
-            raise LeaderboardError(f"{str(path)!r} is {kind}-compressed: name it {path.name}{suffixes[0]} "
+            stem = path.name[: len(path.name) - len(compression_suffix(path.name))]
+            raise LeaderboardError(f"{str(path)!r} is {kind}-compressed: name it {stem}{suffixes[0]} "
                                    "(it is then decompressed) or decompress it")
         if kind == "zip":
             inner, compressed = _open_zip(path)

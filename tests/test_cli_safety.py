@@ -225,15 +225,21 @@ def test_an_input_too_large_for_memory_is_refused_up_front():
 
 
 def test_max_memory_is_one_setting_for_every_memory_check(tmp_path, capsys):
-    """--max-memory (CONSENSUS_MAX_MEMORY) bounds what the command may hold: 1,500 systems need
-    about 172 MiB for the pairwise comparison, refused under 100M, answered under 2G."""
+    """--max-memory (CONSENSUS_MAX_MEMORY) bounds what the command may hold, counted from what the
+    process holds now: 1,500 systems need about 172 MiB more for the pairwise comparison, refused
+    with 20% less than that left, answered with 30% more."""
+    from consensus.limits import _status_bytes
+
     board = tmp_path / "board.csv"
     board.write_text("model,t1,t2,t3\n" + "".join(f"m{i},{i % 97},{i % 89},{i % 83}\n" for i in range(1500)))
-    assert main(["rank", str(board), "--rule", "copeland", "--max-memory", "100M"]) == 2
+    need = 10 * 8 * 1500**2
+    held = _status_bytes("VmRSS")
+    assert main(["rank", str(board), "--rule", "copeland", "--max-memory", str(held + int(0.8 * need))]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "the pairwise comparison of 1500 systems needs about 0.2 GiB" in err
     assert "under --max-memory (CONSENSUS_MAX_MEMORY)" in err
-    assert main(["rank", str(board), "--rule", "copeland", "--max-memory", "2G", "--quiet"]) == 0
+    held = _status_bytes("VmRSS")
+    assert main(["rank", str(board), "--rule", "copeland", "--max-memory", str(held + int(1.3 * need)), "--quiet"]) == 0
     assert main(["rank", str(board), "--rule", "copeland", "--max-memory", "lots"]) == 2
     assert "--max-memory: expected a size such as 4G" in capsys.readouterr().err
 

@@ -321,3 +321,63 @@ def test_one_number_rule_for_cells_weights_and_files(tmp_path, capsys):
     as_text.write_text('{"qa": "2"}')
     assert main(["rank", str(board), "--rule", "borda", "--weights", str(as_text)]) == 2
     assert "gives task 'qa' the weight '2', not a JSON number" in capsys.readouterr().err
+
+
+def test_zip_and_bz2_edge_cases_are_named_not_crashes(tmp_path, monkeypatch):
+    """A zip whose directory lies about the compressed size is still a bomb (the file's own size
+    bounds the ratio); an encrypted member is refused in one line (was an internal error); a CSV
+    whose first bytes read 'BZh' is text, not bz2; a gzip named .bz2 is told its right name."""
+    import gzip
+    import struct
+    import zipfile
+
+    from consensus.limits import BOMB_AFTER
+
+    monkeypatch.setattr("consensus.opening.BOMB_AFTER", BOMB_AFTER // 16)
+    bomb = _compressed("zip", tmp_path / "liar.csv", b"model,qa\n" + b"a,1\n" * (1 << 20))
+    data = bytearray(bomb.read_bytes())
+    central = data.index(b"PK\x01\x02")
+    data[central + 20 : central + 24] = struct.pack("<I", 0xFFFFFFF0)  # the directory's compressed size
+    bomb.write_bytes(bytes(data))
+    assert zipfile.ZipFile(bomb).infolist()[0].compress_size == 0xFFFFFFF0
+    from consensus.opening import _open_zip
+
+    member, compressed = _open_zip(bomb)
+    member.close()
+    assert compressed == bomb.stat().st_size  # the ratio is taken against the bytes there are
+    with pytest.raises(cs.ConsensusError, match="it looks like a compression bomb|a truncated or damaged zip"):
+        cs.read_leaderboard(bomb)
+    locked = _compressed("zip", tmp_path / "locked.csv", b"model,qa\na,1\nb,2\n")
+    data = bytearray(locked.read_bytes())
+    for header, offset in ((b"PK\x03\x04", 6), (b"PK\x01\x02", 8)):  # general-purpose flag bit 0: encrypted
+        at = data.index(header) + offset
+        data[at] |= 1
+    locked.write_bytes(bytes(data))
+    with pytest.raises(cs.LeaderboardError, match="encrypted"):
+        cs.read_leaderboard(locked)
+    text = tmp_path / "bzh.csv"
+    text.write_text("BZh,qa\na,1\nb,2\n")
+    assert cs.read_leaderboard(text, index_col="BZh").systems == ("a", "b")
+    wrong = tmp_path / "w.csv.bz2"
+    wrong.write_bytes(gzip.compress(b"model,qa\na,1\nb,2\n"))
+    with pytest.raises(cs.LeaderboardError, match=r"is gzip-compressed: name it w\.csv\.gz "):
+        cs.read_leaderboard(wrong)
+
+
+def test_instance_files_are_decompressed_with_the_same_bounds(tmp_path, monkeypatch):
+    """--instances folders, globs and single files were handed to pandas, which decompressed
+    them without the size limit or the bomb check."""
+    from consensus.limits import BOMB_AFTER
+
+    monkeypatch.setattr("consensus.opening.BOMB_AFTER", BOMB_AFTER // 16)
+    folder = tmp_path / "logs"
+    folder.mkdir()
+    for kind, system in (("gzip", "a"), ("xz", "b")):  # one file per model
+        rows = "".join(f"{system},qa,{i},{(i * 7 + len(kind)) % 2}\n" for i in range(20))
+        _compressed(kind, folder / f"{kind}.csv", ("system,task,instance,score\n" + rows).encode())
+    assert cs.read_instances(folder).n_systems == 2
+    _compressed("gzip", folder / "zbomb.csv", b"system,task,instance,score\n" + b"a,qa,1,1\n" * (1 << 20))
+    with pytest.raises(cs.InputTooLargeError, match="it looks like a compression bomb"):
+        cs.read_instances(folder)
+    with pytest.raises(cs.InputTooLargeError, match="it looks like a compression bomb"):
+        cs.read_instances(folder / "zbomb.csv.gz")

@@ -201,17 +201,11 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _out_of_memory(exc: MemoryError) -> str:
     """The line for a MemoryError the checks did not foresee: the bound that was hit, not the input blamed."""
-    from ..limits import memory_limits
+    from ..limits import BOUND_NAMES, memory_limits
 
     detail = f" ({' '.join(str(exc).split())[:200]})" if str(exc) else ""
     limits = memory_limits()
-    bound = ""
-    if "ulimit -v" in limits:
-        import resource
-
-        bound = f" under the address-space limit (ulimit -v {resource.getrlimit(resource.RLIMIT_AS)[0] // 1024} KiB)"
-    elif "cgroup" in limits:
-        bound = " under the container's memory limit"
+    bound = BOUND_NAMES[min(limits, key=limits.__getitem__)] if limits else ""
     return (f"out of memory{detail}{bound}: the computation needed more than this process could allocate; "
             "raise the limit, or ask for less (fewer systems, resamples or repetitions)")
 
