@@ -12,7 +12,7 @@ Data flow (``docs/architecture.md``): scores -> :class:`Leaderboard` / :class:`I
 import importlib
 import sys
 import types
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ._version import __version__
 
@@ -138,6 +138,110 @@ _EXPORTS: dict[str, str] = {
 }
 
 __all__ = ["__version__", *_EXPORTS]
+
+if TYPE_CHECKING:  # what type checkers and IDEs see behind the lazy names (a test keeps it equal to _EXPORTS)
+    from . import datasets, experiments, formats, plot, report, rules
+    from .analysis import analyze
+    from .compare import compare, compare_rules
+    from .condorcet import condorcet_weights, weighted_margins
+    from .confidence import pairwise_confidence
+    from .coverage import LOW_COVERAGE, claims_of, coverage_flags, with_min_coverage
+    from .datasets import gumbel_leaderboard, list_examples, load_example
+    from .distances import (
+        kendall_tau,
+        kendall_tau_distance,
+        rank_changes,
+        top_k_agreement,
+    )
+    from .errors import (
+        CompositeScoreError,
+        ConsensusError,
+        DegenerateTaskWarning,
+        DuplicateInstanceError,
+        DuplicateLabelError,
+        EmptyLabelError,
+        EmptySystemError,
+        EmptyTaskError,
+        InputTooLargeError,
+        InvalidOptionError,
+        InvalidWeightError,
+        LeaderboardError,
+        LeaderboardErrors,
+        LongFormatError,
+        MissingScoreError,
+        NonFiniteScoreError,
+        NonNumericScoreError,
+        NonPositiveScoreError,
+        NoTaskError,
+        ScoreOverflowError,
+        SolveFailedError,
+        SolverNotAvailableError,
+        TooFewSystemsError,
+        UnknownSolverError,
+        UnknownSystemError,
+        UnknownTaskError,
+    )
+    from .formats import (
+        from_pref_voting,
+        read_format,
+        read_preflib,
+        to_pref_voting,
+        write_preflib,
+    )
+    from .impute import (
+        impute_pairwise,
+        mean_baseline,
+        partial_ranking_matrix,
+        position_distribution,
+        sigma_2l,
+        sigma_l,
+    )
+    from .instance_source import InstanceSource
+    from .instances import InstanceScores
+    from .kemeny import kemeny, kemeny_objective, weak_objective
+    from .leaderboard import Leaderboard
+    from .majority import (
+        beats,
+        condorcet_cycle,
+        condorcet_loser,
+        condorcet_winner,
+        is_condorcet_winner,
+        majority_graph,
+        majority_summary,
+        majority_ties,
+        pareto_dominated,
+        smith_set,
+        weak_condorcet_winners,
+    )
+    from .pairwise import PairwiseMatrix, pairwise
+    from .prospective import prospective
+    from .readers import read_instances, read_leaderboard
+    from .report import render
+    from .results import (
+        Analysis,
+        Check,
+        CondorcetCertificate,
+        CondorcetWeightsResult,
+        ExperimentResult,
+        ImputationResult,
+        KemenyDetermination,
+        KemenyResult,
+        MajoritySummary,
+        MeanBaselineResult,
+        PairwiseConfidence,
+        ProspectiveResult,
+        RobustnessResult,
+        RuleComparison,
+        RuleResult,
+        SensitivityResult,
+        StabilityResult,
+        WeightConstraint,
+    )
+    from .rules import rank
+    from .sensitivity import weight_sensitivity
+    from .stability import rank_stability
+    from .task_distances import ranking_objective, task_dispersion, task_distance
+    from .winning import winning_weights
 
 
 #: Public names that are modules themselves (the others are functions, classes, errors).

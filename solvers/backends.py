@@ -8,11 +8,20 @@ with an install hint when it cannot be used.
 from __future__ import annotations
 
 import functools
+import importlib
 import warnings
-
-import pulp
+from typing import TYPE_CHECKING, Any
 
 from .status import SolverUnavailableError
+
+if TYPE_CHECKING:
+    import pulp
+
+
+def _pulp() -> Any:
+    """pulp, imported on first use (about 0.1 s, and it loads highspy): code that only names a
+    backend, such as the rules' registry, does not pay for it."""
+    return importlib.import_module("pulp")
 
 __all__ = ["BACKENDS", "available_backends", "backend_name", "check_available", "make_solver"]
 
@@ -66,17 +75,17 @@ def backend_name(name: str) -> str:
         return "COIN_CMD"
     if key in BACKENDS:
         return BACKENDS[key]
-    if name in pulp.listSolvers():
+    if name in _pulp().listSolvers():
         return name
     raise SolverUnavailableError(
         f"unknown solver {name!r}; use one of {', '.join(BACKENDS)} or a pulp solver name "
-        f"({', '.join(pulp.listSolvers())})"
+        f"({', '.join(_pulp().listSolvers())})"
     )
 
 
 @functools.cache
 def _available() -> frozenset[str]:
-    return frozenset(pulp.listSolvers(onlyAvailable=True))
+    return frozenset(_pulp().listSolvers(onlyAvailable=True))
 
 
 def check_available(name: str) -> str:
@@ -184,11 +193,11 @@ def make_solver(
     if time_limit is not None:
         options["timeLimit"] = float(time_limit)
     if cls_name == "HiGHS":
-        return pulp.HiGHS(mip=mip, threads=threads, gapAbs=gap_abs, gapRel=gap_rel, **options)
+        return _pulp().HiGHS(mip=mip, threads=threads, gapAbs=gap_abs, gapRel=gap_rel, **options)
     if cls_name == "PULP_CBC_CMD":
         with warnings.catch_warnings():  # PuLP 3.3 announces its removal in PuLP 4; we fall back to COIN_CMD there
             warnings.simplefilter("ignore", DeprecationWarning)
-            return pulp.PULP_CBC_CMD(mip=mip, threads=threads, gapAbs=gap_abs, gapRel=gap_rel, **options)
+            return _pulp().PULP_CBC_CMD(mip=mip, threads=threads, gapAbs=gap_abs, gapRel=gap_rel, **options)
     if cls_name == "COIN_CMD":
-        return pulp.COIN_CMD(mip=mip, threads=threads, gapAbs=gap_abs, gapRel=gap_rel, **options)
-    return pulp.getSolver(cls_name, **options)
+        return _pulp().COIN_CMD(mip=mip, threads=threads, gapAbs=gap_abs, gapRel=gap_rel, **options)
+    return _pulp().getSolver(cls_name, **options)

@@ -17,8 +17,6 @@ from collections.abc import Sequence
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
-from scipy.sparse import csr_matrix
-from scipy.sparse.csgraph import connected_components
 
 __all__ = ["majority_components", "objective_unit", "ordering_cost", "pair_tol"]
 
@@ -229,6 +227,11 @@ def majority_components(
             raise ValueError(f"margins must be {n} x {n}, got shape {beats.shape}")
     else:
         beats = (matrix - matrix.T) > (pair_tol(matrix) if tol is None else tol)
+    from scipy.sparse import (
+        csr_matrix,  # here: the pairwise comparison imports this module, not scipy
+    )
+    from scipy.sparse.csgraph import connected_components
+
     count, labels = connected_components(csr_matrix(beats), directed=True, connection="strong")
     members = [np.nonzero(labels == c)[0].tolist() for c in range(count)]
     edges = np.zeros((count, count), dtype=bool)

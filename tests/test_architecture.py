@@ -148,6 +148,44 @@ def test_version_and_help_import_no_heavy_dependency():
     assert out.stdout.strip() == ""
 
 
+def test_type_checkers_see_every_lazy_name():
+    """The lazy top level (PEP 562) hides its names from type checkers and IDEs: the
+    ``TYPE_CHECKING`` block of ``consensus/__init__`` imports each one from the module
+    ``_EXPORTS`` loads it from, and both packages ship ``py.typed``."""
+    source = (ROOT / "consensus" / "__init__.py").read_text(encoding="utf-8")
+    tree = ast.parse(source)
+    exports = next(ast.literal_eval(node.value) for node in tree.body
+                   if isinstance(node, ast.AnnAssign) and getattr(node.target, "id", "") == "_EXPORTS")
+    block = next(node for node in tree.body if isinstance(node, ast.If) and getattr(node.test, "id", "") == "TYPE_CHECKING")
+    seen = {}
+    for node in block.body:
+        assert isinstance(node, ast.ImportFrom) and node.level == 1
+        for alias in node.names:
+            seen[alias.name] = node.module or alias.name
+    assert seen == exports
+    assert (ROOT / "consensus" / "py.typed").exists() and (ROOT / "solvers" / "py.typed").exists()
+    assert '"py.typed"' in (ROOT / "pyproject.toml").read_text(encoding="utf-8")
+
+
+def test_a_pairwise_comparison_loads_no_solver():
+    """highspy loads with the first solve and pulp only for a pulp solver, not with numpy-only
+    code of the solver layer (``solvers/__init__`` resolves its names on first use, and
+    ``solvers.backends`` imports pulp when a pulp solver is named)."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, consensus as cs, pandas as pd\n"
+        "board = cs.Leaderboard.from_frame(pd.DataFrame({'qa': [1, 2, 3], 'nli': [3, 1, 2]}, index=list('abc')))\n"
+        "cs.pairwise(board); cs.majority_summary(board); cs.rank(board, 'copeland')\n"
+        "print(','.join(m for m in ('pulp', 'highspy') if m in sys.modules))\n"
+        "cs.kemeny(board)\n"
+        "print(','.join(m for m in ('pulp', 'highspy') if m in sys.modules))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.splitlines() == ["", "highspy"]  # HiGHS is driven directly: pulp only for its solvers
+
+
 def test_the_package_exports_resolve_lazily_to_the_right_objects():
     import subprocess
     import sys
