@@ -5,7 +5,7 @@ They subclass the package's own classes (:class:`~consensus.errors.LeaderboardEr
 line's one-line error handling catch them, and they carry what is at fault as attributes: the
 file, the line, the field, the metric.
 
-(They live here, not in :mod:`consensus.errors`, which is at the package's module size limit.)
+(They live beside the importers that raise them.)
 """
 
 from __future__ import annotations
