@@ -47,7 +47,6 @@ from .coverage import apply_min_coverage, set_aside
 from .errors import InvalidOptionError
 from .leaderboard import Leaderboard
 from .results import CondorcetWeightsResult
-from .results.condorcet import LINEAR_VERIFIER
 from .rules.linear import (
     LinearPoints,
     check_linear_rule,
@@ -394,5 +393,3 @@ def verify_winning_result(lb: Leaderboard, res: CondorcetWeightsResult) -> bool:
     work = setup.lp.lb
     return verify_condorcet_result(work, res, setup.rule_margins(work.system_index(res.system)), setup.lp.points)
 
-
-LINEAR_VERIFIER[:] = [verify_winning_result]

@@ -233,3 +233,22 @@ def _undocumented() -> list[str]:
 def test_every_public_function_has_a_numpydoc_docstring():
     missing = _undocumented()
     assert not missing, f"{len(missing)} without Parameters/Returns sections: {missing[:20]}"
+
+
+def test_a_result_verifies_in_a_process_that_never_loaded_its_producer():
+    """No registry to fill first: a linear-rule weights result verifies in a process that has
+    not imported consensus.winning (with the former hook list, verify() raised IndexError there;
+    the result names its checker and it is imported on use)."""
+    import subprocess
+    import sys
+
+    code = (
+        "import dataclasses, sys, consensus as cs\n"
+        "toy = cs.load_example('votenrank-toy')\n"
+        "found = cs.condorcet_weights(toy, 'B')\n"
+        "assert 'consensus.winning' not in sys.modules\n"
+        "as_borda = dataclasses.replace(found, rule='borda')\n"
+        "print(type(as_borda.verify(toy)).__name__, 'consensus.winning' in sys.modules)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["bool", "True"]

@@ -45,7 +45,6 @@ from .._version import __version__
 from ..errors import InvalidOptionError
 from ..hints import visible
 from ..results import Analysis
-from ..results.analysis import HTML_RENDERER
 from .blocks import Block, Heading, Lines, Table
 from .html_assets import SCRIPT, STYLE
 from .sections import sections
@@ -271,5 +270,3 @@ def render_html(analysis: Analysis, *, figure: bool = True, title: str | None = 
     parts.append(f"<script>{SCRIPT}</script></body></html>")
     return "\n".join(parts) + "\n"
 
-
-HTML_RENDERER[:] = [render_html]

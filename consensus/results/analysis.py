@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from .base import Display, Displayed, freeze_mapping
+from .base import Display, Displayed, freeze_mapping, provided_by
 from .comparison import RuleComparison
 from .majority import MajoritySummary
 
@@ -56,11 +56,6 @@ class Check:
         """
         return {"name": self.name, "expected": self.expected, "actual": self.actual, "ok": self.ok,
                 "source": self.source}
-
-
-#: The HTML renderer of :meth:`Analysis.to_html`, registered by :mod:`consensus.report.html`
-#: (results never import reports; importing :mod:`consensus.report` registers it).
-HTML_RENDERER: list[Any] = []
 
 
 @dataclass(frozen=True, slots=True, repr=False)
@@ -161,9 +156,8 @@ class Analysis(Displayed):
             The HTML document: summary first, the figure, every table (sortable), the
             certificates, coverage and policy notes. ``consensus report`` writes it.
         """
-        if not HTML_RENDERER:  # consensus.analyze imports the reports, so this needs a hand-made Analysis
-            raise RuntimeError("the HTML renderer is not loaded: import consensus.report first")
-        return str(HTML_RENDERER[0](self, figure=figure, title=title))
+        render = provided_by("consensus.report.html:render_html")  # named, imported on use: no registry
+        return str(render(self, figure=figure, title=title))
 
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON-able values: each part's own ``to_dict()``.

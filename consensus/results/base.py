@@ -29,6 +29,7 @@ from ..hints import visible
 from .json_values import collect_infinities, detail_value, jsonable
 
 __all__ = [
+    "provided_by",
     "Displayed",
     "RankedResult",
     "display_html",
@@ -48,6 +49,35 @@ __all__ = [
 ]
 
 Tiers = tuple[tuple[str, ...], ...]
+
+
+def provided_by(target: str) -> Any:
+    """The function ``"package.module:name"`` names, imported when first called.
+
+    A result names the code that renders or re-checks it (``Analysis.to_html`` ->
+    :func:`consensus.report.html.render_html`, a ``winning_weights`` result's ``verify`` ->
+    :func:`consensus.winning.verify_winning_result`) without importing it at module level:
+    results never import what produces them (no cycle), and no registry has to be filled first,
+    so the method works in any process, an unpickled result included.
+
+    Parameters
+    ----------
+    target : str
+        ``"module:function"``.
+
+    Returns
+    -------
+    callable
+
+    Examples
+    --------
+    >>> provided_by("consensus.hints:visible")("a\u202eb")
+    'a\\u202eb'
+    """
+    import importlib
+
+    module, _, name = target.partition(":")
+    return getattr(importlib.import_module(module), name)
 
 
 def freeze_mapping(mapping: Mapping[Any, Any]) -> Mapping[Any, Any]:

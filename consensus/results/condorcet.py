@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
-from .base import Display, Displayed, freeze_mapping, jsonable
+from .base import Display, Displayed, freeze_mapping, jsonable, provided_by
 
 if TYPE_CHECKING:  # pragma: no cover
     from solvers import SolveStatus
@@ -243,11 +243,6 @@ class CondorcetCertificate(Displayed):
         }
 
 
-#: The checker of :func:`consensus.winning_weights` results, put here by :mod:`consensus.winning`
-#: when it is imported (results do not import the code that produces them).
-LINEAR_VERIFIER: list[Any] = []
-
-
 @dataclass(frozen=True, slots=True, repr=False)
 class CondorcetWeightsResult(Displayed):
     """Can `system` be the Condorcet winner under some task weights? The answer with its evidence.
@@ -401,8 +396,8 @@ class CondorcetWeightsResult(Displayed):
         >>> cs.condorcet_weights(toy, "A").verify(toy)
         True
         """
-        if self.rule != "condorcet":  # registered by consensus.winning, which made this result
-            return bool(LINEAR_VERIFIER[0](table, self))
+        if self.rule != "condorcet":  # the rule's own margins: consensus.winning, named, imported on use
+            return bool(provided_by("consensus.winning:verify_winning_result")(table, self))
         from ..certificates import verify_condorcet_result
 
         return verify_condorcet_result(table, self)
