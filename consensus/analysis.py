@@ -193,7 +193,7 @@ def _parse_ranking(text: str) -> tuple[tuple[str, ...], ...]:
 
 
 def _majority_relation(summary: MajoritySummary) -> dict[frozenset[str], str]:
-    relation = {frozenset((w, l)): f"{w}>{l}" for w, l, *_ in summary.edges}
+    relation = {frozenset((w, loser)): f"{w}>{loser}" for w, loser, *_ in summary.edges}
     for a, b in summary.ties:
         relation[frozenset((a, b))] = f"{a}={b}"
     return relation
@@ -254,7 +254,7 @@ def _actual_value(
         actual = comparison.condorcet_winner or "none"
         return actual, actual == expected
     if kind == "kemeny_ranking":
-        tiers = tuple((s,) for s in comparison.kemeny.ranking)
+        tiers: tuple[tuple[str, ...], ...] = tuple((s,) for s in comparison.kemeny.ranking)
         actual = format_ranking(tiers)
         return actual, tiers == _parse_ranking(expected)
     if kind == "kemeny_objective":

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numbers
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import Any, Literal, overload
 
 import numpy as np
 import pandas as pd
@@ -202,6 +202,10 @@ def check_count(value: object, option: str, minimum: int) -> int:
     return int(value)
 
 
+@overload
+def check_seed(value: object, option: str = ..., *, allow_none: Literal[False]) -> int: ...
+@overload
+def check_seed(value: object, option: str = ..., *, allow_none: bool = ...) -> int | None: ...
 def check_seed(value: object, option: str = "seed", *, allow_none: bool = True) -> int | None:
     """A random seed: an integer >= 0 (or None when allowed).
 

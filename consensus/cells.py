@@ -288,7 +288,7 @@ def column_getter(frame: pd.DataFrame) -> Callable[[int], pd.Series]:
     >>> column(0).tolist()
     ['1', '2']
     """
-    if frame.shape[1] < 1000 or not all(t == object for t in frame.dtypes):
+    if frame.shape[1] < 1000 or not all(pd.api.types.is_object_dtype(t) for t in frame.dtypes):
         return lambda j: frame.iloc[:, j]
     cells = frame.to_numpy(dtype=object)
     return lambda j: pd.Series(cells[:, j], index=frame.index, name=frame.columns[j], dtype=object, copy=False)
@@ -559,7 +559,7 @@ def numeric_scores(
         raise NonNumericScoreError(tasks[task_codes[0]], [systems[sys_codes[0]]], column.iloc[0], kind=kind)
     if pd.api.types.is_numeric_dtype(dtype):
         return column.to_numpy(dtype=np.float64, na_value=np.nan)
-    if dtype == object:
+    if pd.api.types.is_object_dtype(dtype):
         typed = column.map(lambda v: isinstance(v, _NOT_SCORES)).to_numpy(dtype=bool)
         if typed.any():
             row = int(np.argmax(typed))

@@ -11,7 +11,7 @@ import math
 import warnings
 from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 import numpy as np
 import pandas as pd
@@ -357,9 +357,9 @@ def exact_bound(
     denom = max((d for _, d in ratios), default=1)
     nums = [n * (denom // d) for n, d in ratios]
     total = sum(nums)
-    c_num: list[int] | list[Fraction] = [0] * len(tasks)
+    c_num: list[int | Fraction] = [0] * len(tasks)
     if total > 0 and points is not None:
-        c_num = _point_blend(points, i, [index[s] for s in rival_mix], nums, len(tasks))
+        c_num = cast("list[int | Fraction]", _point_blend(points, i, [index[s] for s in rival_mix], nums, len(tasks)))
     elif total > 0:
         for s, n in zip(rival_mix, nums):
             j = index[s]

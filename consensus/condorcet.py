@@ -223,6 +223,7 @@ class _Job:
 
 def _contradictory(job: _Job, mm: WeightsLPResult) -> CondorcetWeightsResult:
     """The constraints alone are infeasible: the verified Farkas certificate says so."""
+    assert mm.certificate is not None  # a max-margin LP always carries its (Farkas) certificate
     cert = make_certificate(job.lb, job.system, job.rivals, mm.certificate, "constraints", -CONSTRAINT_TOL, job.cons)
     if not certificate_holds(job.lb, cert, job.cons):
         raise SolveFailedError(f"{job.context}: the Farkas certificate of the contradictory constraints does not verify")
@@ -252,6 +253,7 @@ def _never(job: _Job, mm: WeightsLPResult, margin: float, strict_kind: bool) -> 
         y[j] = 1.0
         raw = certificate_bound(job.R, y)
     else:
+        assert mm.certificate is not None  # a max-margin LP always carries its dual certificate
         raw = mm.certificate
     kind, threshold = ("strict", job.tol) if strict_kind else ("weak", -job.tol)
     cert = make_certificate(
@@ -403,6 +405,7 @@ def solve_system(
     if mm.status is SolveStatus.INFEASIBLE:
         return _contradictory(job, mm), False
     best, best_margins, margin = _checked_max_margin(job, mm)
+    assert mm.certificate is not None  # a max-margin LP always carries its dual certificate
     bound = float(mm.certificate.bound)
     feasible = margin > tol if strict else margin >= -tol
     other: bool | None = None

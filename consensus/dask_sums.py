@@ -283,6 +283,7 @@ def _check_file(path: str, fmt: str, columns: Sequence[str]) -> None:
     """Read the header (CSV) or schema (Parquet) of one file: every column must be there."""
     import fsspec
 
+    names: list[str] | None
     try:
         if fmt == "parquet":
             import pyarrow.parquet as pq
@@ -454,7 +455,7 @@ def _partition_sums(part: pd.DataFrame, ctx: _Context) -> tuple[PartialSums, int
         same = same[(same >= offsets[t]) & (same < offsets[t + 1])]
         raise DuplicateInstanceError(systems[first_sys], tasks[t], ids.take(same).tolist())
     del seen
-    values = np.full(n_sys * n_cols, np.nan)
+    values: np.ndarray = np.full(n_sys * n_cols, np.nan)
     values[cell] = part["score"].to_numpy(dtype=np.float64)
     values = values.reshape(n_sys, n_cols)
     _check_block(values, systems, tasks, offsets, ids)

@@ -78,7 +78,9 @@ def _read_csv(name: str) -> pd.DataFrame:
 
 def _read_text_csv(name: str) -> pd.DataFrame:
     """A published table as text cells (``"93.9/91.8"``, ``"-"`` and ``""`` kept as written)."""
-    with resources.files("consensus").joinpath("data", name).open("r", encoding="utf-8", newline="") as fh:
+    with resources.files("consensus").joinpath("data", name).open(  # type: ignore[call-overload]  # stub gap: Traversable.open passes newline on to open()
+        "r", encoding="utf-8", newline=""
+    ) as fh:
         return pd.read_csv(fh, dtype=str, keep_default_na=False)
 
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import difflib
 from collections.abc import Iterable, Sequence
-from typing import Any
 
 from .hints import cli_text
 from .problems import grouped_problems, one_line

@@ -107,7 +107,7 @@ def make_certificate(
         Not yet verified: callers check it with :func:`consensus.certificates.certificate_holds`
         or :func:`consensus.certificates.exact_bound` before returning it.
     """
-    mix = {rivals[j]: float(cert.rivals[j]) for j in np.nonzero(cert.rivals)[0]}
+    mix = {rivals[int(j)]: float(cert.rivals[j]) for j in np.nonzero(cert.rivals)[0]}
     multipliers: dict[str, float] = {}
     for i, con in enumerate(cons):
         if cert.upper_multipliers[i] > 0:

@@ -116,6 +116,7 @@ def read_instances(
     path = existing_file(path, sep)  # type: ignore[arg-type]
     if not all(isinstance(c, str) for c in (system, task, instance, score)):
         raise InvalidOptionError(f"system, task, instance and score must be column names, got {[system, task, instance, score]!r}")
+    assert system is not None and task is not None  # all four checked to be str just above
     fmt = file_format(path, format)
     if fmt == "json":
         raise LeaderboardError("instance-level scores are read from csv, tsv or parquet files, not json")

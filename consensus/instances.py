@@ -85,7 +85,7 @@ class InstanceScores(TaskScores):
         *,
         systems: Sequence[str],
         tasks: Sequence[str],
-        offsets: Sequence[int],
+        offsets: Sequence[int] | np.ndarray,
         instances: Sequence[Sequence[object]],
         lower_is_better: Iterable[str] = (),
         weights: Mapping[str, float] | None = None,
@@ -294,7 +294,7 @@ class InstanceScores(TaskScores):
             shown = instance_ids.take(in_task % n_cols).tolist()
             raise DuplicateInstanceError(systems[first_sys], tasks[t_first], shown)
         del seen
-        values = np.full(n_sys * n_cols, np.nan)
+        values: np.ndarray = np.full(n_sys * n_cols, np.nan)
         values[cell] = scores
         values = values.reshape(n_sys, n_cols)
         return cls(

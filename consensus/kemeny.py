@@ -530,7 +530,11 @@ def _with_ties(p: PairwiseMatrix, strict: Any, start: float, time_limit: float |
     groups = tuple(tuple(labels[i] for i in sorted(g)) for g in groups_idx)
     objective = weak_objective(p, groups)  # the certificate, recomputed from the labelled matrix
     optimal = status_value == "optimal"
-    lower_bound = objective if optimal else min(objective, float(bound))
+    if optimal:
+        lower_bound = objective
+    else:
+        assert bound is not None  # only brute force leaves no bound, and it is always optimal
+        lower_bound = min(objective, float(bound))
     from solvers.status import SolveStatus
 
     return KemenyResult(

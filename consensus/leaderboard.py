@@ -71,6 +71,7 @@ class Leaderboard(TaskScores):
     """
 
     __slots__ = ("_scores", "_values", "_weights", "_lower", "_groups", "_notes", "_reading", "_memo")
+    _memo: dict[Any, Any]  # set lazily by _memoized (a slot, absent until then)
 
     def __init__(
         self,

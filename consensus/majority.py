@@ -9,6 +9,8 @@ either way, listed in ``graph.graph["ties"]``; a huge tied task never hides a sm
 
 from __future__ import annotations
 
+from typing import cast
+
 import networkx as nx
 import numpy as np
 
@@ -241,7 +243,7 @@ def weak_condorcet_winners(data: Leaderboard | PairwiseMatrix) -> tuple[str, ...
     ('B',)
     """
     p = as_pairwise(data)
-    lost = (p.majority < 0).any(axis=1)
+    lost = cast(np.ndarray, (p.majority < 0).any(axis=1))  # axis given: an array, not a scalar
     return tuple(s for s, bad in zip(p.systems, lost) if not bad)
 
 

@@ -157,7 +157,7 @@ _OPENERS = {"gzip": lambda p: gzip.open(p, "rb"), "bz2": lambda p: bz2.open(p, "
             "xz": lambda p: lzma.open(p, "rb"), "zstd": _open_zstd}
 
 
-def open_text(path: str | Path) -> io.TextIOBase:
+def open_text(path: str | Path) -> io.TextIOWrapper:
     """`path` opened as UTF-8 text (a leading byte-order mark dropped), decompressed as
     :func:`open_binary` does.
 
@@ -188,7 +188,7 @@ def open_text(path: str | Path) -> io.TextIOBase:
     return io.TextIOWrapper(open_binary(path), encoding="utf-8-sig", newline="")
 
 
-def open_binary(path: str | Path) -> io.BufferedIOBase:
+def open_binary(path: str | Path) -> io.BufferedReader:
     """`path` opened for reading bytes, decompressing ``.gz``, ``.bz2``, ``.xz``, ``.zst`` and a
     one-file ``.zip`` (each bounded: :func:`~consensus.limits.max_input_bytes` and a ratio check).
 

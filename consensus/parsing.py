@@ -407,10 +407,10 @@ def parse_frame(
     if drop_empty:
         values, dropped_notes = drop_unscored(values)
         notes.extend(dropped_notes)
-        kept = set(values.columns)
-        new_lower = [t for t in new_lower if t in kept]
-        new_weights = {t: w for t, w in new_weights.items() if t in kept}
-        new_groups = {g: [t for t in ts if t in kept] for g, ts in new_groups.items()}
+        kept_columns = set(values.columns)
+        new_lower = [t for t in new_lower if t in kept_columns]
+        new_weights = {t: w for t, w in new_weights.items() if t in kept_columns}
+        new_groups = {g: [t for t in ts if t in kept_columns] for g, ts in new_groups.items()}
         new_groups = {g: ts for g, ts in new_groups.items() if ts}
     return ParsedFrame(values, new_lower, new_weights, new_groups, notes, reading)
 

@@ -208,6 +208,7 @@ def prospective(
             if setup is not None:
                 res = rescaled(res, setup, rule)
             results[s] = res
+            assert other is not None  # verify_with="rows": solve_system decides the other notion too
             strict_feasible.append(res.feasible if strict else other)
             feasible.append(other if strict else res.feasible)
     else:
@@ -233,8 +234,8 @@ def prospective(
     }
     return ProspectiveResult(
         systems=lb.systems,
-        feasible=feasible,
-        strict_feasible=strict_feasible,
+        feasible=tuple(feasible),
+        strict_feasible=tuple(strict_feasible),
         strict=bool(strict),
         results=results,
         contradiction=contradiction,

@@ -233,6 +233,7 @@ def _majority_problem(lb: Leaderboard, rule: str, kind: str, missing: object,
 
     def check(weights: np.ndarray | None, keep: Sequence[str] | None, pair: tuple[int, int]) -> tuple[bool, Tiers]:
         if weights is None:  # removed tasks weigh 0 (a system scored only there is no error)
+            assert keep is not None  # callers pass `keep` whenever `weights` is None
             weights = np.array([r[j] if t in keep else 0.0 for j, t in enumerate(work.tasks)])
         sub = work.with_weights({t: float(x) for t, x in zip(work.tasks, weights)})
         changed = bool(pairwise(sub).majority[pair[0], pair[1]] <= 0)
@@ -351,6 +352,7 @@ def _removal(prob: _Problem, r: np.ndarray) -> RemovalAnswer:
     feasible = np.nonzero(counts > 0)[0]
     if not len(feasible):
         return RemovalAnswer(None, (), None, None, prob.current)
+    assert order is not None  # no pairs: `counts` is empty and we returned above
     ranked = feasible[np.argsort(counts[feasible], kind="stable")]
     positive = int((r > 0).sum())
     for idx in ranked.tolist():  # the first verified, fewest first

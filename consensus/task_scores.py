@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 import pandas as pd
 
@@ -20,8 +22,14 @@ class TaskScores:
     __slots__ = ()
     _weights: pd.Series
     _lower: frozenset[str]
-    systems: tuple[str, ...]
-    tasks: tuple[str, ...]
+
+    if TYPE_CHECKING:
+        # Declared read-only (subclasses define them as properties); nothing at runtime.
+        @property
+        def systems(self) -> tuple[str, ...]: ...
+
+        @property
+        def tasks(self) -> tuple[str, ...]: ...
 
     @property
     def weights(self) -> pd.Series:

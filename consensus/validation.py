@@ -12,6 +12,7 @@ import sys
 import warnings
 from collections.abc import Hashable, Iterable, Mapping
 from types import MappingProxyType
+from typing import cast
 
 import numpy as np
 import pandas as pd
@@ -106,7 +107,7 @@ def check_labels(labels: tuple[object, ...], kind: str) -> None:
         if not isinstance(label, str) or not label.strip():
             raise EmptyLabelError(kind, i)
     seen: dict[str, int] = {}
-    for label in labels:
+    for label in cast("tuple[str, ...]", labels):  # all str: checked by the loop above
         seen[label] = seen.get(label, 0) + 1
     dups = [label for label, k in seen.items() if k > 1]
     if dups:

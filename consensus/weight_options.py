@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any, Literal
+from typing import Any, Literal, TypeAlias
 
 import numpy as np
 import pandas as pd
@@ -44,7 +44,7 @@ __all__ = [
 #: The ``missing=`` policies of :func:`consensus.condorcet_weights` and :func:`consensus.prospective`.
 WEIGHT_POLICIES: tuple[str | None, ...] = (None, "drop_tasks", "drop_systems", "median")
 
-Reference = Literal["leaderboard", "uniform"] | Mapping[str, float] | pd.Series | bool | None
+Reference: TypeAlias = Literal["leaderboard", "uniform"] | Mapping[str, float] | pd.Series | bool | None
 
 
 def task_name(lb: Leaderboard, name: object, context: str) -> str:

@@ -169,7 +169,7 @@ def brute_force_linear_ordering(
     *,
     tol: float | None = None,
     max_n: int = MAX_BRUTE_FORCE,
-    margins: NDArray[np.object_] | None = None,
+    margins: ArrayLike | None = None,
 ) -> BruteForceOutcome:
     """Solve a linear-ordering problem by scoring all ``n!`` orders, in exact arithmetic.
 
@@ -442,6 +442,7 @@ def brute_force_weak_ordering(wins: ArrayLike, ties: ArrayLike) -> BruteForceWea
     tied = [wi[i][j] + wi[j][i] for i, j in zip(iu.tolist(), ju.tolist())]
     # cost = sum of the tied costs + the change of each pair that is not tied
     steps = [a - c for a, c in zip(above, tied)] + [b - c for b, c in zip(below, tied)]
+    values: NDArray[np.int64] | NDArray[np.object_]
     if sum(abs(x) for x in steps) < 2**62:  # int64, one pair at a time (no big indicator matrix)
         values = np.zeros(len(levels), dtype=np.int64)
         for p, (i, j) in enumerate(zip(iu.tolist(), ju.tolist())):

@@ -379,7 +379,9 @@ def _solve_component(
         _perturbation_phase(comp, index, ctx)
     if comp.status is not SolveStatus.OPTIMAL and not ctx.out_of_time():
         best = _mip_search(model, comp.order, comp.value, comp.bound, index, ctx, stage="mip")
-        comp.order, comp.value, comp.bound, comp.status = best
+        best_order, comp.value, comp.bound, comp.status = best
+        assert best_order is not None  # started from comp.order: an order always comes back
+        comp.order = best_order
     return comp
 
 

@@ -413,11 +413,17 @@ class _HighsImpl:
         removers: list[Callable[[], None]] = []
         if hasattr(h, "cbMipInterrupt"):  # highspy >= 1.10: event subscriptions
             if report is not None or deadline is not None:
-                on_interrupt = lambda e: interrupt(e.data_out, e.data_in)
+
+                def on_interrupt(e: Any) -> None:
+                    interrupt(e.data_out, e.data_in)
+
                 h.cbMipInterrupt.subscribe(on_interrupt)
                 removers.append(lambda: h.cbMipInterrupt.unsubscribe(on_interrupt))
             if start is not None and has_user:
-                on_user = lambda e: give(e.data_in)
+
+                def on_user(e: Any) -> None:
+                    give(e.data_in)
+
                 h.cbMipUserSolution.subscribe(on_user)
                 removers.append(lambda: h.cbMipUserSolution.unsubscribe(on_user))
         elif kinds is not None and (report is not None or deadline is not None or (start is not None and has_user)):
@@ -433,7 +439,10 @@ class _HighsImpl:
             wanted += [kinds.kCallbackMipUserSolution] if (start is not None and has_user) else []
             for kind in wanted:
                 h.startCallback(kind)
-            removers.extend(lambda k=kind: h.stopCallback(k) for kind in wanted)
+            def stopper(k: Any) -> Callable[[], None]:
+                return lambda: h.stopCallback(k)
+
+            removers.extend(stopper(kind) for kind in wanted)
         if start is not None and not has_user:  # highspy 1.7
             sol = hs.HighsSolution()
             sol.col_value = start.tolist()

@@ -272,7 +272,9 @@ class _Union:
             _lp_phase(comp, 0, ctx)
             if comp.status is not SolveStatus.OPTIMAL:
                 found = _mip_search(_model_of(comp, 0, ctx), comp.order, comp.value, comp.bound, 0, ctx, stage="determine")
-                comp.order, comp.value, comp.bound, comp.status = found
+                order, comp.value, comp.bound, comp.status = found
+                assert order is not None  # started from comp.order: an order always comes back
+                comp.order = order
             if comp.status is not SolveStatus.OPTIMAL:
                 return False
             if ordering_cost(self.costs, comp.order) > self.value + self.ctx.tol:

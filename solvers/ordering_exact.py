@@ -28,6 +28,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import TypeGuard
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -97,6 +98,8 @@ _READ_SHIFT = 19
 _CF_LOW, _CF_HIGH = 2.0**-10, 2.0**9
 
 ExactPair = tuple[NDArray[np.int64] | NDArray[np.object_], int]
+#: A ``(numerators, denominator)`` pair as given: any integer dtype (or Python ints).
+GivenPair = tuple[NDArray[np.integer] | NDArray[np.object_], int]
 
 
 def _common_denominator(denominators: NDArray[np.int64]) -> int | None:
@@ -177,7 +180,7 @@ def _read_floats(values: NDArray[np.float64]) -> tuple[NDArray[np.int64], NDArra
 
 
 def exact_margins(
-    costs: ArrayLike, *, margins: ArrayLike | ExactPair | None = None, tol: float | None = None
+    costs: ArrayLike, *, margins: ArrayLike | GivenPair | None = None, tol: float | None = None
 ) -> ExactPair:
     """The margins ``costs[i, j] - costs[j, i]`` exactly, as integers over one denominator.
 
@@ -283,17 +286,17 @@ def _float_margins(
     return result, wider
 
 
-def _is_pair(margins: object) -> bool:
+def _is_pair(margins: object) -> TypeGuard[tuple[np.ndarray, int | np.integer]]:
     """Whether `margins` is a ``(numerators, denominator)`` pair (not a 2 x 2 nested sequence)."""
     return isinstance(margins, tuple) and len(margins) == 2 and isinstance(margins[0], np.ndarray) and (
         isinstance(margins[1], (int, np.integer)) and not isinstance(margins[1], (bool, np.bool_))
     )
 
 
-def _given_margins(margins: ArrayLike | ExactPair, n: int) -> ExactPair:
+def _given_margins(margins: ArrayLike | GivenPair, n: int) -> ExactPair:
     denominator = 1
     if _is_pair(margins):
-        raw, denominator = np.asarray(margins[0]), int(margins[1])  # type: ignore[index]
+        raw, denominator = np.asarray(margins[0]), int(margins[1])
         if denominator <= 0 or raw.dtype.kind not in "iuO":
             raise ValueError(f"exact margins must be integers over a positive int, got {raw.dtype} over {denominator}")
     else:
@@ -492,7 +495,7 @@ class ExactCosts:
 
     @classmethod
     def of(
-        cls, matrix: NDArray[np.float64], *, margins: ArrayLike | ExactPair | None = None, tol: float | None = None
+        cls, matrix: NDArray[np.float64], *, margins: ArrayLike | GivenPair | None = None, tol: float | None = None
     ) -> ExactCosts:
         """Prepare `matrix` (validated costs).
 

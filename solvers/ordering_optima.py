@@ -120,6 +120,7 @@ def _component_optima(comp: _Component, index: int, ctx: _Context, cap: int) -> 
     if not complete or ctx.out_of_time():
         return found[:cap], False  # truncated by the cap, or out of time
     model = _model_of(comp, index, ctx)
+    order: tuple[int, ...] | None  # _mip_search below may find none
     for order in found:
         model.add_nogood(order)
     while complete and len(found) <= cap:

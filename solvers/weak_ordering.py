@@ -78,6 +78,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import cast
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -275,7 +276,7 @@ class _Costs:
         return float((self.strict * above).sum() + (self.tie * tied).sum())
 
 
-def _bucket(order: Sequence[int], c: _Costs) -> NDArray[np.int64]:
+def _bucket(order: Sequence[int] | NDArray[np.integer], c: _Costs) -> NDArray[np.int64]:
     """The best weak order whose groups are consecutive runs of `order` (levels per item).
 
     Cutting `order` into runs, a pair in one run pays ``tie`` instead of ``strict``; with
@@ -432,7 +433,7 @@ def _initial_levels(initial: Sequence[int] | Sequence[Sequence[int]], n: int) ->
     items = list(initial)
     if all(isinstance(x, (int, np.integer)) and not isinstance(x, bool) for x in items):
         items = [[x] for x in items]
-    return _levels(items, n, "initial")
+    return _levels(cast("Sequence[Sequence[int]]", items), n, "initial")  # _levels checks the shape
 
 
 def solve_weak_ordering(
@@ -541,6 +542,7 @@ def solve_weak_ordering(
                 iterations += 1
                 if sol.status is not SolveStatus.OPTIMAL or sol.x is None:
                     break
+                assert sol.objective is not None  # an OPTIMAL solve always carries its objective
                 bound = max(bound, round_up(model.const + sol.objective - 1e-9 * scale))
                 cuts = violated_transitivity(model.above(sol.x), limit=max(1000, 2 * n * n))
                 logger.debug("weak ordering LP round %d: bound %.6g, %d violated rows", iterations, bound, len(cuts))
@@ -549,7 +551,7 @@ def solve_weak_ordering(
                 if proved() or not model.add(cuts):
                     break
         model.model.set_integer(True)
-        while not proved() and (deadline is None or left() > 0):
+        while not proved() and (deadline is None or deadline - time.perf_counter() > 0):
             sol = model.model.solve(
                 time_limit=left(), mip_start=model.x_of(best_level), gap_abs=gap_abs, highs_options=_HIGHS_MIP_OPTIONS
             )

@@ -182,6 +182,7 @@ class HighsWeightsLP:
         start = time.perf_counter()
         R = _check_r(R)
         ref, _ = _check_threshold_inputs("nearest", self.n_tasks, threshold, reference, None)
+        assert ref is not None  # set for mode "nearest"
         solved = self._solve(R, "nearest", threshold=threshold, reference=ref, first=R @ ref)
         return _threshold_result(R, solved, "nearest", ref, None, "highspy", "highs", start)
 

@@ -369,6 +369,7 @@ def dual_certificate_lp(
     sol = model.solve()
     if sol.status is not SolveStatus.OPTIMAL:
         raise _stopped(backend, "dual", sol.status)
+    assert sol.x is not None  # an OPTIMAL solve always carries its point
     yv = np.maximum(sol.x[:n_rivals], 0.0)
     yv[yv < WEIGHT_NOISE * max(yv.max(), 1e-300)] = 0.0
     mu_u, mu_l = _multipliers(sol.x, n_rivals + 1, up, lo, cons.n_rows)
@@ -433,6 +434,7 @@ def constraints_farkas_lp(
     sol = model.solve()
     if sol.status is not SolveStatus.OPTIMAL:
         raise _stopped(backend, "Farkas", sol.status)
+    assert sol.x is not None and sol.objective is not None  # an OPTIMAL solve always carries both
     if float(sol.objective) >= 0:
         return None
     mu_u, mu_l = _multipliers(sol.x, 1, up, lo, cons.n_rows)
@@ -456,6 +458,7 @@ def _margin_certificate(
     """
     cert = None
     if rival_duals is not None:
+        assert user_duals is not None  # _solve_weights sets both from the same row duals
         cert = certificate_from_duals(R, rival_duals, user_duals, cons)
     if cert is not None and cert.bound_exact <= Fraction(objective) + Fraction(GAP_TOL):
         return cert, 0

@@ -92,7 +92,7 @@ class WeightsLPResult:
         return float(self.margins.min()) if self.margins is not None else math.nan
 
 
-def _clean_weights(raw: Sequence[float | None], n_tasks: int) -> FloatArray:
+def _clean_weights(raw: Sequence[float | None] | FloatArray, n_tasks: int) -> FloatArray:
     w = np.array([0.0 if v is None else float(v) for v in raw[:n_tasks]], dtype=np.float64)
     w[~np.isfinite(w)] = 0.0
     w[w < WEIGHT_NOISE] = 0.0
@@ -185,7 +185,12 @@ class _WeightsModel:
         m, n, cons = self.model, self.n_tasks, self.cons
         m.clear()
         m.set_sense(_margin_sense(mode, maximize))
-        m.add_columns(np.zeros(n), np.full(n, np.inf), coefs if mode == "linear" else np.zeros(n))
+        if mode == "linear":
+            assert coefs is not None  # every linear-mode caller passes the checked coefs
+            cost = coefs
+        else:
+            cost = np.zeros(n)
+        m.add_columns(np.zeros(n), np.full(n, np.inf), cost)
         if mode == "margin":
             m.add_columns([-np.inf], [np.inf], [1.0])  # eps, maximized
         elif mode == "nearest":
@@ -266,6 +271,7 @@ def _solve_weights(
         if sol.status is not SolveStatus.OPTIMAL:
             return _Solved(sol.status, None, None, None, n_solves, len(order), seconds)
         x = sol.x
+        assert x is not None  # an OPTIMAL solve always carries its point
         level = x[n_tasks] if mode == "margin" else float(threshold)
         margins = R @ x[:n_tasks]
         violated = np.nonzero((margins < level - CUT_TOL) & ~in_model)[0]
@@ -289,6 +295,7 @@ def _max_margin_result(
 ) -> WeightsLPResult:
     """The result of a solved (OPTIMAL) max-margin LP, with its checked dual certificate."""
     n_tasks = R.shape[1]
+    assert solved.x is not None  # OPTIMAL: _solve_weights keeps the point
     weights = _clean_weights(solved.x[:n_tasks].tolist(), n_tasks)
     objective = float(solved.x[n_tasks])
     cert, extra = _margin_certificate(R, solved.rival_duals, solved.user_duals, cons, objective, backend)
@@ -328,8 +335,14 @@ def _threshold_result(
         )
     if solved.status is not SolveStatus.OPTIMAL:
         raise _stopped(backend, mode, solved.status)
+    assert solved.x is not None  # OPTIMAL: _solve_weights keeps the point
     weights = _clean_weights(solved.x[:n_tasks].tolist(), n_tasks)
-    objective = float(np.abs(weights - ref).sum()) if mode == "nearest" else float(c @ weights)
+    if mode == "nearest":
+        assert ref is not None  # _check_threshold_inputs checked it for this mode
+        objective = float(np.abs(weights - ref).sum())
+    else:
+        assert c is not None  # _check_threshold_inputs checked it for this mode
+        objective = float(c @ weights)
     return WeightsLPResult(
         SolveStatus.OPTIMAL, weights, clean(objective), _margins(R, weights), None, method, solved.n_solves,
         solved.n_rows, time.perf_counter() - start, solved.solver_seconds,

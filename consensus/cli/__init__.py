@@ -43,8 +43,8 @@ __all__ = ["main", "build_parser"]
 def _message(exc: BaseException) -> str:
     if isinstance(exc, OSError):
         text = f"{exc.strerror or exc}" + (f": {exc.filename!r}" if exc.filename else "")
-    elif callable(getattr(exc, "cli_message", None)):
-        text = exc.cli_message()  # API hints (drop_empty=True) rewritten as flags (--drop-empty)
+    elif callable(cli_message := getattr(exc, "cli_message", None)):
+        text = cli_message()  # API hints (drop_empty=True) rewritten as flags (--drop-empty)
     else:
         text = str(exc)
     return " ".join(text.split())

@@ -4,7 +4,7 @@ output with ``--from``) or a built-in example, with the reading options applied 
 from __future__ import annotations
 
 import argparse
-from typing import Any
+from typing import Any, cast
 
 from .args import (
     _SYNTHETIC_DEFAULTS,
@@ -128,12 +128,12 @@ def _read_tool_output(args: argparse.Namespace) -> tuple[Any, list[str]]:
     accepted = format_options(args.from_format)
     for name in options:
         if name not in accepted and name != "notes":
-            flags = dict.fromkeys(_FLAG_OF[a] for a in accepted if a in _FLAG_OF)
+            own_flags = dict.fromkeys(_FLAG_OF[a] for a in accepted if a in _FLAG_OF)
             raise UsageError(f"{_FLAG_OF[name]} does not apply to --from {args.from_format} (its flags: "
-                             f"{', '.join(flags)})")
+                             f"{', '.join(own_flags)})")
     data = read_format(args.file, args.from_format, **options)
     if is_leaderboard(data):  # the table's reading options that apply to what was read (--tasks went to the importer)
-        reading = {"weights": parse_weights(args.weights), "groups": parse_groups(args.groups), "exclude": _names(args.exclude)}
+        reading: dict[str, Any] = {"weights": parse_weights(args.weights), "groups": parse_groups(args.groups), "exclude": _names(args.exclude)}
         data = apply_reading_options(data, **reading) if any(reading.values()) else data
         notes = list(data.notes)
     elif args.exclude or args.groups:
@@ -192,7 +192,7 @@ def _read_file(args: argparse.Namespace) -> tuple[Any, list[str]]:
     lb = frame_to_leaderboard(
         frame,
         index_col=args.index_col,
-        long=tuple(long) if long else None,
+        long=cast("tuple[str, str, str]", tuple(long)) if long else None,  # _columns checked: 3 names
         dedupe=args.dedupe,
         source=str(path),
         **_leaderboard_options(args),
@@ -207,7 +207,7 @@ def _synthetic_requested(args: argparse.Namespace) -> bool:
     return any(getattr(args, name, None) is not None for name in ("n", "phi", "seed"))
 
 
-def _load_example(args: argparse.Namespace) -> tuple[Any, str, str]:
+def _load_example(args: argparse.Namespace) -> tuple[Any, str, str | None]:
     """A built-in example (with the shared options applied) for ``analyze`` without FILE."""
     from ..datasets import load_example
     from ..readers import apply_reading_options

@@ -148,7 +148,7 @@ def check_outputs(args: argparse.Namespace) -> None:
             raise UsageError("--plot needs matplotlib: pip install 'leaderboard-consensus[plot]'") from None
 
 
-def _temporary(path: Path, write: Callable[[Path], None], option: str) -> Path:
+def _temporary(path: Path, write: Callable[[Path], object], option: str) -> Path:
     """`write` into a new temporary file beside `path` (the symlink's target for a symlink), with the
     permissions the final file will have; removed again if writing fails."""
     import os
@@ -175,7 +175,7 @@ def _temporary(path: Path, write: Callable[[Path], None], option: str) -> Path:
     return Path(tmp)
 
 
-def _replace_atomically(path: Path, write: Callable[[Path], None], option: str) -> None:
+def _replace_atomically(path: Path, write: Callable[[Path], object], option: str) -> None:
     """Write to a temporary file beside `path`, then rename it over `path` (no half-written file)."""
     import os
 
@@ -207,7 +207,7 @@ def _pending(args: argparse.Namespace) -> PendingOutputs | None:
     return getattr(args, "_pending", None)
 
 
-def _write(args: argparse.Namespace, option: str, path: Path | None, write: Callable[[Any], None],
+def _write(args: argparse.Namespace, option: str, path: Path | None, write: Callable[[Any], object],
            stream: Callable[[], None]) -> None:
     """Route one output: to standard output (`path` None or ``-``: `stream`), through a device or FIFO,
     or to a regular file (a temporary now, renamed at commit; at once when no commit is pending).
@@ -219,6 +219,7 @@ def _write(args: argparse.Namespace, option: str, path: Path | None, write: Call
             if kind == "stdout":
                 stream()
                 return
+            assert path is not None  # a None path is kind "stdout", handled above
             try:
                 with open(path, "wb") as fh:  # a device or FIFO, as the shell's > writes it
                     write(fh)
@@ -229,6 +230,7 @@ def _write(args: argparse.Namespace, option: str, path: Path | None, write: Call
         else:
             pending.streams.append(write_stream)
         return
+    assert path is not None  # a None path is kind "stdout", handled above
     if pending is None:
         _replace_atomically(path, write, option)
         return

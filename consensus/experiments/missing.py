@@ -251,7 +251,8 @@ def _kendall_tau(a: pd.Series, b: pd.Series) -> float:
     """
     if len(a) != len(b) or not a.index.equals(b.index):
         raise InvalidOptionError("kendall tau needs two score vectors over the same systems")
-    from scipy.stats import kendalltau  # here: scipy.stats takes most of a second to import
+    # imported here: scipy.stats takes most of a second to import
+    from scipy.stats import kendalltau
 
     return float(kendalltau(a.to_numpy(), b.to_numpy()).statistic)
 
@@ -278,7 +279,7 @@ def robustness_experiment(
     phi: float = 0.2,
     scale: float = 1.0,
     unit: RemovalUnit | None = None,
-    seed: int = 0,
+    seed: int | None = 0,
 ) -> RobustnessResult:
     """Himmi et al.'s synthetic robustness experiment: Kendall tau to the complete-data ranking.
 
@@ -302,8 +303,8 @@ def robustness_experiment(
         Positive factor applied to the first task (lambda).
     unit : {"cell", "task", "instance"}, optional
         What is removed (see :func:`remove_scores`).
-    seed : int
-        Master seed; every draw derives from it.
+    seed : int or None
+        Master seed; every draw derives from it (None: fresh randomness).
 
     Returns
     -------
@@ -340,10 +341,11 @@ def robustness_experiment(
     taus = np.empty((len(etas), n_seeds, len(methods)))
     removed = np.empty((len(etas), n_seeds))
     children = np.random.SeedSequence(seed).spawn(n_seeds)
+    data: Leaderboard | InstanceScores
     for s, child in enumerate(children):
         data_seed, removal_seed = child.generate_state(2)
         if instance_level:
-            data: Leaderboard | InstanceScores = gumbel_instances(
+            data = gumbel_instances(
                 n_systems, n_tasks, int(n_instances), phi=phi, seed=int(data_seed)  # type: ignore[arg-type]
             )
             if scale != 1.0:

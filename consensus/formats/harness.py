@@ -279,7 +279,8 @@ def read_harness_results(
                     stderr.append(key)
                     continue
                 metrics[key] = value
-            declared = declared_all.get(task) if isinstance(declared_all.get(task), dict) else {}
+            given_declared = declared_all.get(task)
+            declared = given_declared if isinstance(given_declared, dict) else {}
             declared = {normalize_metric(k): v for k, v in declared.items() if isinstance(v, bool)}
             entries.append((_stamp(f), ResultEntry(model, task, metrics, str(f), declared)))
     if wanted is not None:
@@ -309,10 +310,12 @@ def read_harness_results(
 
 def _limit_of(data: Mapping[str, Any]) -> str:
     """How a results file limited its items (``config.limit``, ``n-samples`` effective < original), or ""."""
-    config = data.get("config") if isinstance(data.get("config"), Mapping) else {}
+    given_config = data.get("config")
+    config = given_config if isinstance(given_config, Mapping) else {}
     limit = config.get("limit")
     said = f"limit={limit:g}" if isinstance(limit, (int, float)) and not isinstance(limit, bool) and limit > 0 else ""
-    samples = data.get("n-samples") if isinstance(data.get("n-samples"), Mapping) else {}
+    given_samples = data.get("n-samples")
+    samples = given_samples if isinstance(given_samples, Mapping) else {}
     cut = [(t, n) for t, n in samples.items() if isinstance(n, Mapping) and isinstance(n.get("effective"), int)
            and isinstance(n.get("original"), int) and n["effective"] < n["original"]]
     if cut:
@@ -496,7 +499,8 @@ def read_harness_samples(
         raise InvalidOptionError(f"model={model!r} names one model, but the files are in {len(folders)} directories "
                                  f"({shortlist([d.name for d in folders], 3)}): leave model=None")
     names: dict[Path, str] = {}
-    from_dir, from_results = [], []
+    from_dir: list[str] = []
+    from_results: list[str] = []
     for folder in folders:
         if model is not None:
             names[folder] = model
@@ -526,7 +530,10 @@ def read_harness_samples(
             said.append(f"skipped task(s) not in tasks=: {shortlist(sorted(set(found_tasks) - set(wanted)), 5)}")
     kept = _keep_latest(items, latest, lambda e: (e.system, e.task), said)
     rows: list[tuple[str, str, Any, float]] = []
-    n_bool, n_null, filters, lower_tasks, unknown = 0, 0, {}, [], []
+    n_bool, n_null = 0, 0
+    filters: dict[tuple[str, str, str], None] = {}  # (task, metric, filter), in reading order
+    lower_tasks: list[str] = []
+    unknown: list[str] = []
     for entry in kept:
         task_metric = metric if isinstance(metric, str) else metric.get(entry.task)
         if not isinstance(task_metric, str):

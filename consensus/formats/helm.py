@@ -163,9 +163,11 @@ def _run_spec(run: Path) -> tuple[str, str, tuple[str, ...], str]:
         spec = load_json(spec_path)
         if not isinstance(spec, dict):
             raise FormatError(spec_path, "not a JSON object (a HELM RunSpec)")
-        name = spec.get("name") if isinstance(spec.get("name"), str) else run.name
+        given_name = spec.get("name")
+        name = given_name if isinstance(given_name, str) else run.name
         task, model_arg = helm_task(name)
-        adapter = spec.get("adapter_spec") if isinstance(spec.get("adapter_spec"), dict) else {}
+        given_adapter = spec.get("adapter_spec")
+        adapter = given_adapter if isinstance(given_adapter, dict) else {}
         model = adapter.get("model") or adapter.get("model_deployment")
         groups = tuple(g for g in spec.get("groups") or () if isinstance(g, str))
         if isinstance(model, str) and model:

@@ -230,7 +230,8 @@ def direction_of(
     """
     higher, lower = list(higher), list(lower)
     base = normalize_metric(metric) if metric is not None else None
-    for names, way in ((higher, "higher"), (lower, "lower")):
+    sides: tuple[tuple[list[str], Direction], ...] = ((higher, "higher"), (lower, "lower"))
+    for names, way in sides:
         # a task is named exactly; a metric as normalized ("Word_Perplexity" is word_perplexity)
         if task in names or (base is not None and base in {normalize_metric(x) for x in names}):
             return way, "given"

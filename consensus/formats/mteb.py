@@ -43,7 +43,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from ..errors import InvalidOptionError, LeaderboardError, UnknownTaskError
 from ..leaderboard import Leaderboard
@@ -210,7 +210,7 @@ def _mean_main_score(entries: list[Any], f: Path, subsets: Sequence[str] | None)
         found = {s: found[s] for s in kept}
     if any(v is None for v in found.values()):
         return None, tuple(sorted(found))
-    values = list(found.values())
+    values = cast("list[float]", list(found.values()))  # no None: returned above
     return math.fsum(values) / len(values), tuple(sorted(found))
 
 

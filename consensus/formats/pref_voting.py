@@ -27,7 +27,8 @@ guard against it; ``tests/test_pref_voting.py`` imports both, in both orders, an
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import Any, cast
 
 from ..errors import DuplicateLabelError, InvalidOptionError
 from ..leaderboard import Leaderboard
@@ -39,7 +40,7 @@ __all__ = ["to_pref_voting", "from_pref_voting", "PREF_VOTING_HINT"]
 PREF_VOTING_HINT = "pip install 'leaderboard-consensus[prefvoting]'"
 
 
-def _profile_classes() -> tuple[type, type]:
+def _profile_classes() -> tuple[Any, Any]:
     """pref_voting's ``Profile`` and ``ProfileWithTies``, or an ImportError with the install hint."""
     try:
         from pref_voting.profiles import Profile
@@ -101,7 +102,8 @@ def to_pref_voting(lb: Leaderboard) -> Any:
     if order_kind(orders, lb.n_systems) == "soc":
         rankings = [[index[s] for tier in tiers for s in tier] for tiers, _ in orders]
         return Profile(rankings, rcounts=counts, cmap=cmap)
-    rmaps = [{index[s]: k for k, tier in enumerate(tiers, 1) for s in sorted(tier, key=index.get)} for tiers, _ in orders]
+    position = cast("Callable[[str], int]", index.get)  # every system of a tier is in index
+    rmaps = [{index[s]: k for k, tier in enumerate(tiers, 1) for s in sorted(tier, key=position)} for tiers, _ in orders]
     return ProfileWithTies(rmaps, rcounts=counts, candidates=list(range(lb.n_systems)), cmap=cmap)
 
 

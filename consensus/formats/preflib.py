@@ -441,11 +441,11 @@ def read_preflib(path: str | PathLike[str], *, drop_empty: bool = False) -> Lead
         orders.append(([{systems[a - 1] for a in t} for t in tiers], count))
     if not orders:
         raise FormatError(path, "the file lists no order after its header")
-    for key, actual in (("NUMBER VOTERS", sum(c for _, c in orders)), ("NUMBER UNIQUE ORDERS", len(orders))):
-        if key in header:
-            number, value = header[key]
-            if _header_int(path, number, key, value, 0) != actual:
-                raise FormatError(path, f"'# {key}: {value}' but the orders add up to {actual}", line=number)
+    for field, actual in (("NUMBER VOTERS", sum(c for _, c in orders)), ("NUMBER UNIQUE ORDERS", len(orders))):
+        if field in header:
+            number, value = header[field]
+            if _header_int(path, number, field, value, 0) != actual:
+                raise FormatError(path, f"'# {field}: {value}' but the orders add up to {actual}", line=number)
     with warnings.catch_warnings():
         warnings.filterwarnings("ignore", "left out alternative", UserWarning)  # re-issued with the file's name
         lb = from_orders(orders, systems=systems, drop_empty=drop_empty, notes=notes)

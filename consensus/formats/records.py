@@ -27,7 +27,7 @@ from ..arguments import name_list
 from ..errors import InvalidOptionError, LeaderboardError, UnknownTaskError
 from ..leaderboard import Leaderboard
 from .errors import DuplicateResultError, FormatError, MetricDirectionError
-from .metrics import direction_of, normalize_metric, split_filter
+from .metrics import Direction, direction_of, normalize_metric, split_filter
 
 __all__ = ["ResultEntry", "MetricSpec", "choose_metrics", "match_metric", "entries_to_leaderboard",
            "number_or_none", "shortlist", "check_names"]
@@ -387,15 +387,18 @@ def entries_to_leaderboard(
         if not any(name == t or (chosen[t] and normalize_metric(name) == normalize_metric(chosen[t])) for t in tasks):
             raise UnknownTaskError(name, tasks + sorted({split_filter(m)[0] for m in chosen.values()}),
                                    "higher_is_better / lower_is_better")
-    directions, unknown, sources = {}, [], {}
+    directions: dict[str, Direction | None] = {}
+    unknown: list[tuple[str, str | None]] = []
+    sources: dict[tuple[str, Direction | None, str], list[str]] = {}
     for task in tasks:
         declared = next((e.declared for e in entries if e.task == task and e.declared), None)
-        name = split_filter(chosen[task])[0] or None  # "": the scores name no metric
-        way, source = direction_of(task, chosen[task] if name else None, higher=higher, lower=lower, declared=declared)
+        metric_name = split_filter(chosen[task])[0] or None  # "": the scores name no metric
+        way, source = direction_of(task, chosen[task] if metric_name else None, higher=higher, lower=lower,
+                                   declared=declared)
         if way is None:
-            unknown.append((task, name))
+            unknown.append((task, metric_name))
         directions[task] = way
-        sources.setdefault((name or "task name", way, source), []).append(task)
+        sources.setdefault((metric_name or "task name", way, source), []).append(task)
     if unknown:
         if all(m is None for _, m in unknown):
             raise MetricDirectionError([t for t, _ in unknown], "the scores name no metric", kind="task",

@@ -7,7 +7,7 @@ never clipped at the figure edge.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from ..hints import visible
 
@@ -71,10 +71,11 @@ def new_axes(ax: Axes | None, size: tuple[float, float]) -> tuple[Figure, Axes]:
     tuple
         ``(figure, axes)``.
     """
-    _, Figure = matplotlib_modules()
+    _, figure_class = matplotlib_modules()
     if ax is not None:
-        return ax.figure, ax
-    fig = Figure(figsize=size, layout="constrained")
+        # typed Figure | SubFigure: a SubFigure's axes give the SubFigure, drawn into and tagged alike
+        return cast("Figure", ax.figure), ax
+    fig = figure_class(figsize=size, layout="constrained")
     return fig, fig.add_subplot()
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
@@ -169,8 +169,8 @@ def plot_majority_graph(
     ax.set_title(_title(winner))
     ax.set_axis_off()
     ax.margins(0.15)
-    fig.consensus_nodes = tuple(order)
-    fig.consensus_kind = "graph"
+    fig.consensus_nodes = tuple(order)  # type: ignore[attr-defined]  # consensus_* metadata set on the Figure
+    fig.consensus_kind = "graph"  # type: ignore[attr-defined]  # consensus_* metadata set on the Figure
     return fig
 
 
@@ -346,7 +346,7 @@ def plot_margin_heatmap(
     if ax is None:
         fig = matplotlib_modules()[1](figsize=margin_heatmap_size(order))
         ax, cax = heatmap_axes(fig, order)
-    fig = ax.figure
+    fig = cast("Figure", ax.figure)  # or the SubFigure of `ax`, drawn into and tagged alike
     image = ax.imshow(margins, cmap="RdBu", vmin=-scale, vmax=scale, interpolation="nearest", aspect="equal")
     image.set_gid("margins")
     if n <= 15:
@@ -367,8 +367,8 @@ def plot_margin_heatmap(
         bar = fig.colorbar(image, ax=ax, shrink=0.8 if n <= 30 else 0.4, pad=0.01)
     bar.set_label("margin (task weight)\nblue: row beats column", fontsize=8)
     bar.ax.tick_params(labelsize=7)
-    fig.consensus_nodes = tuple(order)
-    fig.consensus_kind = "heatmap"
+    fig.consensus_nodes = tuple(order)  # type: ignore[attr-defined]  # consensus_* metadata set on the Figure
+    fig.consensus_kind = "heatmap"  # type: ignore[attr-defined]  # consensus_* metadata set on the Figure
     return fig
 
 
@@ -426,5 +426,5 @@ def plot_margin_overview(data: Any, *, ranking: Sequence[str] | None = None, out
     ax.set_ylabel("position (rows)", fontsize=8)
     what = f", the first {outline} outlined" if 0 < outline < n else ""
     ax.set_title(f"All {n} systems in ranking order{what}", fontsize=9, loc="left")
-    fig.consensus_nodes = tuple(order)
+    fig.consensus_nodes = tuple(order)  # type: ignore[attr-defined]  # consensus_* metadata set on the Figure
     return fig

@@ -194,7 +194,7 @@ def plot_rank_changes(
     shown, left_out, kemeny_top = _chart_systems(positions, comparison, rules, top)
     n_all = len(positions)
     clipped = top is not None and top < n_all
-    g = rank_change_geometry(shown, n_rules=len(rules), rows=top + 1 if clipped else n_all)
+    g = rank_change_geometry(shown, n_rules=len(rules), rows=top + 1 if clipped and top is not None else n_all)
     rows, font = int(g["rows"]), g["font"]
     fig, ax = new_axes(ax, (g["width"], g["height"]))
     x = np.arange(len(rules))
@@ -240,7 +240,7 @@ def plot_rank_changes(
         title += f"; {left_out} more entrants not drawn)" if left_out else ")"
     ax.set_title(title, fontsize=10)
     ax.grid(axis="y", alpha=0.3)
-    fig.consensus_systems = tuple(shown)
+    fig.consensus_systems = tuple(shown)  # type: ignore[attr-defined]  # consensus_* metadata set on the Figure
     return fig
 
 

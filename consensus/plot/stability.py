@@ -182,8 +182,8 @@ def plot_stability(
     for axis in axes[1:]:
         axis.tick_params(axis="y", length=0)
     _legend(fig, axes, ax is not None, result, "" if n == len(result.systems) else f" ({n} of {len(result.systems)} systems)")
-    fig.consensus_systems = tuple(shown)
-    fig.consensus_rules = tuple(drawn)
+    fig.consensus_systems = tuple(shown)  # type: ignore[attr-defined]  # consensus_* metadata set on the Figure
+    fig.consensus_rules = tuple(drawn)  # type: ignore[attr-defined]  # consensus_* metadata set on the Figure
     return fig
 
 

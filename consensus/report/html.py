@@ -187,7 +187,7 @@ def _figure_html(analysis: Analysis) -> tuple[str, str]:
         fig.savefig(buffer, format="png", dpi=dpi, metadata={"Software": None})
         data = base64.b64encode(buffer.getvalue()).decode("ascii")
         image = f'<img alt="majority relation and rank changes" src="data:image/png;base64,{data}">'
-    kind = "graph" if fig.consensus_kind == "graph" else "margin heatmap"
+    kind = "graph" if fig.consensus_kind == "graph" else "margin heatmap"  # type: ignore[attr-defined]  # set by plot_analysis
     caption = (
         f"Left: the majority relation ({kind}) in the order of the exact Kemeny ranking. "
         "Right: each rule's ranking of the Kemeny top 10 and of the systems entering a rule's top 10."

@@ -8,7 +8,7 @@ Nothing here computes: every number comes from the result objects.
 from __future__ import annotations
 
 from functools import singledispatch
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import pandas as pd
@@ -214,18 +214,18 @@ def _(summary: MajoritySummary, *, top: int | None = DEFAULT_TOP) -> list[Block]
         text.append(f"Pareto-dominated ({len(dominated)} system{plural}): " + name_list(dominated, inline, "; "))
     blocks: list[Block] = [Heading("Majority graph"), Lines(tuple(text))]
     if top and len(summary.edges) > top:  # too many to list: counts and the strongest few
-        strongest = ", ".join(f"{w} > {l} ({num(m)})" for w, l, _, _, _, m in summary.edges[:5])
+        strongest = ", ".join(f"{w} > {loser} ({num(m)})" for w, loser, _, _, _, m in summary.edges[:5])
         blocks.append(lines(f"majority edges: {len(summary.edges)} of {pairs} pairs decided, {len(summary.ties)} "
                             f"tied; strongest (margin): {strongest} (JSON and CSV list every edge)"))
     elif summary.edges:
-        rows = tuple((w, l, num(a), num(b), num(t), num(m)) for w, l, a, b, t, m in summary.edges)
+        rows = tuple((w, loser, num(a), num(b), num(t), num(m)) for w, loser, a, b, t, m in summary.edges)
         blocks.append(Table(_EDGE_HEADERS, rows, "llrrrr"))
     return blocks
 
 
 @csv_text.register
 def _(summary: MajoritySummary) -> str:
-    return render_csv(_EDGE_HEADERS, [(w, l, *(csv_value(x) for x in rest)) for w, l, *rest in summary.edges])
+    return render_csv(_EDGE_HEADERS, [(w, loser, *(csv_value(x) for x in rest)) for w, loser, *rest in summary.edges])
 
 
 # ---------------------------------------------------------------------- kemeny
@@ -471,7 +471,7 @@ def _(result: ProspectiveResult, *, top: int | None = DEFAULT_TOP) -> list[Block
             "proving a 'never' (checked exactly)",
         )
     blocks = _frame_blocks(title, frame, "system", text, top)
-    hidden = len(frame) - len(blocks[2].rows) if top else 0
+    hidden = len(frame) - len(cast(Table, blocks[2]).rows) if top else 0  # [Heading, Lines, Table, ...]
     if hidden:  # say how many of the systems not shown can win
         can = sum(frame["feasible"].iloc[len(frame) - hidden:])
         blocks[-1] = lines(f"... and {hidden} more systems ({can} of them can win; the other {hidden - can} "

@@ -72,7 +72,7 @@ def provided_by(target: str) -> Any:
     Examples
     --------
     >>> provided_by("consensus.hints:visible")("a\u202eb")
-    'a\\u202eb'
+    'a\\\\u202eb'
     """
     import importlib
 
@@ -427,7 +427,9 @@ def display_html(title: str, facts: Sequence[tuple[str, Any]], frame: pd.DataFra
     >>> "&lt;b&gt;" in out and "a&amp;b" in out
     True
     """
-    esc = lambda value: html.escape(one_line(value))
+    def esc(value: object) -> str:
+        return html.escape(one_line(value))
+
     out = [f"<div><strong>{esc(title)}</strong>"]
     if facts:
         out.append("<ul>" + "".join(f"<li>{esc(label)}: {esc(value)}</li>" for label, value in facts) + "</ul>")

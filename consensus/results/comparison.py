@@ -243,7 +243,7 @@ class RuleComparison(Displayed):
             "notes": list(self.notes),
         }
 
-    def _rank_changes_dict(self) -> dict[str, dict[str, int]] | None:
+    def _rank_changes_dict(self) -> dict[str, dict[str, int | None]] | None:
         if self.baseline not in self.rankings:
             return None
         changes = self.rank_changes()

@@ -92,9 +92,9 @@ class MajoritySummary(Displayed):
         return {
             "systems": list(self.systems),
             "edges": [
-                {"winner": w, "loser": l, "wins": jsonable(a), "losses": jsonable(b), "ties": jsonable(t),
+                {"winner": w, "loser": loser, "wins": jsonable(a), "losses": jsonable(b), "ties": jsonable(t),
                  "margin": jsonable(m)}
-                for w, l, a, b, t, m in self.edges
+                for w, loser, a, b, t, m in self.edges
             ],
             "ties": [list(t) for t in self.ties],
             "condorcet_winner": self.condorcet_winner,

@@ -95,7 +95,9 @@ class ProspectiveResult(Displayed):
 
     def _display(self) -> Display:
         weak, strict = self.prospective_systems, self.strict_winners
-        names = lambda xs: (", ".join(xs[:5]) + (f" ... ({len(xs) - 5} more)" if len(xs) > 5 else "")) or "none"
+        def names(xs: tuple[str, ...]) -> str:
+            return (", ".join(xs[:5]) + (f" ... ({len(xs) - 5} more)" if len(xs) > 5 else "")) or "none"
+
         facts = [("prospective (weak)", names(weak)), ("strict winners", names(strict)),
                  ("notion", "strict" if self.strict else "weak")]
         title = f"ProspectiveResult: {len(weak)} of {len(self.systems)} systems can win under some task weights"

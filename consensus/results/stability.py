@@ -287,7 +287,9 @@ class StabilityResult(Displayed):
                 a, b = self.positions[:, r, i], self.positions[:, r, j]
                 both = ~np.isnan(a) & ~np.isnan(b)
                 n = int(both.sum())
-                share = (lambda hit: float(np.sum(hit & both)) / n if n else float("nan"))
+                def share(hit: np.ndarray, both: np.ndarray = both, n: int = n) -> float:
+                    return float(np.sum(hit & both)) / n if n else float("nan")
+
                 rows.append((rule, upper, lower, int(self.full_positions[r, i]), int(self.full_positions[r, j]),
                              share(a < b), share(a == b), share(a > b), n))
         return pd.DataFrame(rows, columns=["rule", "upper", "lower", "upper_position", "lower_position",

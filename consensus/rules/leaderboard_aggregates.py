@@ -46,7 +46,8 @@ WinRateTies = Literal["half", "loss"]
 
 # ---------------------------------------------------------------------- mean win rate
 def _win_rate_core(lb: Leaderboard, opts: Mapping[str, Any], impute: bool) -> CoreOutput:
-    from scipy.stats import rankdata  # here: scipy.stats takes most of a second to import
+    # here: scipy.stats takes most of a second to import
+    from scipy.stats import rankdata
 
     values = lb.values  # oriented: higher is better on every task
     w = lb.weight_array

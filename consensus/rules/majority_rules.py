@@ -11,7 +11,7 @@ References
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Literal, Unpack
+from typing import Any, Literal, Unpack, cast
 
 import numpy as np
 import pandas as pd
@@ -48,7 +48,7 @@ def _condorcet_core(data: Any, opts: Mapping[str, Any], impute: bool) -> CoreOut
     beats, tied = _beats(p)
     n = p.n_systems
     hits = np.nonzero(beats.sum(axis=1) == n - 1)[0]
-    unbeaten = ~beats.any(axis=0)
+    unbeaten = cast(np.ndarray, ~beats.any(axis=0))  # axis given: an array, not a scalar
     weak = tuple(s for s, ok in zip(p.systems, unbeaten.tolist()) if ok)
     scores = np.zeros(n)
     details: dict[str, Any] = {"weak_condorcet_winners": weak}

@@ -280,7 +280,7 @@ def drop_low_coverage(lb: Leaderboard, threshold: float | None) -> tuple[Leaderb
     return new, {
         "threshold": None if threshold is None else float(threshold),
         "dropped": low,
-        "coverage": {s: float(coverage[s]) for s in low} if low else {},
+        "coverage": {s: float(coverage[s]) for s in low} if coverage is not None else {},  # None iff not low
         "dropped_tasks": tuple(t for t in lb.tasks if t not in tasks),
         "note": "; ".join(added) if added else f"min_coverage={threshold:g}: every system is kept",
     }

@@ -219,7 +219,7 @@ def positional_core(rule: str) -> Callable[[Any, Mapping[str, Any], bool], CoreO
             p = pairwise_of(lb, True)
             return CoreOutput((p.wins + p.ties / 2.0).sum(axis=1), {"vector": "sum of the imputed pairwise matrix"})
         c = scoring_vector(rule, lb.n_systems, opts.get("vector"))
-        details = {"vector": tuple(float(x) for x in c)}
+        details: dict[str, Any] = {"vector": tuple(float(x) for x in c)}
         if impute:  # expected points over the compatible complete rankings of each task
             points = expected_points(lb, c, ties)
             details["imputation"] = "expected points over the compatible complete rankings of each task"

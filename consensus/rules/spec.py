@@ -5,7 +5,7 @@ from __future__ import annotations
 import warnings
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal, TypedDict
+from typing import TYPE_CHECKING, Any, Literal, TypedDict
 
 import numpy as np
 import pandas as pd
@@ -16,6 +16,9 @@ from ..leaderboard import Leaderboard
 from ..pairwise import PairwiseMatrix, pairwise
 from ..results import tiers_from_scores
 from ..validation import finite_number
+
+if TYPE_CHECKING:
+    from ..instances import InstanceScores
 
 __all__ = [
     "RuleSpec",
@@ -182,7 +185,9 @@ def quiet(call: Callable[[], Leaderboard]) -> Leaderboard:
         return call()
 
 
-def pairwise_of(data: Leaderboard | PairwiseMatrix, impute: bool, *, tie_tol: float = 0.0) -> PairwiseMatrix:
+def pairwise_of(
+    data: Leaderboard | PairwiseMatrix | InstanceScores, impute: bool, *, tie_tol: float = 0.0
+) -> PairwiseMatrix:
     """Return the pairwise matrix a majority rule uses: given, imputed, or counted from the scores.
 
     Parameters
@@ -209,7 +214,8 @@ def pairwise_of(data: Leaderboard | PairwiseMatrix, impute: bool, *, tie_tol: fl
         if tie_tol:
             raise InvalidOptionError("tie_tol cannot be combined with missing='impute'")
         return impute_pairwise(data).matrix
-    return pairwise(data, tie_tol=tie_tol)
+    # InstanceScores without impute: pairwise raises the InvalidOptionError documented above
+    return pairwise(data, tie_tol=tie_tol)  # type: ignore[arg-type]
 
 
 def tiers(systems: Sequence[str], scores: np.ndarray, *, unit: float = 1.0) -> tuple[tuple[str, ...], ...]:
