@@ -27,7 +27,7 @@ machine), not the seconds (noisy).
    the same rule on the same boards (``x winner``). A radius of 0 with no pairs means the
    target is already tied under the official weights (Borda ties are common on 100 systems).
 
-The last block repeats the medians as markdown table lines for a README performance section.
+The last block repeats the medians as markdown table lines for docs/performance.md.
 
 Usage::
 
