@@ -142,17 +142,18 @@ def test_type_checkers_see_every_lazy_name():
     """The lazy top level (PEP 562) hides its names from type checkers and IDEs: the
     ``TYPE_CHECKING`` block of ``consensus/__init__`` imports each one from the module
     ``_EXPORTS`` loads it from, and both packages ship ``py.typed``."""
-    source = (ROOT / "consensus" / "__init__.py").read_text(encoding="utf-8")
-    tree = ast.parse(source)
-    exports = next(ast.literal_eval(node.value) for node in tree.body
-                   if isinstance(node, ast.AnnAssign) and getattr(node.target, "id", "") == "_EXPORTS")
-    block = next(node for node in tree.body if isinstance(node, ast.If) and getattr(node.test, "id", "") == "TYPE_CHECKING")
-    seen = {}
-    for node in block.body:
-        assert isinstance(node, ast.ImportFrom) and node.level == 1
-        for alias in node.names:
-            seen[alias.name] = node.module or alias.name
-    assert seen == exports
+    for package in ("consensus", "consensus/formats"):
+        tree = ast.parse((ROOT / package / "__init__.py").read_text(encoding="utf-8"))
+        exports = next(ast.literal_eval(node.value) for node in tree.body
+                       if isinstance(node, ast.AnnAssign) and getattr(node.target, "id", "") == "_EXPORTS")
+        block = next(node for node in tree.body
+                     if isinstance(node, ast.If) and getattr(node.test, "id", "") == "TYPE_CHECKING")
+        seen = {}
+        for node in block.body:
+            assert isinstance(node, ast.ImportFrom) and node.level == 1
+            for alias in node.names:
+                seen[alias.name] = node.module or alias.name
+        assert seen == exports, package
     assert (ROOT / "consensus" / "py.typed").exists() and (ROOT / "solvers" / "py.typed").exists()
     assert '"py.typed"' in (ROOT / "pyproject.toml").read_text(encoding="utf-8")
 

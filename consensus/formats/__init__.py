@@ -43,7 +43,18 @@ Importing this package is cheap: the importers (and pandas) load on first use.
 from __future__ import annotations
 
 import importlib
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # what type checkers and doc tools see behind the lazy names (equal to _EXPORTS: a test)
+    from .errors import DuplicateResultError, FormatError, MetricDirectionError
+    from .harness import read_harness_results, read_harness_samples
+    from .helm import read_helm
+    from .helm_summary import read_helm_summary
+    from .metrics import metric_direction
+    from .model_dir import read_model_dir
+    from .mteb import read_mteb
+    from .pref_voting import from_pref_voting, to_pref_voting
+    from .preflib import read_preflib, write_preflib
 
 __all__ = [
     "FORMATS",
