@@ -146,7 +146,8 @@ def _open_zip(path: Path) -> tuple[Any, int]:
                                "a zip input must hold exactly one file; extract the one to read")
     try:
         member = archive.open(members[0])
-    except (RuntimeError, NotImplementedError) as exc:  # encrypted, or a method zipfile lacks (Deflate64)
+    except (RuntimeError, NotImplementedError, zipfile.BadZipFile) as exc:
+        # encrypted, a method zipfile lacks (Deflate64), or what zipfile itself sees as damaged or a bomb
         archive.close()
         raise LeaderboardError(f"cannot read {str(path)!r}: {exc}; extract it with another tool") from None
     # the archive's own record of the compressed size can lie (a bomb that hides): never above the file's size

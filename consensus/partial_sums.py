@@ -234,7 +234,7 @@ class PartialSums:
         for arr in (direct, both_all, both_sq_all, counts_all, imputed):
             np.fill_diagonal(arr, 0.0)
         imputed = np.maximum(imputed, 0.0)
-        task_counts = self.task_counts
+        task_counts: np.ndarray | None = self.task_counts  # any dtype: numpy's stubs type the sums differently by version
         if self.task_pairs is not None and task_counts is not None:
             task_counts = task_counts + sum(self.task_pairs.values(), np.zeros_like(task_counts))
         if self.per_task and task_counts is None:

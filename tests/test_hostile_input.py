@@ -342,10 +342,14 @@ def test_zip_and_bz2_edge_cases_are_named_not_crashes(tmp_path, monkeypatch):
     assert zipfile.ZipFile(bomb).infolist()[0].compress_size == 0xFFFFFFF0
     from consensus.opening import _open_zip
 
-    member, compressed = _open_zip(bomb)
-    member.close()
-    assert compressed == bomb.stat().st_size  # the ratio is taken against the bytes there are
-    with pytest.raises(cs.ConsensusError, match="it looks like a compression bomb|a truncated or damaged zip"):
+    try:
+        member, compressed = _open_zip(bomb)
+    except cs.LeaderboardError as exc:  # Python 3.12+'s zipfile sees the overlapping sizes itself
+        assert "possible zip bomb" in str(exc)
+    else:
+        member.close()
+        assert compressed == bomb.stat().st_size  # the ratio is taken against the bytes there are
+    with pytest.raises(cs.ConsensusError, match="looks like a compression bomb|truncated or damaged zip|possible zip bomb"):
         cs.read_leaderboard(bomb)
     locked = _compressed("zip", tmp_path / "locked.csv", b"model,qa\na,1\nb,2\n")
     data = bytearray(locked.read_bytes())
