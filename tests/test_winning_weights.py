@@ -26,6 +26,7 @@ import consensus as cs
 from consensus import DegenerateTaskWarning
 from consensus.errors import InvalidOptionError
 from consensus.rules.linear import linear_points, normalized_leaderboard, rule_scores
+from solvers.ordering_exact import as_rational
 from tests.strategies import score_frames
 
 # ---------------------------------------------------------------------- rule configurations
@@ -401,7 +402,10 @@ def test_weights_win_when_the_rule_is_run_and_certificates_hold_exactly(data):
     assert res.verify(lb)
     assert res.feasible == (res.weights is not None)
     if "max_weight" in extra:  # the caps are part of the exact brute force too
-        eps = exact_eps(lb, rule, opts, system, cap=frac(extra["max_weight"]))
+        # the cap is read as the rational it stands for, as the package reads every weight (0.6 is
+        # 3/5, not the binary double just below it: the thorough profile found a weak winner at
+        # exactly 3/5 that the double's value would miss by 2**-54)
+        eps = exact_eps(lb, rule, opts, system, cap=as_rational(extra["max_weight"]))
         assert abs(res.margin - float(eps)) <= TOL * scale
         assert res.feasible == (eps > 0 if strict else eps >= 0)
     if not extra:
@@ -557,7 +561,7 @@ def test_toy_intermediate_cap_matches_exact_vertex_enumeration(toy, rule, opts, 
     P = exact_points(toy, rule, opts)
     strict_winners, weak_winners = [], []
     for i, s in enumerate(toy.systems):
-        eps = max_min_margin(differences(P, i), cap=frac(cap))
+        eps = max_min_margin(differences(P, i), cap=as_rational(cap))
         for strict in (True, False):
             res = cs.winning_weights(toy, s, rule=rule, strict=strict, max_weight=cap, **opts)
             scale = res.rule_options["scale"]
@@ -736,3 +740,17 @@ def test_impute_rounding_does_not_break_the_weak_certificate():
     weak = cs.winning_weights(lb, "b", rule="borda", missing="impute", strict=False)
     assert not weak.feasible and weak.margin == pytest.approx(-1.0) and weak.verify(lb)
     check_certificate(E, lb, weak)
+
+
+def test_a_cap_is_read_as_the_rational_it_stands_for():
+    """s0 ties the top under rank_complement exactly when task t2 weighs 3/5: max_weight=0.6 allows
+    it (weakly, margin 0), not strictly, and 0.59 does not (found by the thorough profile, where
+    the exact reference had read 0.6 as the binary double below 3/5)."""
+    frame = pd.DataFrame({"t0": [0.0, 0.0, 1.0], "t1": [0.0, 0.0, 1.0], "t2": [2.0, 0.0, 1.0]}, index=["s0", "s1", "s2"])
+    lb = cs.Leaderboard.from_frame(frame)
+    P = exact_points(lb, "rank_complement", {})
+    for cap, strict, feasible in ((0.6, False, True), (0.6, True, False), (0.59, False, False)):
+        res = cs.winning_weights(lb, "s0", rule="rank_complement", strict=strict, max_weight=cap)
+        eps = max_min_margin(differences(P, 0), cap=as_rational(cap))
+        assert res.feasible is feasible and (eps >= 0 if not strict else eps > 0) is feasible
+        assert abs(res.margin - float(eps)) <= TOL * res.rule_options["scale"]
