@@ -20,16 +20,6 @@ import pandas as pd
 
 from .errors import DegenerateTaskWarning, InvalidOptionError
 from .leaderboard import Leaderboard
-from .results import (
-    CondorcetWeightsResult,
-    KemenyResult,
-    MajoritySummary,
-    ProspectiveResult,
-    RuleComparison,
-    RuleResult,
-    SensitivityResult,
-    StabilityResult,
-)
 
 __all__ = [
     "LOW_COVERAGE",
@@ -342,29 +332,10 @@ def claims_of(*results: Any) -> list[tuple[str, Any]]:
     [('Kemeny top', 'B')]
     """
     claims: list[tuple[str, Any]] = []
-    for obj in results:
-        if isinstance(obj, RuleResult):
-            claims.append((f"winner of {obj.rule}", obj.winners))
-        elif isinstance(obj, KemenyResult) and obj.ranking:
-            claims.append(("Kemeny top", obj.ranking[0]))
-        elif isinstance(obj, RuleComparison):
-            claims += claims_of(obj.kemeny)
-            claims += [(f"winner of {rule}", tiers[0]) for rule, tiers in obj.rankings.items() if rule != "kemeny" and tiers]
-        elif isinstance(obj, MajoritySummary):
-            claims.append(("Condorcet winner", obj.condorcet_winner))
-            dominators: dict[str, int] = {}
-            for by in obj.pareto_dominated.values():
-                for s in by:
-                    dominators[s] = dominators.get(s, 0) + 1
-            claims += [(f"Pareto-dominates {count} system(s)", s) for s, count in dominators.items()]
-        elif isinstance(obj, ProspectiveResult):
-            claims.append(("prospective", obj.prospective_systems))
-        elif isinstance(obj, CondorcetWeightsResult) and obj.feasible:
-            claims.append(("can win under some weights", obj.system))
-        elif isinstance(obj, SensitivityResult) and obj.target == "winner" and obj.current:
-            claims.append((f"winner of {obj.rule}", obj.current[0]))
-        elif isinstance(obj, StabilityResult):
-            claims += [(f"not separable from the top under {rule}", obj.top_set(rule)) for rule in obj.rules]
+    for obj in results:  # each result type says what it claims (results.base.Displayed.claims)
+        method = getattr(obj, "claims", None)
+        if callable(method):
+            claims += method()
     return claims
 
 

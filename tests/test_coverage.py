@@ -256,3 +256,18 @@ def test_pareto_needs_the_dominator_to_cover_the_dominated():
     )
     lb = cs.Leaderboard.from_frame(frame)
     assert cs.pareto_dominated(lb) == {"half": ("full",)}
+
+
+def test_a_result_type_claims_through_its_own_method():
+    """claims_of knows no result type: each result says what it puts forward (claims()), so a
+    new result type needs no change here; results of every kind keep their claims."""
+    import consensus as cs
+
+    class Shortlist:
+        def claims(self):
+            return [("shortlisted", ("A", "B"))]
+
+    toy = cs.load_example("votenrank-toy")
+    assert cs.claims_of(Shortlist(), None, object()) == [("shortlisted", ("A", "B"))]
+    assert cs.claims_of(cs.kemeny(toy), cs.rank(toy, "plurality"), cs.majority_summary(toy)) == [
+        ("Kemeny top", "B"), ("winner of plurality", ("A",)), ("Condorcet winner", "B")]

@@ -466,6 +466,17 @@ class Displayed:
     def _display(self) -> Display:
         return type(self).__name__, [], None
 
+    def claims(self) -> list[tuple[str, Any]]:
+        """The systems this result puts forward, as ``(claim, systems)`` pairs (none by default;
+        each result type that names winners says which): what
+        :func:`consensus.coverage.coverage_flags` checks against each system's coverage.
+
+        Returns
+        -------
+        list of (str, object)
+        """
+        return []
+
     def __repr__(self) -> str:
         return display_text(*self._display())
 

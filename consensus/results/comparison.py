@@ -184,6 +184,19 @@ class RuleComparison(Displayed):
         """One row per rule; columns documented in :func:`consensus.compare` (a fresh copy)."""
         return self._table.copy()
 
+    def claims(self) -> list[tuple[str, Any]]:
+        """The systems this result puts forward, as ``(claim, systems)`` pairs: what
+        :func:`consensus.coverage.coverage_flags` checks against each system's coverage.
+
+        Returns
+        -------
+        list of (str, object)
+            The Kemeny top, and each other rule's winners.
+        """
+        claims = self.kemeny.claims()
+        return claims + [(f"winner of {rule}", tiers[0]) for rule, tiers in self.rankings.items()
+                         if rule != "kemeny" and tiers]
+
     def _display(self) -> Display:
         groups: dict[tuple[str, ...], list[str]] = {}
         for rule in self.rules:

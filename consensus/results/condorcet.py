@@ -402,6 +402,17 @@ class CondorcetWeightsResult(Displayed):
 
         return verify_condorcet_result(table, self)
 
+    def claims(self) -> list[tuple[str, Any]]:
+        """The systems this result puts forward, as ``(claim, systems)`` pairs: what
+        :func:`consensus.coverage.coverage_flags` checks against each system's coverage.
+
+        Returns
+        -------
+        list of (str, object)
+            The system, when it can win under some weights; else none.
+        """
+        return [("can win under some weights", self.system)] if self.feasible else []
+
     def _display(self) -> Display:
         kind = "strict" if self.strict else "weak"
         verdict = "can" if self.feasible else "cannot"

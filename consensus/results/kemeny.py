@@ -238,6 +238,17 @@ class KemenyResult(Displayed):
             index=pd.Index(self.ranking, dtype=object, name="system"),
         )
 
+    def claims(self) -> list[tuple[str, Any]]:
+        """The systems this result puts forward, as ``(claim, systems)`` pairs: what
+        :func:`consensus.coverage.coverage_flags` checks against each system's coverage.
+
+        Returns
+        -------
+        list of (str, object)
+            The Kemeny top (none for an empty ranking).
+        """
+        return [("Kemeny top", self.ranking[0])] if self.ranking else []
+
     def _display(self) -> Display:
         status = getattr(self.status, "value", str(self.status))
         if not self.optimal:

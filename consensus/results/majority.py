@@ -65,6 +65,22 @@ class MajoritySummary(Displayed):
         return pd.DataFrame([list(e) for e in self.edges], columns=columns).astype(
             {"winner": object, "loser": object, "wins": float, "losses": float, "ties": float, "margin": float})
 
+    def claims(self) -> list[tuple[str, Any]]:
+        """The systems this result puts forward, as ``(claim, systems)`` pairs: what
+        :func:`consensus.coverage.coverage_flags` checks against each system's coverage.
+
+        Returns
+        -------
+        list of (str, object)
+            The Condorcet winner, and each system that Pareto-dominates others.
+        """
+        dominators: dict[str, int] = {}
+        for by in self.pareto_dominated.values():
+            for s in by:
+                dominators[s] = dominators.get(s, 0) + 1
+        return [("Condorcet winner", self.condorcet_winner),
+                *((f"Pareto-dominates {count} system(s)", s) for s, count in dominators.items())]
+
     def _display(self) -> Display:
         n = len(self.systems)
         facts = [("Condorcet winner", self.condorcet_winner or "none"),

@@ -93,6 +93,17 @@ class ProspectiveResult(Displayed):
             "method": res.method,
         }
 
+    def claims(self) -> list[tuple[str, Any]]:
+        """The systems this result puts forward, as ``(claim, systems)`` pairs: what
+        :func:`consensus.coverage.coverage_flags` checks against each system's coverage.
+
+        Returns
+        -------
+        list of (str, object)
+            The prospective systems.
+        """
+        return [("prospective", self.prospective_systems)]
+
     def _display(self) -> Display:
         weak, strict = self.prospective_systems, self.strict_winners
         def names(xs: tuple[str, ...]) -> str:

@@ -117,6 +117,17 @@ class RuleResult(RankedResult):
         """
         return ranking_table(self.ranking, dict(zip(self.systems, self.score_values.tolist())))
 
+    def claims(self) -> list[tuple[str, Any]]:
+        """The systems this result puts forward, as ``(claim, systems)`` pairs: what
+        :func:`consensus.coverage.coverage_flags` checks against each system's coverage.
+
+        Returns
+        -------
+        list of (str, object)
+            The rule's winners.
+        """
+        return [(f"winner of {self.rule}", self.winners)]
+
     def _display(self) -> Display:
         status = None
         if self.missing.get("n_missing_cells"):

@@ -218,6 +218,17 @@ class SensitivityResult(Displayed):
         moved = frame[(frame["change_l1"].abs() > 0) | (frame["change_linf"].abs() > 0) | frame["removed"]]
         return moved.reindex(moved["change_l1"].abs().sort_values(ascending=False, kind="stable").index)
 
+    def claims(self) -> list[tuple[str, Any]]:
+        """The systems this result puts forward, as ``(claim, systems)`` pairs: what
+        :func:`consensus.coverage.coverage_flags` checks against each system's coverage.
+
+        Returns
+        -------
+        list of (str, object)
+            The current winner, for ``target="winner"``; else none.
+        """
+        return [(f"winner of {self.rule}", self.current[0])] if self.target == "winner" and self.current else []
+
     def _display(self) -> Display:
         facts: list[tuple[str, Any]] = [
             ("current", _short(" > ".join(", ".join(g) for g in self.current))),

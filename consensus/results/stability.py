@@ -300,6 +300,17 @@ class StabilityResult(Displayed):
         k = self.parameters.get("k")
         return f"leave_k_out (k={k})" if self.method == "leave_k_out" else self.method
 
+    def claims(self) -> list[tuple[str, Any]]:
+        """The systems this result puts forward, as ``(claim, systems)`` pairs: what
+        :func:`consensus.coverage.coverage_flags` checks against each system's coverage.
+
+        Returns
+        -------
+        list of (str, object)
+            Each rule's set of systems not separable from the top.
+        """
+        return [(f"not separable from the top under {rule}", self.top_set(rule)) for rule in self.rules]
+
     def _display(self) -> Display:
         facts: list[tuple[str, Any]] = [
             ("method", self._method_text()), ("resamples", self.resamples),
