@@ -25,6 +25,7 @@ __all__ = [
     "check_groups_type",
     "check_frame_options",
     "check_count",
+    "check_seconds",
     "check_seed",
     "check_rng_seed",
 ]
@@ -161,6 +162,47 @@ def check_frame_options(
     if not isinstance(keep_columns, (bool, np.bool_)):
         name_list(keep_columns, "keep_columns", allow_none=True, allow_str=True)
     return lower, weight_map, groups  # type: ignore[return-value]
+
+
+def check_seconds(value: object, option: str) -> float | None:
+    """A time limit (``time_limit``, ``kemeny_time_limit``): None, or a number of seconds > 0.
+
+    The one check of every time-limit option: a bool or a string is refused (``"60"`` is not
+    read as 60), as are 0, negative, infinite and NaN values.
+
+    Parameters
+    ----------
+    value : object
+        What the user passed.
+    option : str
+        The option's name, for the message.
+
+    Returns
+    -------
+    float or None
+
+    Raises
+    ------
+    InvalidOptionError
+        `value` is not None and not a finite number > 0.
+
+    Examples
+    --------
+    >>> check_seconds(5, "time_limit"), check_seconds(None, "time_limit")
+    (5.0, None)
+    >>> check_seconds("60", "kemeny_time_limit")
+    Traceback (most recent call last):
+    ...
+    consensus.errors.InvalidOptionError: kemeny_time_limit must be a number of seconds (or None), got '60'
+    """
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise InvalidOptionError(f"{option} must be a number of seconds (or None), got {value!r}")
+    seconds = float(value)
+    if not (np.isfinite(seconds) and seconds > 0):
+        raise InvalidOptionError(f"{option} must be a positive number of seconds (or None), got {value!r}")
+    return seconds
 
 
 def check_count(value: object, option: str, minimum: int) -> int:

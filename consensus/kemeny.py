@@ -12,7 +12,6 @@ enumerating all rankings (:mod:`solvers.brute_force`).
 
 from __future__ import annotations
 
-import math
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
@@ -20,7 +19,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 
-from .arguments import check_count, check_seed, name_list
+from .arguments import check_count, check_seconds, check_seed, name_list
 from .coverage import set_aside
 from .errors import InvalidOptionError, SolveFailedError, UnknownSystemError
 from .impute import impute_pairwise
@@ -126,12 +125,7 @@ def _check_options(
         raise InvalidOptionError(
             f"method='brute_force' handles at most {MAX_BRUTE_FORCE_SYSTEMS} systems, got {n}; use 'auto' or 'ilp'"
         )
-    if time_limit is not None:
-        if isinstance(time_limit, bool) or not isinstance(time_limit, (int, float)):
-            raise InvalidOptionError(f"time_limit must be a number of seconds, got {time_limit!r}")
-        if not (math.isfinite(time_limit) and time_limit > 0):
-            raise InvalidOptionError(f"time_limit must be a positive number of seconds, got {time_limit!r}")
-        time_limit = float(time_limit)
+    time_limit = check_seconds(time_limit, "time_limit")
     if isinstance(enumerate_optima, bool) or not isinstance(enumerate_optima, (int, np.integer)) or enumerate_optima < 0:
         raise InvalidOptionError(f"enumerate_optima must be an integer >= 0 (a cap), got {enumerate_optima!r}")
     if progress is not None and not callable(progress):

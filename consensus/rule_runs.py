@@ -32,13 +32,12 @@ from typing import Any
 
 import numpy as np
 
-from .arguments import name_list
+from .arguments import check_seconds, name_list
 from .errors import InvalidOptionError
 from .instances import InstanceScores
 from .leaderboard import Leaderboard
 from .repetitions import SOLVER_THREADS
 from .results.base import tier_positions
-from .validation import finite_number
 
 __all__ = ["DEFAULT_RULES", "RuleRun", "check_rules", "check_time_limit", "loop_options", "rule_positions"]
 
@@ -110,7 +109,8 @@ def check_rules(rules: object) -> tuple[str, ...]:
 
 
 def check_time_limit(value: object) -> float | None:
-    """`kemeny_time_limit` of a resampling study: None, or seconds > 0.
+    """`kemeny_time_limit` of a resampling study: None, or seconds > 0
+    (:func:`consensus.arguments.check_seconds`, the one check of every time limit).
 
     Parameters
     ----------
@@ -131,12 +131,7 @@ def check_time_limit(value: object) -> float | None:
     >>> check_time_limit(5), check_time_limit(None)
     (5.0, None)
     """
-    if value is None:
-        return None
-    seconds = finite_number(value, "kemeny_time_limit", non_negative=True)
-    if seconds <= 0:
-        raise InvalidOptionError(f"kemeny_time_limit must be None or seconds > 0, got {value!r}")
-    return seconds
+    return check_seconds(value, "kemeny_time_limit")
 
 
 def loop_options(

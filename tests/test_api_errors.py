@@ -532,3 +532,27 @@ def test_sweep_wrong_types_raise_consensus_errors(env, name):
                 except Exception as exc:  # noqa: BLE001 - the point of the sweep
                     escaped.append(f"{label}={wrong!r}: {type(exc).__name__}: {exc}")
     assert not escaped, f"{name}: {len(escaped)} wrong-type call(s) escaped the family:\n" + "\n".join(escaped[:10])
+
+
+def test_every_time_limit_is_checked_by_one_rule():
+    """time_limit (kemeny, compare, rank) and kemeny_time_limit (stability, experiments) accept
+    the same values: None or seconds > 0; a string is refused everywhere (kemeny_time_limit='5'
+    had been read as 5 while time_limit='5' was refused)."""
+    import pytest
+
+    import consensus as cs
+    from consensus.errors import InvalidOptionError
+
+    toy = cs.load_example("votenrank-toy")
+    calls = [
+        lambda v: cs.kemeny(toy, time_limit=v),
+        lambda v: cs.rank(toy, "kemeny", time_limit=v),
+        lambda v: cs.rank_stability(toy, ["mean"], resamples=2, kemeny_time_limit=v),
+        lambda v: cs.experiments.task_removal(toy, rules=["mean"], repetitions=1, kemeny_time_limit=v),
+    ]
+    for call in calls:
+        for bad, message in (("5", "must be a number of seconds"), (True, "must be a number of seconds"),
+                             (0, "must be a positive number of seconds"), (float("nan"), "positive number")):
+            with pytest.raises(InvalidOptionError, match=message):
+                call(bad)
+        call(5)

@@ -168,7 +168,7 @@ def test_progress_and_label(votenrank_toy):
         ({"orders": [["A", "B", "C"]]}, r"orders\[0\] must list every system exactly once \(4 systems\)"),
         ({"orders": "ABCD"}, r"orders must be a non-empty list"),
         ({"repetitions": 0}, r"repetitions must be an integer >= 1"),
-        ({"kemeny_time_limit": 0}, r"kemeny_time_limit must be None or seconds > 0"),
+        ({"kemeny_time_limit": 0}, r"kemeny_time_limit must be a positive number of seconds"),
         ({"rules": ["borda", "nope"]}, r"unknown rule\(s\) 'nope'"),
         ({"label": 3}, r"label must be a string"),
     ],

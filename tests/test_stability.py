@@ -233,7 +233,7 @@ def test_unknown_rule_in_result_accessors_is_named():
         ({"top_k": 0}, r"top_k must be an integer >= 1"),
         ({"resamples": 0}, r"resamples must be an integer >= 1"),
         ({"seed": -1}, r"seed must be an integer >= 0"),
-        ({"kemeny_time_limit": 0}, r"kemeny_time_limit must be None or seconds > 0"),
+        ({"kemeny_time_limit": 0}, r"kemeny_time_limit must be a positive number of seconds"),
         ({"scheduler": "threads"}, r"scheduler must be None"),
         ({"n_jobs": 2}, r"n_jobs sets the worker processes"),
         ({"progress": "yes"}, r"progress must be None or a callable"),
