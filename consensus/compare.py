@@ -274,15 +274,7 @@ def compare_rules(
         raise InvalidOptionError(f"kemeny_result must be a KemenyResult, got {type(kemeny_result).__name__}")
     if baseline not in names:
         names.insert(0, str(baseline))
-    unknown = [r for r in names if r not in registry.RULES]
-    if unknown:  # a typo is the user's error, not a rule that failed to run
-        import difflib
-
-        close = difflib.get_close_matches(unknown[0], list(registry.RULES), n=3, cutoff=0.5)
-        hint = f"; did you mean {', '.join(map(repr, close))}?" if close else ""
-        raise InvalidOptionError(
-            f"unknown rule(s) {', '.join(map(repr, unknown))}{hint}; choose from {', '.join(registry.RULES)}"
-        )
+    registry.check_rule_names(names, listed=True)  # a typo is the user's error, not a rule that failed to run
     if "kemeny" not in names:
         names.append("kemeny")
     options = {str(k): dict(v) for k, v in (rule_options or {}).items()}

@@ -94,14 +94,12 @@ def check_rules(rules: object) -> tuple[str, ...]:
     >>> check_rules(["borda", "kemeny"])
     ('borda', 'kemeny')
     """
-    from .rules.registry import RULE_NAMES
+    from .rules.registry import check_rule_names
 
     names = tuple(name_list(rules, "rules", kind="rule names"))
     if not names:
         raise InvalidOptionError("rules must name at least one rule")
-    unknown = [r for r in names if r not in RULE_NAMES]
-    if unknown:
-        raise InvalidOptionError(f"unknown rule(s) {', '.join(map(repr, unknown))}; rules are {', '.join(RULE_NAMES)}")
+    check_rule_names(list(names), listed=True)
     twice = sorted({r for r in names if names.count(r) > 1})
     if twice:
         raise InvalidOptionError(f"rules lists {', '.join(twice)} more than once")

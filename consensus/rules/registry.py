@@ -32,7 +32,7 @@ from . import (
 )
 from .spec import DEFAULT_COVERAGE, SHARED_OPTION_NAMES, RuleSpec
 
-__all__ = ["Rule", "RULES", "RULE_NAMES", "rank", "auto_missing"]
+__all__ = ["Rule", "RULES", "RULE_NAMES", "rank", "auto_missing", "check_rule_names"]
 
 
 @dataclass(frozen=True)
@@ -134,6 +134,40 @@ RULES: Mapping[str, Rule] = MappingProxyType(
 RULE_NAMES: tuple[str, ...] = tuple(RULES)
 
 
+def check_rule_names(names: object, *, listed: bool = False) -> None:
+    """Refuse names that are not registered rules: the one "unknown rule" check of the package
+    (``rank``, ``compare``, the resampling studies and experiments, the CLI).
+
+    Parameters
+    ----------
+    names : str or sequence of str
+        One rule name (``rule=``) or several (``rules=``).
+    listed : bool, default False
+        The names came as a list: the message says "rule(s)".
+
+    Raises
+    ------
+    InvalidOptionError
+        Naming the unknown names, the closest rule names, and every rule.
+
+    Examples
+    --------
+    >>> check_rule_names(["borda", "kemeny"], listed=True)
+    >>> check_rule_names("bordda")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    consensus.errors.InvalidOptionError: unknown rule 'bordda'; did you mean 'borda'?; choose one of plurality, borda, ...
+    """
+    given = [names] if isinstance(names, str) or not isinstance(names, (list, tuple)) else list(names)
+    unknown = [n for n in given if not isinstance(n, str) or n not in RULES]
+    if not unknown:
+        return
+    close = difflib.get_close_matches(str(unknown[0]), list(RULES), n=3, cutoff=0.5)
+    hint = f"; did you mean {', '.join(repr(c) for c in close)}?" if close else ""
+    shown = ", ".join(map(repr, unknown))
+    raise InvalidOptionError(f"unknown rule{'(s)' if listed else ''} {shown}{hint}; choose one of {', '.join(RULES)}")
+
+
 def auto_missing(rule: str) -> str | None:
     """The missing-score policy ``missing="auto"`` of ``compare`` / ``analyze`` gives `rule`.
 
@@ -166,8 +200,7 @@ def auto_missing(rule: str) -> str | None:
     >>> auto_missing("mean_win_rate"), auto_missing("schulze"), auto_missing("normalized_mean")
     (None, None, 'median')
     """
-    if not isinstance(rule, str) or rule not in RULES:
-        raise InvalidOptionError(f"unknown rule {rule!r}; choose one of {', '.join(RULES)}")
+    check_rule_names(rule)
     spec = RULES[rule].spec
     if spec.pairwise_missing:
         return None
@@ -264,10 +297,7 @@ def rank(data: Leaderboard | PairwiseMatrix, rule: str, **options: Any) -> RuleR
     >>> rank(toy, "dowdall", tie_break="lexicographic").order
     ('A', 'B', 'C', 'D')
     """
-    if not isinstance(rule, str) or rule not in RULES:
-        close = difflib.get_close_matches(str(rule), list(RULES), n=3, cutoff=0.5)
-        hint = f"; did you mean {', '.join(repr(c) for c in close)}?" if close else ""
-        raise InvalidOptionError(f"unknown rule {rule!r}{hint}; choose one of {', '.join(RULES)}")
+    check_rule_names(rule)
     entry = RULES[rule]
     allowed = set(entry.options) | set(SHARED_OPTION_NAMES)
     unknown = sorted(set(options) - allowed)
