@@ -26,6 +26,7 @@ __all__ = [
     "check_frame_options",
     "check_count",
     "check_seconds",
+    "check_min_coverage",
     "check_seed",
     "check_rng_seed",
 ]
@@ -203,6 +204,48 @@ def check_seconds(value: object, option: str) -> float | None:
     if not (np.isfinite(seconds) and seconds > 0):
         raise InvalidOptionError(f"{option} must be a positive number of seconds (or None), got {value!r}")
     return seconds
+
+
+def check_min_coverage(value: object, prefix: str = "") -> float | None:
+    """A coverage threshold (``min_coverage``): None, or a share of the task weight in [0, 1].
+
+    The one check of the option wherever it is taken (``rank``, ``kemeny``, the weight
+    questions, ``analyze``, ``Leaderboard.with_min_coverage``): a bool or a string is refused
+    (``"0.5"`` is not read as 0.5), as are NaN and values outside [0, 1].
+
+    Parameters
+    ----------
+    value : object
+        What the user passed.
+    prefix : str, optional
+        Put before the message (``"rule 'borda': "``).
+
+    Returns
+    -------
+    float or None
+
+    Raises
+    ------
+    InvalidOptionError
+        `value` is not None and not a number in [0, 1].
+
+    Examples
+    --------
+    >>> check_min_coverage(0.5), check_min_coverage(None)
+    (0.5, None)
+    >>> check_min_coverage(1.5)
+    Traceback (most recent call last):
+    ...
+    consensus.errors.InvalidOptionError: min_coverage must be in [0, 1] (a share of the task weight), got 1.5
+    """
+    if value is None:
+        return None
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+        raise InvalidOptionError(f"{prefix}min_coverage must be a number in [0, 1] or None, got {value!r}")
+    share = float(value)
+    if not 0.0 <= share <= 1.0:
+        raise InvalidOptionError(f"{prefix}min_coverage must be in [0, 1] (a share of the task weight), got {value!r}")
+    return share
 
 
 def check_count(value: object, option: str, minimum: int) -> int:

@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .arguments import check_min_coverage
 from .errors import DegenerateTaskWarning, InvalidOptionError
 from .leaderboard import Leaderboard
 
@@ -148,9 +149,7 @@ def set_aside(lb: Any, min_coverage: float | None = None) -> Any:
     set aside, not ranked: 1 system(s) compared with no rival (no task scores it and another system): 'lone' (1/4 tasks, 25% of the weight, 0/3 rivals)
     """
     if min_coverage is not None:
-        if isinstance(min_coverage, bool) or not isinstance(min_coverage, (int, float, np.integer, np.floating)) \
-                or not 0 <= float(min_coverage) <= 1:
-            raise InvalidOptionError(f"min_coverage must be a number in [0, 1], got {min_coverage!r}")
+        check_min_coverage(min_coverage)
         if not isinstance(lb, Leaderboard):
             raise InvalidOptionError(f"min_coverage needs a Leaderboard (scores), got {type(lb).__name__}")
     if not isinstance(lb, Leaderboard) or not lb.has_missing:

@@ -556,13 +556,13 @@ class Leaderboard(TaskScores):
         >>> small.systems, small.notes[-1]
         (('a', 'b'), "min_coverage=0.75: dropped 1 system(s) scored on less than 75% of the task weight: 'c' (1 of 2 tasks, 50%)")
         """
+        from .arguments import check_min_coverage
         from .errors import InvalidOptionError
 
-        if isinstance(threshold, bool) or not isinstance(threshold, (int, float, np.integer, np.floating)):
-            raise InvalidOptionError(f"min_coverage must be a number in [0, 1], got {threshold!r}")
-        value = float(threshold)
-        if not 0.0 <= value <= 1.0:
-            raise InvalidOptionError(f"min_coverage must be in [0, 1] (a share of the task weight), got {threshold!r}")
+        if threshold is None:
+            raise InvalidOptionError("min_coverage must be a number in [0, 1], got None")
+        value = check_min_coverage(threshold)
+        assert value is not None  # None refused just above
         coverage = self.coverage
         low = [s for s in self.systems if coverage[s] < value - 1e-12]
         if not low:

@@ -556,3 +556,26 @@ def test_every_time_limit_is_checked_by_one_rule():
             with pytest.raises(InvalidOptionError, match=message):
                 call(bad)
         call(5)
+
+
+def test_every_min_coverage_is_checked_by_one_rule():
+    """min_coverage takes None or a share in [0, 1] wherever it is taken; a string is refused
+    everywhere (rank had read '0.5' as 0.5 while kemeny and with_min_coverage refused it)."""
+    import pytest
+
+    import consensus as cs
+    from consensus.errors import InvalidOptionError
+
+    toy = cs.load_example("votenrank-toy")
+    calls = [
+        lambda v: cs.rank(toy, "borda", min_coverage=v),
+        lambda v: cs.kemeny(toy, min_coverage=v),
+        lambda v: cs.prospective(toy, min_coverage=v),
+        lambda v: toy.with_min_coverage(v),
+    ]
+    for call in calls:
+        for bad, message in (("0.5", "must be a number in \\[0, 1\\]"), (True, "must be a number in \\[0, 1\\]"),
+                             (1.5, "must be in \\[0, 1\\]"), (float("nan"), "must be in \\[0, 1\\]")):
+            with pytest.raises(InvalidOptionError, match=message):
+                call(bad)
+        call(0.5)

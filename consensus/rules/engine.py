@@ -31,6 +31,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ..arguments import check_min_coverage
 from ..errors import InvalidOptionError, MissingScoreError, ScoreOverflowError
 from ..inputs import as_pairwise
 from ..instances import InstanceScores
@@ -269,17 +270,9 @@ def _check_shared(spec: RuleSpec, shared: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def _check_min_coverage(value: Any, rule: str) -> float | str | None:
-    if value is None or (isinstance(value, str) and value == DEFAULT_COVERAGE):
+    if isinstance(value, str) and value == DEFAULT_COVERAGE:
         return value
-    if isinstance(value, (bool, np.bool_)):
-        raise InvalidOptionError(f"rule {rule!r}: min_coverage must be a number in [0, 1] or None, got {value!r}")
-    try:
-        v = float(value)
-    except (TypeError, ValueError):
-        raise InvalidOptionError(f"rule {rule!r}: min_coverage must be a number in [0, 1] or None, got {value!r}") from None
-    if not 0.0 <= v <= 1.0:
-        raise InvalidOptionError(f"rule {rule!r}: min_coverage must be in [0, 1] (a share of the task weight), got {value!r}")
-    return v
+    return check_min_coverage(value, f"rule {rule!r}: ")
 
 
 def _two_step(
