@@ -148,8 +148,9 @@ def _open_zip(path: Path) -> tuple[Any, int]:
         member = archive.open(members[0])
     except (RuntimeError, NotImplementedError, zipfile.BadZipFile) as exc:
         # encrypted, a method zipfile lacks (Deflate64), or what zipfile itself sees as damaged or a bomb
-        archive.close()
         raise LeaderboardError(f"cannot read {str(path)!r}: {exc}; extract it with another tool") from None
+    finally:
+        archive.close()  # the open member keeps its own reference to the file until it is closed
     # the archive's own record of the compressed size can lie (a bomb that hides): never above the file's size
     return member, max(min(members[0].compress_size, path.stat().st_size), 1)
 

@@ -32,14 +32,14 @@ from typing import Any
 
 import numpy as np
 
-from .arguments import check_seconds, name_list
+from .arguments import name_list
 from .errors import InvalidOptionError
 from .instances import InstanceScores
 from .leaderboard import Leaderboard
 from .repetitions import SOLVER_THREADS
 from .results.base import tier_positions
 
-__all__ = ["DEFAULT_RULES", "RuleRun", "check_rules", "check_time_limit", "loop_options", "rule_positions"]
+__all__ = ["DEFAULT_RULES", "RuleRun", "check_rules", "loop_options", "rule_positions"]
 
 #: The rules a stability study or experiment runs when none are named.
 DEFAULT_RULES = ("mean", "borda", "copeland", "minimax", "kemeny")
@@ -104,32 +104,6 @@ def check_rules(rules: object) -> tuple[str, ...]:
     if twice:
         raise InvalidOptionError(f"rules lists {', '.join(twice)} more than once")
     return names
-
-
-def check_time_limit(value: object) -> float | None:
-    """`kemeny_time_limit` of a resampling study: None, or seconds > 0
-    (:func:`consensus.arguments.check_seconds`, the one check of every time limit).
-
-    Parameters
-    ----------
-    value : float or None
-        Seconds per Kemeny solve.
-
-    Returns
-    -------
-    float or None
-
-    Raises
-    ------
-    InvalidOptionError
-        If `value` is not None and not a finite number > 0.
-
-    Examples
-    --------
-    >>> check_time_limit(5), check_time_limit(None)
-    (5.0, None)
-    """
-    return check_seconds(value, "kemeny_time_limit")
 
 
 def loop_options(

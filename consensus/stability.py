@@ -47,14 +47,14 @@ from typing import Any, Literal
 import numpy as np
 import pandas as pd
 
-from .arguments import check_count, check_seed
+from .arguments import check_count, check_seconds, check_seed
 from .errors import DegenerateTaskWarning, InvalidOptionError
 from .instances import InstanceScores
 from .leaderboard import Leaderboard
 from .limits import check_repetitions
 from .repetitions import check_progress, check_scheduler, run_repetitions, spawn_seeds
 from .results.stability import StabilityResult
-from .rule_runs import DEFAULT_RULES, check_rules, check_time_limit, rule_positions
+from .rule_runs import DEFAULT_RULES, check_rules, rule_positions
 
 __all__ = ["METHODS", "rank_stability"]
 
@@ -179,7 +179,7 @@ def _check_options(
     check_count(top_k, "top_k", 1)
     check_count(resamples, "resamples", 1)
     check_seed(seed, "seed", allow_none=False)
-    limit = check_time_limit(kemeny_time_limit)
+    limit = check_seconds(kemeny_time_limit, "kemeny_time_limit")
     check_progress(progress)
     return count, limit
 

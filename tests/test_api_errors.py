@@ -8,6 +8,7 @@ public callable with a wrong type for each parameter.
 from __future__ import annotations
 
 import builtins
+import functools
 import io
 import os
 import warnings
@@ -534,48 +535,43 @@ def test_sweep_wrong_types_raise_consensus_errors(env, name):
     assert not escaped, f"{name}: {len(escaped)} wrong-type call(s) escaped the family:\n" + "\n".join(escaped[:10])
 
 
-def test_every_time_limit_is_checked_by_one_rule():
-    """time_limit (kemeny, compare, rank) and kemeny_time_limit (stability, experiments) accept
-    the same values: None or seconds > 0; a string is refused everywhere (kemeny_time_limit='5'
-    had been read as 5 while time_limit='5' was refused)."""
-    import pytest
+@functools.cache
+def _toy():
+    return cs.load_example("votenrank-toy")
 
-    import consensus as cs
-    from consensus.errors import InvalidOptionError
 
-    toy = cs.load_example("votenrank-toy")
-    calls = [
-        lambda v: cs.kemeny(toy, time_limit=v),
-        lambda v: cs.rank(toy, "kemeny", time_limit=v),
-        lambda v: cs.rank_stability(toy, ["mean"], resamples=2, kemeny_time_limit=v),
-        lambda v: cs.experiments.task_removal(toy, rules=["mean"], repetitions=1, kemeny_time_limit=v),
-    ]
+#: option -> (the entry points taking it, (bad value, message) pairs, a good value).
+SHARED_CHECKS = {
+    # time_limit (kemeny, rank) and kemeny_time_limit (stability, experiments): kemeny_time_limit='5'
+    # had been read as 5 while time_limit='5' was refused
+    "time limits": (
+        [lambda v: cs.kemeny(_toy(), time_limit=v),
+         lambda v: cs.rank(_toy(), "kemeny", time_limit=v),
+         lambda v: cs.rank_stability(_toy(), ["mean"], resamples=2, kemeny_time_limit=v),
+         lambda v: cs.experiments.task_removal(_toy(), rules=["mean"], repetitions=1, kemeny_time_limit=v)],
+        [("5", "must be a number of seconds"), (True, "must be a number of seconds"),
+         (0, "must be a positive number of seconds"), (float("nan"), "positive number")],
+        5,
+    ),
+    # min_coverage: rank had read '0.5' as 0.5 while kemeny and with_min_coverage refused it
+    "min_coverage": (
+        [lambda v: cs.rank(_toy(), "borda", min_coverage=v),
+         lambda v: cs.kemeny(_toy(), min_coverage=v),
+         lambda v: cs.prospective(_toy(), min_coverage=v),
+         lambda v: _toy().with_min_coverage(v)],
+        [("0.5", "must be a number in \\[0, 1\\]"), (True, "must be a number in \\[0, 1\\]"),
+         (1.5, "must be in \\[0, 1\\]"), (float("nan"), "must be in \\[0, 1\\]")],
+        0.5,
+    ),
+}
+
+
+@pytest.mark.parametrize("option", list(SHARED_CHECKS))
+def test_an_option_shared_by_entry_points_is_checked_by_one_rule(option):
+    """The same values are accepted and refused, with the same message, wherever the option is taken."""
+    calls, bad_values, good = SHARED_CHECKS[option]
     for call in calls:
-        for bad, message in (("5", "must be a number of seconds"), (True, "must be a number of seconds"),
-                             (0, "must be a positive number of seconds"), (float("nan"), "positive number")):
-            with pytest.raises(InvalidOptionError, match=message):
+        for bad, message in bad_values:
+            with pytest.raises(cs.InvalidOptionError, match=message):
                 call(bad)
-        call(5)
-
-
-def test_every_min_coverage_is_checked_by_one_rule():
-    """min_coverage takes None or a share in [0, 1] wherever it is taken; a string is refused
-    everywhere (rank had read '0.5' as 0.5 while kemeny and with_min_coverage refused it)."""
-    import pytest
-
-    import consensus as cs
-    from consensus.errors import InvalidOptionError
-
-    toy = cs.load_example("votenrank-toy")
-    calls = [
-        lambda v: cs.rank(toy, "borda", min_coverage=v),
-        lambda v: cs.kemeny(toy, min_coverage=v),
-        lambda v: cs.prospective(toy, min_coverage=v),
-        lambda v: toy.with_min_coverage(v),
-    ]
-    for call in calls:
-        for bad, message in (("0.5", "must be a number in \\[0, 1\\]"), (True, "must be a number in \\[0, 1\\]"),
-                             (1.5, "must be in \\[0, 1\\]"), (float("nan"), "must be in \\[0, 1\\]")):
-            with pytest.raises(InvalidOptionError, match=message):
-                call(bad)
-        call(0.5)
+        call(good)

@@ -87,14 +87,14 @@ from typing import Any, Literal
 import numpy as np
 import pandas as pd
 
-from ..arguments import check_count
+from ..arguments import check_count, check_seconds
 from ..datasets import load_example
 from ..errors import DegenerateTaskWarning, InvalidOptionError, NonPositiveScoreError
 from ..leaderboard import Leaderboard
 from ..limits import check_repetitions
 from ..repetitions import check_scheduler, run_repetitions, spawn_seeds
 from ..results import ExperimentResult
-from ..rule_runs import check_rules, check_time_limit, loop_options
+from ..rule_runs import check_rules, loop_options
 from ..rules.registry import RULE_NAMES, rank
 from .perturbations import KEMENY_TIME_LIMIT
 
@@ -404,7 +404,7 @@ def iia(
     elif not isinstance(label, str):
         raise InvalidOptionError(f"label must be a string, got {label!r}")
     opts = _check_options(options, names)
-    kemeny_time_limit = check_time_limit(kemeny_time_limit)
+    kemeny_time_limit = check_seconds(kemeny_time_limit, "kemeny_time_limit")
     full: dict[str, int] = {}
     for rule in names:  # the full board: DP, and every rule's options checked before the repetitions
         res = rank(data, rule, **loop_options(data, rule, opts.get(rule, {}), kemeny_time_limit))

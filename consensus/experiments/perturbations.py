@@ -51,14 +51,14 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..arguments import check_count, name_list
+from ..arguments import check_count, check_seconds, name_list
 from ..datasets import gumbel_leaderboard
 from ..errors import InvalidOptionError
 from ..leaderboard import Leaderboard
 from ..limits import check_repetitions
 from ..repetitions import check_progress, check_scheduler, run_repetitions, spawn_seeds
 from ..results import ExperimentResult
-from ..rule_runs import DEFAULT_RULES, check_rules, check_time_limit, rule_positions
+from ..rule_runs import DEFAULT_RULES, check_rules, rule_positions
 from ..validation import finite_number
 from .missing import remove_scores
 
@@ -225,7 +225,7 @@ def _run(
     values = tuple(check_setting(v, n_tasks) for v in name_list(settings, setting, kind="values"))
     if not values:
         raise InvalidOptionError(f"{setting} must list at least one value")
-    kemeny_time_limit = check_time_limit(kemeny_time_limit)
+    kemeny_time_limit = check_seconds(kemeny_time_limit, "kemeny_time_limit")
     n_systems = data.n_systems if data is not None else int(spec["n_systems"])  # type: ignore[index]
     check_repetitions(check_count(repetitions, "repetitions", 1), 1024 + 16 * len(names) * len(values) * n_systems,
                       "repetitions")
