@@ -65,6 +65,9 @@ _EXPORTS: dict[str, str] = {
     "claims_of": "coverage",
     "coverage_flags": "coverage",
     "with_min_coverage": "coverage",
+    # the preparation stage every question shares: coverage, missing scores, group weighting
+    "prepare": "preparation",
+    "Prepared": "preparation",
     # pairwise comparisons and the majority relation
     "PairwiseMatrix": "pairwise",
     "pairwise": "pairwise",
@@ -123,6 +126,7 @@ _EXPORTS: dict[str, str] = {
     "MajoritySummary": "results",
     "MeanBaselineResult": "results",
     "PairwiseConfidence": "results",
+    "Preparation": "results",
     "ProspectiveResult": "results",
     "RobustnessResult": "results",
     "ExperimentResult": "results",
@@ -214,6 +218,7 @@ if TYPE_CHECKING:  # what type checkers and IDEs see behind the lazy names (a te
         weak_condorcet_winners,
     )
     from .pairwise import PairwiseMatrix, pairwise
+    from .preparation import Prepared, prepare
     from .prospective import prospective
     from .readers import read_instances, read_leaderboard
     from .report import render
@@ -229,6 +234,7 @@ if TYPE_CHECKING:  # what type checkers and IDEs see behind the lazy names (a te
         MajoritySummary,
         MeanBaselineResult,
         PairwiseConfidence,
+        Preparation,
         ProspectiveResult,
         RobustnessResult,
         RuleComparison,

@@ -18,11 +18,12 @@ from importlib import resources
 from typing import Any
 
 from .compare import DEFAULT_RULES, compare_rules
-from .coverage import LOW_COVERAGE, claims_of, coverage_flags, set_aside
+from .coverage import LOW_COVERAGE, claims_of, coverage_flags
 from .errors import ConsensusError, InvalidOptionError
 from .leaderboard import Leaderboard
 from .limits import check_square_matrices
 from .majority import majority_summary
+from .preparation import prepared_for
 from .prospective import prospective as prospective_systems
 from .report.blocks import format_ranking, num
 from .results import Analysis, Check, MajoritySummary, RuleComparison
@@ -117,11 +118,11 @@ def analyze(
         raise InvalidOptionError(f"analyze needs a Leaderboard, got {type(table).__name__}")
     coverage_flags(table, (), coverage_threshold)  # checks the threshold before any solve
     check_square_matrices(table.n_systems, "analysis", "the full analysis")  # before any of it, not late
-    before = len(table.notes)
-    table = set_aside(table, min_coverage)  # systems compared with no rival, or barely evaluated
-    notes: list[str] = list(table.notes[before:])
-    comparison = compare_rules(  # the same threshold: the table is already treated, nothing more is set aside
-        table, rules=rules, missing=missing, time_limit=time_limit, solver=solver, progress=progress,
+    given = table
+    covered = prepared_for(given, "analyze", min_coverage=min_coverage)  # no rival, or barely evaluated
+    table, notes = covered.leaderboard, list(covered.preparation.notes)
+    comparison = compare_rules(  # the same threshold: every question sets aside the same systems, and says so
+        given, rules=rules, missing=missing, time_limit=time_limit, solver=solver, progress=progress,
         rule_options=rule_options, min_coverage=min_coverage,
     )
     summary = majority_summary(table)
@@ -129,7 +130,7 @@ def analyze(
     if prospective:
         policy = missing if missing in (None, "pairwise", "drop_tasks", "drop_systems", "median") else None
         try:
-            frame = prospective_systems(table, strict=strict, missing=policy, scored_tasks_only=scored_tasks_only,
+            frame = prospective_systems(given, strict=strict, missing=policy, scored_tasks_only=scored_tasks_only,
                                         min_coverage=min_coverage)
         except ConsensusError as exc:
             notes.append(f"prospective systems not computed: {type(exc).__name__}: {exc}")

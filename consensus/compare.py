@@ -24,7 +24,6 @@ from typing import Any
 import pandas as pd
 
 from .arguments import name_list
-from .coverage import set_aside
 from .distances import (
     Tiers,
     as_tiers,
@@ -38,9 +37,9 @@ from .impute import impute_pairwise
 from .kemeny import kemeny
 from .leaderboard import Leaderboard
 from .majority import condorcet_winner
-from .missing_policies import ENTRY_POLICIES, apply_policy, check_policy, policy_record
 from .pairwise import PairwiseMatrix, pairwise
-from .results import RuleComparison
+from .preparation import check_missing, prepared_for
+from .results import Preparation, RuleComparison
 from .rules import rank, registry
 from .task_distances import (
     rank_vector,
@@ -122,22 +121,22 @@ def _resolve_policies(
     return out
 
 
-def _kemeny_matrix(table: Leaderboard, policy: str | None) -> tuple[PairwiseMatrix, dict[str, Any]]:
-    """The pairwise matrix of the Kemeny reference under `policy` (every system is kept)."""
-    if policy == "drop_systems":
-        record = policy_record(
-            None, len(table.missing_cells()),
-            "pairwise on shared tasks: the Kemeny reference ranks every system, so drop_systems does not apply",
-        )
-        return pairwise(table), record
+def _kemeny_matrix(
+    given: Leaderboard, table: Leaderboard, policy: str | None, min_coverage: float | None
+) -> tuple[PairwiseMatrix, Preparation]:
+    """The pairwise matrix of the Kemeny reference under `policy` (every system of `table`, the
+    set-aside `given`, is kept: ``"drop_systems"`` and a policy that fails fall back to pairwise)."""
     try:
-        lb, record = apply_policy(table, policy, "compare_rules")
+        ready = prepared_for(given, "compare_rules", missing=policy, min_coverage=min_coverage,
+                             impute_treatment="imputed pairwise matrix (impute_pairwise)")
     except ConsensusError as exc:
-        record = policy_record(None, len(table.missing_cells()), f"pairwise on shared tasks ({exc})")
-        return pairwise(table), record
-    if policy == "impute" and table.has_missing:
-        return impute_pairwise(table).matrix, record
-    return pairwise(lb), record
+        ready, why = prepared_for(given, "compare_rules", min_coverage=min_coverage), f"pairwise on shared tasks ({exc})"
+    else:
+        if policy != "drop_systems":
+            return (impute_pairwise(ready.leaderboard).matrix if ready.impute else pairwise(ready.leaderboard)), ready.preparation
+        ready = prepared_for(given, "compare_rules", min_coverage=min_coverage)
+        why = "pairwise on shared tasks: the Kemeny reference ranks every system, so drop_systems does not apply"
+    return pairwise(table), ready.preparation.with_treatment(why) if table.has_missing else ready.preparation
 
 
 def _restrict(tiers: Tiers, keep: set[str]) -> Tiers:
@@ -176,7 +175,7 @@ def compare_rules(
         :func:`consensus.rank`, rules that need complete scores fail. Any other policy
         applies to every rule that accepts it (``"impute"``: the rules that can impute;
         the others fall back to ``"auto"``). ``rule_options[rule]["missing"]`` overrides
-        it per rule. :attr:`RuleComparison.policies` says what each rule used.
+        it per rule. :attr:`RuleComparison.preparations` says what each rule used.
     min_coverage : float, optional
         Drop the systems scored on less than this share of the task weight first
         (:meth:`Leaderboard.with_min_coverage`); the note naming them is in
@@ -251,10 +250,10 @@ def compare_rules(
     if not isinstance(table, Leaderboard):
         raise InvalidOptionError(f"compare_rules needs a Leaderboard, got {type(table).__name__}")
     if missing != "auto":
-        missing = check_policy(missing, ENTRY_POLICIES, "compare_rules")
-    before = len(table.notes)
-    table = set_aside(table, min_coverage)
-    notes = table.notes[before:]
+        missing = check_missing(missing, "compare_rules")
+    scores = table
+    covered = prepared_for(scores, "compare_rules", min_coverage=min_coverage)  # what every rule sets aside
+    table, notes = covered.leaderboard, covered.preparation.notes
     pen = check_penalty(tie_penalty)
     ks = tuple(name_list(ks, "ks", kind="integers"))
     for k in ks:
@@ -283,12 +282,12 @@ def compare_rules(
         raise InvalidOptionError(f"rule_options names rule(s) not compared: {', '.join(map(repr, unknown_options))}")
     chosen = _resolve_policies(names, missing, options, table.has_missing)
 
-    policies: dict[str, dict[str, Any]] = {}
+    preparations: dict[str, Preparation] = {}
+    chosen_by = {name: how for name, (_, _, how) in chosen.items()}
     if kemeny_result is None:
         kem_options = dict(options.get("kemeny", {}))
-        kem_policy = check_policy(kem_options.pop("missing", chosen["kemeny"][1]), ENTRY_POLICIES, "compare_rules")
-        pairs, policies["kemeny"] = _kemeny_matrix(table, kem_policy)
-        policies["kemeny"]["chosen_by"] = "rule_options" if "missing" in options.get("kemeny", {}) else chosen["kemeny"][2]
+        kem_policy = check_missing(kem_options.pop("missing", chosen["kemeny"][1]), "compare_rules")
+        pairs, preparations["kemeny"] = _kemeny_matrix(scores, table, kem_policy, min_coverage)
         kw: dict[str, Any] = {"time_limit": time_limit, "solver": solver}
         if progress is not None:
             kw["progress"] = progress
@@ -298,8 +297,8 @@ def compare_rules(
         kemeny_seconds = time.perf_counter() - start
     else:
         pairs = pairwise(table)
-        policies["kemeny"] = policy_record(None, len(table.missing_cells()), "Kemeny result given (kemeny_result)")
-        policies["kemeny"]["chosen_by"] = "kemeny_result"
+        preparations["kemeny"] = covered.preparation.with_treatment("Kemeny result given (kemeny_result)")
+        chosen_by["kemeny"] = "kemeny_result"
         kemeny_seconds = float(getattr(kemeny_result, "seconds", float("nan")))
     kemeny_tiers = as_tiers(kemeny_result.ranking)
     rank_vector(pairs, kemeny_tiers)  # the result belongs to this leaderboard
@@ -316,19 +315,16 @@ def compare_rules(
         kw = dict(options.get(name, {}))
         if given:
             kw["missing"] = policy
-        if min_coverage is not None:  # each rule sets aside what the comparison set aside, no more
-            kw.setdefault("min_coverage", min_coverage)
+        kw.setdefault("min_coverage", min_coverage)  # each rule sets aside what the comparison set aside, no more
         start = time.perf_counter()
         try:
-            results[name] = rank(table, name, **kw)
-            record = dict(getattr(results[name], "missing", None) or {})
+            results[name] = rank(scores, name, **kw)
+            preparations[name] = results[name].preparation
         except ConsensusError as exc:
             errors[name] = f"{type(exc).__name__}: {exc}"
-            record = policy_record(policy, len(table.missing_cells()), "not run")
-        record["chosen_by"] = how
-        policies[name] = record
+            preparations[name] = Preparation(policy, "not run", len(table.missing_cells()), notes=notes)
         seconds[name] = time.perf_counter() - start
-    policies = {name: policies[name] for name in names}
+    preparations = {name: preparations[name] for name in names}
 
     rankings = {name: as_tiers(res) for name, res in results.items()}
     winner = condorcet_winner(pairs)
@@ -423,7 +419,8 @@ def compare_rules(
         tie_penalty=pen,
         dispersion=task_dispersion(table, tie_penalty=pen),
         total_weight=total_weight,
-        policies=policies,
+        preparations=preparations,
+        chosen_by=chosen_by,
         notes=notes,
     )
 
@@ -453,7 +450,7 @@ def compare(table: Leaderboard, *, rules: Iterable[str] = DEFAULT_RULES, **optio
     A rule that could not run keeps its row: ``status="failed"``, the error in ``note``,
     an empty ``winner`` and missing values (NaN or NA) elsewhere. On a leaderboard with
     missing scores every rule runs by default (``missing="auto"``); the policy each used is
-    in :attr:`RuleComparison.policies` (``compare_rules(...).policies``).
+    in :attr:`RuleComparison.chosen_by` (``compare_rules(...).chosen_by``).
 
     Parameters
     ----------

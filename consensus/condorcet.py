@@ -59,6 +59,7 @@ from .errors import (
 )
 from .evidence import make_certificate, single_rival
 from .leaderboard import Leaderboard
+from .preparation import board_of
 from .results import (
     CondorcetCertificate,
     CondorcetWeightsResult,
@@ -69,9 +70,9 @@ from .weight_options import (
     Reference,
     check_tolerances,
     objective_tasks,
+    prepared_weights,
     reference_weights,
     solver_constraints,
-    treated_leaderboard,
     unscored_constraints,
     weight_constraints,
 )
@@ -443,7 +444,7 @@ def condorcet_weights(
     tol: float = 1e-9,
     scored_tasks_only: bool = True,
     missing: str | None = None,
-    min_coverage: float | None = None,
+    min_coverage: float | None = 0.0,
 ) -> CondorcetWeightsResult:
     """Find task weights under which `system` is the Condorcet winner, or prove there are none.
 
@@ -508,9 +509,10 @@ def condorcet_weights(
         (``"median"`` fills each hole with the task's median; `scored_tasks_only` still
         reads the holes before the fill). ``"impute"`` does not apply here (the LP needs
         per-task comparisons). The result is about the treated leaderboard: verify it there.
-    min_coverage : float, optional
-        Drop the systems scored on less than this share of the task weight first
-        (:meth:`Leaderboard.with_min_coverage`).
+    min_coverage : float or None, default 0
+        Set aside the systems whose coverage is below this share first
+        (:func:`consensus.coverage.set_aside`). The default keeps every rival of the system
+        asked about; None applies the default set-aside rule of the ranking questions.
 
     Returns
     -------
@@ -576,15 +578,14 @@ def condorcet_weights(
     {'max_weight[t1]:upper': 2.0, 'max_weight[t2]:upper': 2.0}
     """
     start = time.perf_counter()
-    if not isinstance(lb, Leaderboard):
-        raise InvalidOptionError(f"condorcet_weights expects a Leaderboard, got {type(lb).__name__}")
-    lb.system_index(system)
+    board_of(lb, "condorcet_weights").system_index(system)
     tol, min_margin = check_tolerances(tol, min_margin)
     if nearest_to is not None and nearest_to is not False and objective is not None:
         raise InvalidOptionError("pass either nearest_to or objective, not both")
-    lb, holes, record, _notes = treated_leaderboard(lb, missing, min_coverage, "condorcet_weights")
+    ready = prepared_weights(lb, missing, min_coverage, "condorcet_weights")
+    lb, holes, record = ready.leaderboard, ready.scored, ready.preparation
     if system not in lb.systems:
-        why = f"missing={missing!r}" if system in record["dropped_systems"] else "min_coverage"
+        why = f"missing={record.missing!r}" if system in record.dropped_systems else "min_coverage"
         raise InvalidOptionError(f"condorcet_weights: {system!r} was dropped by {why}; nothing to decide")
     cons = weight_constraints(lb, min_weight=min_weight, max_weight=max_weight, fixed=fixed, group_bounds=group_bounds, order=order)
     unscored = unscored_constraints(holes, system) if scored_tasks_only else ()
@@ -600,4 +601,4 @@ def condorcet_weights(
     explanation = res.explanation
     if unscored:
         explanation += f" (weight 0 on the {len(unscored)} task(s) {system!r} is not scored on: scored_tasks_only)"
-    return dataclasses.replace(res, explanation=explanation, seconds=time.perf_counter() - start)
+    return dataclasses.replace(res, explanation=explanation, seconds=time.perf_counter() - start, preparation=record)

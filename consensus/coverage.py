@@ -27,7 +27,6 @@ __all__ = [
     "comparability",
     "set_aside",
     "with_min_coverage",
-    "apply_min_coverage",
     "claims_of",
     "coverage_flags",
 ]
@@ -268,42 +267,6 @@ def with_min_coverage(lb: Leaderboard, threshold: float) -> Leaderboard:
     if not isinstance(lb, Leaderboard):
         raise InvalidOptionError(f"with_min_coverage needs a Leaderboard, got {type(lb).__name__}")
     return lb.with_min_coverage(threshold)
-
-
-def apply_min_coverage(lb: Any, min_coverage: float | None) -> Any:
-    """The ``min_coverage=`` option of the questions about one system: `lb` unchanged for None, else :func:`set_aside`.
-
-    ``condorcet_weights``, ``winning_weights`` and ``weight_sensitivity`` apply only a
-    threshold the user gives; the ranking entry points apply :func:`set_aside` by default.
-
-    Parameters
-    ----------
-    lb : Leaderboard or other data
-        Only a Leaderboard can be filtered.
-    min_coverage : float or None
-
-    Returns
-    -------
-    Leaderboard or the data unchanged
-
-    Raises
-    ------
-    InvalidOptionError
-        `min_coverage` is given for data that is not a Leaderboard (a pairwise matrix has
-        no coverage), or is invalid (see :func:`with_min_coverage`).
-
-    Examples
-    --------
-    >>> import consensus as cs
-    >>> toy = cs.load_example("votenrank-toy")
-    >>> apply_min_coverage(toy, None) is toy, apply_min_coverage(toy, 1.0) is toy
-    (True, True)
-    """
-    if min_coverage is None:
-        return lb
-    if not isinstance(lb, Leaderboard):
-        raise InvalidOptionError(f"min_coverage needs a Leaderboard (scores), got {type(lb).__name__}")
-    return set_aside(lb, min_coverage)
 
 
 def claims_of(*results: Any) -> list[tuple[str, Any]]:

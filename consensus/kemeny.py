@@ -20,14 +20,13 @@ from typing import TYPE_CHECKING, Any, Literal
 import numpy as np
 
 from .arguments import check_count, check_seconds, check_seed, name_list
-from .coverage import set_aside
 from .errors import InvalidOptionError, SolveFailedError, UnknownSystemError
 from .impute import impute_pairwise
 from .inputs import as_pairwise
 from .leaderboard import Leaderboard
-from .missing_policies import ENTRY_POLICIES, apply_policy, check_policy
 from .pairwise import PairwiseMatrix
-from .results import KemenyDetermination, KemenyResult
+from .preparation import Prepared, check_missing, prepared_for
+from .results import KemenyDetermination, KemenyResult, Preparation
 from .solver_choice import check_solver, solver_not_available
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -133,24 +132,21 @@ def _check_options(
     return time_limit, int(enumerate_optima)
 
 
-def _treated(data: Any, missing: object, min_coverage: float | None) -> tuple[Any, dict[str, Any] | None, tuple[str, ...]]:
-    """`data` after ``min_coverage`` and the ``missing`` policy (a Leaderboard only), the
-    policy's record (None when no policy was asked for) and the notes of what was dropped."""
-    policy = check_policy(missing, ENTRY_POLICIES, "kemeny")
-    if not isinstance(data, Leaderboard):
-        if policy is None and min_coverage is None:
-            return data, None, ()
+def _treated(data: Any, missing: object, min_coverage: float | None) -> tuple[Any, Preparation, tuple[str, ...]]:
+    """`data` after the preparation stage (a Leaderboard or Prepared data; the imputed matrix under
+    ``missing="impute"``), its record, and every system the data named before it."""
+    if isinstance(data, (Leaderboard, Prepared)):
+        ready = prepared_for(data, "kemeny", missing=missing, min_coverage=min_coverage,
+                             impute_treatment="imputed pairwise matrix (impute_pairwise)")
+        prep = ready.preparation
+        known = ready.leaderboard.systems + prep.set_aside + prep.dropped_systems
+        return (impute_pairwise(ready.leaderboard).matrix if ready.impute else ready.leaderboard), prep, known
+    policy = check_missing(missing, "kemeny")
+    if policy is not None or min_coverage is not None:
         raise InvalidOptionError(
             f"kemeny: missing={missing!r} / min_coverage={min_coverage!r} need a Leaderboard, got {type(data).__name__}"
         )
-    lb = set_aside(data, min_coverage)  # systems compared with no rival, or barely evaluated
-    if policy is None and lb is data:
-        return data, None, ()
-    notes = lb.notes[len(data.notes):]
-    lb, record = apply_policy(lb, policy, "kemeny")
-    if policy == "impute" and lb.has_missing:
-        return impute_pairwise(lb).matrix, record, notes
-    return lb, record, notes
+    return data, Preparation(None, "pairwise matrix given: its counts are used as they are"), ()
 
 
 def _warm_start(systems: tuple[str, ...], initial: Sequence[str] | None, known: Sequence[str]) -> list[int] | None:
@@ -173,7 +169,7 @@ def _warm_start(systems: tuple[str, ...], initial: Sequence[str] | None, known: 
 
 
 def kemeny(
-    data: Leaderboard | PairwiseMatrix | Any,
+    data: Leaderboard | Prepared | PairwiseMatrix | Any,
     *,
     method: Literal["auto", "ilp", "brute_force"] = "auto",
     time_limit: float | None = None,
@@ -198,10 +194,11 @@ def kemeny(
 
     Parameters
     ----------
-    data : Leaderboard, PairwiseMatrix, or an object with ``to_pairwise()``
+    data : Leaderboard, Prepared, PairwiseMatrix, or an object with ``to_pairwise()``
         The scores or their weighted pairwise matrix (task weights count; a tied task
         counts half for each side; pairs not both scored on a task ignore that task).
-        Imputed or instance-level data work through their ``to_pairwise()``.
+        Imputed or instance-level data work through their ``to_pairwise()``; scores
+        prepared once by :func:`consensus.prepare` come without `missing` / `min_coverage`.
     method : {"auto", "ilp", "brute_force"}, default="auto"
         ``"auto"``: split along the majority graph, enumerate components of at most 8
         systems and solve larger ones by integer programming. ``"ilp"``: integer
@@ -231,17 +228,18 @@ def kemeny(
         Show the solver's log.
     seed : int, default=0
         Seed of the local search that warm-starts the solver (results are deterministic).
-    missing : {None, "drop_tasks", "drop_systems", "impute", "median"}, optional
-        Missing-score policy for a Leaderboard, as in :func:`consensus.rank`: None (or
+    missing : {None, "pairwise", "drop_tasks", "drop_systems", "impute", "median"}, optional
+        Missing-score policy for a Leaderboard (the preparation stage,
+        :func:`consensus.prepare`), as in :func:`consensus.rank`: None (or
         ``"pairwise"``) compares each pair on the tasks both are scored on; ``"drop_tasks"``
         / ``"drop_systems"`` drop the tasks / systems with a missing score (the ranking then
         leaves those systems out); ``"impute"`` ranks the imputed pairwise matrix
         (:func:`consensus.impute_pairwise`); ``"median"`` fills each hole with the task's
-        median score. ``rank(lb, "kemeny", missing=...)`` gives the same ranking with the
-        policy recorded in ``result.missing``.
+        median score. ``result.preparation`` records what was done.
     min_coverage : float, optional
-        Leave out the systems scored on less than this share of the task weight
-        (:meth:`Leaderboard.with_min_coverage`; the ranking lists only the others).
+        Set aside the systems whose coverage is below this share
+        (:func:`consensus.coverage.set_aside`; the ranking lists only the others); None:
+        the default rule (half, relaxed on boards of partial ballots); 0: every system.
     initial : sequence of str, optional
         A warm start: every system once, best first (e.g. the full-data ranking when ranking
         resamples of the same leaderboard; systems that `missing` / `min_coverage` leave
@@ -347,11 +345,11 @@ def kemeny(
     """
     start = time.perf_counter()
     seed = check_seed(seed, "seed", allow_none=False)
-    treated, record, notes = _treated(data, missing, min_coverage)
+    treated, record, known = _treated(data, missing, min_coverage)
     p = as_pairwise(treated)
     n = p.n_systems
     time_limit, cap = _check_options(n, method, time_limit, enumerate_optima, progress)
-    warm = _warm_start(p.systems, initial, tuple(getattr(data, "systems", ())))
+    warm = _warm_start(p.systems, initial, known)
     if threads is not None:
         threads = check_count(threads, "threads", 1)
     if not isinstance(ties, (bool, np.bool_)):
@@ -399,7 +397,7 @@ def kemeny(
         ) from exc
     labels = p.systems
     if ties:
-        return _with_ties(p, outcome, start, time_limit, method, solver, bool(verbose), record, notes)
+        return _with_ties(p, outcome, start, time_limit, method, solver, bool(verbose), record)
     ranking = tuple(labels[i] for i in outcome.order)
     objective = kemeny_objective(p, ranking)  # the certificate, recomputed from the labelled matrix
     if abs(objective - outcome.objective) > 1e-7 * max(1.0, abs(objective)):
@@ -428,9 +426,9 @@ def kemeny(
         iterations=outcome.iterations,
         seconds=time.perf_counter() - start,
         time_limit=time_limit,
-        missing=record,
+        preparation=record,
         determined=_labelled(outcome.determined, labels),
-        notes=notes + outcome.notes + (
+        notes=outcome.notes + (
             (f"task weights divided by {1 / p.weight_scale:g} to stay within float64; objective and bound in those units",)
             if p.weight_scale != 1.0 else ()
         ),
@@ -502,7 +500,7 @@ def weak_objective(data: Leaderboard | PairwiseMatrix | Any, groups: Sequence[Se
 
 
 def _with_ties(p: PairwiseMatrix, strict: Any, start: float, time_limit: float | None, method: str,
-               solver: str, verbose: bool, record: Any, notes: tuple[str, ...]) -> KemenyResult:
+               solver: str, verbose: bool, record: Preparation) -> KemenyResult:
     """The Kemeny consensus with ties, warm-started from the strict optimum `strict`."""
     from solvers.brute_force import brute_force_weak_ordering
     from solvers.status import SolverError
@@ -546,7 +544,7 @@ def _with_ties(p: PairwiseMatrix, strict: Any, start: float, time_limit: float |
         iterations=0 if method == "brute_force" else out.iterations,
         seconds=time.perf_counter() - start,
         time_limit=time_limit,
-        missing=record,
-        notes=notes + (f"consensus with ties (Kemeny-Snell distance); the strict optimum costs {strict.objective:g}",),
+        preparation=record,
+        notes=(f"consensus with ties (Kemeny-Snell distance); the strict optimum costs {strict.objective:g}",),
         weak_order=groups,
     )

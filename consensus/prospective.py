@@ -19,6 +19,7 @@ from .condorcet import Engine, solve_system
 from .errors import InvalidOptionError, SolveFailedError
 from .evidence import make_certificate
 from .leaderboard import Leaderboard
+from .preparation import board_of
 from .results import (
     CondorcetCertificate,
     CondorcetWeightsResult,
@@ -31,9 +32,9 @@ from .weight_options import (
     Reference,
     check_tolerances,
     objective_tasks,
+    prepared_weights,
     reference_weights,
     solver_constraints,
-    treated_leaderboard,
     unscored_constraints,
     weight_constraints,
 )
@@ -161,8 +162,7 @@ def prospective(
     3      d     False            False    -1.0       NaN                                               a
     """
     start = time.perf_counter()
-    if not isinstance(lb, Leaderboard):
-        raise InvalidOptionError(f"prospective expects a Leaderboard, got {type(lb).__name__}")
+    board_of(lb, "prospective")
     tol, min_margin = check_tolerances(tol, min_margin)
     if objective is not None and isinstance(nearest_to, str) and nearest_to == "leaderboard":
         nearest_to = None  # the default reference gives way to an explicit objective
@@ -178,10 +178,11 @@ def prospective(
     if rule == "condorcet":
         if any(v is not None for v in given.values()):
             raise InvalidOptionError("prospective: rule='condorcet' takes no ties / vector / normalize")
-        lb, holes, record, notes = treated_leaderboard(lb, missing, min_coverage, "prospective")
+        ready = prepared_weights(lb, missing, min_coverage, "prospective")
+        lb, holes, record = ready.leaderboard, ready.scored, ready.preparation
     else:
         setup = linear_setup(lb, rule, {k: v for k, v in given.items() if v is not None}, missing, min_coverage, "prospective")
-        lb, holes, record, notes = setup.lp.lb, setup.holes, setup.record, setup.notes
+        lb, holes, record = setup.lp.lb, setup.holes, setup.record
     cons = weight_constraints(lb, min_weight=min_weight, max_weight=max_weight, fixed=fixed, group_bounds=group_bounds, order=order)
     reference = reference_weights(lb, nearest_to)
     obj = objective_tasks(lb, objective)
@@ -221,8 +222,6 @@ def prospective(
         "objective": [obj[0], list(obj[1])] if obj else None,
         "constraints": [c.label for c in cons],
         "scored_tasks_only": bool(scored_tasks_only),
-        "missing": record,
-        "notes": list(notes),
         "tol": tol,
         "min_margin": min_margin,
         "method": method if contradiction is None else "farkas",
@@ -240,6 +239,7 @@ def prospective(
         results=results,
         contradiction=contradiction,
         options=jsonable(options),
+        preparation=record,
     )
 
 

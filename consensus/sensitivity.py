@@ -58,12 +58,13 @@ from solvers.weight_radius import Norm, RadiusLP, norm_distance, radius_lower_bo
 from .errors import InvalidOptionError, SolveFailedError
 from .leaderboard import Leaderboard
 from .pairwise import pairwise
-from .results import RadiusAnswer, RemovalAnswer, SensitivityResult
+from .preparation import board_of
+from .results import Preparation, RadiusAnswer, RemovalAnswer, SensitivityResult
 from .results.base import tier_positions
 from .rules.linear import LINEAR_RULES, rule_result
 from .rules.registry import rank
 from .solver_choice import check_solver, solver_errors
-from .weight_options import solver_constraints, treated_leaderboard, weight_constraints
+from .weight_options import prepared_weights, solver_constraints, weight_constraints
 from .winning import linear_setup
 
 __all__ = ["weight_sensitivity"]
@@ -125,6 +126,7 @@ class _Problem:
     tied: tuple[str, str] | None  # the pair already tied, if any
     check: Any  # (weights or None, kept tasks or None) -> (changed pair?, outcome tiers)
     note: str = ""
+    preparation: Preparation = Preparation()
 
 
 def _critical_pairs(order_tiers: Tiers, kind: str, k: int | None, index: Mapping[str, int]) -> tuple[list[tuple[int, int]], tuple[str, str] | None]:
@@ -172,7 +174,7 @@ def _linear_problem(lb: Leaderboard, rule: str, kind: str, k: int | None, option
         a, b = systems[pair[0]], systems[pair[1]]
         return pos[a] >= pos[b], ranking
 
-    return _Problem(work, rule, "exact", _cut(current_full, kind, k), pairs, D, tied, check), setup.options()
+    return _Problem(work, rule, "exact", _cut(current_full, kind, k), pairs, D, tied, check, "", setup.record), setup.options()
 
 
 def _relation_rows(values: np.ndarray, pairs: Sequence[tuple[int, int]]) -> np.ndarray:
@@ -195,7 +197,8 @@ def _majority_problem(lb: Leaderboard, rule: str, kind: str, missing: object,
         )
     if rule == "condorcet" and kind == "ranking":
         raise InvalidOptionError("weight_sensitivity: rule 'condorcet' has a winner, not a ranking; use rule='kemeny' for the ranking")
-    work, _holes, _record, _notes = treated_leaderboard(lb, missing, min_coverage, "weight_sensitivity")
+    ready = prepared_weights(lb, missing, min_coverage, "weight_sensitivity")
+    work = ready.leaderboard
     M = pairwise(work).majority
     systems = work.systems
     n = len(systems)
@@ -239,7 +242,7 @@ def _majority_problem(lb: Leaderboard, rule: str, kind: str, missing: object,
         changed = bool(pairwise(sub).majority[pair[0], pair[1]] <= 0)
         return changed, rank(sub, "condorcet", min_coverage=0).ranking  # the systems of `work`, whatever the weights
 
-    return _Problem(work, rule, exact, current, pairs, D, tied, check, note), {}
+    return _Problem(work, rule, exact, current, pairs, D, tied, check, note, ready.preparation), {}
 
 
 def _cut(tiers: Tiers, kind: str, k: int | None) -> Tiers:
@@ -382,7 +385,7 @@ def weight_sensitivity(
     group_bounds: Mapping[Any, tuple[float | None, float | None]] | None = None,
     order: Iterable[Sequence[str]] | None = None,
     missing: str | None = None,
-    min_coverage: float | None = None,
+    min_coverage: float | None = 0.0,
     solver: str = "highs",
 ) -> SensitivityResult:
     """The smallest change of the official task weights that changes the winner (or top k, or ranking).
@@ -406,8 +409,10 @@ def weight_sensitivity(
         removal answer ignores them (it keeps the official weights of the other tasks).
     missing : {None, "drop_tasks", "drop_systems", "median", "impute"}, optional
         As in :func:`consensus.winning_weights` (``"impute"``: positional rules).
-    min_coverage : float, optional
-        Drop the systems scored on less than this share of the task weight first.
+    min_coverage : float or None, default 0
+        Set aside the systems whose coverage is below this share first
+        (:func:`consensus.coverage.set_aside`). The default keeps every rival of the system
+        asked about; None applies the default set-aside rule of the ranking questions.
     solver : str, default="highs"
 
     Returns
@@ -441,10 +446,8 @@ def weight_sensitivity(
     (1, ('t3',), ('C',))
     """
     start = time.perf_counter()
-    if not isinstance(lb, Leaderboard):
-        raise InvalidOptionError(f"weight_sensitivity expects a Leaderboard, got {type(lb).__name__}")
     check_solver(solver)
-    kind, k = parse_target(target, lb.n_systems)
+    kind, k = parse_target(target, board_of(lb, "weight_sensitivity").n_systems)
     label = f"top{k}" if kind == "top" else kind
     given = {key: v for key, v in {"ties": ties, "vector": vector, "normalize": normalize}.items() if v is not None}
     if rule in ("condorcet", "kemeny"):
@@ -483,7 +486,7 @@ def weight_sensitivity(
     return SensitivityResult(
         rule=rule, rule_options=rule_opts, target=label, kind=prob.kind, current=prob.current,
         reference_values=dict(zip(work.tasks, r.tolist())), l1=l1, linf=linf, removal=removal,
-        explanation=explanation, options=options,
+        explanation=explanation, options=options, preparation=prob.preparation,
     )
 
 

@@ -19,10 +19,9 @@ import pandas as pd
 from solvers.weights_lp import WeightConstraints
 
 from .certificates import weight_vector
-from .coverage import apply_min_coverage, set_aside
 from .errors import InvalidOptionError, InvalidWeightError, UnknownTaskError
 from .leaderboard import Leaderboard
-from .missing_policies import apply_policy, check_policy
+from .preparation import Prepared, prepared_for
 from .results import WeightConstraint
 from .validation import finite_number as number
 
@@ -37,12 +36,9 @@ __all__ = [
     "objective_tasks",
     "check_tolerances",
     "unscored_constraints",
-    "check_weight_missing",
-    "treated_leaderboard",
+    "WEIGHT_NO_IMPUTE",
+    "prepared_weights",
 ]
-
-#: The ``missing=`` policies of :func:`consensus.condorcet_weights` and :func:`consensus.prospective`.
-WEIGHT_POLICIES: tuple[str | None, ...] = (None, "drop_tasks", "drop_systems", "median")
 
 Reference: TypeAlias = Literal["leaderboard", "uniform"] | Mapping[str, float] | pd.Series | bool | None
 
@@ -442,83 +438,56 @@ def unscored_constraints(lb: Leaderboard, system: str) -> tuple[WeightConstraint
     return tuple(WeightConstraint(f"scored_tasks_only[{t}]", {t: 1.0}, 0.0, 0.0) for t in lb.tasks if bool(row[t]))
 
 
-def check_weight_missing(missing: object, context: str) -> str | None:
-    """Check the ``missing=`` option of the task-weight LPs (``"pairwise"`` is None).
+#: Why the task-weight questions refuse ``missing="impute"``.
+WEIGHT_NO_IMPUTE = (
+    "it does not apply to task weights: the LP weighs each task's comparisons R(m, m', k), and the imputed matrix "
+    "of compatible rankings only gives pairwise probabilities summed over tasks; use missing=None (a missing score "
+    "is neither a win nor a loss), 'drop_tasks', 'drop_systems' or 'median'"
+)
+
+
+def prepared_weights(
+    data: Any, missing: object, min_coverage: float | None, context: str, *,
+    impute: str | None = WEIGHT_NO_IMPUTE, impute_treatment: str | None = None,
+) -> Prepared:
+    """The preparation stage of the task-weight questions (:func:`consensus.preparation.prepared_for`).
+
+    ``prospective`` answers "who can win": ``min_coverage`` defaults to the set-aside rule
+    (None). The questions about one given system (``condorcet_weights``,
+    ``winning_weights``, ``weight_sensitivity``) default to 0: every rival is kept.
 
     Parameters
     ----------
-    missing : object
-        None (or ``"pairwise"``), ``"drop_tasks"``, ``"drop_systems"`` or ``"median"``.
-    context : str
-        The function name, for the message.
-
-    Returns
-    -------
-    str or None
-
-    Raises
-    ------
-    InvalidOptionError
-        For ``"impute"`` (why it does not apply) or any other value.
-
-    Examples
-    --------
-    >>> check_weight_missing("pairwise", "prospective") is None
-    True
-    """
-    if missing == "impute":
-        raise InvalidOptionError(
-            f"{context}: missing='impute' does not apply to task weights: the LP weighs each task's comparisons "
-            "R(m, m', k), and the imputed matrix of compatible rankings only gives pairwise probabilities "
-            "summed over tasks; use missing=None (a missing score is neither a win nor a loss), "
-            "'drop_tasks', 'drop_systems' or 'median'"
-        )
-    return check_policy(missing, WEIGHT_POLICIES, context)
-
-
-def treated_leaderboard(
-    lb: Leaderboard, missing: object, min_coverage: float | None, context: str
-) -> tuple[Leaderboard, Leaderboard, dict[str, Any], tuple[str, ...]]:
-    """Apply ``min_coverage`` and then the ``missing`` policy of the task-weight LPs.
-
-    Parameters
-    ----------
-    lb : Leaderboard
-    missing : object
-        See :func:`check_weight_missing`.
-    min_coverage : float or None
-        See :meth:`Leaderboard.with_min_coverage`.
+    data : Leaderboard or Prepared
+    missing, min_coverage : object
+        The shared options as given.
     context : str
         The function name, for messages.
+    impute : str or None, default WEIGHT_NO_IMPUTE
+        Why ``missing="impute"`` is refused; None: the question imputes (a linear rule's
+        expected points).
+    impute_treatment : str or None
+        How the question imputes, recorded.
 
     Returns
     -------
-    (Leaderboard, Leaderboard, dict, tuple of str)
-        The leaderboard to solve on; the one whose holes ``scored_tasks_only`` reads (the
-        same, except under ``"median"``: the scores before the fill); the policy record
-        (keys of a rule's ``result.missing``); the notes of what was done.
+    Prepared
 
     Raises
     ------
     InvalidOptionError
-        A bad policy or threshold, or a policy that leaves too little (see
-        :func:`consensus.missing_policies.apply_policy`).
+        A bad policy or threshold, ``"impute"`` where it does not apply, or a policy that
+        leaves too little.
 
     Examples
     --------
     >>> import consensus as cs
     >>> toy = cs.load_example("votenrank-toy")
-    >>> solved, holes, record, notes = treated_leaderboard(toy, None, None, "prospective")
-    >>> solved is toy, record["treatment"], notes
-    (True, 'no missing scores', ())
+    >>> ready = prepared_weights(toy, None, None, "prospective")
+    >>> ready.leaderboard is toy, ready.preparation.treatment
+    (True, 'no missing scores')
     """
-    policy = check_weight_missing(missing, context)
-    before = len(lb.notes)
-    # prospective answers "who can win": the default set-aside rule applies; the questions about one
-    # given system (condorcet_weights, winning_weights, weight_sensitivity) apply only an explicit threshold
-    lb = set_aside(lb, min_coverage) if context == "prospective" else apply_min_coverage(lb, min_coverage)
-    treated, record = apply_policy(lb, policy, context)
-    if record["treatment"].startswith("pairwise"):
-        record = dict(record, treatment="pairwise: a missing score counts as neither a win nor a loss (R = 0)")
-    notes = tuple(lb.notes[before:]) + tuple(treated.notes[len(lb.notes):])
-    return treated, (lb if policy == "median" else treated), record, notes
+    return prepared_for(
+        data, context, missing=missing, min_coverage=min_coverage,
+        coverage_default=None if context == "prospective" else 0.0, impute=impute, impute_treatment=impute_treatment,
+    )

@@ -43,10 +43,10 @@ import numpy as np
 
 from .certificates import Labels, verify_condorcet_result
 from .condorcet import Engine, condorcet_weights, solve_system
-from .coverage import apply_min_coverage, set_aside
 from .errors import InvalidOptionError
 from .leaderboard import Leaderboard
-from .results import CondorcetWeightsResult
+from .preparation import Prepared, board_of
+from .results import CondorcetWeightsResult, Preparation
 from .rules.linear import (
     LinearPoints,
     check_linear_rule,
@@ -58,9 +58,9 @@ from .weight_options import (
     Reference,
     check_tolerances,
     objective_tasks,
+    prepared_weights,
     reference_weights,
     solver_constraints,
-    treated_leaderboard,
     unscored_constraints,
     weight_constraints,
 )
@@ -79,10 +79,8 @@ class LinearSetup:
         The points and the leaderboard they are for.
     holes : Leaderboard
         The leaderboard whose missing cells ``scored_tasks_only`` reads.
-    record : dict
-        The missing-score policy record.
-    notes : tuple of str
-        What ``min_coverage`` and the policy did.
+    record : Preparation
+        What the preparation stage did.
     scale : float
         A power of two at least the largest point difference on a task (1 if all points tie).
     scaled : numpy.ndarray
@@ -91,8 +89,7 @@ class LinearSetup:
 
     lp: LinearPoints
     holes: Leaderboard
-    record: dict[str, Any]
-    notes: tuple[str, ...]
+    record: Preparation
     scale: float
     scaled: np.ndarray
 
@@ -130,13 +127,13 @@ class LinearSetup:
 
 
 def linear_setup(
-    lb: Leaderboard, rule: str, options: Mapping[str, Any], missing: object, min_coverage: float | None, context: str
+    lb: Leaderboard | Prepared, rule: str, options: Mapping[str, Any], missing: object, min_coverage: float | None, context: str
 ) -> LinearSetup:
     """Treat `lb` for missing scores and compute the scaled points of linear rule `rule`.
 
     Parameters
     ----------
-    lb : Leaderboard
+    lb : Leaderboard or Prepared
     rule : str
         A rule of :data:`~consensus.rules.linear.LINEAR_RULES` (checked here).
     options : Mapping[str, Any]
@@ -158,18 +155,12 @@ def linear_setup(
     """
     rule = check_linear_rule(rule, context)
     opts = rule_options(rule, options, context)
-    if missing == "impute":
-        if rule == "mean":
-            raise InvalidOptionError(f"{context}: rule 'mean' cannot use missing='impute'; use 'median', 'drop_tasks' or 'drop_systems'")
-        before = len(lb.notes)
-        treated = set_aside(lb, min_coverage) if context == "prospective" else apply_min_coverage(lb, min_coverage)
-        holes = treated
-        record: dict[str, Any] = {"policy": "impute", "treatment": "impute: expected points over the compatible complete rankings of each task"}
-        notes = tuple(treated.notes[before:])
-        impute = True
-    else:
-        treated, holes, record, notes = treated_leaderboard(lb, missing, min_coverage, context)
-        impute = False
+    ready = prepared_weights(
+        lb, missing, min_coverage, context,
+        impute="a mean needs numbers, not positions; use 'median', 'drop_tasks' or 'drop_systems'" if rule == "mean" else None,
+        impute_treatment="expected points over the compatible complete rankings of each task",
+    )
+    treated, holes, record, impute = ready.leaderboard, ready.scored, ready.preparation, ready.impute
     lp = linear_points(treated, rule, opts, impute)
     spread = float((lp.points.max(axis=0) - lp.points.min(axis=0)).max()) if lp.points.size else 0.0
     if not math.isfinite(spread):
@@ -177,7 +168,7 @@ def linear_setup(
     scale = 2.0 ** math.ceil(math.log2(spread)) if spread > 0 else 1.0
     scaled = lp.points / scale
     scaled.setflags(write=False)
-    return LinearSetup(lp, holes, dict(record), notes, scale, scaled)
+    return LinearSetup(lp, holes, record, scale, scaled)
 
 
 def rescaled(res: CondorcetWeightsResult, setup: LinearSetup, rule: str) -> CondorcetWeightsResult:
@@ -236,7 +227,7 @@ def winning_weights(
     tol: float = 1e-9,
     scored_tasks_only: bool = True,
     missing: str | None = None,
-    min_coverage: float | None = None,
+    min_coverage: float | None = 0.0,
 ) -> CondorcetWeightsResult:
     """Find task weights under which `system` scores highest under `rule`, or prove there are none.
 
@@ -272,8 +263,10 @@ def winning_weights(
         None: the rule needs complete scores. ``"impute"`` (positional rules): the expected
         points over the complete rankings compatible with each task (Himmi et al.), as
         ``rank(..., missing="impute")``.
-    min_coverage : float, optional
-        Drop the systems scored on less than this share of the task weight first.
+    min_coverage : float or None, default 0
+        Set aside the systems whose coverage is below this share first
+        (:func:`consensus.coverage.set_aside`). The default keeps every rival of the system
+        asked about; None applies the default set-aside rule of the ranking questions.
 
     Returns
     -------
@@ -328,9 +321,7 @@ def winning_weights(
             max_weight=max_weight, fixed=fixed, group_bounds=group_bounds, order=order, min_margin=min_margin,
             solver=solver, tol=tol, scored_tasks_only=scored_tasks_only, missing=missing, min_coverage=min_coverage,
         )
-    if not isinstance(lb, Leaderboard):
-        raise InvalidOptionError(f"winning_weights expects a Leaderboard, got {type(lb).__name__}")
-    lb.system_index(system)
+    board_of(lb, "winning_weights").system_index(system)
     tol, min_margin = check_tolerances(tol, min_margin)
     if nearest_to is not None and nearest_to is not False and objective is not None:
         raise InvalidOptionError("pass either nearest_to or objective, not both")
@@ -354,7 +345,7 @@ def winning_weights(
     explanation = res.explanation
     if unscored:
         explanation += f" (weight 0 on the {len(unscored)} task(s) {system!r} is not scored on: scored_tasks_only)"
-    return dataclasses.replace(res, explanation=explanation, seconds=time.perf_counter() - start)
+    return dataclasses.replace(res, explanation=explanation, seconds=time.perf_counter() - start, preparation=setup.record)
 
 
 def verify_winning_result(lb: Leaderboard, res: CondorcetWeightsResult) -> bool:
@@ -389,7 +380,7 @@ def verify_winning_result(lb: Leaderboard, res: CondorcetWeightsResult) -> bool:
     missing = "impute" if policy == "impute" else None
     if missing is None and lb.has_missing:
         raise InvalidOptionError("verify: pass the leaderboard the result was solved on (after its missing-score treatment)")
-    setup = linear_setup(lb, res.rule, opts, missing, None, "verify")
+    setup = linear_setup(lb, res.rule, opts, missing, 0, "verify")
     work = setup.lp.lb
     return verify_condorcet_result(work, res, setup.rule_margins(work.system_index(res.system)), setup.lp.points)
 

@@ -152,7 +152,7 @@ def test_analyze_formats(capsys):
     code, out, _ = run(capsys, "analyze", "--format", "json")
     doc = json.loads(out)
     assert code == 0
-    assert doc["schema_version"] == 2 and doc["command"] == "analyze"
+    assert doc["schema_version"] == 3 and doc["command"] == "analyze"
     assert doc["input"]["source"] == "example:votenrank-toy"
     result = doc["result"]
     assert result["majority"]["condorcet_winner"] == "B"
@@ -519,13 +519,13 @@ def test_every_ranking_command_takes_missing_and_min_coverage(files, capsys, tmp
     path = str(files["missing.csv"])  # a: t3 missing, b: t2 missing, c: t4 missing
     code, out, err = run(capsys, "rank", path, "--rule", "borda", "--missing", "median", "--format", "json")
     assert code == 0, err
-    assert json.loads(out)["result"]["missing"]["policy"] == "median"
+    assert json.loads(out)["result"]["preparation"]["missing"] == "median"
     code, out, err = run(capsys, "rank", path, "--rule", "borda")
     assert code == 2 and "--missing" in err and "missing=" not in err  # the hint names the flag
     code, out, err = run(capsys, "compare", path, "--missing", "median", "--format", "json")
     assert code == 0, err
-    policies = json.loads(out)["result"]["policies"]
-    assert policies["borda"]["policy"] == "median" and policies["mean"]["policy"] == "median"
+    policies = json.loads(out)["result"]["preparations"]
+    assert policies["borda"]["missing"] == "median" and policies["mean"]["missing"] == "median"
     code, out, err = run(capsys, "kemeny", path, "--missing", "drop_tasks", "--format", "json")
     assert code == 0, err
     assert json.loads(out)["result"]["ranking"] == ["a", "b", "c", "d"]  # t1 alone

@@ -362,42 +362,42 @@ def test_a_drop_systems_rule_option_reports_instead_of_raising(holey):
     sub = cs.pairwise(holey).select(["a", "b", "d"])
     assert row["objective"] == pytest.approx(ranking_objective(sub, cs.rank(holey, "mean", missing="drop_systems")))
     comp = compare_rules(holey, rules=["mean"], rule_options={"mean": {"missing": "drop_systems"}})
-    assert comp.policies["mean"]["policy"] == "drop_systems"
-    assert comp.policies["mean"]["dropped_systems"] == ("c", "e")
-    assert comp.policies["mean"]["chosen_by"] == "rule_options"
+    assert comp.preparations["mean"].missing == "drop_systems"
+    assert comp.preparations["mean"].dropped_systems == ("c", "e")
+    assert comp.chosen_by["mean"] == "rule_options"
     positions = comp.positions()
     assert positions["mean"].isna().tolist() == [s in ("c", "e") for s in positions.index]
     changes = comp.to_dict()["rank_changes"]
     assert changes["mean"]["c"] is None and changes["kemeny"]["c"] is None
-    assert comp.to_dict()["policies"]["mean"]["dropped_systems"] == ["c", "e"]
+    assert comp.to_dict()["preparations"]["mean"]["dropped_systems"] == ["c", "e"]
 
 
 def test_compare_runs_every_rule_on_holes_and_records_the_policies(holey):
     comp = compare_rules(holey)
     assert not comp.errors
-    assert {r: comp.policies[r]["policy"] for r in ("mean", "borda", "copeland", "kemeny")} == {
+    assert {r: comp.preparations[r].missing for r in ("mean", "borda", "copeland", "kemeny")} == {
         "mean": "median", "borda": "impute", "copeland": None, "kemeny": None,
     }
-    assert all(record["chosen_by"] == "auto" for record in comp.policies.values())
+    assert all(how == "auto" for how in comp.chosen_by.values())
     strict = compare_rules(holey, missing=None, rules=["mean", "borda", "copeland"])
     assert set(strict.errors) == {"mean", "borda"}
-    assert strict.policies["borda"]["treatment"] == "not run"
+    assert strict.preparations["borda"].treatment == "not run"
     dropped = compare_rules(holey, missing="drop_tasks", rules=["borda", "copeland"])
-    assert {r: rec["policy"] for r, rec in dropped.policies.items()} == {
+    assert {r: rec.missing for r, rec in dropped.preparations.items()} == {
         "mean": "drop_tasks", "borda": "drop_tasks", "copeland": "drop_tasks", "kemeny": "drop_tasks",
     }
     assert dropped.kemeny.ranking == cs.kemeny(holey.select(tasks=["t1"])).ranking
     imputed = compare_rules(holey, missing="impute", rules=["borda"])
-    assert imputed.policies["mean"]["policy"] == "median"  # the mean cannot impute: its auto policy
-    assert imputed.policies["mean"]["chosen_by"].startswith("auto (the rule cannot use missing='impute')")
+    assert imputed.preparations["mean"].missing == "median"  # the mean cannot impute: its auto policy
+    assert imputed.chosen_by["mean"].startswith("auto (the rule cannot use missing='impute')")
     assert imputed.kemeny.ranking == cs.kemeny(holey, missing="impute").ranking
-    with pytest.raises(InvalidOptionError, match="missing must be one of"):
+    with pytest.raises(InvalidOptionError, match="missing='zeros' is not one of"):
         compare_rules(holey, missing="zeros")
 
 
 def test_compare_on_complete_scores_passes_no_policy(votenrank_toy):
     comp = compare_rules(votenrank_toy, rules=["plurality"], missing="impute")
-    assert not comp.errors and comp.policies["plurality"]["chosen_by"] == "no missing scores"
+    assert not comp.errors and comp.chosen_by["plurality"] == "no missing scores"
 
 
 def test_compare_min_coverage_drops_with_a_note(holey):

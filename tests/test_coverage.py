@@ -18,7 +18,6 @@ import consensus as cs
 from consensus.compare import DEFAULT_RULES
 from consensus.coverage import (
     LOW_COVERAGE,
-    apply_min_coverage,
     coverage_flags,
     with_min_coverage,
 )
@@ -79,7 +78,7 @@ def test_with_min_coverage_drops_and_names_the_systems(board):
     assert "'one_task' (1 of 15 tasks, 7%)" in note
     assert with_min_coverage(board, 0.5) == small
     assert board.with_min_coverage(0.0) is board
-    assert apply_min_coverage(board, None) is board
+    assert cs.prepare(board, min_coverage=0).leaderboard is board  # 0 keeps every system
     # 0.4: human (7/15 = 47%) stays
     assert "human" in board.with_min_coverage(0.4).systems
 
@@ -126,11 +125,11 @@ def test_analyze_runs_every_default_rule_and_says_which_policy(analysis):
     assert not comp.errors, comp.errors
     assert set(comp.rules) == set(DEFAULT_RULES) | {"kemeny"}
     assert (comp.table["status"] != "failed").all()
-    policies = {rule: record["policy"] for rule, record in comp.policies.items()}
+    policies = {rule: record.missing for rule, record in comp.preparations.items()}
     assert policies["copeland"] is None and policies["minimax"] is None and policies["kemeny"] is None
     assert policies["borda"] == policies["plurality"] == policies["baldwin"] == "impute"
     assert policies["mean"] == policies["geometric_mean"] == "median"
-    assert all(record["n_missing_cells"] == 48 for record in comp.policies.values())
+    assert all(record.n_missing_cells == 48 for record in comp.preparations.values())
 
 
 def test_a_one_task_system_is_never_crowned_without_a_flag(board, analysis):
@@ -160,7 +159,7 @@ def test_analysis_to_dict_carries_coverage(analysis):
     d = analysis.to_dict()
     assert d["coverage"]["one_task"] == pytest.approx(1 / 15)
     assert d["coverage_flags"] == list(analysis.coverage_flags)
-    assert d["comparison"]["policies"]["borda"]["policy"] == "impute"
+    assert d["comparison"]["preparations"]["borda"]["missing"] == "impute"
     json.dumps(d)
     with pytest.raises(TypeError):
         analysis.coverage["one_task"] = 1.0  # read-only
@@ -180,7 +179,7 @@ def test_kemeny_policies_and_min_coverage(board):
     assert cs.kemeny(board, missing="impute").ranking == cs.rank(board, "kemeny", missing="impute").order
     with pytest.raises(InvalidOptionError, match="need a Leaderboard"):
         cs.kemeny(cs.pairwise(board), missing="median")
-    with pytest.raises(InvalidOptionError, match="missing must be one of"):
+    with pytest.raises(InvalidOptionError, match="missing='zero' is not one of"):
         cs.kemeny(board, missing="zero")
 
 
@@ -230,12 +229,12 @@ def test_weights_missing_policies(board):
         cs.condorcet_weights(board, "one_task", missing="drop_systems")
     res = cs.prospective(board, missing="drop_systems", min_coverage=0)
     assert res.systems == tuple(s for s in board.systems if s not in SPARSE)
-    assert list(res.options["missing"]["dropped_systems"]) == list(SPARSE)
+    assert list(res.preparation.dropped_systems) == list(SPARSE)
     covered = cs.prospective(board, min_coverage=0.5)
-    assert covered.systems == res.systems and covered.options["notes"][0].startswith("set aside, not ranked: 4")
+    assert covered.systems == res.systems and covered.preparation.notes[0].startswith("set aside, not ranked: 4")
     assert cs.prospective(board).systems == res.systems  # the default
     median = cs.prospective(board, missing="median", strict=False, min_coverage=0)
-    assert median.options["missing"]["policy"] == "median"
+    assert median.preparation.missing == "median"
     # the median fill does not let a system win on tasks it was never scored on
     assert "one_loser" not in median.prospective_systems
 

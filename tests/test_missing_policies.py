@@ -140,7 +140,7 @@ def test_expected_borda_points_are_the_imputed_pairwise_row_sums(lb):
     counts = expected_position_counts(lb)
     assert counts.sum(axis=1) == pytest.approx(np.full(lb.n_systems, lb.weights.sum()))
     if lb.has_missing:
-        assert cs.rank(lb, "borda", missing="impute", ties="min").missing["policy"] == "impute"
+        assert cs.rank(lb, "borda", missing="impute", ties="min").preparation.missing == "impute"
 
 
 @given(score_tables(weighted=True, missing=True), st.sampled_from(["average", "min", "max"]))
@@ -161,7 +161,7 @@ def test_impute_plurality_and_dowdall_by_hand(holes):
     res = cs.rank(holes, "plurality", missing="impute")
     assert res.scores.to_dict() == pytest.approx({"a": 2 / 3, "b": 0.0, "c": 4 / 3})
     assert res.ranking == (("c",), ("a",), ("b",))
-    assert res.missing["policy"] == "impute" and "compatible" in res.missing["treatment"]
+    assert res.preparation.missing == "impute" and "compatible" in res.preparation.treatment
     # Dowdall: a on t1 at 1 (2/3) or 2 (1/3): 5/6; b at 2 (1/3) or 3 (2/3): 7/18; c uniform: 11/18
     dow = cs.rank(holes, "dowdall", missing="impute")
     assert dow.scores.to_dict() == pytest.approx({"a": 5 / 6 + 1 / 3, "b": 7 / 18 + 1 / 2, "c": 11 / 18 + 1})
@@ -194,7 +194,7 @@ def test_impute_baldwin_runs_on_the_imputed_matrix(holes):
 @pytest.mark.parametrize("rule", POSITIONAL + ITERATIVE)
 def test_every_positional_and_iterative_rule_imputes(rule, holes):
     res = cs.rank(holes, rule, missing="impute", **OPTIONS.get(rule, {}))
-    assert res.missing["policy"] == "impute" and res.missing["n_missing_cells"] == 1
+    assert res.preparation.missing == "impute" and res.preparation.n_missing_cells == 1
     assert set(res.order) == {"a", "b", "c"}
     two = cs.rank(holes.with_groups({"g1": ["t1"], "g2": ["t2"]}), rule, missing="impute", two_step=True,
                   **OPTIONS.get(rule, {}))
@@ -218,9 +218,9 @@ def test_median_fill_by_hand():
     res = cs.rank(lb, "mean", missing="median")
     # t1 median of (0.9, 0.5, 0.7) = 0.7 for d; t2 median of (0.2, 0.4, 0.6) = 0.4 for b
     assert res.scores.to_dict() == pytest.approx({"a": 0.55, "b": 0.45, "c": 0.55, "d": 0.65})
-    assert res.missing["policy"] == "median" and res.missing["n_filled_cells"] == 2
-    assert res.missing["medians"] == pytest.approx({"t1": 0.7, "t2": 0.4})
-    assert "2 missing cell(s)" in res.missing["treatment"]
+    assert res.preparation.missing == "median" and res.preparation.n_missing_cells == 2
+    assert res.preparation.medians == pytest.approx({"t1": 0.7, "t2": 0.4})
+    assert "2 missing cell(s)" in res.preparation.treatment
     borda = cs.rank(lb, "borda", missing="median")  # t1: a c=d b, t2: d c=b a
     assert borda.scores.to_dict() == pytest.approx({"a": 3.0, "b": 1.5, "c": 3.0, "d": 4.5})
 
@@ -228,7 +228,7 @@ def test_median_fill_by_hand():
 @pytest.mark.parametrize("rule", list(RULES))
 def test_every_rule_accepts_median(rule, holes):
     res = cs.rank(holes, rule, missing="median", **OPTIONS.get(rule, {}))
-    assert res.missing["policy"] == "median" and res.missing["n_filled_cells"] == 1
+    assert res.preparation.missing == "median" and res.preparation.n_missing_cells == 1
     assert set(res.order) == {"a", "b", "c"}
 
 
@@ -236,7 +236,7 @@ def test_median_on_lower_is_better_tasks():
     frame = pd.DataFrame({"err": [1.0, 3.0, 2.0, np.nan], "acc": [0.1, 0.2, 0.3, 0.4]}, index=list("abcd"))
     lb = _board(frame, lower_is_better=["err"])
     res = cs.rank(lb, "mean", missing="median")
-    assert res.missing["medians"] == {"err": 2.0}
+    assert res.preparation.medians == {"err": 2.0}
     assert res.scores["d"] == pytest.approx((-2.0 + 0.4) / 2)
 
 
@@ -248,7 +248,6 @@ def test_geometric_mean_unranks_systems_with_a_non_positive_score():
     assert res.details["unranked"] == ("c", "d")
     assert res.scores[["a", "b"]].tolist() == pytest.approx([2.0, 2.0])
     assert np.isnan(res.scores["c"]) and np.isnan(res.scores["d"])
-    assert res.missing["unranked"] == ("c", "d") and "'c', 'd'" in res.missing["treatment"]
     assert res.winners == ("a", "b")
 
 
@@ -275,13 +274,13 @@ def test_min_coverage_drops_low_coverage_systems_and_records_them():
     lb = _board(frame)
     res = cs.rank(lb, "copeland", min_coverage=0.5)
     assert res.systems == ("a", "b", "c")
-    info = res.details["min_coverage"]
-    assert info["threshold"] == 0.5 and info["dropped"] == ("x",)
-    assert info["coverage"] == pytest.approx({"x": 1 / 3}) and "'x' (1/3 tasks, 33% of the weight, 3/3 rivals)" in info["note"]
+    info = res.preparation
+    assert info.min_coverage == 0.5 and info.set_aside == ("x",)
+    assert info.coverage == pytest.approx({"x": 1 / 3}) and "'x' (1/3 tasks, 33% of the weight, 3/3 rivals)" in info.notes[0]
     assert res.options["min_coverage"] == 0.5
-    assert res.missing["n_missing_cells"] == 0  # the policy sees the filtered board
+    assert res.preparation.n_missing_cells == 0  # the policy sees the filtered board
     assert cs.rank(lb, "borda", min_coverage=0.5).winners == ("a",)
-    assert cs.rank(lb, "copeland", min_coverage=1 / 3).details["min_coverage"]["dropped"] == ()
+    assert cs.rank(lb, "copeland", min_coverage=1 / 3).preparation.set_aside == ()
     with pytest.raises(InvalidOptionError, match="would leave 1 system"):
         cs.rank(lb.select(systems=["a", "x"]), "copeland", min_coverage=0.5)
     with pytest.raises(InvalidOptionError, match=r"min_coverage must be in \[0, 1\]"):
@@ -294,7 +293,7 @@ def test_min_coverage_drops_tasks_only_the_dropped_systems_scored():
     frame = pd.DataFrame({"t1": [0.9, 0.5, np.nan], "t2": [0.8, 0.6, np.nan], "t3": [np.nan, np.nan, 1.0]},
                          index=["a", "b", "x"])
     res = cs.rank(_board(frame), "borda", min_coverage=0.5)
-    assert res.details["min_coverage"]["dropped_tasks"] == ("t3",)
+    assert res.preparation.set_aside_tasks == ("t3",)
     assert res.scores.to_dict() == {"a": 2.0, "b": 0.0}
 
 
@@ -313,5 +312,5 @@ def test_auto_missing_policy_per_rule():
 @pytest.mark.parametrize("rule", list(RULES))
 def test_auto_policy_runs_every_rule_on_a_board_with_holes(rule, holes):
     res = cs.rank(holes, rule, missing=auto_missing(rule), **OPTIONS.get(rule, {}))
-    assert res.missing["policy"] == auto_missing(rule)
-    assert res.missing["n_missing_cells"] == 1
+    assert res.preparation.missing == auto_missing(rule)
+    assert res.preparation.n_missing_cells == 1

@@ -76,7 +76,7 @@ def test_mean_win_rate_by_hand_with_ties_and_missing_cells(helm_board):
     res = rules.mean_win_rate(helm_board)
     assert res.scores.to_dict() == pytest.approx({"a": 1.0, "b": 0.1875, "c": 0.75, "d": 0.3125})
     assert res.ranking == (("a",), ("c",), ("d",), ("b",)) and res.ties == "half"
-    assert res.missing["policy"] is None and res.missing["n_missing_cells"] == 2
+    assert res.preparation.missing is None and res.preparation.n_missing_cells == 2
     assert res.details["rivals"].to_dict() == {"qa": 3.0, "nli": 2.0, "lat": 2.0}
     assert np.isnan(res.details["win_rates"].loc["a", "nli"])
     assert res.details["coverage"].to_dict() == pytest.approx({"a": 0.75, "b": 1.0, "c": 0.5, "d": 1.0})
@@ -132,7 +132,7 @@ def test_mean_win_rate_missing_policies_and_errors(helm_board):
     with pytest.raises(InvalidOptionError, match="cannot use missing='impute'"):
         rules.mean_win_rate(helm_board, missing="impute")
     filled = rules.mean_win_rate(helm_board, missing="median")
-    assert filled.missing["n_filled_cells"] == 2
+    assert filled.preparation.n_missing_cells == 2
     with pytest.raises(InvalidOptionError, match="ties='draw' is not one of"):
         rules.mean_win_rate(helm_board, ties="draw")
     # x is scored only where nobody else is: no rival anywhere, no win rate

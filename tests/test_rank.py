@@ -120,14 +120,14 @@ def test_missing_default_refuses_positional_rules(holes):
 
 def test_missing_drop_tasks_reports_what_was_dropped(holes):
     res = cs.rank(holes, "borda", missing="drop_tasks")
-    assert res.missing["dropped_tasks"] == ("t2",) and res.missing["dropped_systems"] == ()
-    assert res.missing["n_missing_cells"] == 1 and res.missing["policy"] == "drop_tasks"
+    assert res.preparation.dropped_tasks == ("t2",) and res.preparation.dropped_systems == ()
+    assert res.preparation.n_missing_cells == 1 and res.preparation.missing == "drop_tasks"
     assert res.scores.tolist() == [3.0, 3.0, 3.0, 3.0]  # t1 and t3 are reversed
 
 
 def test_missing_drop_systems_reports_what_was_dropped(holes):
     res = cs.rank(holes, "borda", missing="drop_systems")
-    assert res.missing["dropped_systems"] == ("b",)
+    assert res.preparation.dropped_systems == ("b",)
     assert res.systems == ("a", "c", "d")
     assert res.scores.to_dict() == {"a": 2.0, "c": 4.0, "d": 3.0}
 
@@ -150,13 +150,13 @@ def test_missing_impute_is_refused_where_meaningless(rule, holes):
 @pytest.mark.parametrize("rule", ["plurality", "dowdall", "threshold", "baldwin"])
 def test_missing_impute_is_accepted_by_positional_and_iterative_rules(rule, holes):
     res = _run(holes, rule, missing="impute")
-    assert res.missing["policy"] == "impute" and sorted(res.order) == sorted(holes.systems)
+    assert res.preparation.missing == "impute" and sorted(res.order) == sorted(holes.systems)
 
 
 def test_majority_rules_record_the_pairwise_treatment(holes):
     res = cs.rank(holes, "copeland")
-    assert res.missing["policy"] is None
-    assert res.missing["treatment"].startswith("pairwise")
+    assert res.preparation.missing is None
+    assert res.preparation.treatment.startswith("pairwise")
     assert res.ties == "neither"
 
 
@@ -175,12 +175,12 @@ def test_missing_impute_borda_is_the_row_sum_of_the_imputed_matrix(holes):
     matrix = impute_pairwise(holes).matrix
     res = cs.rank(holes, "borda", missing="impute")
     assert res.scores.tolist() == pytest.approx(matrix.wins.sum(axis=1).tolist())
-    assert res.missing["policy"] == "impute"
+    assert res.preparation.missing == "impute"
     cope = cs.rank(holes, "copeland", missing="impute")
     assert cope.scores.tolist() == pytest.approx(rules.copeland(matrix).scores.tolist())
     # ties="min": the expected points of the best position of each tie group, no longer refused
     low = rules.borda(holes, missing="impute", ties="min")
-    assert low.missing["policy"] == "impute" and "imputation" in low.details
+    assert low.preparation.missing == "impute" and "imputation" in low.details
 
 
 @pytest.mark.skipif(not _impute_available(), reason="consensus.impute (issue 6) cannot be imported yet")
@@ -489,6 +489,6 @@ def test_instance_level_scores_rank_by_borda_on_the_imputed_matrix():
     expected = cs.sigma_l(data)
     assert result.ranking == expected.ranking
     assert np.allclose(result.scores.to_numpy(), expected.scores.to_numpy())
-    assert result.missing["policy"] == "impute"
+    assert result.preparation.missing == "impute"
     with pytest.raises(cs.InvalidOptionError, match=r"instance-level scores need missing='impute'"):
         cs.rank(data, "borda")

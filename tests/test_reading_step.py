@@ -168,7 +168,7 @@ def test_lm_eval_folder_model_sharing_no_task_is_set_aside(tmp_path):
     assert table.loc["org__lone", "rivals_compared"] == 0 and table.loc["org__lone", "weight_share"] > 0.9
     result = cs.kemeny(lb)
     assert "org__lone" not in result.ranking and len(result.ranking) == 3
-    assert any("compared with no rival" in n and "'org__lone'" in n for n in result.notes)
+    assert any("compared with no rival" in n and "'org__lone'" in n for n in result.preparation.notes)
     pair = lb.select(systems=["org__a", "org__lone"])  # nobody shares a task: nothing to set apart from, said
     assert set_aside(pair).systems == pair.systems and "no system was set aside" in set_aside(pair).notes[-1]
     with pytest.raises(cs.InvalidOptionError, match="min_coverage=0.5 would leave 0 system"):
@@ -176,7 +176,7 @@ def test_lm_eval_folder_model_sharing_no_task_is_set_aside(tmp_path):
     assert "org__lone" in cs.kemeny(lb, min_coverage=0).ranking  # 0: every system, as given
     code = run_cli("kemeny", str(folder), "--from", "harness", "--metric", "acc", "--format", "json")
     assert code.returncode == 0 and len(json.loads(code.stdout)["result"]["ranking"]) == 3
-    assert "'org__lone'" in " ".join(json.loads(code.stdout)["result"]["notes"]) and "warning" not in code.stderr
+    assert "'org__lone'" in " ".join(json.loads(code.stdout)["result"]["preparation"]["notes"]) and "warning" not in code.stderr
 
 
 def test_gem_like_sparse_submission_is_not_crowned_by_default():
@@ -248,7 +248,7 @@ def test_preflib_alternative_ranked_by_one_voter_is_set_aside(tmp_path):
     assert cs.kemeny(lb, min_coverage=0).ranking[0] == "rare"  # what ranking it as given would crown
     result = cs.kemeny(lb)
     assert "rare" not in result.ranking and result.ranking[0] == "a"
-    assert any("'rare'" in n and "set aside" in n for n in result.notes)
+    assert any("'rare'" in n and "set aside" in n for n in result.preparation.notes)
 
 
 # ---------------------------------------------------------------- outputs at 350 systems

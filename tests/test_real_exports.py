@@ -121,9 +121,9 @@ def test_analyze_runs_every_default_rule_on_holes_and_names_the_policy(glue: cs.
     table = comparison.table
     assert set(DEFAULT_RULES) <= set(table.index)
     assert (table.loc[list(DEFAULT_RULES), "status"] != "failed").all(), table["note"].to_dict()
-    policies = comparison.policies
-    assert policies["borda"]["policy"] == "impute" and policies["mean"]["policy"] == "median"
-    assert policies["copeland"]["policy"] is None  # pairwise on shared tasks
+    policies = comparison.preparations
+    assert policies["borda"].missing == "impute" and policies["mean"].missing == "median"
+    assert policies["copeland"].missing is None  # pairwise on shared tasks
 
 
 def test_compare_missing_option_and_per_rule_override(glue: cs.Leaderboard) -> None:
@@ -165,7 +165,7 @@ def test_low_coverage_winner_is_flagged(sparse: cs.Leaderboard) -> None:
 def test_min_coverage_drops_and_names(sparse: cs.Leaderboard) -> None:
     res = cs.kemeny(sparse, min_coverage=0.5, time_limit=60)
     assert not {"tiny-1", "tiny-2", "tiny-3", "tiny-3b"} & set(res.ranking)
-    assert len(res.ranking) == 17 and "tiny-1" in " ".join(res.notes)  # human baseline (6 of 15) too
+    assert len(res.ranking) == 17 and "tiny-1" in " ".join(res.preparation.notes)  # human baseline (6 of 15) too
     out = run_cli("analyze", str(SPARSE), "--min-coverage", "0.5", "--quiet")
     assert out.returncode == 0, out.stderr
     assert "tiny-1" in out.stdout  # named in the note of what was dropped

@@ -366,7 +366,7 @@ def test_rule_notes_name_the_systems_geometric_mean_cannot_rank():
     frame = pd.DataFrame({"t1": [0.9, 0.0, 0.5, 0.4, 0.0], "t2": [0.8, 0.9, 0.6, 0.5, 0.7], "t3": [0.7, 0.8, 0.9, 0.6, 0.5]},
                          index=["a", "b", "c", "d", "e"])
     analysis = cs.analyze(cs.Leaderboard.from_frame(frame, infer=False), prospective=False)
-    assert analysis.comparison.results["geometric_mean"].missing["unranked"] == ("b", "e")
+    assert analysis.comparison.results["geometric_mean"].details["unranked"] == ("b", "e")
     note = "note: geometric_mean: 2 systems have a score <= 0 on a task and no geometric_mean; ranked last, tied: b, e"
     assert note in cs.render(analysis, format="table")
     assert note.replace("_", "\\_").replace("<", "\\<") in cs.render(analysis, format="markdown")

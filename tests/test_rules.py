@@ -245,8 +245,8 @@ def test_majority_rules_use_the_r_operator_with_missing_scores():
     frame = pd.DataFrame({"t1": [2.0, 1.0, 0.0], "t2": [0.0, 1.0, 2.0], "t3": [1.0, np.nan, 2.0]}, index=["a", "b", "c"])
     lb = Leaderboard.from_frame(frame)
     res = rules.copeland(lb)
-    assert res.missing["policy"] is None and res.missing["n_missing_cells"] == 1
-    assert "pairwise" in res.missing["treatment"]
+    assert res.preparation.missing is None and res.preparation.n_missing_cells == 1
+    assert "pairwise" in res.preparation.treatment
     # a-b 1:1 tie, c beats a 2:1, b-c 1:1 tie -> a -1, b 0, c +1
     assert res.scores.to_dict() == {"a": -1.0, "b": 0.0, "c": 1.0}
     assert rules.minimax(lb).scores.to_dict() == {"a": -2.0, "b": 0.0, "c": 0.0}
@@ -308,7 +308,7 @@ def test_geometric_mean_unranks_non_positive(colombo_table1):
     # C scores 0 on Task1: it is unranked (last tie group, score NaN), not the board refused
     res = rules.geometric_mean(colombo_table1)
     assert res.details["unranked"] == ("C",) and res.ranking[-1] == ("C",)
-    assert math.isnan(res.scores["C"]) and res.missing["unranked"] == ("C",)
+    assert math.isnan(res.scores["C"]) and res.details["unranked"] == ("C",)
     # a zero-weight task does not count
     assert "unranked" not in rules.geometric_mean(colombo_table1.with_weights({"Task1": 0.0})).details
     with pytest.raises(NonPositiveScoreError, match=r"task 'Task1' has 0.0 for system\(s\) 'C'"):

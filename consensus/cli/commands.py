@@ -303,8 +303,9 @@ def cmd_prospective(args: argparse.Namespace) -> int:
     from ..winning import winning_weights
 
     table, source, _ = load(args, leaderboard=True)
-    bounds: dict[str, Any] = {"missing": args.missing, "min_coverage": args.min_coverage,
-                              "scored_tasks_only": not args.all_tasks}
+    bounds: dict[str, Any] = {"missing": args.missing, "scored_tasks_only": not args.all_tasks}
+    if args.min_coverage is not None:  # else each question's own default (prospective: set aside; --system: keep all)
+        bounds["min_coverage"] = args.min_coverage
     if args.rule != "condorcet" or args.option:
         bounds.update(rule=args.rule, **_weight_rule_options(args))
     if args.min_weight is not None:
@@ -389,8 +390,9 @@ def cmd_sensitivity(args: argparse.Namespace) -> int:
     from ..sensitivity import weight_sensitivity
 
     table, source, _ = load(args, leaderboard=True)
-    options: dict[str, Any] = {"missing": args.missing, "min_coverage": args.min_coverage, "solver": args.solver,
-                               **_weight_rule_options(args)}
+    options: dict[str, Any] = {"missing": args.missing, "solver": args.solver, **_weight_rule_options(args)}
+    if args.min_coverage is not None:  # else weight_sensitivity's default: every rival kept
+        options["min_coverage"] = args.min_coverage
     if args.min_weight is not None:
         options["min_weight"] = args.min_weight
     if args.max_weight is not None:

@@ -46,7 +46,7 @@ FORMATS: tuple[str, ...] = ("table", "markdown", "json", "csv")
 
 #: Version of the JSON documents (``"schema_version"``); bumped on incompatible changes.
 #: 2: ``result`` is the result's ``to_dict()`` (one schema for the API and the CLI).
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 
 #: The ``command`` of a JSON document when the caller names none.
 _COMMANDS: dict[type, str] = {
@@ -106,7 +106,7 @@ def document(
     >>> import consensus as cs
     >>> doc = document(cs.kemeny(cs.load_example("votenrank-toy")))
     >>> doc["schema_version"], doc["command"], doc["result"]["ranking"]
-    (2, 'kemeny', ['B', 'C', 'D', 'A'])
+    (3, 'kemeny', ['B', 'C', 'D', 'A'])
     """
     if isinstance(obj, Analysis):
         table, source = obj.leaderboard, source or obj.source

@@ -7,7 +7,6 @@ holds the blocks the ``analyze`` report reuses (:mod:`consensus.report.summary`)
 from __future__ import annotations
 
 import math
-from typing import Any
 
 from ..results import RuleComparison
 from .blocks import (
@@ -25,7 +24,7 @@ from .blocks import (
 from .csv_output import frame_csv
 from .sections import csv_text, policy_text, sections
 
-__all__ = ["comparison_blocks", "policy_lines", "rule_policies"]
+__all__ = ["comparison_blocks", "policy_lines"]
 
 
 def _change(value: int) -> str:
@@ -51,31 +50,6 @@ def _rankings_table(comparison: RuleComparison, top: int | None) -> tuple[Table,
     return Table(("#",) + tuple(rules), rows, "r" + "l" * len(rules)), more
 
 
-def rule_policies(comparison: RuleComparison) -> dict[str, Any]:
-    """The missing-score record each rule of `comparison` used (rule -> ``policy``, ``treatment``, ...).
-
-    ``comparison.policies`` as plain dicts (each rule's own ``missing`` record, plus how the
-    policy was chosen).
-
-    Parameters
-    ----------
-    comparison : RuleComparison
-        The comparison.
-
-    Returns
-    -------
-    dict of str to Mapping
-
-    Examples
-    --------
-    >>> import consensus as cs
-    >>> comp = cs.compare_rules(cs.load_example("votenrank-toy"), rules=["borda"])
-    >>> rule_policies(comp)["borda"]["treatment"]
-    'no missing scores'
-    """
-    return {rule: dict(record or {}) for rule, record in comparison.policies.items()}
-
-
 def policy_lines(comparison: RuleComparison) -> list[str]:
     """Which missing-score policy each rule used, one line per policy (empty without missing scores).
 
@@ -95,8 +69,8 @@ def policy_lines(comparison: RuleComparison) -> list[str]:
     >>> policy_lines(cs.compare_rules(cs.load_example("votenrank-toy"), rules=["borda"]))
     []
     """
-    policies = rule_policies(comparison)
-    if not any((record or {}).get("n_missing_cells") for record in policies.values()):
+    policies = comparison.preparations
+    if not any(prep.n_missing_cells for prep in policies.values()):
         return []
     groups: dict[str, list[str]] = {}
     for rule in comparison.rules:
@@ -123,7 +97,7 @@ def rule_notes(comparison: RuleComparison, ran: list[str]) -> list[Block]:
     notes = []
     for rule in ran:
         result = comparison.results.get(rule)
-        unranked = tuple((getattr(result, "missing", None) or {}).get("unranked", ()))
+        unranked = tuple(getattr(result, "details", {}).get("unranked", ()))
         if unranked:
             what = "system has" if len(unranked) == 1 else "systems have"
             where = "ranked last" if len(unranked) == 1 else "ranked last, tied"

@@ -21,6 +21,7 @@ from ..results import (
     KemenyResult,
     MajoritySummary,
     PairwiseConfidence,
+    Preparation,
     ProspectiveResult,
     RuleResult,
     walk_tiers,
@@ -44,7 +45,7 @@ from .blocks import (
 from .csv_output import csv_value, frame_csv, render_csv
 
 __all__ = ["sections", "csv_text", "leaderboard_sections", "condorcet_line", "kemeny_lines", "prospective_line",
-           "policy_text"]
+           "policy_text", "preparation_lines"]
 
 
 @singledispatch
@@ -261,8 +262,7 @@ def kemeny_lines(result: KemenyResult, top: int | None = DEFAULT_TOP) -> list[st
     detail += f", method {result.method}, {num(result.seconds, 2)} s"
     text.append(detail)
     text.extend(optima_lines(result, top))
-    if result.missing is not None and result.missing.get("n_missing_cells"):
-        text.append("missing scores: " + policy_text(result.missing))
+    text.extend(preparation_lines(result.preparation))
     text.extend(result.notes)
     return text
 
@@ -341,14 +341,14 @@ def optima_lines(result: KemenyResult, top: int | None = DEFAULT_TOP) -> list[st
 
 
 # ---------------------------------------------------------------------- one rule
-def policy_text(record: Any) -> str:
-    """One missing-score record (``policy``, ``treatment``, dropped systems and tasks) as text.
+def policy_text(preparation: Preparation) -> str:
+    """The missing-score part of a preparation record (policy, treatment, what it dropped) as text.
 
     Parameters
     ----------
-    record : Mapping or None
-        A ``RuleResult.missing`` record; a None ``policy`` means each pair is compared on
-        the tasks both systems are scored on (``pairwise``).
+    preparation : Preparation
+        A result's ``preparation``; a None ``missing`` means each pair is compared on the
+        tasks both systems are scored on (``pairwise``).
 
     Returns
     -------
@@ -356,19 +356,43 @@ def policy_text(record: Any) -> str:
 
     Examples
     --------
-    >>> policy_text({"policy": "impute", "treatment": "imputed pairwise matrix", "dropped_systems": ()})
+    >>> from consensus.results import Preparation
+    >>> policy_text(Preparation("impute", "imputed pairwise matrix", 3))
     'impute (imputed pairwise matrix)'
     """
-    record = dict(record or {})
-    text = str(record.get("policy") or "pairwise")
-    treatment = record.get("treatment")
+    text = preparation.policy_name
+    treatment = preparation.treatment
     if treatment:
-        text = str(treatment) if str(treatment).startswith(f"{text}:") else f"{text} ({treatment})"
+        text = treatment if treatment.startswith(f"{text}:") else f"{text} ({treatment})"
     for what in ("systems", "tasks"):
-        dropped = record.get(f"dropped_{what}") or ()
+        dropped = getattr(preparation, f"dropped_{what}")
         if dropped:
             text += f"; dropped {len(dropped)} {what}"
     return text
+
+
+def preparation_lines(preparation: Preparation) -> list[str]:
+    """What every report prints of a result's preparation: the missing-score line, then its notes.
+
+    Parameters
+    ----------
+    preparation : Preparation
+
+    Returns
+    -------
+    list of str
+        ``missing scores (N cells): ...`` when scores were missing, then the notes (systems
+        set aside for coverage).
+
+    Examples
+    --------
+    >>> from consensus.results import Preparation
+    >>> preparation_lines(Preparation("median", "filled 2 missing cell(s)", 2))
+    ['missing scores (2 cells): median (filled 2 missing cell(s))']
+    """
+    first = [f"missing scores ({preparation.n_missing_cells} cells): {policy_text(preparation)}"] \
+        if preparation.n_missing_cells else []
+    return first + list(preparation.notes)
 
 
 @sections.register
@@ -378,8 +402,7 @@ def _(result: RuleResult, *, top: int | None = DEFAULT_TOP) -> list[Block]:
     options = {k: v for k, v in result.options.items() if v not in (None, False) and k != "missing"}
     if options:
         text.append("options: " + ", ".join(f"{k}={v}" for k, v in options.items()))
-    if result.missing and result.missing.get("n_missing_cells"):
-        text.append(f"missing scores ({result.missing['n_missing_cells']} cells): {policy_text(result.missing)}")
+    text.extend(preparation_lines(result.preparation))
     scores = result.scores
     sizes = {tier: len(group) for tier, group in enumerate(result.ranking, start=1)}
     shown, more = capped(list(walk_tiers(result.ranking)), top)

@@ -21,7 +21,7 @@ from .blocks import (
     format_ranking,
     name_list,
 )
-from .comparison import comparison_blocks, rule_policies
+from .comparison import comparison_blocks
 from .csv_output import frame_csv
 from .sections import (
     condorcet_line,
@@ -50,11 +50,11 @@ def _policies_line(analysis: Analysis) -> str | None:
     """``missing-score policies: pairwise: copeland, kemeny; impute: borda`` (None without holes)."""
     if not analysis.leaderboard.has_missing:
         return None
-    policies = rule_policies(analysis.comparison)
+    policies = analysis.comparison.preparations
     groups: dict[str, list[str]] = {}
     for rule in analysis.comparison.rules:
         if rule in policies and rule not in analysis.comparison.errors:
-            groups.setdefault(str(policies[rule].get("policy") or "pairwise"), []).append(rule)
+            groups.setdefault(policies[rule].policy_name, []).append(rule)
     if not groups:
         return None
     return "missing-score policies: " + "; ".join(f"{p}: {', '.join(rules)}" for p, rules in groups.items())

@@ -3,6 +3,7 @@
 =====================  ====================================================================
 module                 results
 =====================  ====================================================================
+:mod:`.preparation`    :class:`Preparation` (what was done to the scores first; every result)
 :mod:`.rules`          :class:`RuleResult` (every voting rule and score baseline)
 :mod:`.kemeny`         :class:`KemenyResult` (exact Kemeny consensus)
 :mod:`.condorcet`      :class:`CondorcetWeightsResult` (also of ``winning_weights``),
@@ -42,6 +43,7 @@ from .experiments import ExperimentResult, RobustnessResult
 from .kemeny import KemenyDetermination, KemenyResult
 from .majority import MajoritySummary
 from .missing import ImputationResult, MeanBaselineResult, PairwiseConfidence
+from .preparation import Preparation
 from .prospective import ProspectiveResult
 from .rules import RuleResult
 from .sensitivity import RadiusAnswer, RemovalAnswer, SensitivityResult
@@ -58,6 +60,7 @@ __all__ = [
     "MajoritySummary",
     "MeanBaselineResult",
     "PairwiseConfidence",
+    "Preparation",
     "ProspectiveResult",
     "RankedResult",
     "ExperimentResult",

@@ -17,6 +17,7 @@ from .base import (
     ranked_facts,
     tier_positions,
 )
+from .preparation import Preparation
 
 __all__ = ["RuleComparison"]
 
@@ -72,11 +73,12 @@ class RuleComparison(Displayed):
         Mean Kendall distance between two task rankings (Colombo et al. 2022, app. C.2).
     total_weight : float
         Sum of the task weights (``mean_task_distance = task_distance / total_weight``).
-    policies : Mapping[str, Mapping[str, Any]]
-        Rule -> the missing-score treatment it used (the ``missing`` record of its result:
-        ``policy``, ``treatment``, ``n_missing_cells``, ``dropped_tasks``,
-        ``dropped_systems``; a rule that failed has the policy it was given and
-        ``treatment="not run"``).
+    preparations : Mapping[str, Preparation]
+        Rule -> what the preparation stage did for it (the ``preparation`` of its result; a
+        rule that failed has the policy it was given and ``treatment="not run"``).
+    chosen_by : Mapping[str, str]
+        Rule -> how its missing-score policy was chosen (``"auto"``, ``"missing"``,
+        ``"rule_options"``, ``"no missing scores"``, ...).
     notes : tuple of str
         What was done to the leaderboard before comparing (``min_coverage`` drops, ...).
     """
@@ -94,7 +96,8 @@ class RuleComparison(Displayed):
     tie_penalty: float
     dispersion: float
     total_weight: float
-    policies: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    preparations: Mapping[str, Preparation] = field(default_factory=dict)
+    chosen_by: Mapping[str, str] = field(default_factory=dict)
     notes: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
@@ -107,7 +110,8 @@ class RuleComparison(Displayed):
         object.__setattr__(self, "results", freeze_mapping(self.results))
         object.__setattr__(self, "errors", freeze_mapping(self.errors))
         object.__setattr__(self, "ks", tuple(self.ks))
-        object.__setattr__(self, "policies", freeze_mapping({k: dict(v) for k, v in self.policies.items()}))
+        object.__setattr__(self, "preparations", freeze_mapping(dict(self.preparations)))
+        object.__setattr__(self, "chosen_by", freeze_mapping(dict(self.chosen_by)))
         object.__setattr__(self, "notes", tuple(self.notes))
 
     def positions(self) -> Any:
@@ -231,8 +235,8 @@ class RuleComparison(Displayed):
             ``kemeny`` (ranking, objective, status), ``dispersion``, ``total_weight``,
             ``rows`` (the table), ``rankings``, ``errors``, ``rank_changes`` (rule ->
             system -> places gained versus the baseline, None where a rule did not rank the
-            system; None without a baseline ranking), ``policies`` (rule -> its
-            missing-score record) and ``notes``.
+            system; None without a baseline ranking), ``preparations`` (rule -> its
+            preparation record), ``chosen_by`` and ``notes``.
         """
         kem = self.kemeny
         return {
@@ -252,7 +256,8 @@ class RuleComparison(Displayed):
             "rankings": {rule: _tiers_to_lists(t) for rule, t in self.rankings.items()},
             "errors": dict(self.errors),
             "rank_changes": self._rank_changes_dict(),
-            "policies": jsonable({rule: dict(record) for rule, record in self.policies.items()}),
+            "preparations": {rule: prep.to_dict() for rule, prep in self.preparations.items()},
+            "chosen_by": dict(self.chosen_by),
             "notes": list(self.notes),
         }
 

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 import pandas as pd
 
 from .base import Display, Displayed, freeze_mapping, jsonable, provided_by
+from .preparation import Preparation
 
 if TYPE_CHECKING:  # pragma: no cover
     from solvers import SolveStatus
@@ -304,6 +305,8 @@ class CondorcetWeightsResult(Displayed):
     rule_options : Mapping[str, Any]
         The rule's options (``ties``, ``vector``, ``normalize``, ``missing``, ``scale``);
         empty for ``"condorcet"``.
+    preparation : Preparation
+        What the preparation stage did to the scores first (coverage, missing scores).
     """
 
     system: str
@@ -330,6 +333,7 @@ class CondorcetWeightsResult(Displayed):
     seconds: float = field(default=0.0, compare=False)
     rule: str = "condorcet"
     rule_options: Mapping[str, Any] = field(default_factory=dict)
+    preparation: Preparation = Preparation()
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "rule_options", freeze_mapping(dict(self.rule_options)))
@@ -490,4 +494,5 @@ class CondorcetWeightsResult(Displayed):
             "explanation": self.explanation,
             "rule": self.rule,
             "rule_options": jsonable(dict(self.rule_options)),
+            "preparation": self.preparation.to_dict(),
         }

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
-from .base import Display, Displayed, freeze_mapping, jsonable, ranked_facts
+from .base import Display, Displayed, jsonable, ranked_facts
+from .preparation import Preparation
 
 if TYPE_CHECKING:  # pragma: no cover
     from solvers import SolveStatus
@@ -131,11 +131,12 @@ class KemenyResult(Displayed):
         Wall-clock time of the call.
     time_limit : float or None
         The limit that was given.
-    missing : Mapping or None
-        What the ``missing=`` policy did (keys ``policy``, ``treatment``, ...), None when no
-        policy was asked for.
+    preparation : Preparation
+        What the preparation stage did before solving (systems set aside for coverage, the
+        missing-score policy); for a pairwise matrix given as data, that its counts were
+        used as they are.
     notes : tuple of str
-        What was done to the input before solving (e.g. the systems ``min_coverage`` dropped).
+        What the solve adds (weights rescaled into float64, a weak order's strict cost).
     determined : KemenyDetermination or None
         Which positions and pairs are the same in every optimal ranking; None when not
         computed (see ``determine`` of :func:`consensus.kemeny`) or not optimal.
@@ -165,14 +166,12 @@ class KemenyResult(Displayed):
     iterations: int
     seconds: float
     time_limit: float | None = None
-    missing: Mapping[str, Any] | None = None
+    preparation: Preparation = Preparation()
     notes: tuple[str, ...] = ()
     determined: KemenyDetermination | None = None
     weak_order: tuple[tuple[str, ...], ...] | None = None
 
     def __post_init__(self) -> None:
-        if self.missing is not None:
-            object.__setattr__(self, "missing", freeze_mapping(self.missing))
         object.__setattr__(self, "notes", tuple(self.notes))
 
     @property
@@ -297,7 +296,7 @@ class KemenyResult(Displayed):
             "iterations": self.iterations,
             "seconds": jsonable(self.seconds),
             "time_limit": jsonable(self.time_limit),
-            "missing": jsonable(dict(self.missing)) if self.missing is not None else None,
+            "preparation": self.preparation.to_dict(),
             "notes": list(self.notes),
             "determined": self.determined.to_dict() if self.determined is not None else None,
             "weak_order": [list(g) for g in self.weak_order] if self.weak_order is not None else None,

@@ -11,6 +11,7 @@ import pandas as pd
 
 from .base import Display, Displayed, freeze_mapping, jsonable
 from .condorcet import CondorcetCertificate, CondorcetWeightsResult
+from .preparation import Preparation
 
 __all__ = ["ProspectiveResult"]
 
@@ -45,6 +46,8 @@ class ProspectiveResult(Displayed):
         The options used and the work done: ``strict``, ``reference``, ``objective``,
         ``constraints``, ``tol``, ``min_margin``, ``method``, ``solver``, ``n_lps``,
         ``n_solves``, ``solver_seconds``, ``seconds`` (all JSON-able).
+    preparation : Preparation
+        What the preparation stage did to the scores first (coverage, missing scores).
     """
 
     systems: tuple[str, ...]
@@ -54,6 +57,7 @@ class ProspectiveResult(Displayed):
     results: Mapping[str, CondorcetWeightsResult]
     contradiction: CondorcetCertificate | None
     options: Mapping[str, Any]
+    preparation: Preparation = Preparation()
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "systems", tuple(self.systems))
@@ -139,7 +143,7 @@ class ProspectiveResult(Displayed):
         Returns
         -------
         dict
-            ``strict``, ``options``, ``contradiction`` (a certificate or None) and
+            ``strict``, ``options``, ``preparation``, ``contradiction`` (a certificate or None) and
             ``systems``: one record per system with the columns of :meth:`to_frame` and its
             full ``result`` (:meth:`CondorcetWeightsResult.to_dict`, None under a
             contradiction).
@@ -153,6 +157,7 @@ class ProspectiveResult(Displayed):
         return {
             "strict": self.strict,
             "options": jsonable(dict(self.options)),
+            "preparation": self.preparation.to_dict(),
             "contradiction": self.contradiction.to_dict() if self.contradiction is not None else None,
             "systems": rows,
         }

@@ -21,6 +21,7 @@ from .base import (
     readonly_array,
     series,
 )
+from .preparation import Preparation
 
 __all__ = ["RuleResult"]
 
@@ -49,9 +50,9 @@ class RuleResult(RankedResult):
         How tied task scores were treated: ``"average"``, ``"min"`` or ``"max"`` points
         (positional rules), ``"neither"`` (majority rules: a tied task is neither a win nor
         a loss) or ``"scores"`` (score baselines use the numbers themselves).
-    missing : Mapping[str, Any]
-        ``policy`` (the option given), ``treatment`` (what was done), ``n_missing_cells``,
-        ``dropped_tasks`` and ``dropped_systems``.
+    preparation : Preparation
+        What the preparation stage did before the rule ran: systems set aside for coverage,
+        the missing-score policy and its treatment, group weighting.
     tie_break : str or tuple of str or None
         The tie-break applied after the rule (``"mean"``, ``"lexicographic"``), or None:
         then every tie group of the rule is kept as is.
@@ -76,13 +77,12 @@ class RuleResult(RankedResult):
     ranking: Tiers
     winners: tuple[str, ...]
     ties: str
-    missing: Mapping[str, Any]
+    preparation: Preparation
     tie_break: str | tuple[str, ...] | None
     details: Mapping[str, Any]
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "options", freeze_mapping(self.options))
-        object.__setattr__(self, "missing", freeze_mapping(self.missing))
         object.__setattr__(self, "details", freeze_mapping(self.details))
         object.__setattr__(self, "systems", tuple(self.systems))
         object.__setattr__(self, "score_values", readonly_array(self.score_values, np.float64))
@@ -130,8 +130,8 @@ class RuleResult(RankedResult):
 
     def _display(self) -> Display:
         status = None
-        if self.missing.get("n_missing_cells"):
-            status = f"missing scores: {self.missing.get('policy') or 'pairwise'} ({self.missing['n_missing_cells']} cells)"
+        if self.preparation.n_missing_cells:
+            status = f"missing scores: {self.preparation.policy_name} ({self.preparation.n_missing_cells} cells)"
         return f"RuleResult({self.rule}): {len(self.systems)} systems", ranked_facts(self.ranking, status=status), \
             self.to_frame()
 
@@ -142,7 +142,7 @@ class RuleResult(RankedResult):
         -------
         dict
             ``rule``, ``options``, ``scores`` (system -> score), ``ranking``, ``winners``,
-            ``ties``, ``missing``, ``tie_break``, ``details``.
+            ``ties``, ``preparation``, ``tie_break``, ``details``.
         """
         return {
             "rule": self.rule,
@@ -151,7 +151,7 @@ class RuleResult(RankedResult):
             "ranking": [list(g) for g in self.ranking],
             "winners": list(self.winners),
             "ties": self.ties,
-            "missing": detail_value(self.missing),
+            "preparation": self.preparation.to_dict(),
             "tie_break": jsonable(self.tie_break),
             "details": detail_value(self.details),
         }

@@ -11,6 +11,7 @@ import pandas as pd
 
 from .base import Display, Displayed, freeze_mapping, jsonable
 from .json_values import json_path
+from .preparation import Preparation
 
 __all__ = ["RadiusAnswer", "RemovalAnswer", "SensitivityResult"]
 
@@ -157,6 +158,8 @@ class SensitivityResult(Displayed):
     options : Mapping[str, Any]
         The work done (LP counts over both norms): pairs considered, LPs solved, pair LPs skipped by the lower bounds,
         constraints, solver, seconds (JSON-able).
+    preparation : Preparation
+        What the preparation stage did to the scores first (coverage, missing scores).
     """
 
     rule: str
@@ -170,6 +173,7 @@ class SensitivityResult(Displayed):
     removal: RemovalAnswer
     explanation: str
     options: Mapping[str, Any] = field(default_factory=dict)
+    preparation: Preparation = Preparation()
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "rule_options", freeze_mapping(dict(self.rule_options)))
@@ -261,4 +265,5 @@ class SensitivityResult(Displayed):
             **answers,
             "explanation": self.explanation,
             "options": jsonable(dict(self.options)),
+            "preparation": self.preparation.to_dict(),
         }

@@ -22,9 +22,10 @@ module                          rules
 :mod:`.leaderboard_aggregates`  :func:`mean_win_rate` (HELM), :func:`normalized_mean`
                                 (Open LLM Leaderboard v2)
 :mod:`.kemeny_rule`             :func:`kemeny` (the exact consensus as a RuleResult)
-:mod:`.engine`                  the shared pipeline: :func:`run_rule`, option checks
-:mod:`.policies`                its steps: coverage filter, missing scores, group
-                                weighting, two-step aggregation, tie-breaks
+:mod:`.engine`                  the shared pipeline: :func:`run_rule` (after the
+                                preparation stage, :mod:`consensus.preparation`)
+:mod:`.policies`                its own steps: float range, how each kind imputes,
+                                two-step group scores, tie-breaks
 :mod:`.imputed`                 ``missing="impute"`` for positional and iterative rules
                                 (expected points over compatible rankings)
 :mod:`.registry`                :data:`RULES` (name -> :class:`Rule`), :func:`rank` and

@@ -3,11 +3,11 @@
 Every rule of :mod:`consensus.rules` runs through :func:`run_rule`, which applies, in this
 order:
 
-0. the coverage filter (``min_coverage=``: drop the systems scored on less than this share
-   of the task weight, recorded in ``details["min_coverage"]``);
-1. the missing-score policy (``missing=None | "drop_tasks" | "drop_systems" | "impute" |
-   "median"``);
-2. group weighting (``weighting="groups"``: each task group carries the same total weight);
+1. the preparation stage every question shares (:func:`consensus.preparation.prepared_for`):
+   coverage (``min_coverage``), the missing-score policy (``missing``) and group weighting
+   (``weighting="groups"``), recorded in ``result.preparation``; a rule that needs complete
+   scores refuses holes left by ``missing=None``;
+2. weights near the top of float64 divided by a power of two (rules are scale-free);
 3. the rule itself, or two-step aggregation (``two_step=True``: the rule within each task
    group, then the same rule over the group results, Vote'n'Rank Figure 1 C);
 4. an explicit tie-break (``tie_break="mean" | "lexicographic"``), if asked for.
@@ -37,23 +37,25 @@ from ..inputs import as_pairwise
 from ..instances import InstanceScores
 from ..leaderboard import Leaderboard
 from ..pairwise import PairwiseMatrix
-from ..results import RuleResult
-from .policies import (
-    apply_missing,
-    apply_tie_break,
+from ..preparation import (
+    Prepared,
     check_group_option,
-    drop_low_coverage,
-    fit_weights,
+    check_missing,
     group_weight_values,
-    group_weighted,
-    missing_record,
+    prepared_for,
+)
+from ..results import RuleResult
+from ..results.preparation import Preparation
+from .policies import (
+    IMPUTE_TREATMENT,
+    NO_IMPUTE,
+    apply_tie_break,
+    fit_weights,
     policies_for,
     systems_below,
     tie_break_methods,
 )
 from .spec import (
-    DEFAULT_COVERAGE,
-    MISSING_POLICIES,
     SCORE_TOL,
     SHARED_DEFAULTS,
     SHARED_OPTION_NAMES,
@@ -108,21 +110,27 @@ def run_rule(spec: RuleSpec, data: Any, rule_options: Mapping[str, Any], shared:
         A positive weight is below 2**-1074 of the largest, so float64 cannot hold both.
     """
     opts = _check_shared(spec, shared)
-    coverage_info = None
     shift = 0
-    if isinstance(data, Leaderboard):
-        lb, shift = fit_weights(data)  # weights near 1e308: divided by 2**shift (rules are scale-free)
-        if opts["min_coverage"] is not None:  # rank()'s default: the set-aside rule of consensus.coverage
-            threshold = None if opts["min_coverage"] == DEFAULT_COVERAGE else opts["min_coverage"]
-            lb, coverage_info = drop_low_coverage(lb, threshold)
-        lb, missing_info, impute = apply_missing(spec, lb, opts["missing"])
-        if opts["weighting"] == "groups":
-            lb, more = fit_weights(group_weighted(lb, opts["group_weights"]))
-            shift += more
+    if isinstance(data, (Leaderboard, Prepared)):
+        context = f"rule {spec.name!r}"
+        if isinstance(data, Leaderboard):
+            data, shift = fit_weights(data)  # weights near 1e308: divided by 2**shift (rules are scale-free)
+        ready = prepared_for(
+            data, context, missing=opts["missing"], min_coverage=opts["min_coverage"], weighting=opts["weighting"],
+            coverage_default=SHARED_DEFAULTS["min_coverage"],
+            group_weights=None if opts["two_step"] else opts["group_weights"],
+            impute=None if spec.impute else NO_IMPUTE, impute_treatment=IMPUTE_TREATMENT.get(spec.kind),
+            alternatives="'median' or 'impute'" if spec.impute else "'median'",
+        )
+        lb, more = fit_weights(ready.leaderboard)
+        shift += more
+        if ready.preparation.missing is None and lb.has_missing and not spec.pairwise_missing:
+            raise MissingScoreError(spec.name, lb.missing_cells(), policies_for(spec))
+        preparation = ready.preparation
         if opts["two_step"]:
-            out = _two_step(spec, lb, rule_options, impute, opts["group_weights"])
+            out = _two_step(spec, lb, rule_options, ready.impute, opts["group_weights"])
         else:
-            out = spec.core(lb, rule_options, impute)
+            out = spec.core(lb, rule_options, ready.impute)
         systems = lb.systems
     elif (
         opts["missing"] == "impute"
@@ -137,7 +145,7 @@ def run_rule(spec: RuleSpec, data: Any, rule_options: Mapping[str, Any], shared:
             raise InvalidOptionError("tie_break='mean' needs a Leaderboard")
         lb = None
         matrix = pairwise_of(data, True)
-        missing_info = missing_record("impute", 0, "imputed pairwise matrix of the instance-level scores (impute_pairwise)")
+        preparation = Preparation("impute", "imputed pairwise matrix of the instance-level scores (impute_pairwise)")
         out = spec.core(matrix, rule_options, True)
         systems = matrix.systems
     elif spec.accepts_matrix and (
@@ -152,7 +160,7 @@ def run_rule(spec: RuleSpec, data: Any, rule_options: Mapping[str, Any], shared:
             raise InvalidOptionError("tie_break='mean' needs scores: pass the Leaderboard, not a pairwise matrix")
         lb = None
         matrix = as_pairwise(data)
-        missing_info = missing_record(None, 0, "pairwise matrix given: its counts are used as they are")
+        preparation = Preparation(None, "pairwise matrix given: its counts are used as they are")
         out = spec.core(matrix, rule_options, False)
         systems = matrix.systems
     else:
@@ -160,21 +168,11 @@ def run_rule(spec: RuleSpec, data: Any, rule_options: Mapping[str, Any], shared:
         serves = spec.accepts_matrix or spec.name == "borda"  # instance-level scores: pairwise rules only
         hint = "; instance-level scores need missing='impute'" if serves and isinstance(data, InstanceScores) else ""
         raise InvalidOptionError(f"rule {spec.name!r} needs {what}, got {type(data).__name__}{hint}")
-    if coverage_info is not None:
-        out.details["min_coverage"] = coverage_info
     if shift:
         out.details["weight_scale"] = 2.0**-shift  # the weights the scores are in units of
     _check_finite(spec, systems, out)
-    unranked = tuple(out.details.get("unranked", ()))
-    if unranked:
-        shown = ", ".join(repr(s) for s in unranked[:10]) + (", ..." if len(unranked) > 10 else "")
-        missing_info = {
-            **missing_info,
-            "unranked": unranked,
-            "treatment": f"{missing_info['treatment']}; unranked (a score <= 0, no {spec.name}): {shown}",
-        }
     options = {**dict(rule_options), **opts}
-    return build_result(spec, systems, out, options, missing_info, lb)
+    return build_result(spec, systems, out, options, preparation, lb)
 
 
 def _check_finite(spec: RuleSpec, systems: Sequence[str], out: CoreOutput) -> None:
@@ -191,7 +189,7 @@ def build_result(
     systems: Sequence[str],
     out: CoreOutput,
     options: Mapping[str, Any],
-    missing_info: Mapping[str, Any],
+    preparation: Preparation,
     lb: Leaderboard | None,
 ) -> RuleResult:
     """Wrap a core's output in a RuleResult, applying the tie-break named in `options`.
@@ -202,8 +200,10 @@ def build_result(
     systems : sequence of str
         The systems ranked, aligned with ``out.scores``.
     out : CoreOutput
-    options, missing_info : Mapping[str, Any]
-        Every option used, and what the missing-score policy did (both recorded).
+    options : Mapping[str, Any]
+        Every option used (recorded).
+    preparation : Preparation
+        What the preparation stage did (recorded).
     lb : Leaderboard or None
         The leaderboard ranked, for ``tie_break="mean"``.
 
@@ -235,7 +235,7 @@ def build_result(
         ranking=ranking,
         winners=winners,
         ties=ties,
-        missing=missing_info,
+        preparation=preparation,
         tie_break=tie_break,
         details=details,
     )
@@ -246,8 +246,9 @@ def _check_shared(spec: RuleSpec, shared: Mapping[str, Any]) -> dict[str, Any]:
     if unknown:
         raise InvalidOptionError(f"rule {spec.name!r}: unknown option(s) {', '.join(sorted(unknown))}")
     opts = {**SHARED_DEFAULTS, **shared}
-    check_choice("missing", opts["missing"], MISSING_POLICIES, spec.name)
-    opts["min_coverage"] = _check_min_coverage(opts["min_coverage"], spec.name)
+    opts["missing"] = check_missing(opts["missing"], f"rule {spec.name!r}")
+    if opts["min_coverage"] is not None:
+        opts["min_coverage"] = check_min_coverage(opts["min_coverage"], f"rule {spec.name!r}: ")
     check_choice("weighting", opts["weighting"], (None, "groups"), spec.name)
     if not isinstance(opts["two_step"], (bool, np.bool_)):
         raise InvalidOptionError(f"rule {spec.name!r}: two_step must be True or False, got {opts['two_step']!r}")
@@ -269,12 +270,6 @@ def _check_shared(spec: RuleSpec, shared: Mapping[str, Any]) -> dict[str, Any]:
     return opts
 
 
-def _check_min_coverage(value: Any, rule: str) -> float | str | None:
-    if isinstance(value, str) and value == DEFAULT_COVERAGE:
-        return value
-    return check_min_coverage(value, f"rule {rule!r}: ")
-
-
 def _two_step(
     spec: RuleSpec, lb: Leaderboard, rule_options: Mapping[str, Any], impute: bool, group_weights: Mapping[str, float] | None
 ) -> CoreOutput:
@@ -293,10 +288,10 @@ def _two_step(
         sub = quiet(lambda: lb.select(systems=scored, tasks=list(ts)))
         sub_impute = impute and sub.has_missing
         out = spec.core(sub, rule_options, sub_impute)
-        info = missing_record(
+        info = Preparation(
             "impute" if sub_impute else None,
-            len(sub.missing_cells()),
             "imputed pairwise matrix (impute_pairwise)" if sub_impute else "as the whole leaderboard",
+            len(sub.missing_cells()),
         )
         res = build_result(spec, sub.systems, out, {**dict(rule_options), "group": g}, info, sub)
         group_results[g] = res

@@ -1,23 +1,21 @@
-"""The steps of the rule pipeline around a rule's core: missing scores, group weighting, tie-breaks.
+"""The steps of the rule pipeline around a rule's core: float range, tie-breaks, how rules use missing scores.
 
-Each is applied by :func:`consensus.rules.engine.run_rule` when the matching shared option
-is given (``missing``, ``weighting="groups"`` / ``group_weights``, ``tie_break``); see
+Coverage, missing scores and group weighting are the preparation stage every question shares
+(:mod:`consensus.preparation`); this module holds what only the rules add: weights scaled into
+float64's range, the tie-breaks, two-step group scores, and how each kind of rule imputes. See
 ``docs/rules.md`` for the decisions taken where the papers are silent.
 """
 
 from __future__ import annotations
 
-import difflib
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
-from ..coverage import comparability, set_aside
-from ..errors import InvalidOptionError, InvalidWeightError, MissingScoreError
+from ..errors import InvalidOptionError, InvalidWeightError
 from ..leaderboard import Leaderboard
-from ..missing_policies import apply_policy, policy_record
 from ..results import tiers_from_scores
 from ..results.base import walk_tiers
 from .spec import (
@@ -28,12 +26,8 @@ from .spec import (
 
 __all__ = [
     "policies_for",
-    "missing_record",
-    "apply_missing",
-    "drop_low_coverage",
-    "check_group_option",
-    "group_weight_values",
-    "group_weighted",
+    "IMPUTE_TREATMENT",
+    "NO_IMPUTE",
     "tie_break_methods",
     "systems_below",
     "apply_tie_break",
@@ -159,10 +153,8 @@ def policies_for(spec: RuleSpec) -> tuple[str, ...]:
     return (("impute",) if spec.impute else ()) + ("median", "drop_tasks", "drop_systems")
 
 
-missing_record = policy_record  # the record of what a missing-score policy did (one definition)
-
-#: What ``missing="impute"`` does, by rule kind (the ``treatment`` of the record).
-_IMPUTE_TREATMENT = {
+#: What ``missing="impute"`` does, by rule kind (the ``treatment`` of the preparation record).
+IMPUTE_TREATMENT = {
     "positional": "expected points over the complete rankings compatible with each task "
     "(imputation by compatible permutations)",
     "iterative": "expected positions / pairwise preferences over the complete rankings compatible with "
@@ -171,250 +163,11 @@ _IMPUTE_TREATMENT = {
     "exact": "imputed pairwise matrix (impute_pairwise: imputation by compatible permutations)",
 }
 
-
-def apply_missing(spec: RuleSpec, lb: Leaderboard, policy: str | None) -> tuple[Leaderboard, dict[str, Any], bool]:
-    """Apply the missing-score policy `policy` of rule `spec` to `lb`.
-
-    Parameters
-    ----------
-    spec : RuleSpec
-        The rule (whether it imputes, or compares pairs on shared tasks).
-    lb : Leaderboard
-    policy : {None, "drop_tasks", "drop_systems", "impute", "median"}
-        The ``missing`` option.
-
-    Returns
-    -------
-    (Leaderboard, dict, bool)
-        The leaderboard to rank (`lb`, a selection of it, or `lb` with the missing scores
-        filled by their task's median), the record of what was done
-        (:func:`missing_record`), and whether the rule must impute (by compatible
-        permutations).
-
-    Raises
-    ------
-    InvalidOptionError
-        If ``"impute"`` is given to a rule that cannot impute (the score baselines),
-        ``"drop_tasks"`` would drop every task, or ``"drop_systems"`` would leave fewer than
-        two systems.
-    MissingScoreError
-        If scores are missing, `policy` is None and the rule needs complete scores.
-
-    Examples
-    --------
-    >>> import pandas as pd
-    >>> import consensus as cs
-    >>> lb = cs.Leaderboard(pd.DataFrame({"qa": [0.9, 0.5], "nli": [0.6, None]}, index=["a", "b"]))
-    >>> new, record, impute = apply_missing(RuleSpec("borda", "positional", None), lb, "drop_tasks")
-    >>> new.tasks, record["dropped_tasks"], impute
-    (('qa',), ('nli',), False)
-    >>> new, record, impute = apply_missing(RuleSpec("mean", "score", None), lb, "median")
-    >>> new.scores["nli"].tolist(), record["n_filled_cells"], record["medians"]
-    ([0.6, 0.6], 1, {'nli': 0.6})
-    """
-    n_cells = int(np.isnan(lb.values).sum())  # missing_cells() only for the error message
-    if policy == "impute" and not spec.impute:
-        raise InvalidOptionError(
-            f"rule {spec.name!r} cannot use missing='impute': imputation by compatible permutations "
-            "gives positions and pairwise preferences, not the numbers a score baseline averages; "
-            "pass missing='median', 'drop_tasks' or 'drop_systems'"
-        )
-    if not n_cells:
-        return (*apply_policy(lb, policy, f"rule {spec.name!r}"), False)
-    if policy is None:
-        if not spec.pairwise_missing:
-            raise MissingScoreError(spec.name, lb.missing_cells(), policies_for(spec))
-        return lb, missing_record(None, n_cells, "pairwise: each pair compared on the tasks both are scored on"), False
-    if policy == "impute":
-        return lb, missing_record(policy, n_cells, _IMPUTE_TREATMENT[spec.kind]), True
-    alternatives = "'median' or 'impute'" if spec.impute else "'median'"
-    new, record = apply_policy(lb, policy, f"rule {spec.name!r}", alternatives=alternatives)
-    return new, record, False
-
-
-# ---------------------------------------------------------------------- coverage
-def drop_low_coverage(lb: Leaderboard, threshold: float | None) -> tuple[Leaderboard, dict[str, Any] | None]:
-    """Set aside the systems a ranking does not cover (:func:`consensus.coverage.set_aside`).
-
-    Systems compared with no rival are always set aside; systems whose coverage (the smaller
-    of the share of the task weight scored and the share of rivals compared with) is below
-    `threshold` too (None: the default rule, half, unless that leaves fewer than 2 systems).
-    A task that only set-aside systems scored is dropped with them. This adds the record a
-    rule's result keeps.
-
-    Parameters
-    ----------
-    lb : Leaderboard
-    threshold : float or None
-        In [0, 1]; a system at exactly `threshold` is kept. None: the default rule.
-
-    Returns
-    -------
-    (Leaderboard, dict or None)
-        The leaderboard to rank, and ``details["min_coverage"]`` of the result (None when
-        the default rule set nothing aside): ``threshold`` (None for the default),
-        ``dropped`` (the systems), ``coverage`` (system -> coverage of each one set aside),
-        ``dropped_tasks`` and ``note`` (the sentence(s) naming them).
-
-    Raises
-    ------
-    InvalidOptionError
-        If fewer than two systems reach a given `threshold`, or `threshold` is not in [0, 1].
-
-    Examples
-    --------
-    >>> import pandas as pd
-    >>> import consensus as cs
-    >>> frame = pd.DataFrame({"qa": [0.9, 0.5, 0.7], "nli": [0.6, 0.4, None]}, index=["a", "b", "c"])
-    >>> new, info = drop_low_coverage(cs.Leaderboard.from_frame(frame), 0.75)
-    >>> new.systems, info["dropped"], info["coverage"]
-    (('a', 'b'), ('c',), {'c': 0.5})
-    """
-    new = quiet(lambda: set_aside(lb, threshold))
-    if new is lb and threshold is None:
-        return lb, None
-    kept, tasks = set(new.systems), set(new.tasks)
-    low = tuple(s for s in lb.systems if s not in kept)
-    coverage = comparability(lb)["coverage"] if low else None
-    added = new.notes[len(lb.notes):] if new is not lb else ()
-    return new, {
-        "threshold": None if threshold is None else float(threshold),
-        "dropped": low,
-        "coverage": {s: float(coverage[s]) for s in low} if coverage is not None else {},  # None iff not low
-        "dropped_tasks": tuple(t for t in lb.tasks if t not in tasks),
-        "note": "; ".join(added) if added else f"min_coverage={threshold:g}: every system is kept",
-    }
-
-
-# ---------------------------------------------------------------------- groups
-def check_group_option(lb: Leaderboard, option: str) -> Mapping[str, tuple[str, ...]]:
-    """Return the task groups of `lb`, checking that they cover every task.
-
-    Parameters
-    ----------
-    lb : Leaderboard
-    option : str
-        The option that needs groups (``"two_step"``, ...), for the message.
-
-    Returns
-    -------
-    Mapping[str, tuple[str, ...]]
-        ``lb.groups``.
-
-    Raises
-    ------
-    InvalidOptionError
-        If `lb` has no groups, or a task is in none.
-
-    Examples
-    --------
-    >>> import pandas as pd
-    >>> import consensus as cs
-    >>> lb = cs.Leaderboard(pd.DataFrame({"qa": [0.9, 0.5], "mt": [0.3, 0.4]}, index=["a", "b"]))
-    >>> dict(check_group_option(lb.with_groups({"nlu": ["qa"], "gen": ["mt"]}), "two_step"))
-    {'nlu': ('qa',), 'gen': ('mt',)}
-    """
-    groups = lb.groups
-    if not groups:
-        raise InvalidOptionError(
-            f"{option} needs task groups: build the leaderboard with groups={{...}} "
-            "(Leaderboard.from_frame) or call lb.with_groups({...})"
-        )
-    covered = {t for ts in groups.values() for t in ts}
-    loose = [t for t in lb.tasks if t not in covered]
-    if loose:
-        raise InvalidOptionError(
-            f"{option} needs every task in a group; task(s) {', '.join(repr(t) for t in loose[:5])}"
-            f"{', ...' if len(loose) > 5 else ''} are in none: add them to a group (a group may hold one task)"
-        )
-    return groups
-
-
-def group_weight_values(groups: Mapping[str, Sequence[str]], group_weights: Mapping[str, float] | None) -> dict[str, float]:
-    """Weight of every group: the given ones checked, the others 1.
-
-    Parameters
-    ----------
-    groups : Mapping[str, Sequence[str]]
-        Group -> tasks.
-    group_weights : Mapping[str, float] or None
-        The ``group_weights`` option.
-
-    Returns
-    -------
-    dict of str to float
-        Group -> weight, in the order of `groups`.
-
-    Raises
-    ------
-    InvalidOptionError
-        If a weight names an unknown group, is not a number, not finite or negative, or if
-        every group weight is zero.
-
-    Examples
-    --------
-    >>> group_weight_values({"nlu": ["qa"], "gen": ["mt"]}, {"gen": 2})
-    {'nlu': 1.0, 'gen': 2.0}
-    """
-    values = {g: 1.0 for g in groups}
-    for g, w in (group_weights or {}).items():
-        if g not in groups:
-            close = difflib.get_close_matches(str(g), list(groups), n=3)
-            hint = f"; did you mean {', '.join(repr(c) for c in close)}?" if close else f"; groups: {', '.join(repr(k) for k in groups)}"
-            raise InvalidOptionError(f"group_weights names unknown group {g!r}{hint}")
-        try:
-            value = float(w)
-        except (TypeError, ValueError):
-            raise InvalidOptionError(f"weight of group {g!r} is not a number: {w!r}") from None
-        if not np.isfinite(value) or value < 0:
-            raise InvalidOptionError(f"weight of group {g!r} must be finite and >= 0, got {w!r}")
-        values[g] = value
-    if not any(v > 0 for v in values.values()):
-        raise InvalidOptionError("every group weight is zero; give at least one group a positive weight")
-    return values
-
-
-def group_weighted(lb: Leaderboard, group_weights: Mapping[str, float] | None) -> Leaderboard:
-    """`lb` with task weights rescaled so that each group's tasks sum to the group's weight.
-
-    Within a group the tasks keep their relative weights (``weighting="groups"``).
-
-    Parameters
-    ----------
-    lb : Leaderboard
-        Must have groups covering every task.
-    group_weights : Mapping[str, float] or None
-        Group -> weight; unlisted groups weigh 1.
-
-    Returns
-    -------
-    Leaderboard
-
-    Raises
-    ------
-    InvalidOptionError
-        If the groups are missing or incomplete (:func:`check_group_option`), a group
-        weight is bad (:func:`group_weight_values`), or every task ends with weight 0.
-
-    Examples
-    --------
-    >>> import pandas as pd
-    >>> import consensus as cs
-    >>> lb = cs.Leaderboard(pd.DataFrame({"qa": [0.9, 0.5], "nli": [0.6, 0.8], "mt": [0.3, 0.4]}, index=["a", "b"]))
-    >>> group_weighted(lb.with_groups({"nlu": ["qa", "nli"], "gen": ["mt"]}), None).weights.tolist()
-    [0.5, 0.5, 1.0]
-    """
-    groups = check_group_option(lb, "weighting='groups'")
-    gw = group_weight_values(groups, group_weights)
-    w = lb.weights
-    new: dict[str, float] = {}
-    for g, ts in groups.items():
-        total = float(w[list(ts)].sum())
-        for t in ts:
-            new[t] = gw[g] * float(w[t]) / total if total > 0 else 0.0
-    if not any(v > 0 for v in new.values()):
-        raise InvalidOptionError("group weighting leaves every task with weight 0")
-    return quiet(lambda: lb.with_weights(new))
+#: Why a score baseline refuses ``missing="impute"``.
+NO_IMPUTE = (
+    "imputation by compatible permutations gives positions and pairwise preferences, not the numbers a score "
+    "baseline averages; pass missing='median', 'drop_tasks' or 'drop_systems'"
+)
 
 
 def systems_below(ranking: Sequence[Sequence[str]]) -> dict[str, float]:

@@ -30,7 +30,7 @@ from . import (
     scores,
     strengths,
 )
-from .spec import DEFAULT_COVERAGE, SHARED_OPTION_NAMES, RuleSpec
+from .spec import SHARED_OPTION_NAMES, RuleSpec
 
 __all__ = ["Rule", "RULES", "RULE_NAMES", "rank", "auto_missing", "check_rule_names"]
 
@@ -212,8 +212,9 @@ def rank(data: Leaderboard | PairwiseMatrix, rule: str, **options: Any) -> RuleR
 
     Parameters
     ----------
-    data : Leaderboard or PairwiseMatrix
-        The scores. Majority rules and ``kemeny`` also take a PairwiseMatrix.
+    data : Leaderboard, Prepared or PairwiseMatrix
+        The scores (or scores prepared once by :func:`consensus.prepare`, then without the
+        shared options below). Majority rules and ``kemeny`` also take a PairwiseMatrix.
     rule : str
         One of :data:`RULE_NAMES`: ``plurality``, ``borda``, ``dowdall``,
         ``scoring``, ``rank_complement``, ``top_ten``, ``eurovision``, ``threshold``,
@@ -227,24 +228,25 @@ def rank(data: Leaderboard | PairwiseMatrix, rule: str, **options: Any) -> RuleR
         see each function of :mod:`consensus.rules`; ``kemeny`` passes its options to
         :func:`consensus.kemeny.kemeny`) and the shared ones:
 
-        missing : {None, "drop_tasks", "drop_systems", "impute", "median"}, default None
-            None: positional rules, Threshold, Baldwin and score baselines raise
+        missing : {None, "pairwise", "drop_tasks", "drop_systems", "impute", "median"}, default None
+            The preparation stage (:func:`consensus.prepare`). None (``"pairwise"``): positional rules, Threshold, Baldwin and score baselines raise
             :class:`MissingScoreError`; majority rules, Bradley-Terry, Schulze, ranked pairs
             and Kemeny compare each pair on the tasks both are scored on (Vote'n'Rank eq. 1);
             ``mean_win_rate`` averages each system over its own tasks (HELM). ``drop_*`` drop the tasks or
-            systems with a missing score (listed in ``result.missing``). ``impute``:
+            systems with a missing score (listed in ``result.preparation``). ``impute``:
             imputation by compatible permutations (Himmi et al.): majority rules, Kemeny
             and Baldwin use :func:`consensus.impute.impute_pairwise`; positional rules score
             the expected points over the complete rankings compatible with each task
             (:func:`consensus.impute.position_distribution`); Threshold the expected
             position counts; score baselines refuse it. ``median``: every missing score is
             filled with the median of the scored systems on its task, then the rule runs on
-            the complete board (``result.missing["n_filled_cells"]``). :func:`auto_missing`
+            the complete board (``result.preparation.medians``). :func:`auto_missing`
             gives the policy ``compare(..., missing="auto")`` uses for each rule.
         min_coverage : float, optional
-            Drop the systems scored on less than this share of the total task weight
-            (:attr:`~consensus.Leaderboard.coverage`) before anything else;
-            ``details["min_coverage"]`` records the threshold, the dropped systems and a note.
+            Set aside the systems whose coverage is below this share before anything else
+            (:func:`consensus.coverage.set_aside`); None: the default rule (half, relaxed on
+            boards of partial ballots); 0: rank every system. ``result.preparation`` records
+            the threshold, the systems set aside and a note.
         weighting : {None, "groups"}, default None
             ``"groups"``: every group of ``lb.groups`` carries the same total weight (its
             tasks keep their relative weights), Vote'n'Rank Fig. 1 B.
@@ -307,6 +309,6 @@ def rank(data: Leaderboard | PairwiseMatrix, rule: str, **options: Any) -> RuleR
         raise InvalidOptionError(
             f"rule {rule!r} takes no option(s) {', '.join(unknown)}; it takes {', '.join(sorted(allowed))}{hint}"
         )
-    if options.get("min_coverage") is None and isinstance(data, Leaderboard) and data.has_missing:
-        options["min_coverage"] = DEFAULT_COVERAGE  # the entry point's default: consensus.coverage.set_aside
+    if isinstance(data, Leaderboard):
+        options.setdefault("min_coverage", None)  # the set-aside rule of every ranking question (coverage.set_aside)
     return entry.function(data, **options)

@@ -14,6 +14,7 @@ from ..errors import DegenerateTaskWarning, InvalidOptionError
 from ..impute import impute_pairwise
 from ..leaderboard import Leaderboard
 from ..pairwise import PairwiseMatrix, pairwise
+from ..preparation import MISSING_POLICIES, MissingPolicy
 from ..results import tiers_from_scores
 from ..validation import finite_number
 
@@ -26,7 +27,6 @@ __all__ = [
     "SharedOptions",
     "SHARED_OPTION_NAMES",
     "SHARED_DEFAULTS",
-    "DEFAULT_COVERAGE",
     "MissingPolicy",
     "TieBreak",
     "SCORE_TOL",
@@ -41,15 +41,12 @@ __all__ = [
     "complete_values",
 ]
 
-MissingPolicy = Literal["drop_tasks", "drop_systems", "impute", "median"]
 TieBreak = Literal["mean", "lexicographic"]
 RuleKind = Literal["positional", "iterative", "majority", "score", "exact"]
 
 #: Two rule scores within this (relative to the larger magnitude, floor 1) are tied.
 SCORE_TOL = 1e-9
 
-#: The ``missing=`` choices of every rule (None: pairwise for majority rules, else refuse).
-MISSING_POLICIES = (None, "drop_tasks", "drop_systems", "impute", "median")
 TIE_BREAKS = ("mean", "lexicographic")
 
 
@@ -66,7 +63,7 @@ class SharedOptions(TypedDict, total=False):
 
 SHARED_DEFAULTS: dict[str, Any] = {
     "missing": None,
-    "min_coverage": None,
+    "min_coverage": 0.0,  # a rule function ranks every system; rank() passes None, the set-aside rule
     "weighting": None,
     "group_weights": None,
     "two_step": False,
@@ -74,10 +71,6 @@ SHARED_DEFAULTS: dict[str, Any] = {
 }
 #: Names of the options every rule accepts.
 SHARED_OPTION_NAMES: tuple[str, ...] = tuple(SHARED_DEFAULTS)
-#: ``min_coverage`` as :func:`consensus.rank` passes it when none is given: the default set-aside
-#: rule of :func:`consensus.coverage.set_aside`. The rule functions of :mod:`consensus.rules`
-#: called directly rank every system of the board they are given (``min_coverage=None``).
-DEFAULT_COVERAGE = "default"
 
 
 @dataclass
