@@ -155,5 +155,6 @@ def test_every_result_of_a_question_carries_the_record_and_the_reports_print_it(
         assert res.to_dict()["preparation"]["set_aside"] == ["lone"], type(res).__name__
     text = cs.render(cs.rank(holes, "copeland"), format="table")
     assert "missing scores (2 cells): pairwise" in text and "set aside, not ranked: 1 system(s)" in text
-    assert "set aside, not ranked" in cs.render(cs.kemeny(holes), format="table")
+    for res in results[1:]:  # every report prints the record
+        assert "set aside, not ranked: 1 system(s)" in cs.render(res, format="table"), type(res).__name__
     assert cs.kemeny(cs.pairwise(holes)).preparation.treatment.startswith("pairwise matrix given")

@@ -499,7 +499,7 @@ def _(result: ProspectiveResult, *, top: int | None = DEFAULT_TOP) -> list[Block
         can = sum(frame["feasible"].iloc[len(frame) - hidden:])
         blocks[-1] = lines(f"... and {hidden} more systems ({can} of them can win; the other {hidden - can} "
                            "cannot: certificates in JSON)")
-    return blocks[:1] + [lines(prospective_line(result, top))] + blocks[1:]
+    return blocks[:1] + [lines(prospective_line(result, top), *preparation_lines(result.preparation))] + blocks[1:]
 
 
 @csv_text.register
@@ -519,6 +519,7 @@ def _(result: CondorcetWeightsResult, *, top: int | None = DEFAULT_TOP) -> list[
     text.append(f"best smallest margin ({what}): {num(result.margin, 4)}; status {result.status.value}")
     if result.distance is not None:
         text.append(f"L1 distance from the reference weights: {num(result.distance, 4)}")
+    text.extend(preparation_lines(result.preparation))
     blocks: list[Block] = [Heading(heading), Lines(tuple(text))]
     if result.weight_values:
         blocks.append(Table(("task", "weight"), tuple((t, num(w, 4)) for t, w in result.weight_values.items())))

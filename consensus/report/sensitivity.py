@@ -11,7 +11,7 @@ import math
 from ..results import RadiusAnswer, SensitivityResult
 from .blocks import DEFAULT_TOP, Block, Heading, Lines, Table, capped, more_line, num
 from .csv_output import frame_csv
-from .sections import csv_text, sections
+from .sections import csv_text, preparation_lines, sections
 
 __all__: list[str] = []
 
@@ -53,6 +53,7 @@ def _(result: SensitivityResult, *, top: int | None = DEFAULT_TOP) -> list[Block
     else:
         then = _then(rem.outcome, majority)
         text.append(f"fewest task removals: {bound}{rem.n_removed} ({', '.join(rem.tasks)}; {then})")
+    text.extend(preparation_lines(result.preparation))
     if result.kind == "lower_bound":
         text.append("kemeny: radii and removals are lower bounds from the majority relation (see docs/sensitivity.md)")
     blocks: list[Block] = [Heading(f"Weight sensitivity of the {result.target} ({result.rule})"), Lines(tuple(text))]
