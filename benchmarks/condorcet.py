@@ -7,7 +7,7 @@ seed=0). For each size it times, in the same run:
   rows added lazily, LPs skipped when the comparison matrix decides them), max margin for
   every system plus the nearest weighting to the leaderboard's weights for the winners;
 - the fast path with every shortcut disabled (one max-margin LP per system);
-- ``prospective(method="pulp")``: the same work (shortcuts included) with a fresh pulp model
+- ``prospective(interface="pulp")``: the same work (shortcuts included) with a fresh pulp model
   per LP instead of the reused highspy model;
 - the naive baseline: a fresh model with every rival row per system
   (``solvers.weights_lp.max_margin_lp(R, shortcut=False)``), on every system for the small
@@ -55,7 +55,7 @@ def run(n_systems: int, n_tasks: int, sample: int | None, repeats: int) -> list[
     lb = cs.gumbel_leaderboard(n_systems, n_tasks, phi=0.05, seed=0)
     wall, table = _best(lambda: cs.prospective(lb).to_frame(), repeats)
     a = table.attrs
-    pulp_wall, pulp_table = _best(lambda: cs.prospective(lb, method="pulp").to_frame(), repeats)
+    pulp_wall, pulp_table = _best(lambda: cs.prospective(lb, interface="pulp").to_frame(), repeats)
     if not np.allclose(pulp_table["margin"], table["margin"], atol=1e-9) or not (
         pulp_table["feasible"].equals(table["feasible"])
     ):
@@ -75,7 +75,7 @@ def run(n_systems: int, n_tasks: int, sample: int | None, repeats: int) -> list[
         f"{a['n_lps']} | {a['n_solves']} | 1.0 |",
         f"| {size} | fast path, no shortcuts (max margin only) | {raw_wall:.3f} | {lp.solver_seconds:.3f} | "
         f"{lp.n_lps} | {lp.n_solves} | {raw_wall / wall:.1f} |",
-        f"| {size} | prospective(method='pulp'): fresh model per LP (every rival row) | {pulp_wall:.3f} | "
+        f"| {size} | prospective(interface='pulp'): fresh model per LP (every rival row) | {pulp_wall:.3f} | "
         f"{pulp_table.attrs['solver_seconds']:.3f} | {pulp_table.attrs['n_lps']} | {pulp_table.attrs['n_solves']} | "
         f"{pulp_wall / wall:.1f} |",
         f"| {size} | naive: fresh model per system, no shortcuts{label} | {naive_full:.2f} | - | "

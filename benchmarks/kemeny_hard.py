@@ -45,7 +45,7 @@ def _ours(lb, limit: float) -> tuple[float, object]:
     res = cs.kemeny(lb, unique=False, time_limit=limit)
     seconds = time.perf_counter() - start
     p = cs.pairwise(lb)
-    recomputed = cs.kemeny_objective(p, res.ranking)  # independent of the solver
+    recomputed = cs.kemeny_objective(p, res.order)  # independent of the solver
     if abs(recomputed - res.objective) > 1e-7 * max(1.0, recomputed):
         raise SystemExit(f"!! objective mismatch: reported {res.objective}, recomputed {recomputed}")
     if res.optimal and res.lower_bound != res.objective:

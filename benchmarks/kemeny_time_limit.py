@@ -13,9 +13,9 @@ one part of the call that cannot stop early (its cost grows with systems^2 x tas
 
 Usage::
 
-    python benchmarks/kemeny_time_limit.py --quick   # 500 / 1,000 systems, limit 1 s (about a minute)
-    python benchmarks/kemeny_time_limit.py           # 500 / 1,000 / 2,000 x 20 tasks and 1,000 x 1,000, limits 1 and 5 s
-    python benchmarks/kemeny_time_limit.py --full    # also limit 30 s and 2,000 systems x 2,500 tasks
+    python benchmarks/time_limit.py --quick   # 500 / 1,000 systems, limit 1 s (about a minute)
+    python benchmarks/time_limit.py           # 500 / 1,000 / 2,000 x 20 tasks and 1,000 x 1,000, limits 1 and 5 s
+    python benchmarks/time_limit.py --full    # also limit 30 s and 2,000 systems x 2,500 tasks
 """
 
 from __future__ import annotations
@@ -56,7 +56,7 @@ def _run_cell(n: int, tasks: int, limit: float, seeds: int, phi: float) -> dict[
         res = cs.kemeny(lb, time_limit=limit)
         walls.append(time.perf_counter() - start)
         statuses[res.status.value] += 1
-        assert sorted(res.ranking) == sorted(lb.systems) and res.lower_bound <= res.objective
+        assert sorted(res.order) == sorted(lb.systems) and res.lower_bound <= res.objective
         gaps.append(res.gap / res.objective if res.objective else 0.0)
     return {
         "walls": walls,

@@ -32,7 +32,7 @@ __all__ = ["analyze", "example_checks", "published_values"]
 
 
 def analyze(
-    table: Leaderboard,
+    data: Leaderboard,
     *,
     source: str = "",
     example: str | None = None,
@@ -52,12 +52,12 @@ def analyze(
 
     Parameters
     ----------
-    table : Leaderboard
+    data : Leaderboard
         The scores.
     source : str, optional
         Where they came from (shown in the report).
     example : str, optional
-        Name of the built-in example `table` is; adds the self-checks of
+        Name of the built-in example `data` is; adds the self-checks of
         :func:`example_checks`.
     rules : iterable of str, default=:data:`consensus.compare.DEFAULT_RULES`
         The rules compared with the exact Kemeny ranking.
@@ -98,7 +98,7 @@ def analyze(
     Raises
     ------
     InvalidOptionError
-        If `table` is not a Leaderboard, a Kemeny option (`solver`, `time_limit`) is
+        If `data` is not a Leaderboard, a Kemeny option (`solver`, `time_limit`) is
         invalid, `missing` is not a policy, `min_coverage` or `coverage_threshold` is not
         in [0, 1], or ``published_values.csv`` stores a quantity :func:`example_checks` does
         not know. (A rule that cannot run only gets a ``failed`` row.)
@@ -111,18 +111,17 @@ def analyze(
     --------
     >>> import consensus as cs
     >>> a = analyze(cs.load_example("votenrank-toy"), example="votenrank-toy")
-    >>> a.kemeny.ranking, a.majority.condorcet_winner, a.checks_ok
+    >>> a.kemeny.order, a.majority.condorcet_winner, a.checks_ok
     (('B', 'C', 'D', 'A'), 'B', True)
     """
-    if not isinstance(table, Leaderboard):
-        raise InvalidOptionError(f"analyze needs a Leaderboard, got {type(table).__name__}")
-    coverage_flags(table, (), coverage_threshold)  # checks the threshold before any solve
-    check_square_matrices(table.n_systems, "analysis", "the full analysis")  # before any of it, not late
-    given = table
-    covered = prepared_for(given, "analyze", min_coverage=min_coverage)  # no rival, or barely evaluated
+    if not isinstance(data, Leaderboard):
+        raise InvalidOptionError(f"analyze needs a Leaderboard, got {type(data).__name__}")
+    coverage_flags(data, (), coverage_threshold)  # checks the threshold before any solve
+    check_square_matrices(data.n_systems, "analysis", "the full analysis")  # before any of it, not late
+    covered = prepared_for(data, "analyze", min_coverage=min_coverage)  # no rival, or barely evaluated
     table, notes = covered.leaderboard, list(covered.preparation.notes)
     comparison = compare_rules(  # the same threshold: every question sets aside the same systems, and says so
-        given, rules=rules, missing=missing, time_limit=time_limit, solver=solver, progress=progress,
+        data, rules=rules, missing=missing, time_limit=time_limit, solver=solver, progress=progress,
         rule_options=rule_options, min_coverage=min_coverage,
     )
     summary = majority_summary(table)
@@ -130,7 +129,7 @@ def analyze(
     if prospective:
         policy = missing if missing in (None, "pairwise", "drop_tasks", "drop_systems", "median") else None
         try:
-            frame = prospective_systems(given, strict=strict, missing=policy, scored_tasks_only=scored_tasks_only,
+            frame = prospective_systems(data, strict=strict, missing=policy, scored_tasks_only=scored_tasks_only,
                                         min_coverage=min_coverage)
         except ConsensusError as exc:
             notes.append(f"prospective systems not computed: {type(exc).__name__}: {exc}")
@@ -255,7 +254,7 @@ def _actual_value(
         actual = comparison.condorcet_winner or "none"
         return actual, actual == expected
     if kind == "kemeny_ranking":
-        tiers: tuple[tuple[str, ...], ...] = tuple((s,) for s in comparison.kemeny.ranking)
+        tiers: tuple[tuple[str, ...], ...] = tuple(comparison.kemeny.ranking)
         actual = format_ranking(tiers)
         return actual, tiers == _parse_ranking(expected)
     if kind == "kemeny_objective":

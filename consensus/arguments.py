@@ -166,7 +166,7 @@ def check_frame_options(
 
 
 def check_seconds(value: object, option: str) -> float | None:
-    """A time limit (``time_limit``, ``kemeny_time_limit``): None, or a number of seconds > 0.
+    """A time limit (``time_limit``, ``time_limit``): None, or a number of seconds > 0.
 
     The one check of every time-limit option: a bool or a string is refused (``"60"`` is not
     read as 60), as are 0, negative, infinite and NaN values.
@@ -191,10 +191,10 @@ def check_seconds(value: object, option: str) -> float | None:
     --------
     >>> check_seconds(5, "time_limit"), check_seconds(None, "time_limit")
     (5.0, None)
-    >>> check_seconds("60", "kemeny_time_limit")
+    >>> check_seconds("60", "time_limit")
     Traceback (most recent call last):
     ...
-    consensus.errors.InvalidOptionError: kemeny_time_limit must be a number of seconds (or None), got '60'
+    consensus.errors.InvalidOptionError: time_limit must be a number of seconds (or None), got '60'
     """
     if value is None:
         return None

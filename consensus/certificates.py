@@ -124,7 +124,7 @@ def row_margins(values: np.ndarray, i: int, w: np.ndarray) -> np.ndarray:
 
 
 # ---------------------------------------------------------------------- public helpers
-def weighted_margins(lb: Leaderboard, system: str, weights: Mapping[str, float] | pd.Series) -> pd.Series:
+def weighted_margins(data: Leaderboard, system: str, weights: Mapping[str, float] | pd.Series) -> pd.Series:
     """The weighted margin of `system` over every other system under `weights`.
 
     ``margin[m'] = sum_k w_k R(system, m', k)``: the weight of the tasks where `system` scores
@@ -135,7 +135,7 @@ def weighted_margins(lb: Leaderboard, system: str, weights: Mapping[str, float] 
 
     Parameters
     ----------
-    lb : Leaderboard
+    data : Leaderboard
         The scores.
     system : str
         Row label of the system.
@@ -150,7 +150,7 @@ def weighted_margins(lb: Leaderboard, system: str, weights: Mapping[str, float] 
     Raises
     ------
     UnknownSystemError
-        If `system` is not a row of `lb`.
+        If `system` is not a row of `data`.
     UnknownTaskError
         If `weights` names a task that is not on the leaderboard.
     InvalidWeightError
@@ -167,13 +167,13 @@ def weighted_margins(lb: Leaderboard, system: str, weights: Mapping[str, float] 
     >>> weighted_margins(lb, "B", lb.weights).tolist()      # uniform: 3 tasks to 2 each
     [1.0, 1.0, 1.0]
     """
-    if not isinstance(lb, Leaderboard):
-        raise InvalidOptionError(f"weighted_margins needs a Leaderboard, got {type(lb).__name__}")
-    i = lb.system_index(system)
-    w = weight_vector(lb, weights, "weights")
-    systems = lb.systems
+    if not isinstance(data, Leaderboard):
+        raise InvalidOptionError(f"weighted_margins needs a Leaderboard, got {type(data).__name__}")
+    i = data.system_index(system)
+    w = weight_vector(data, weights, "weights")
+    systems = data.systems
     rivals = systems[:i] + systems[i + 1 :]
-    return pd.Series(row_margins(lb.values, i, w), index=pd.Index(rivals, dtype=object), name="margin")
+    return pd.Series(row_margins(data.values, i, w), index=pd.Index(rivals, dtype=object), name="margin")
 
 
 def weight_vector(lb: Leaderboard, weights: Mapping[str, float] | pd.Series, context: str) -> np.ndarray:

@@ -144,7 +144,7 @@ def _restrict(tiers: Tiers, keep: set[str]) -> Tiers:
 
 
 def compare_rules(
-    table: Leaderboard,
+    data: Leaderboard,
     *,
     rules: Iterable[str] = DEFAULT_RULES,
     missing: str | None = "auto",
@@ -162,7 +162,7 @@ def compare_rules(
 
     Parameters
     ----------
-    table : Leaderboard
+    data : Leaderboard
         The scores.
     rules : iterable of str, default=:data:`DEFAULT_RULES`
         Rule names understood by :func:`consensus.rank`. The exact Kemeny ranking is the
@@ -181,7 +181,7 @@ def compare_rules(
         (:meth:`Leaderboard.with_min_coverage`); the note naming them is in
         :attr:`RuleComparison.notes`.
     kemeny_result : KemenyResult, optional
-        A Kemeny result already computed for `table` (it is not re-solved).
+        A Kemeny result already computed for `data` (it is not re-solved).
     baseline : str, default="mean"
         The rule rank changes and the second set of agreement columns refer to; it is
         compared too (first) when `rules` does not list it.
@@ -197,21 +197,21 @@ def compare_rules(
     Returns
     -------
     RuleComparison
-        ``table`` (one row per rule, see :func:`compare` for the columns), the rankings,
+        ``data`` (one row per rule, see :func:`compare` for the columns), the rankings,
         the rule results, the errors of rules that could not run, rank changes, the
         dispersion of the task rankings, the policy each rule used and the notes.
 
     Raises
     ------
     InvalidOptionError
-        If `table` is not a Leaderboard, `missing` is not a policy, `min_coverage` is not
+        If `data` is not a Leaderboard, `missing` is not a policy, `min_coverage` is not
         in [0, 1] (or leaves fewer than 2 systems), `tie_penalty` is not a number in [0, 1],
         a k in `ks` is not an integer >= 1, `rules` or `ks` is not a list, `baseline` is
         not a rule name, `rule_options` is not a mapping rule -> options or names a rule
         that is not compared, a Kemeny option (solver name, time limit, ...) is invalid,
-        or `kemeny_result` is not a Kemeny result or leaves out a system of `table`.
+        or `kemeny_result` is not a Kemeny result or leaves out a system of `data`.
     UnknownSystemError
-        If `kemeny_result` ranks a system that is not in `table`.
+        If `kemeny_result` ranks a system that is not in `data`.
     SolverNotAvailableError
         If `solver` is not installed here (only when `kemeny_result` is not given).
     SolveFailedError
@@ -247,12 +247,11 @@ def compare_rules(
     {'B': -1, 'C': 0, 'D': 1, 'A': 3}
     """
 
-    if not isinstance(table, Leaderboard):
-        raise InvalidOptionError(f"compare_rules needs a Leaderboard, got {type(table).__name__}")
+    if not isinstance(data, Leaderboard):
+        raise InvalidOptionError(f"compare_rules needs a Leaderboard, got {type(data).__name__}")
     if missing != "auto":
         missing = check_missing(missing, "compare_rules")
-    scores = table
-    covered = prepared_for(scores, "compare_rules", min_coverage=min_coverage)  # what every rule sets aside
+    covered = prepared_for(data, "compare_rules", min_coverage=min_coverage)  # what every rule sets aside
     table, notes = covered.leaderboard, covered.preparation.notes
     pen = check_penalty(tie_penalty)
     ks = tuple(name_list(ks, "ks", kind="integers"))
@@ -287,7 +286,7 @@ def compare_rules(
     if kemeny_result is None:
         kem_options = dict(options.get("kemeny", {}))
         kem_policy = check_missing(kem_options.pop("missing", chosen["kemeny"][1]), "compare_rules")
-        pairs, preparations["kemeny"] = _kemeny_matrix(scores, table, kem_policy, min_coverage)
+        pairs, preparations["kemeny"] = _kemeny_matrix(data, table, kem_policy, min_coverage)
         kw: dict[str, Any] = {"time_limit": time_limit, "solver": solver}
         if progress is not None:
             kw["progress"] = progress
@@ -318,7 +317,7 @@ def compare_rules(
         kw.setdefault("min_coverage", min_coverage)  # each rule sets aside what the comparison set aside, no more
         start = time.perf_counter()
         try:
-            results[name] = rank(scores, name, **kw)
+            results[name] = rank(data, name, **kw)
             preparations[name] = results[name].preparation
         except ConsensusError as exc:
             errors[name] = f"{type(exc).__name__}: {exc}"
@@ -425,7 +424,7 @@ def compare_rules(
     )
 
 
-def compare(table: Leaderboard, *, rules: Iterable[str] = DEFAULT_RULES, **options: Any) -> pd.DataFrame:
+def compare(data: Leaderboard, *, rules: Iterable[str] = DEFAULT_RULES, **options: Any) -> pd.DataFrame:
     """One row per rule: how far its ranking is from the exact Kemeny ranking.
 
     The table of :func:`compare_rules` (which see for the options), indexed by ``rule``.
@@ -454,7 +453,7 @@ def compare(table: Leaderboard, *, rules: Iterable[str] = DEFAULT_RULES, **optio
 
     Parameters
     ----------
-    table : Leaderboard
+    data : Leaderboard
         The scores.
     rules : iterable of str, default=:data:`DEFAULT_RULES`
         Rule names understood by :func:`consensus.rank`; the baseline and ``"kemeny"``
@@ -485,4 +484,4 @@ def compare(table: Leaderboard, *, rules: Iterable[str] = DEFAULT_RULES, **optio
     borda       B       12.0  0.0
     kemeny      B       12.0  0.0
     """
-    return compare_rules(table, rules=rules, **options).table
+    return compare_rules(data, rules=rules, **options).table

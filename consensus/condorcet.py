@@ -428,7 +428,7 @@ def solve_system(
 
 # ---------------------------------------------------------------------- public API
 def condorcet_weights(
-    lb: Leaderboard,
+    data: Leaderboard,
     system: str,
     *,
     strict: bool = True,
@@ -455,7 +455,7 @@ def condorcet_weights(
 
     Parameters
     ----------
-    lb : Leaderboard
+    data : Leaderboard
         Missing scores are allowed (they compare as ties: ``R = 0``). The leaderboard's own
         weights are ignored except as the default reference of `nearest_to`.
     system : str
@@ -578,25 +578,25 @@ def condorcet_weights(
     {'max_weight[t1]:upper': 2.0, 'max_weight[t2]:upper': 2.0}
     """
     start = time.perf_counter()
-    board_of(lb, "condorcet_weights").system_index(system)
+    board_of(data, "condorcet_weights").system_index(system)
     tol, min_margin = check_tolerances(tol, min_margin)
     if nearest_to is not None and nearest_to is not False and objective is not None:
         raise InvalidOptionError("pass either nearest_to or objective, not both")
-    ready = prepared_weights(lb, missing, min_coverage, "condorcet_weights")
-    lb, holes, record = ready.leaderboard, ready.scored, ready.preparation
-    if system not in lb.systems:
+    ready = prepared_weights(data, missing, min_coverage, "condorcet_weights")
+    data, holes, record = ready.leaderboard, ready.scored, ready.preparation
+    if system not in data.systems:
         why = f"missing={record.missing!r}" if system in record.dropped_systems else "min_coverage"
         raise InvalidOptionError(f"condorcet_weights: {system!r} was dropped by {why}; nothing to decide")
-    cons = weight_constraints(lb, min_weight=min_weight, max_weight=max_weight, fixed=fixed, group_bounds=group_bounds, order=order)
+    cons = weight_constraints(data, min_weight=min_weight, max_weight=max_weight, fixed=fixed, group_bounds=group_bounds, order=order)
     unscored = unscored_constraints(holes, system) if scored_tasks_only else ()
     cons = cons + unscored
-    reference = reference_weights(lb, nearest_to)
-    obj = objective_tasks(lb, objective)
-    engine = Engine(lb, solver_constraints(lb, cons), solver, "pulp")
+    reference = reference_weights(data, nearest_to)
+    obj = objective_tasks(data, objective)
+    engine = Engine(data, solver_constraints(data, cons), solver, "pulp")
     counters = {"lps": 0, "solves": 0, "solver_seconds": 0.0}
     res, _ = solve_system(
-        lb, system, strict=bool(strict), reference=reference, objective=obj, cons=cons, engine=engine,
-        tol=tol, min_margin=min_margin, verify_with="pairwise", counters=counters, labels=Labels(lb),
+        data, system, strict=bool(strict), reference=reference, objective=obj, cons=cons, engine=engine,
+        tol=tol, min_margin=min_margin, verify_with="pairwise", counters=counters, labels=Labels(data),
     )
     explanation = res.explanation
     if unscored:

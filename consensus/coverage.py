@@ -233,27 +233,27 @@ def _shown(items: Sequence[str], quote: bool = True, limit: int = 3) -> str:
     return ", ".join(shown) + (f", and {len(items) - limit} more" if len(items) > limit else "")
 
 
-def with_min_coverage(lb: Leaderboard, threshold: float) -> Leaderboard:
-    """`lb` without the systems scored on less than `threshold` of the task weight, with a note naming them.
+def with_min_coverage(data: Leaderboard, threshold: float) -> Leaderboard:
+    """`data` without the systems scored on less than `threshold` of the task weight, with a note naming them.
 
     Same as :meth:`Leaderboard.with_min_coverage`.
 
     Parameters
     ----------
-    lb : Leaderboard
+    data : Leaderboard
     threshold : float
         In [0, 1].
 
     Returns
     -------
     Leaderboard
-        `lb` itself when no system is below `threshold`; otherwise a selection whose
+        `data` itself when no system is below `threshold`; otherwise a selection whose
         :attr:`~Leaderboard.notes` name the dropped systems (and tasks left unscored).
 
     Raises
     ------
     InvalidOptionError
-        If `lb` is not a Leaderboard, `threshold` is not in [0, 1], or fewer than 2
+        If `data` is not a Leaderboard, `threshold` is not in [0, 1], or fewer than 2
         systems would remain.
 
     Examples
@@ -264,9 +264,9 @@ def with_min_coverage(lb: Leaderboard, threshold: float) -> Leaderboard:
     >>> with_min_coverage(Leaderboard.from_frame(frame), 0.5).systems
     ('a', 'b')
     """
-    if not isinstance(lb, Leaderboard):
-        raise InvalidOptionError(f"with_min_coverage needs a Leaderboard, got {type(lb).__name__}")
-    return lb.with_min_coverage(threshold)
+    if not isinstance(data, Leaderboard):
+        raise InvalidOptionError(f"with_min_coverage needs a Leaderboard, got {type(data).__name__}")
+    return data.with_min_coverage(threshold)
 
 
 def claims_of(*results: Any) -> list[tuple[str, Any]]:
@@ -291,7 +291,7 @@ def claims_of(*results: Any) -> list[tuple[str, Any]]:
     --------
     >>> import consensus as cs
     >>> claims_of(cs.kemeny(cs.load_example("votenrank-toy")), None)
-    [('Kemeny top', 'B')]
+    [('Kemeny top', ('B',))]
     """
     claims: list[tuple[str, Any]] = []
     for obj in results:  # each result type says what it claims (results.base.Displayed.claims)
@@ -323,7 +323,7 @@ def _claim_items(claims: Mapping[str, Any] | Iterable[tuple[str, Any]]) -> list[
 
 
 def coverage_flags(
-    lb: Leaderboard,
+    data: Leaderboard,
     claims: Mapping[str, Any] | Iterable[tuple[str, Any]],
     threshold: float = LOW_COVERAGE,
 ) -> tuple[str, ...]:
@@ -331,12 +331,12 @@ def coverage_flags(
 
     Parameters
     ----------
-    lb : Leaderboard
+    data : Leaderboard
         Gives the coverage (:attr:`Leaderboard.coverage`).
     claims : mapping or iterable of pairs
         Claim -> the system(s) it names, e.g. ``{"Kemeny top": "x", "winner of borda":
         ("x", "y")}``; pairs ``(claim, systems)`` work too (claims may then repeat). None
-        or an empty collection names nobody. Systems not on `lb` are ignored.
+        or an empty collection names nobody. Systems not on `data` are ignored.
     threshold : float, default=:data:`LOW_COVERAGE`
         Coverage below this is low.
 
@@ -363,13 +363,13 @@ def coverage_flags(
     """
     if isinstance(threshold, bool) or not isinstance(threshold, (int, float)) or not 0 <= float(threshold) <= 1:
         raise InvalidOptionError(f"the coverage threshold must be a number in [0, 1], got {threshold!r}")
-    if not isinstance(lb, Leaderboard):
-        raise InvalidOptionError(f"coverage_flags needs a Leaderboard, got {type(lb).__name__}")
+    if not isinstance(data, Leaderboard):
+        raise InvalidOptionError(f"coverage_flags needs a Leaderboard, got {type(data).__name__}")
     items = _claim_items(claims)
-    if not items or not lb.has_missing:  # nobody claimed, or every system scored on every task
+    if not items or not data.has_missing:  # nobody claimed, or every system scored on every task
         return ()
-    lb = _without_lone(lb)  # the board the claims were made on: systems with no rival (and their tasks) left out
-    table = comparability(lb)
+    data = _without_lone(data)  # the board the claims were made on: systems with no rival (and their tasks) left out
+    table = comparability(data)
     by_system: dict[str, list[str]] = {}
     for claim, s in items:
         if s in table.index and table.loc[s, "coverage"] < float(threshold) - 1e-12:
@@ -379,8 +379,8 @@ def coverage_flags(
     out = []
     for s, what in by_system.items():
         row = table.loc[s]
-        rivals = (f", compared with {int(row.rivals_compared)} of {lb.n_systems - 1} rivals"
+        rivals = (f", compared with {int(row.rivals_compared)} of {data.n_systems - 1} rivals"
                   if row.rival_share < 1 else "")
         out.append(f"rests on a low-coverage system: {s!r} ({', '.join(what)}) is scored on {int(row.tasks_scored)} of "
-                   f"{lb.n_tasks} tasks ({float(row.weight_share):.0%} of the weight){rivals}")
+                   f"{data.n_tasks} tasks ({float(row.weight_share):.0%} of the weight){rivals}")
     return tuple(out)

@@ -185,7 +185,7 @@ def kemeny(
     initial: Sequence[str] | None = None,
     threads: int | None = None,
     determine: bool | None = None,
-    ties: bool = False,
+    weak_order: bool = False,
 ) -> KemenyResult:
     """The exact Kemeny consensus ranking, certified optimal.
 
@@ -218,7 +218,7 @@ def kemeny(
         Check whether the optimal ranking is the only one (``result.unique``).
     enumerate_optima : int, default=0
         List up to this many optimal rankings in ``result.optima`` (0: none); when all
-        of them fit, ``result.ranking`` is the first in system order.
+        of them fit, ``result.order`` is the first in system order.
     decompose : bool, default=True
         Solve the strongly connected components of the majority graph separately.
     progress : callable, optional
@@ -255,7 +255,7 @@ def kemeny(
         majority block with several optima (cheap on structured leaderboards, about one
         more proof each on pure noise), within `time_limit` (None if it runs out).
         False: never.
-    ties : bool, default=False
+    weak_order : bool, default=False
         The generalized Kemeny consensus with ties: the *weak order* (systems may tie)
         closest to the tasks in the Kemeny-Snell distance, halved so that a full
         disagreement costs 1 as in the strict objective: per pair, ordering it pays the task
@@ -333,7 +333,7 @@ def kemeny(
     --------
     >>> import consensus as cs
     >>> res = kemeny(cs.load_example("colombo-table1"))
-    >>> res.ranking, res.objective, res.status.value, res.unique
+    >>> res.order, res.objective, res.status.value, res.unique
     (('C', 'B', 'A'), 7.0, 'optimal', True)
 
     A majority cycle a > b > c > a, each pair 2 tasks to 1: three rankings tie.
@@ -352,10 +352,10 @@ def kemeny(
     warm = _warm_start(p.systems, initial, known)
     if threads is not None:
         threads = check_count(threads, "threads", 1)
-    if not isinstance(ties, (bool, np.bool_)):
-        raise InvalidOptionError(f"ties must be True or False, got {ties!r}")
-    if ties and cap:
-        raise InvalidOptionError("enumerate_optima lists strict rankings: it cannot be combined with ties=True")
+    if not isinstance(weak_order, (bool, np.bool_)):
+        raise InvalidOptionError(f"weak_order must be True or False, got {weak_order!r}")
+    if weak_order and cap:
+        raise InvalidOptionError("enumerate_optima lists strict rankings: it cannot be combined with weak_order=True")
     if determine is not None and not isinstance(determine, (bool, np.bool_)):
         raise InvalidOptionError(f"determine must be True, False or None, got {determine!r}")
     if method != "brute_force":
@@ -373,7 +373,7 @@ def kemeny(
             method=method,
             time_limit=budget,
             decompose=bool(decompose),
-            unique=bool(unique) and not ties,
+            unique=bool(unique) and not weak_order,
             enumerate_optima=cap,
             progress=progress,
             verbose=bool(verbose),
@@ -381,7 +381,7 @@ def kemeny(
             seed=int(seed),
             initial=warm,
             threads=threads,
-            determine=False if ties else determine,
+            determine=False if weak_order else determine,
         )
     except SolverUnavailableError as exc:  # not a failed solve: say which solvers can run
         raise solver_not_available(exc, solver) from exc
@@ -396,7 +396,7 @@ def kemeny(
             f"after {elapsed:.3g} s{limit} ({exc}); {hint}"
         ) from exc
     labels = p.systems
-    if ties:
+    if weak_order:
         return _with_ties(p, outcome, start, time_limit, method, solver, bool(verbose), record)
     ranking = tuple(labels[i] for i in outcome.order)
     objective = kemeny_objective(p, ranking)  # the certificate, recomputed from the labelled matrix
@@ -412,7 +412,7 @@ def kemeny(
         grouped[block_of[i]].append(labels[i])
     blocks = tuple(tuple(members) for members in grouped)
     return KemenyResult(
-        ranking=ranking,
+        order=ranking,
         objective=objective,
         lower_bound=0.0 if lower_bound == 0 else lower_bound,
         status=outcome.status,
@@ -530,7 +530,7 @@ def _with_ties(p: PairwiseMatrix, strict: Any, start: float, time_limit: float |
     from solvers.status import SolveStatus
 
     return KemenyResult(
-        ranking=tuple(s for g in groups for s in g),
+        order=tuple(s for g in groups for s in g),
         objective=objective,
         lower_bound=0.0 if lower_bound == 0 else lower_bound,
         status=SolveStatus(status_value),

@@ -368,7 +368,7 @@ def condorcet_cycle(data: Leaderboard | PairwiseMatrix) -> tuple[str, ...] | Non
     return tuple(edge[0] for edge in cycle)
 
 
-def pareto_dominated(table: Leaderboard) -> dict[str, tuple[str, ...]]:
+def pareto_dominated(data: Leaderboard) -> dict[str, tuple[str, ...]]:
     """Systems Pareto-dominated by another: ``{dominated: (dominators, ...)}``.
 
     ``j`` dominates ``i`` when ``j`` is scored on every task ``i`` is scored on, and on
@@ -383,7 +383,7 @@ def pareto_dominated(table: Leaderboard) -> dict[str, tuple[str, ...]]:
 
     Parameters
     ----------
-    table : Leaderboard
+    data : Leaderboard
         The scores (a PairwiseMatrix does not hold enough to decide dominance).
 
     Returns
@@ -405,10 +405,10 @@ def pareto_dominated(table: Leaderboard) -> dict[str, tuple[str, ...]]:
     >>> pareto_dominated(cs.Leaderboard.from_frame(sparse))   # 'a' says nothing on nli
     {}
     """
-    if not isinstance(table, Leaderboard):
-        raise InvalidOptionError(f"pareto_dominated needs a Leaderboard (scores), got {type(table).__name__}")
-    p = pairwise(table.with_weights({t: 1.0 for t in table.tasks}))  # Pareto ignores weights
-    scored = (~np.isnan(table.values)).sum(axis=1)
+    if not isinstance(data, Leaderboard):
+        raise InvalidOptionError(f"pareto_dominated needs a Leaderboard (scores), got {type(data).__name__}")
+    p = pairwise(data.with_weights({t: 1.0 for t in data.tasks}))  # Pareto ignores weights
+    scored = (~np.isnan(data.values)).sum(axis=1)
     covers = p.counts == scored[:, None]  # covers[i, j]: j is scored on every task i is scored on
     dom = covers & (p.counts > 0) & (p.wins.T > 0) & (p.wins == 0)  # dom[i, j]: j beats i somewhere, i never beats j
     np.fill_diagonal(dom, False)

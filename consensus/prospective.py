@@ -44,7 +44,7 @@ __all__ = ["prospective"]
 
 
 def prospective(
-    lb: Leaderboard,
+    data: Leaderboard,
     *,
     rule: str = "condorcet",
     ties: Literal["average", "min", "max"] | None = None,
@@ -60,7 +60,7 @@ def prospective(
     order: Iterable[Sequence[str]] | None = None,
     min_margin: float = 1e-6,
     solver: str = "highs",
-    method: Literal["auto", "highspy", "pulp"] = "auto",
+    interface: Literal["auto", "highspy", "pulp"] = "auto",
     tol: float = 1e-9,
     scored_tasks_only: bool = True,
     missing: str | None = None,
@@ -74,7 +74,7 @@ def prospective(
 
     Parameters
     ----------
-    lb : Leaderboard
+    data : Leaderboard
     rule : str, default="condorcet"
         ``"condorcet"``: can the system be the Condorcet winner. A linear rule (``"mean"``,
         ``"borda"``, ``"dowdall"``, ``"plurality"``, ``"scoring"``, ``"rank_complement"``,
@@ -89,7 +89,7 @@ def prospective(
     nearest_to : default='leaderboard'
         As in :func:`condorcet_weights`; None skips the distances (example weights are then
         the max-margin weights).
-    method : 'auto', 'highspy' or 'pulp', default='auto'
+    interface : 'auto', 'highspy' or 'pulp', default='auto'
         'highspy': the fast path (:class:`solvers.weights_lp.HighsWeightsLP`: one reused
         HiGHS model, rival rows added lazily); 'pulp': a fresh model per LP with every rival
         row, solved by `solver` (HiGHS directly, or the named pulp solver; the name is kept
@@ -162,47 +162,47 @@ def prospective(
     3      d     False            False    -1.0       NaN                                               a
     """
     start = time.perf_counter()
-    board_of(lb, "prospective")
+    board_of(data, "prospective")
     tol, min_margin = check_tolerances(tol, min_margin)
     if objective is not None and isinstance(nearest_to, str) and nearest_to == "leaderboard":
         nearest_to = None  # the default reference gives way to an explicit objective
     if nearest_to is not None and nearest_to is not False and objective is not None:
         raise InvalidOptionError("pass either nearest_to or objective, not both")
-    if method not in ("auto", "highspy", "pulp"):
-        raise InvalidOptionError(f"method must be 'auto', 'highspy' or 'pulp', got {method!r}")
+    if interface not in ("auto", "highspy", "pulp"):
+        raise InvalidOptionError(f"interface must be 'auto', 'highspy' or 'pulp', got {interface!r}")
     check_solver(solver)  # before the constraints' own LP
-    if method == "auto":
-        method = "highspy" if solver == "highs" else "pulp"
+    if interface == "auto":
+        interface = "highspy" if solver == "highs" else "pulp"
     given = {"ties": ties, "vector": vector, "normalize": normalize}
     setup = None
     if rule == "condorcet":
         if any(v is not None for v in given.values()):
             raise InvalidOptionError("prospective: rule='condorcet' takes no ties / vector / normalize")
-        ready = prepared_weights(lb, missing, min_coverage, "prospective")
-        lb, holes, record = ready.leaderboard, ready.scored, ready.preparation
+        ready = prepared_weights(data, missing, min_coverage, "prospective")
+        data, holes, record = ready.leaderboard, ready.scored, ready.preparation
     else:
-        setup = linear_setup(lb, rule, {k: v for k, v in given.items() if v is not None}, missing, min_coverage, "prospective")
-        lb, holes, record = setup.lp.lb, setup.holes, setup.record
-    cons = weight_constraints(lb, min_weight=min_weight, max_weight=max_weight, fixed=fixed, group_bounds=group_bounds, order=order)
-    reference = reference_weights(lb, nearest_to)
-    obj = objective_tasks(lb, objective)
-    solver_cons = solver_constraints(lb, cons)
+        setup = linear_setup(data, rule, {k: v for k, v in given.items() if v is not None}, missing, min_coverage, "prospective")
+        data, holes, record = setup.lp.lb, setup.holes, setup.record
+    cons = weight_constraints(data, min_weight=min_weight, max_weight=max_weight, fixed=fixed, group_bounds=group_bounds, order=order)
+    reference = reference_weights(data, nearest_to)
+    obj = objective_tasks(data, objective)
+    solver_cons = solver_constraints(data, cons)
     counters: dict[str, float] = {"lps": 0, "solves": 0, "solver_seconds": 0.0}
-    contradiction = _contradiction(lb, cons, solver_cons, solver, counters)
+    contradiction = _contradiction(data, cons, solver_cons, solver, counters)
     results: dict[str, CondorcetWeightsResult] = {}
     feasible: list[bool] = []
     strict_feasible: list[bool] = []
     if contradiction is None:
         engines: dict[tuple[str, ...], tuple[tuple[WeightConstraint, ...], Engine]] = {}
-        labels = Labels(lb)
+        labels = Labels(data)
         for s in labels.systems:
             extra = unscored_constraints(holes, s) if scored_tasks_only else ()
             key = tuple(c.label for c in extra)
             if key not in engines:
-                engines[key] = _engine(lb, cons, extra, solver_cons, solver, method, counters, setup is None)
+                engines[key] = _engine(data, cons, extra, solver_cons, solver, interface, counters, setup is None)
             cons_s, engine = engines[key]
             res, other = solve_system(
-                lb, s, strict=bool(strict), reference=reference, objective=obj, cons=cons_s, engine=engine,
+                data, s, strict=bool(strict), reference=reference, objective=obj, cons=cons_s, engine=engine,
                 tol=tol, min_margin=min_margin, verify_with="rows", counters=counters, labels=labels,
                 linear=setup,
             )
@@ -213,18 +213,18 @@ def prospective(
             strict_feasible.append(res.feasible if strict else other)
             feasible.append(other if strict else res.feasible)
     else:
-        feasible = strict_feasible = [False] * lb.n_systems
+        feasible = strict_feasible = [False] * data.n_systems
     options = {
         "rule": rule,
         "rule_options": setup.options() if setup is not None else {},
         "strict": bool(strict),
-        "reference": dict(zip(lb.tasks, reference.tolist())) if reference is not None else None,
+        "reference": dict(zip(data.tasks, reference.tolist())) if reference is not None else None,
         "objective": [obj[0], list(obj[1])] if obj else None,
         "constraints": [c.label for c in cons],
         "scored_tasks_only": bool(scored_tasks_only),
         "tol": tol,
         "min_margin": min_margin,
-        "method": method if contradiction is None else "farkas",
+        "method": interface if contradiction is None else "farkas",
         "solver": solver,
         "n_lps": int(counters["lps"]),
         "n_solves": int(counters["solves"]),
@@ -232,7 +232,7 @@ def prospective(
         "seconds": time.perf_counter() - start,
     }
     return ProspectiveResult(
-        systems=lb.systems,
+        systems=data.systems,
         feasible=tuple(feasible),
         strict_feasible=tuple(strict_feasible),
         strict=bool(strict),

@@ -165,7 +165,7 @@ def rule_positions(
     *,
     systems: Sequence[str] | None = None,
     initial: Mapping[str, Sequence[str]] | None = None,
-    kemeny_time_limit: float | None = None,
+    time_limit: float | None = None,
     options: Mapping[str, Mapping[str, Any]] | None = None,
 ) -> dict[str, RuleRun]:
     """Every rule's competition positions on `data`.
@@ -182,7 +182,7 @@ def rule_positions(
     initial : mapping, optional
         Rule -> an order of systems to warm-start from (used by ``kemeny``; systems not in
         `data` are skipped).
-    kemeny_time_limit : float, optional
+    time_limit : float, optional
         Seconds per Kemeny solve; past it, the best ranking found (status ``"time_limit"``).
     options : mapping, optional
         Rule -> extra options for :func:`consensus.rank`.
@@ -210,7 +210,7 @@ def rule_positions(
     wanted = tuple(board.systems if systems is None else systems)
     runs: dict[str, RuleRun] = {}
     for rule in rules:
-        opts = loop_options(board, rule, (options or {}).get(rule, {}), kemeny_time_limit,
+        opts = loop_options(board, rule, (options or {}).get(rule, {}), time_limit,
                             (initial or {}).get(rule, ()))
         res = rank(board, rule, **opts)
         where = tier_positions(res.ranking)

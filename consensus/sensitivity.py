@@ -372,7 +372,7 @@ def _removal(prob: _Problem, r: np.ndarray) -> RemovalAnswer:
 
 
 def weight_sensitivity(
-    lb: Leaderboard,
+    data: Leaderboard,
     *,
     rule: str = "mean",
     target: Target = "winner",
@@ -392,7 +392,7 @@ def weight_sensitivity(
 
     Parameters
     ----------
-    lb : Leaderboard
+    data : Leaderboard
         Its task weights are the official weights ``r`` (normalized to sum 1).
     rule : str, default="mean"
         A linear rule (``"mean"``, ``"borda"``, ``"dowdall"``, ``"plurality"``,
@@ -447,15 +447,15 @@ def weight_sensitivity(
     """
     start = time.perf_counter()
     check_solver(solver)
-    kind, k = parse_target(target, board_of(lb, "weight_sensitivity").n_systems)
+    kind, k = parse_target(target, board_of(data, "weight_sensitivity").n_systems)
     label = f"top{k}" if kind == "top" else kind
     given = {key: v for key, v in {"ties": ties, "vector": vector, "normalize": normalize}.items() if v is not None}
     if rule in ("condorcet", "kemeny"):
         if given:
             raise InvalidOptionError(f"weight_sensitivity: rule {rule!r} takes no ties / vector / normalize")
-        prob, rule_opts = _majority_problem(lb, rule, kind, missing, min_coverage)
+        prob, rule_opts = _majority_problem(data, rule, kind, missing, min_coverage)
     elif isinstance(rule, str) and rule in LINEAR_RULES:
-        prob, rule_opts = _linear_problem(lb, rule, kind, k, given, missing, min_coverage)
+        prob, rule_opts = _linear_problem(data, rule, kind, k, given, missing, min_coverage)
     else:
         raise InvalidOptionError(
             f"weight_sensitivity: rule must be one of {', '.join(LINEAR_RULES)}, condorcet or kemeny; got {rule!r}"

@@ -23,7 +23,7 @@ Repetitions go through :func:`consensus.repetitions.run_repetitions`: resample `
 from ``numpy.random.default_rng(SeedSequence(seed).spawn(resamples)[r])``, so the positions
 are the same value for value whether the resamples run in this process or on a Dask cluster
 (Kemeny runs single-threaded, warm-started from its full-data ranking; only a solve stopped
-by `kemeny_time_limit` can depend on the machine, and those are counted).
+by `time_limit` can depend on the machine, and those are counted).
 
 References
 ----------
@@ -56,13 +56,13 @@ from .repetitions import check_progress, check_scheduler, run_repetitions, spawn
 from .results.stability import StabilityResult
 from .rule_runs import DEFAULT_RULES, check_rules, rule_positions
 
-__all__ = ["METHODS", "rank_stability"]
+__all__ = ["RESAMPLINGS", "rank_stability"]
 
 logger = logging.getLogger(__name__)
 
-Method = Literal["bootstrap", "leave_k_out", "instances"]
+Resampling = Literal["bootstrap", "leave_k_out", "instances"]
 #: The resampling schemes of :func:`rank_stability`.
-METHODS = ("bootstrap", "leave_k_out", "instances")
+RESAMPLINGS = ("bootstrap", "leave_k_out", "instances")
 
 
 @dataclass(frozen=True)
@@ -70,12 +70,12 @@ class _Job:
     """What every resample shares (pickled once per batch to a cluster)."""
 
     data: Leaderboard | InstanceScores
-    method: str
+    resampling: str
     k: int
     rules: tuple[str, ...]
     systems: tuple[str, ...]
     initial: Mapping[str, tuple[str, ...]]
-    kemeny_time_limit: float | None
+    time_limit: float | None
 
 
 def _task_sample(board: Leaderboard, method: str, k: int, rng: np.random.Generator) -> Leaderboard | None:
@@ -130,14 +130,14 @@ def _one_resample(payload: tuple[_Job, np.random.SeedSequence]) -> tuple[np.ndar
     positions = np.full((len(job.rules), len(job.systems)), np.nan)
     with warnings.catch_warnings():  # a resample may tie every system on a task: not news
         warnings.simplefilter("ignore", DegenerateTaskWarning)
-        if job.method == "instances":
+        if job.resampling == "instances":
             sample: Leaderboard | InstanceScores | None = _instance_sample(job.data, rng)  # type: ignore[arg-type]
         else:
-            sample = _task_sample(job.data, job.method, job.k, rng)  # type: ignore[arg-type]
+            sample = _task_sample(job.data, job.resampling, job.k, rng)  # type: ignore[arg-type]
         if sample is None:
             return positions, "", float("nan"), None
         runs = rule_positions(sample, job.rules, systems=job.systems, initial=job.initial,
-                              kemeny_time_limit=job.kemeny_time_limit)
+                              time_limit=job.time_limit)
     for r, rule in enumerate(job.rules):
         positions[r] = runs[rule].positions
     kemeny = runs.get("kemeny")
@@ -154,32 +154,32 @@ def _check_share(value: object, option: str) -> float:
 
 
 def _check_options(
-    data: object, method: object, k: object, alpha: object, level: object, top_k: object,
-    resamples: object, seed: object, kemeny_time_limit: object, progress: object,
+    data: object, resampling: object, k: object, alpha: object, level: object, top_k: object,
+    resamples: object, seed: object, time_limit: object, progress: object,
 ) -> tuple[int, float | None]:
     """Every option of :func:`rank_stability` checked before any work; returns (k, time limit)."""
     if not isinstance(data, (Leaderboard, InstanceScores)):
         raise InvalidOptionError(f"data must be a Leaderboard or InstanceScores, got {type(data).__name__}")
-    if method not in METHODS:
-        raise InvalidOptionError(f"unknown method {method!r}; methods are {', '.join(map(repr, METHODS))}")
-    if method == "instances" and not isinstance(data, InstanceScores):
+    if resampling not in RESAMPLINGS:
+        raise InvalidOptionError(f"unknown resampling {resampling!r}; choose one of {', '.join(map(repr, RESAMPLINGS))}")
+    if resampling == "instances" and not isinstance(data, InstanceScores):
         raise InvalidOptionError(
-            "method='instances' resamples the instances of InstanceScores, but data is a Leaderboard "
-            "(task scores only); use method='bootstrap' or 'leave_k_out', or pass instance-level scores"
+            "resampling='instances' resamples the instances of InstanceScores, but data is a Leaderboard "
+            "(task scores only); use resampling='bootstrap' or 'leave_k_out', or pass instance-level scores"
         )
     count = check_count(k, "k", 1)
-    if method == "leave_k_out" and count >= data.n_tasks:
+    if resampling == "leave_k_out" and count >= data.n_tasks:
         raise InvalidOptionError(
-            f"k must be >= 1 and < the number of tasks ({data.n_tasks}) for method='leave_k_out', got k={count}"
+            f"k must be >= 1 and < the number of tasks ({data.n_tasks}) for resampling='leave_k_out', got k={count}"
         )
-    if method != "leave_k_out" and count != 1:
-        raise InvalidOptionError(f"k sets the tasks dropped by method='leave_k_out'; got k={count} with method={method!r}")
+    if resampling != "leave_k_out" and count != 1:
+        raise InvalidOptionError(f"k sets the tasks dropped by resampling='leave_k_out'; got k={count} with resampling={resampling!r}")
     _check_share(alpha, "alpha")
     _check_share(level, "level")
     check_count(top_k, "top_k", 1)
     check_count(resamples, "resamples", 1)
     check_seed(seed, "seed", allow_none=False)
-    limit = check_seconds(kemeny_time_limit, "kemeny_time_limit")
+    limit = check_seconds(time_limit, "time_limit")
     check_progress(progress)
     return count, limit
 
@@ -189,13 +189,13 @@ def rank_stability(
     rules: Sequence[str] = DEFAULT_RULES,
     *,
     resamples: int = 1000,
-    method: Method = "bootstrap",
+    resampling: Resampling = "bootstrap",
     k: int = 1,
     seed: int = 0,
     alpha: float = 0.05,
     top_k: int = 3,
     level: float = 0.95,
-    kemeny_time_limit: float | None = 10.0,
+    time_limit: float | None = 10.0,
     scheduler: object = None,
     n_jobs: int | None = None,
     progress: Callable[[int, int], None] | None = None,
@@ -214,13 +214,13 @@ def rank_stability(
         minimax, kemeny).
     resamples : int, default=1000
         Number of resamples (an integer >= 1).
-    method : {"bootstrap", "leave_k_out", "instances"}, default="bootstrap"
+    resampling : {"bootstrap", "leave_k_out", "instances"}, default="bootstrap"
         The resampling scheme (see the module docstring): tasks with replacement, k tasks
         left out, or instances with replacement within each task (InstanceScores only; the
         informative one when instance scores exist).
     k : int, default=1
         Tasks dropped per resample by ``"leave_k_out"`` (1 <= k < number of tasks); leave it
-        at 1 for the other methods.
+        at 1 for the other resamplings.
     seed : int, default=0
         Master seed (an integer >= 0); resample ``r`` uses the ``r``-th
         ``SeedSequence(seed).spawn(resamples)`` child.
@@ -231,7 +231,7 @@ def rank_stability(
         The k of ``p_top_k`` (share of resamples with position <= top_k).
     level : float, default=0.95
         Coverage of the rank intervals, in (0, 1).
-    kemeny_time_limit : float or None, default=10.0
+    time_limit : float or None, default=10.0
         Seconds per Kemeny solve; a resample stopped there keeps the best ranking found and
         is counted in ``result.time_limited`` (reported in the repr).
     scheduler : None, "processes", str or distributed.Client, default=None
@@ -253,9 +253,9 @@ def rank_stability(
     ------
     InvalidOptionError
         If `data` is neither a Leaderboard nor InstanceScores, `rules` is empty or names an
-        unknown rule, `method` is unknown or ``"instances"`` on a Leaderboard, `k` is out of
-        range (or not 1 with another method), `alpha` or `level` is not in (0, 1), `top_k` or
-        `resamples` < 1, `seed` is not an integer >= 0, `kemeny_time_limit` is not positive,
+        unknown rule, `resampling` is unknown or ``"instances"`` on a Leaderboard, `k` is out of
+        range (or not 1 with another resampling), `alpha` or `level` is not in (0, 1), `top_k` or
+        `resamples` < 1, `seed` is not an integer >= 0, `time_limit` is not positive,
         `progress` is not callable, or the scheduler is refused
         (:func:`consensus.repetitions.check_scheduler`).
     ConsensusError
@@ -295,19 +295,19 @@ def rank_stability(
     7    s2    s1  0.68
     """
     rules = check_rules(rules)
-    count, limit = _check_options(data, method, k, alpha, level, top_k, resamples, seed, kemeny_time_limit, progress)
+    count, limit = _check_options(data, resampling, k, alpha, level, top_k, resamples, seed, time_limit, progress)
     check_repetitions(int(resamples), 1024 + 16 * len(rules) * data.n_systems, "resamples")  # type: ignore[call-overload]
     check_scheduler(scheduler, n_jobs)
     board = data.to_leaderboard() if isinstance(data, InstanceScores) else data
-    full = rule_positions(board, rules, kemeny_time_limit=limit)
+    full = rule_positions(board, rules, time_limit=limit)
     initial = {"kemeny": full["kemeny"].order} if "kemeny" in full else {}
-    job = _Job(data if method == "instances" else board, method, count, rules, tuple(data.systems), initial, limit)
+    job = _Job(data if resampling == "instances" else board, resampling, count, rules, tuple(data.systems), initial, limit)
     logger.info("rank_stability: %d %s resamples of %d systems x %d tasks, rules %s",
-                resamples, method, len(data.systems), len(data.tasks), ", ".join(rules))
+                resamples, resampling, len(data.systems), len(data.tasks), ", ".join(rules))
     out = run_repetitions(_one_resample, [(job, child) for child in spawn_seeds(seed, resamples)],
                           scheduler=scheduler, n_jobs=n_jobs, progress=progress)
     parameters: dict[str, Any] = {
-        "seed": seed, "k": count if method == "leave_k_out" else None, "kemeny_time_limit": limit,
+        "seed": seed, "k": count if resampling == "leave_k_out" else None, "time_limit": limit,
         "data": type(data).__name__, "n_tasks": len(data.tasks),
     }
     if "kemeny" in full:
@@ -316,7 +316,7 @@ def rank_stability(
     return StabilityResult(
         rules=rules,
         systems=tuple(data.systems),
-        method=str(method),
+        resampling=str(resampling),
         positions=np.stack([o[0] for o in out]),
         full_positions=np.stack([full[r].positions for r in rules]),
         kemeny_status=tuple(o[1] for o in out),

@@ -207,7 +207,7 @@ def rescaled(res: CondorcetWeightsResult, setup: LinearSetup, rule: str) -> Cond
 
 # ---------------------------------------------------------------------- public API
 def winning_weights(
-    lb: Leaderboard,
+    data: Leaderboard,
     system: str,
     *,
     rule: str = "borda",
@@ -237,7 +237,7 @@ def winning_weights(
 
     Parameters
     ----------
-    lb : Leaderboard
+    data : Leaderboard
     system : str
     rule : str, default="borda"
         ``"condorcet"`` (then this is :func:`condorcet_weights`; the rule options below must
@@ -317,15 +317,15 @@ def winning_weights(
         if missing == "impute":
             raise InvalidOptionError("winning_weights: missing='impute' does not apply to rule='condorcet'")
         return condorcet_weights(
-            lb, system, strict=strict, nearest_to=nearest_to, objective=objective, min_weight=min_weight,
+            data, system, strict=strict, nearest_to=nearest_to, objective=objective, min_weight=min_weight,
             max_weight=max_weight, fixed=fixed, group_bounds=group_bounds, order=order, min_margin=min_margin,
             solver=solver, tol=tol, scored_tasks_only=scored_tasks_only, missing=missing, min_coverage=min_coverage,
         )
-    board_of(lb, "winning_weights").system_index(system)
+    board_of(data, "winning_weights").system_index(system)
     tol, min_margin = check_tolerances(tol, min_margin)
     if nearest_to is not None and nearest_to is not False and objective is not None:
         raise InvalidOptionError("pass either nearest_to or objective, not both")
-    setup = linear_setup(lb, rule, {k: v for k, v in given.items() if v is not None}, missing, min_coverage, "winning_weights")
+    setup = linear_setup(data, rule, {k: v for k, v in given.items() if v is not None}, missing, min_coverage, "winning_weights")
     work = setup.lp.lb
     if system not in work.systems:
         raise InvalidOptionError(f"winning_weights: {system!r} was dropped by missing={missing!r} / min_coverage; nothing to decide")

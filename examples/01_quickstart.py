@@ -43,7 +43,7 @@ def main() -> None:
 
     comparison = cs.compare_rules(lb, rules=["mean", "borda", "copeland", "plurality"])
     kemeny = comparison.kemeny
-    print("exact Kemeny ranking:", " > ".join(kemeny.ranking), f"(objective {kemeny.objective:g}, {kemeny.status})")
+    print("exact Kemeny ranking:", " > ".join(kemeny.order), f"(objective {kemeny.objective:g}, {kemeny.status})")
     print()
     columns = ["winner", "kendall_tau", "objective", "gap", "top1", "top3"]
     print(comparison.table[columns].round(3).to_string())

@@ -50,7 +50,7 @@ def main() -> None:
     borda = borda_ranking(small)
     print("Five tasks: three rank A > B > C > D, two rank B > C > D > A")
     print(f"  Condorcet winner:   {cs.condorcet_winner(small)}")
-    print(f"  Kemeny ranking:     {' > '.join(exact.ranking)}  (objective {exact.objective:g}, "
+    print(f"  Kemeny ranking:     {' > '.join(exact.order)}  (objective {exact.objective:g}, "
           f"{exact.status.value}, unique: {exact.unique})")
     print(f"  Borda ranking:      {' > '.join(borda)}  (objective {cs.kemeny_objective(small, borda):g})")
     print()
@@ -60,7 +60,7 @@ def main() -> None:
     result = cs.kemeny(table, enumerate_optima=100)
     borda = borda_ranking(table)
     borda_objective = cs.kemeny_objective(table, borda)
-    flipped = discordant_pairs(result.ranking, borda)
+    flipped = discordant_pairs(result.order, borda)
     print(f"Gumbel leaderboard (Colombo et al. 2022, sec. 4.1): {table.n_systems} systems x {table.n_tasks} tasks")
     agree = next((k for k in range(table.n_systems) if len({r[k] for r in result.optima}) > 1), table.n_systems)
     print(f"  Kemeny: objective {result.objective:g}, lower bound {result.lower_bound:g}, {result.status.value}, "
@@ -69,10 +69,10 @@ def main() -> None:
           f"{result.constraints_added} lazy 3-cycle cuts, {result.iterations} solver rounds, {result.seconds:.2f} s")
     print(f"  Borda:  objective {borda_objective:g}, "
           f"{borda_objective - result.objective:g} more ({100 * (borda_objective / result.objective - 1):.2f}%)")
-    print(f"  the two rankings disagree on {len(flipped)} of {len(result.ranking) * (len(result.ranking) - 1) // 2} pairs")
+    print(f"  the two rankings disagree on {len(flipped)} of {len(result.order) * (len(result.order) - 1) // 2} pairs")
     print()
     print(f"  {'pos':>3}  {'Kemeny':<8}{'Borda':<8}")
-    for k, (a, b) in enumerate(zip(result.ranking[:10], borda[:10]), start=1):
+    for k, (a, b) in enumerate(zip(result.order[:10], borda[:10]), start=1):
         print(f"  {k:>3}  {a:<8}{b:<8}{'' if a == b else '<- differs'}")
 
 

@@ -69,7 +69,7 @@ def main() -> None:
 
     if hasattr(cs, "kemeny"):
         exact = cs.kemeny(imputed.matrix)
-        print("exact Kemeny ranking of the imputed profile:", " > ".join(exact.ranking))
+        print("exact Kemeny ranking of the imputed profile:", " > ".join(exact.order))
         print()
 
     answers = pd.DataFrame(ANSWERS, columns=["system", "task", "instance", "score"])

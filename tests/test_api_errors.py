@@ -109,7 +109,7 @@ def test_solver_unavailable_inside_a_solve_is_not_a_failed_solve(monkeypatch, wh
     else:
         monkeypatch.setattr(condorcet_module, "max_margin_lp", _raise(exc))
         call = (lambda: cs.condorcet_weights(table, "x")) if where == "condorcet_weights" else (
-            lambda: cs.prospective(table, method="pulp")
+            lambda: cs.prospective(table, interface="pulp")
         )
     with pytest.raises(cs.SolverNotAvailableError, match=r"pip install highspy\); solvers available here: ") as info:
         call()
@@ -127,7 +127,7 @@ def test_solver_failure_becomes_solve_failed_error_with_context(monkeypatch, whe
         monkeypatch.setattr(condorcet_module, "max_margin_lp", _raise(exc))
         context = "Condorcet weights of 'x'"
         call = (lambda: cs.condorcet_weights(table, "x")) if where == "condorcet_weights" else (
-            lambda: cs.prospective(table, method="pulp")
+            lambda: cs.prospective(table, interface="pulp")
         )
     with pytest.raises(cs.SolveFailedError, match=context) as info:
         call()
@@ -400,7 +400,7 @@ SWEEP: dict[str, Callable[[dict[str, Any]], tuple[Callable[..., Any], tuple, dic
         dict(method="auto", time_limit=None, solver="highs", enumerate_optima=0, progress=None, seed=0, missing=None,
              min_coverage=None, determine=None),
     ),
-    "kemeny-ties": lambda env: (cs.kemeny, (TOY,), dict(ties=True, time_limit=None, solver="highs")),
+    "kemeny-ties": lambda env: (cs.kemeny, (TOY,), dict(weak_order=True, time_limit=None, solver="highs")),
     "kemeny_objective": lambda env: (cs.kemeny_objective, (TOY, ("a", "b", "c", "d")), {}),
     "weak_objective": lambda env: (cs.weak_objective, (TOY, (("a", "b"), ("c",), ("d",))), {}),
     "condorcet_weights": lambda env: (
@@ -424,7 +424,7 @@ SWEEP: dict[str, Callable[[dict[str, Any]], tuple[Callable[..., Any], tuple, dic
     "prospective": lambda env: (
         cs.prospective,
         (TOY,),
-        dict(nearest_to="leaderboard", objective=None, min_weight=None, order=None, solver="highs", method="auto",
+        dict(nearest_to="leaderboard", objective=None, min_weight=None, order=None, solver="highs", interface="auto",
              missing=None),
     ),
     "kendall_tau_distance": lambda env: (
@@ -467,7 +467,7 @@ SWEEP: dict[str, Callable[[dict[str, Any]], tuple[Callable[..., Any], tuple, dic
     "experiments.remove_scores": lambda env: (experiments.remove_scores, (TOY,), dict(eta=0.2, seed=0)),
     "experiments.scaling": lambda env: (
         experiments.scaling, (TOY, ["borda"]),
-        dict(lambdas=(2.0,), repetitions=2, seed=0, kemeny_time_limit=5.0, scheduler=None, n_jobs=None, progress=None),
+        dict(lambdas=(2.0,), repetitions=2, seed=0, time_limit=5.0, scheduler=None, n_jobs=None, progress=None),
     ),
     "experiments.manipulation": lambda env: (
         experiments.manipulation, (None, ["copeland"]),
@@ -478,7 +478,7 @@ SWEEP: dict[str, Callable[[dict[str, Any]], tuple[Callable[..., Any], tuple, dic
     "kemeny-warm-start": lambda env: (cs.kemeny, (TOY,), dict(initial=None, threads=1)),
     "rank_stability": lambda env: (
         cs.rank_stability, (TOY, ["borda", "kemeny"]),
-        dict(resamples=3, method="bootstrap", k=1, seed=0, alpha=0.05, top_k=2, level=0.9, kemeny_time_limit=5.0,
+        dict(resamples=3, resampling="bootstrap", k=1, seed=0, alpha=0.05, top_k=2, level=0.9, time_limit=5.0,
              scheduler=None, n_jobs=None, progress=None),
     ),
 }
@@ -542,13 +542,13 @@ def _toy():
 
 #: option -> (the entry points taking it, (bad value, message) pairs, a good value).
 SHARED_CHECKS = {
-    # time_limit (kemeny, rank) and kemeny_time_limit (stability, experiments): kemeny_time_limit='5'
+    # time_limit (kemeny, rank) and time_limit (stability, experiments): time_limit='5'
     # had been read as 5 while time_limit='5' was refused
     "time limits": (
         [lambda v: cs.kemeny(_toy(), time_limit=v),
          lambda v: cs.rank(_toy(), "kemeny", time_limit=v),
-         lambda v: cs.rank_stability(_toy(), ["mean"], resamples=2, kemeny_time_limit=v),
-         lambda v: cs.experiments.task_removal(_toy(), rules=["mean"], repetitions=1, kemeny_time_limit=v)],
+         lambda v: cs.rank_stability(_toy(), ["mean"], resamples=2, time_limit=v),
+         lambda v: cs.experiments.task_removal(_toy(), rules=["mean"], repetitions=1, time_limit=v)],
         [("5", "must be a number of seconds"), (True, "must be a number of seconds"),
          (0, "must be a positive number of seconds"), (float("nan"), "positive number")],
         5,

@@ -189,7 +189,7 @@ def test_the_package_exports_resolve_lazily_to_the_right_objects():
         "    value = getattr(cs, name)\n"
         "    is_module = isinstance(value, types.ModuleType)\n"
         "    assert is_module == (name in {'datasets', 'rules', 'experiments', 'plot', 'report', 'formats'}), name\n"
-        "print(cs.kemeny(cs.load_example('votenrank-toy')).ranking)\n"
+        "print(cs.kemeny(cs.load_example('votenrank-toy')).order)\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "('B', 'C', 'D', 'A')"

@@ -156,7 +156,7 @@ def test_analyze_formats(capsys):
     assert doc["input"]["source"] == "example:votenrank-toy"
     result = doc["result"]
     assert result["majority"]["condorcet_winner"] == "B"
-    assert result["kemeny"]["ranking"] == ["B", "C", "D", "A"] and result["kemeny"]["optimal"] is True
+    assert result["kemeny"]["order"] == ["B", "C", "D", "A"] and result["kemeny"]["optimal"] is True
     assert result["rules"]["borda"]["scores"] == {"A": 6.0, "B": 9.0, "C": 8.0, "D": 7.0}
     assert result["comparison"]["rank_changes"]["plurality"]["A"] == 3
     assert all(c["ok"] for c in result["checks"]) and len(result["checks"]) == 11
@@ -236,7 +236,8 @@ def test_kemeny_every_format(files, capsys, fmt):
     assert code == 0
     if fmt == "json":
         result = json.loads(out)["result"]
-        assert result["ranking"] == ["B", "C", "D", "A"] and result["objective"] == 12.0
+        assert result["order"] == ["B", "C", "D", "A"] and result["objective"] == 12.0
+        assert result["ranking"] == [["B"], ["C"], ["D"], ["A"]]
         assert result["status"] == "optimal" and result["optimal"] is True
     elif fmt == "csv":
         assert out == "position,system\n1,B\n2,C\n3,D\n4,A\n"
@@ -528,12 +529,12 @@ def test_every_ranking_command_takes_missing_and_min_coverage(files, capsys, tmp
     assert policies["borda"]["missing"] == "median" and policies["mean"]["missing"] == "median"
     code, out, err = run(capsys, "kemeny", path, "--missing", "drop_tasks", "--format", "json")
     assert code == 0, err
-    assert json.loads(out)["result"]["ranking"] == ["a", "b", "c", "d"]  # t1 alone
+    assert json.loads(out)["result"]["order"] == ["a", "b", "c", "d"]  # t1 alone
     sparse = tmp_path / "sparse.csv"
     sparse.write_text("model,t1,t2,t3,t4\na,0.9,0.8,0.7,0.6\nb,0.5,0.6,0.75,0.8\nc,0.3,0.2,0.4,0.1\nx,1.0,,,\n")
     code, out, err = run(capsys, "kemeny", str(sparse), "--min-coverage", "0.5", "--format", "json")
     assert code == 0, err
-    assert sorted(json.loads(out)["result"]["ranking"]) == ["a", "b", "c"]  # x is scored on 1 task of 4
+    assert sorted(json.loads(out)["result"]["order"]) == ["a", "b", "c"]  # x is scored on 1 task of 4
     code, out, err = run(capsys, "prospective", path, "--all-tasks", "--missing", "median", "--format", "json")
     assert code == 0, err
     code, out, err = run(capsys, "prospective", path, "--system", "a", "--min-coverage", "0.5", "--format", "json")
@@ -560,7 +561,7 @@ def test_analyze_states_each_rules_policy_and_caps_tables(files, capsys, tmp_pat
     assert "warning: " in out and "'x'" in out.split("warning: ", 1)[1]
     code, out, err = run(capsys, "analyze", str(sparse), "--quiet", "--min-coverage", "0.5", "--format", "json")
     assert code == 0, err
-    assert sorted(json.loads(out)["result"]["kemeny"]["ranking"]) == ["a", "b", "c"]
+    assert sorted(json.loads(out)["result"]["kemeny"]["order"]) == ["a", "b", "c"]
     code, out, err = run(capsys, "analyze", path, "--quiet", "--missing", "drop_tasks", "--no-prospective")
     assert code == 0, err
     assert "drop_tasks" in out

@@ -321,9 +321,9 @@ def test_ranking_objective_agrees_with_kemeny_objective_and_the_optimum(table, d
     order = data.draw(st.permutations(table.systems))
     assert ranking_objective(table, order) == pytest.approx(cs.kemeny_objective(table, order))
     result = cs.kemeny(table, min_coverage=0)  # the board as drawn, every system
-    assert ranking_objective(table, result.ranking) == pytest.approx(result.objective)
+    assert ranking_objective(table, result.order) == pytest.approx(result.objective)
     assert result.objective == pytest.approx(_brute_kemeny(cs.pairwise(table))[0])
-    assert task_distance(table, result.ranking) == pytest.approx(result.objective)
+    assert task_distance(table, result.order) == pytest.approx(result.objective)
 
 
 @pytest.mark.slow
@@ -336,7 +336,7 @@ def test_compare_gaps_are_never_negative_and_the_reference_row_is_exact(table):
     assert (kem["kendall_tau"] == 1.0 or table.n_systems < 2, kem["kendall_distance"], kem["gap"]) == (True, 0.0, 0.0)
     for rule, tiers in comp.rankings.items():
         row = comp.table.loc[rule]
-        assert row["kendall_distance"] == pytest.approx(kendall_tau_distance(tiers, comp.kemeny.ranking))
+        assert row["kendall_distance"] == pytest.approx(kendall_tau_distance(tiers, comp.kemeny.order))
         assert row["objective"] == pytest.approx(ranking_objective(table, tiers))
         assert row["tie_groups"] == len(tiers)
 
@@ -356,7 +356,7 @@ def test_a_drop_systems_rule_option_reports_instead_of_raising(holey):
     row = table.loc["mean"]
     assert row["status"] == "ok" and row["winner"] == "d"
     assert row["note"] == "ranks 3 of 5 systems (left out: 'c', 'e'); measured on those"
-    kem = cs.kemeny(holey).ranking
+    kem = cs.kemeny(holey).order
     restricted = tuple(s for s in kem if s in {"a", "b", "d"})
     assert row["kendall_tau"] == pytest.approx(kendall_tau(cs.rank(holey, "mean", missing="drop_systems"), restricted))
     sub = cs.pairwise(holey).select(["a", "b", "d"])
@@ -386,11 +386,11 @@ def test_compare_runs_every_rule_on_holes_and_records_the_policies(holey):
     assert {r: rec.missing for r, rec in dropped.preparations.items()} == {
         "mean": "drop_tasks", "borda": "drop_tasks", "copeland": "drop_tasks", "kemeny": "drop_tasks",
     }
-    assert dropped.kemeny.ranking == cs.kemeny(holey.select(tasks=["t1"])).ranking
+    assert dropped.kemeny.order == cs.kemeny(holey.select(tasks=["t1"])).order
     imputed = compare_rules(holey, missing="impute", rules=["borda"])
     assert imputed.preparations["mean"].missing == "median"  # the mean cannot impute: its auto policy
     assert imputed.chosen_by["mean"].startswith("auto (the rule cannot use missing='impute')")
-    assert imputed.kemeny.ranking == cs.kemeny(holey, missing="impute").ranking
+    assert imputed.kemeny.order == cs.kemeny(holey, missing="impute").order
     with pytest.raises(InvalidOptionError, match="missing='zeros' is not one of"):
         compare_rules(holey, missing="zeros")
 

@@ -535,8 +535,8 @@ def test_bad_input_errors(votenrank_toy):
         cs.condorcet_weights(lb, "A", order=[("t1", "t1")])
     with pytest.raises(cs.InvalidWeightError, match=r"every reference weight is zero"):
         cs.condorcet_weights(lb, "A", nearest_to={"t1": 0.0})
-    with pytest.raises(InvalidOptionError, match=r"method must be"):
-        cs.prospective(lb, method="fast").to_frame()
+    with pytest.raises(InvalidOptionError, match=r"interface must be"):
+        cs.prospective(lb, interface="fast").to_frame()
     with pytest.raises(cs.InvalidWeightError, match=r"task 't1'"):
         cs.weighted_margins(lb, "A", {"t1": -1.0})
 
@@ -606,8 +606,8 @@ def test_prospective_frame_is_jsonable_and_agrees(votenrank_toy):
 @pytest.mark.slow
 @given(score_tables(max_systems=6, max_tasks=4, missing=True), st.booleans())
 def test_prospective_highspy_fast_path_matches_pulp(lb, strict):
-    fast = cs.prospective(lb, strict=strict, method="highspy").to_frame()
-    slow = cs.prospective(lb, strict=strict, method="pulp").to_frame()
+    fast = cs.prospective(lb, strict=strict, interface="highspy").to_frame()
+    slow = cs.prospective(lb, strict=strict, interface="pulp").to_frame()
     for col in ("system", "feasible", "strict_feasible"):
         assert fast[col].tolist() == slow[col].tolist()
     np.testing.assert_allclose(fast["margin"], slow["margin"], atol=1e-9)

@@ -53,7 +53,7 @@ def analysis(board):
 def test_analyze_sets_the_sparse_systems_aside_by_default(board):
     a = cs.analyze(board, prospective=False)
     assert set(a.leaderboard.systems) == set(board.systems) - set(SPARSE)  # 'human' is on 7 of 15 tasks: 47%
-    assert a.kemeny.ranking[0] not in SPARSE and a.coverage_flags == ()
+    assert a.kemeny.order[0] not in SPARSE and a.coverage_flags == ()
     (note,) = [n for n in a.notes if n.startswith("set aside, not ranked")]
     assert note.startswith("set aside, not ranked: 4 system(s) with coverage below 50% (pass min_coverage=0 to rank them)")
     assert "'one_task' (1/15 tasks, 7% of the weight, 21/21 rivals)" in note
@@ -133,13 +133,13 @@ def test_analyze_runs_every_default_rule_and_says_which_policy(analysis):
 
 
 def test_a_one_task_system_is_never_crowned_without_a_flag(board, analysis):
-    assert analysis.kemeny.ranking[0] == "one_task"
+    assert analysis.kemeny.order[0] == "one_task"
     assert analysis.majority.condorcet_winner == "one_task"
     assert analysis.coverage["one_task"] == pytest.approx(1 / 15)
     (flag,) = [f for f in analysis.coverage_flags if "'one_task'" in f]
     assert "Kemeny top" in flag and "Condorcet winner" in flag and "is scored on 1 of 15 tasks" in flag
     # every claimed winner below 50% coverage is flagged
-    claimed = {analysis.kemeny.ranking[0], analysis.majority.condorcet_winner}
+    claimed = {analysis.kemeny.order[0], analysis.majority.condorcet_winner}
     claimed |= {s for rule, tiers in analysis.comparison.rankings.items() for s in tiers[0]}
     claimed |= set(analysis.prospective.prospective_systems)
     low = {s for s in claimed if board.coverage[s] < 0.5}
@@ -149,7 +149,7 @@ def test_a_one_task_system_is_never_crowned_without_a_flag(board, analysis):
 def test_analyze_with_min_coverage_drops_and_names_them(board):
     a = cs.analyze(board, min_coverage=0.5, prospective=False)
     assert not set(SPARSE) & set(a.leaderboard.systems)
-    assert a.kemeny.ranking[0] not in SPARSE
+    assert a.kemeny.order[0] not in SPARSE
     assert any(n.startswith("set aside, not ranked: 4 system(s)") and "'one_task'" in n for n in a.notes)
     assert a.coverage_flags == ()
     assert set(a.coverage) == set(a.leaderboard.systems)
@@ -167,16 +167,16 @@ def test_analysis_to_dict_carries_coverage(analysis):
 
 # ---------------------------------------------------------------------- kemeny
 def test_kemeny_policies_and_min_coverage(board):
-    assert cs.kemeny(board, min_coverage=0).ranking[0] == "one_task"
+    assert cs.kemeny(board, min_coverage=0).order[0] == "one_task"
     kept = cs.kemeny(board, min_coverage=0.5)
-    assert len(kept.ranking) == 18 and not set(SPARSE) & set(kept.ranking)
-    assert cs.kemeny(board).ranking == kept.ranking  # the default
+    assert len(kept.order) == 18 and not set(SPARSE) & set(kept.order)
+    assert cs.kemeny(board).order == kept.order  # the default
     dropped = cs.kemeny(board, missing="drop_systems")
-    assert dropped.ranking == kept.ranking
-    assert cs.rank(board, "kemeny", missing="drop_systems").order == dropped.ranking
+    assert dropped.order == kept.order
+    assert cs.rank(board, "kemeny", missing="drop_systems").order == dropped.order
     for policy in ("impute", "median", "pairwise"):
-        assert len(cs.kemeny(board, missing=policy, min_coverage=0).ranking) == 22
-    assert cs.kemeny(board, missing="impute").ranking == cs.rank(board, "kemeny", missing="impute").order
+        assert len(cs.kemeny(board, missing=policy, min_coverage=0).order) == 22
+    assert cs.kemeny(board, missing="impute").order == cs.rank(board, "kemeny", missing="impute").order
     with pytest.raises(InvalidOptionError, match="need a Leaderboard"):
         cs.kemeny(cs.pairwise(board), missing="median")
     with pytest.raises(InvalidOptionError, match="missing='zero' is not one of"):
@@ -269,4 +269,4 @@ def test_a_result_type_claims_through_its_own_method():
     toy = cs.load_example("votenrank-toy")
     assert cs.claims_of(Shortlist(), None, object()) == [("shortlisted", ("A", "B"))]
     assert cs.claims_of(cs.kemeny(toy), cs.rank(toy, "plurality"), cs.majority_summary(toy)) == [
-        ("Kemeny top", "B"), ("winner of plurality", ("A",)), ("Condorcet winner", "B")]
+        ("Kemeny top", ("B",)), ("winner of plurality", ("A",)), ("Condorcet winner", "B")]

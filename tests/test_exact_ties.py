@@ -83,7 +83,7 @@ def wide_weight_boards(draw: st.DrawFn, max_systems: int = 7, max_tasks: int = 4
 def test_kemeny_is_exactly_optimal_with_weights_from_1e_12_to_1e12(table):
     pref = _exact_preferences(table)
     res = cs.kemeny(table)
-    order = [table.systems.index(s) for s in res.ranking]
+    order = [table.systems.index(s) for s in res.order]
     assert res.status.value == "optimal" and res.notes == ()
     assert _exact_objective(pref, order) == _exact_minimum(pref)
 
@@ -92,7 +92,7 @@ def test_kemeny_is_exactly_optimal_with_weights_from_1e_12_to_1e12(table):
 def test_the_ilp_is_exact_or_says_it_is_not(table):
     pref = _exact_preferences(table)
     res = cs.kemeny(table, method="ilp")
-    order = [table.systems.index(s) for s in res.ranking]
+    order = [table.systems.index(s) for s in res.order]
     assert res.status.value == "optimal"
     exact = _exact_objective(pref, order) == _exact_minimum(pref)
     assert exact or any("not proven exactly optimal" in note for note in res.notes)
@@ -146,10 +146,10 @@ def test_a_huge_tied_task_does_not_hide_a_3_0_condorcet_winner(huge_tie):
 @pytest.mark.parametrize("method", ["auto", "brute_force", "ilp"])
 def test_a_huge_tied_task_does_not_fool_kemeny(huge_tie, method):
     res = cs.kemeny(huge_tie, method=method, enumerate_optima=10)
-    assert res.ranking == ("a", "b", "c") and res.optima == (("a", "b", "c"),) and res.unique
+    assert res.order == ("a", "b", "c") and res.optima == (("a", "b", "c"),) and res.unique
     assert res.status.value == "optimal" and res.lower_bound == res.objective
     pref = _exact_preferences(huge_tie)
-    order = [huge_tie.systems.index(s) for s in res.ranking]
+    order = [huge_tie.systems.index(s) for s in res.order]
     assert _exact_objective(pref, order) == _exact_minimum(pref) == Fraction(3 * 10**12) / 2
 
 
@@ -166,7 +166,7 @@ def test_a_true_tiny_margin_is_not_a_tie():
     assert cs.pairwise(table).exact_margins[1, 0] == Fraction(1, 2**40)
     assert cs.condorcet_winner(table) == "a" and cs.majority_ties(table) == []
     res = cs.kemeny(table)
-    assert res.ranking == ("a", "b") and res.unique
+    assert res.order == ("a", "b") and res.unique
     assert cs.rank(table, "copeland").scores.to_dict() == {"b": -1.0, "a": 1.0}
 
 
@@ -174,7 +174,7 @@ def test_a_tiny_margin_in_a_given_matrix_is_not_a_tie():
     p = PairwiseMatrix.from_array([[0, 1 + 2**-40], [1, 0]], systems=["a", "b"])
     assert p.majority.tolist() == [[0, 1], [-1, 0]]
     assert cs.condorcet_winner(p) == "a"
-    assert cs.kemeny(p).ranking == ("a", "b")
+    assert cs.kemeny(p).order == ("a", "b")
 
 
 @pytest.mark.parametrize(
@@ -201,7 +201,7 @@ def test_tiny_weights_alone_are_not_ties():
     # the old tolerance had a floor of 1e-9: weights of 1e-12 were all ties
     table = _board({"x": [1.0, 0.0], "y": [1.0, 0.0], "z": [0.0, 1.0]}, ["a", "b"], {"x": 1e-12, "y": 1e-12, "z": 1e-12})
     assert cs.condorcet_winner(table) == "a"
-    assert cs.kemeny(table).ranking == ("a", "b")
+    assert cs.kemeny(table).order == ("a", "b")
 
 
 def test_select_keeps_the_exact_margins(huge_tie):

@@ -157,7 +157,7 @@ def test_summary_and_repr_and_csv():
 
 def test_a_kemeny_solve_stopped_by_its_time_limit_is_reported():
     res = task_removal(cs.gumbel_leaderboard(40, 20, phi=0.0, seed=0), ["kemeny"], kept=(19,), repetitions=1,
-                       kemeny_time_limit=1e-4)
+                       time_limit=1e-4)
     assert res.time_limited == 1
     assert res.table["kemeny_status"].tolist() == ["time_limit"]
     assert "time limit" in repr(res)
@@ -179,7 +179,7 @@ def test_a_kemeny_solve_stopped_by_its_time_limit_is_reported():
         (lambda: scaling(synthetic=SYNTH, scheduler="threads"), "scheduler"),
         (lambda: scaling(synthetic=SYNTH, n_jobs=2), "n_jobs"),
         (lambda: scaling(synthetic=SYNTH, seed=-1), "seed"),
-        (lambda: scaling(synthetic=SYNTH, kemeny_time_limit=0), "kemeny_time_limit"),
+        (lambda: scaling(synthetic=SYNTH, time_limit=0), "time_limit"),
     ],
 )
 def test_bad_options_are_named(call, words):
@@ -221,7 +221,7 @@ def test_warm_start_and_threads_are_checked():
     # a system the policy leaves out may be named: it is skipped
     holes = cs.Leaderboard.from_frame(pd.DataFrame({"t1": [1.0, 2.0, 3.0], "t2": [2.0, np.nan, 1.0]}, index=list("abc")))
     res = cs.kemeny(holes, missing="drop_systems", initial=["b", "a", "c"])
-    assert set(res.ranking) == {"a", "c"}
+    assert set(res.order) == {"a", "c"}
 
 
 # ------------------------------------------------------------------ the CLI
@@ -284,7 +284,7 @@ def test_cli_stability_report_csv_and_figure(tmp_path):
     direct = cs.rank_stability(cs.read_leaderboard(scores), ["borda"], resamples=30).to_frame()
     np.testing.assert_allclose(frame["p_first"], direct["p_first"], rtol=1e-12)
     assert frame["kept_with_next"].notna().sum() == 7  # every adjacent pair of 8 systems
-    bad = _cli("stability", str(scores), "--method", "instances", "-q")
+    bad = _cli("stability", str(scores), "--resampling", "instances", "-q")
     assert bad.returncode == 2 and "instances" in bad.stderr and len(bad.stderr.strip().splitlines()) == 1
 
 

@@ -377,7 +377,7 @@ def test_helm_summary_tables_with_helms_own_directions_and_aggregates():
     assert math.isnan(lb.scores.loc["Falcon (7B)", "GSM8K - EM"])  # "No matching runs": missing, with a note
     assert lb.notes[0].startswith("HELM group 'core_scenarios' (the default), table 'accuracy' (the first of 4")
     assert any("aggregate column(s), computed from the others: 'Mean win rate'" in n for n in lb.notes)
-    assert cs.kemeny(lb).ranking[0] == "GPT-4 (0613)"
+    assert cs.kemeny(lb).order[0] == "GPT-4 (0613)"
     eff = read_helm_summary(SUITE, table="Efficiency")  # by title as well as by name
     assert eff.lower_is_better == frozenset(eff.tasks) and len(eff.tasks) == 3
     assert cs.majority_summary(eff).condorcet_winner == "Pythia (6.9B)"  # the fastest, not the slowest
@@ -440,7 +440,7 @@ def test_helm_summary_through_the_command_line():
         ["analyze", str(SUITE), "--from", "helm-summary", "--table", "core_scenarios/"],
     ])
     assert [r.returncode for r in runs] == [0, 0, 2, 2, 2], [r.stderr for r in runs]
-    assert json.loads(runs[0].stdout)["result"]["ranking"][0] == "Pythia (6.9B)"
+    assert json.loads(runs[0].stdout)["result"]["order"][0] == "Pythia (6.9B)"
     assert "HELM group 'mmlu' (as asked), table 'mmlu'" in runs[1].stdout and "lower is better: ECE (10-bin)" in runs[1].stdout
     assert runs[2].stderr.strip() == ("consensus: error: --split does not apply to --from helm-summary (its flags: --table, "
                                       "--tasks, --higher-is-better, --lower-is-better)")
@@ -505,7 +505,7 @@ def test_mteb_legacy_files_and_layout_read_without_mteb(tmp_path):
     assert a["BUCC"] == pytest.approx((raw["BUCC"]["de-en"]["f1"] + raw["BUCC"]["fr-en"]["f1"]) / 2)  # bitext, 2 subsets
     note = next(n for n in lb.notes if "legacy files" in n)
     assert "7 task(s)" in note and "ndcg_at_10 (retrieval) for 'SciFact'" in note and "max_ap (pair classification)" in note
-    assert cs.kemeny(lb).ranking == lb.systems  # model-c is best on every task, model-b worst
+    assert cs.kemeny(lb).order == lb.systems  # model-c is best on every task, model-b worst
     # a pair-classification file of an older mteb without the 'max' family reads cos_sim.ap: not comparable
     root = copy_tree(LEGACY, tmp_path)
     sprint = root / "old-org__model-b" / "SprintDuplicateQuestions.json"

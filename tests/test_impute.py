@@ -460,7 +460,7 @@ def test_kemeny_on_the_imputed_matrix():
         return sum(pref[order[j], order[i]] for i in range(len(order)) for j in range(i + 1, len(order)))
 
     best = min(cost(p) for p in itertools.permutations(range(4)))
-    idx = [lb.systems.index(s) for s in res.ranking] if isinstance(res.ranking[0], str) else None
+    idx = [lb.systems.index(s) for s in res.order] if isinstance(res.order[0], str) else None
     if idx is not None:
         assert cost(tuple(idx)) == pytest.approx(best)
     assert res.objective == pytest.approx(best)

@@ -55,19 +55,19 @@ def _brute(data) -> tuple[float, set[tuple[str, ...]]]:
 # ---------------------------------------------------------------- known answers
 def test_votenrank_toy(votenrank_toy):
     res = kemeny(votenrank_toy)
-    assert (res.ranking, res.objective, res.status, res.unique) == (("B", "C", "D", "A"), 12.0, SolveStatus.OPTIMAL, True)
+    assert (res.order, res.objective, res.status, res.unique) == (("B", "C", "D", "A"), 12.0, SolveStatus.OPTIMAL, True)
     assert res.optimal and res.lower_bound == 12.0 and res.gap == 0.0
 
 
 def test_colombo_table1(colombo_table1):
     res = kemeny(colombo_table1)
-    assert (res.ranking, res.objective, res.unique, res.optimal) == (("C", "B", "A"), 7.0, True, True)
+    assert (res.order, res.objective, res.unique, res.optimal) == (("C", "B", "A"), 7.0, True, True)
 
 
 def test_cycle3_has_three_optimal_rankings(cycle3):
     res = kemeny(cycle3, enumerate_optima=10)
     assert res.objective == 4.0 and res.unique is False and len(res.optima) == 3 and not res.optima_truncated
-    assert res.ranking == res.optima[0]
+    assert res.order == res.optima[0]
 
 
 @pytest.mark.parametrize("case", GOLDEN, ids=[c["id"] for c in GOLDEN])
@@ -80,7 +80,7 @@ def test_golden_cases(case, method):
     assert [list(r) for r in res.optima] == expected["kemeny_optima"]
     assert res.unique is expected["unique"]
     if "published" in case:
-        assert list(res.ranking) == case["published"]["kemeny_ranking"]
+        assert list(res.order) == case["published"]["kemeny_ranking"]
     for ranking in expected["kemeny_optima"]:
         assert kemeny_objective(table, ranking) == expected["kemeny_objective"]
 
@@ -105,12 +105,12 @@ def _check(table, **options) -> None:
     res = kemeny(table, enumerate_optima=cap, **options)
     assert res.status is SolveStatus.OPTIMAL and res.optimal
     assert res.objective == pytest.approx(best, abs=1e-9)
-    assert kemeny_objective(table, res.ranking) == pytest.approx(best, abs=1e-9)
+    assert kemeny_objective(table, res.order) == pytest.approx(best, abs=1e-9)
     assert res.optima_truncated == (len(optima) > cap)
     assert set(res.optima) == optima if len(optima) <= cap else len(res.optima) == cap and set(res.optima) < optima
     assert res.unique == (len(optima) == 1)
     plain = kemeny(table, **options)
-    assert plain.objective == pytest.approx(best, abs=1e-9) and plain.ranking in optima
+    assert plain.objective == pytest.approx(best, abs=1e-9) and plain.order in optima
     assert plain.unique == (len(optima) == 1)
 
 
@@ -187,9 +187,9 @@ def test_condorcet_winner_first_and_loser_last(table):
     assume(winner is not None or loser is not None)
     res = kemeny(table, min_coverage=0)
     if winner is not None:
-        assert res.ranking[0] == winner
+        assert res.order[0] == winner
     if loser is not None:
-        assert res.ranking[-1] == loser
+        assert res.order[-1] == loser
 
 
 def _linear_extension(systems, scores) -> list[str]:
@@ -252,7 +252,7 @@ def test_pairwise_matrix_and_to_pairwise_objects(votenrank_toy):
         def to_pairwise(self) -> cs.PairwiseMatrix:
             return p
 
-    assert kemeny(p).ranking == kemeny(Imputed()).ranking == ("B", "C", "D", "A")
+    assert kemeny(p).order == kemeny(Imputed()).order == ("B", "C", "D", "A")
     assert kemeny_objective(Imputed(), ["B", "C", "D", "A"]) == 12.0
 
 
@@ -261,7 +261,7 @@ def test_fractional_imputed_matrix():
     p = cs.PairwiseMatrix.from_array(wins, systems=["a", "b", "c"])
     best, optima = _brute(p)
     res = kemeny(p, method="ilp")
-    assert res.objective == pytest.approx(best) and res.ranking in optima
+    assert res.objective == pytest.approx(best) and res.order in optima
 
 
 @pytest.mark.slow
@@ -271,7 +271,7 @@ def test_a_realistic_leaderboard_is_solved_and_cross_checked():
     flat = kemeny(table, unique=False, decompose=False)
     assert ilp.optimal and flat.optimal and ilp.objective == flat.objective
     assert sum(ilp.components) == 60 and len(ilp.components) > 1
-    assert [s for block in ilp.blocks for s in block] == list(ilp.ranking)
+    assert [s for block in ilp.blocks for s in block] == list(ilp.order)
 
 
 # ---------------------------------------------------------------- statuses, limits, errors
@@ -280,7 +280,7 @@ def test_a_tiny_time_limit_returns_an_honest_time_limit_result():
     table = cs.gumbel_leaderboard(50, 20, phi=0.0, seed=0)
     res = kemeny(table, time_limit=0.05)
     assert res.status is SolveStatus.TIME_LIMIT and not res.optimal and res.time_limit == 0.05
-    assert res.lower_bound <= res.objective == kemeny_objective(table, res.ranking)
+    assert res.lower_bound <= res.objective == kemeny_objective(table, res.order)
     assert res.gap == res.objective - res.lower_bound and 0 <= res.relative_gap < 1
     assert res.unique is None and res.to_dict()["status"] == "time_limit"
 
@@ -357,7 +357,8 @@ def test_result_is_frozen_and_serializes(votenrank_toy):
     with pytest.raises(dataclasses.FrozenInstanceError):
         res.objective = 0.0  # type: ignore[misc]
     doc = json.loads(json.dumps(res.to_dict()))
-    assert doc["ranking"] == ["B", "C", "D", "A"] and doc["status"] == "optimal" and doc["optimal"] is True
+    assert doc["order"] == ["B", "C", "D", "A"] and doc["ranking"] == [["B"], ["C"], ["D"], ["A"]]
+    assert doc["status"] == "optimal" and doc["optimal"] is True
     assert doc["optima"] == [["B", "C", "D", "A"]] and doc["components"] == [1, 1, 1, 1]
     assert res.bound == res.lower_bound and res.is_optimal
     frame = res.to_frame()

@@ -22,10 +22,10 @@ from tests.strategies import score_tables
 
 
 def _truth(result: cs.KemenyResult, lb) -> tuple:
-    """Groups, flipped pairs and fixed systems of `result.ranking`, from every optimum (brute force)."""
+    """Groups, flipped pairs and fixed systems of `result.order`, from every optimum (brute force)."""
     p = cs.pairwise(lb)
     optima = [tuple(p.systems[i] for i in o) for o in brute_force_linear_ordering(p.preferences).optima]
-    r = result.ranking
+    r = result.order
     n = len(r)
     assert r in optima
     cuts = [k for k in range(1, n) if all(set(o[:k]) == set(r[:k]) for o in optima)]
@@ -71,8 +71,8 @@ def test_two_readings_share_what_is_determined(lb, rnd):
     other = cs.Leaderboard.from_frame(lb.to_frame().loc[order], keep_columns=True)
     a, b = cs.kemeny(lb, determine=True), cs.kemeny(other, determine=True)
     assert a.objective == b.objective
-    pos_a = {s: k for k, s in enumerate(a.ranking)}
-    pos_b = {s: k for k, s in enumerate(b.ranking)}
+    pos_a = {s: k for k, s in enumerate(a.order)}
+    pos_b = {s: k for k, s in enumerate(b.order)}
     spans_a = sorted((min(pos_a[s] for s in g), frozenset(g)) for g in a.determined.groups)
     spans_b = sorted((min(pos_b[s] for s in g), frozenset(g)) for g in b.determined.groups)
     assert spans_a == spans_b
@@ -90,7 +90,7 @@ def test_majority_cycle_is_one_interchangeable_group():
 
 def test_unique_optimum_is_determined_for_free_by_default():
     res = cs.kemeny(cs.load_example("votenrank-toy"))
-    assert res.unique and res.determined.fixed == res.ranking and res.determined.solves == 0
+    assert res.unique and res.determined.fixed == res.order and res.determined.solves == 0
     assert cs.kemeny(cs.load_example("votenrank-toy"), determine=False).determined is None
 
 
@@ -108,7 +108,7 @@ def test_structured_leaderboard_determination_is_cheap_and_consistent():
             assert set(order[start:start + len(group)]) == set(group)
             start += len(group)
     flips = {frozenset(p) for p in d.flipped}
-    for a, b in itertools.combinations(res.ranking, 2):
+    for a, b in itertools.combinations(res.order, 2):
         orders = {o.index(a) < o.index(b) for o in listed.optima}
         if len(orders) == 2:
             assert frozenset((a, b)) in flips  # reversed in some listed optimum: must be flipped
@@ -117,10 +117,10 @@ def test_structured_leaderboard_determination_is_cheap_and_consistent():
 def test_determine_option_is_checked():
     with pytest.raises(InvalidOptionError, match="determine"):
         cs.kemeny(cs.load_example("votenrank-toy"), determine="yes")
-    with pytest.raises(InvalidOptionError, match="ties"):
-        cs.kemeny(cs.load_example("votenrank-toy"), ties=1)
+    with pytest.raises(InvalidOptionError, match="weak_order"):
+        cs.kemeny(cs.load_example("votenrank-toy"), weak_order=1)
     with pytest.raises(InvalidOptionError, match="enumerate_optima"):
-        cs.kemeny(cs.load_example("votenrank-toy"), ties=True, enumerate_optima=3)
+        cs.kemeny(cs.load_example("votenrank-toy"), weak_order=True, enumerate_optima=3)
 
 
 # ------------------------------------------------------------------ consensus with ties
@@ -132,7 +132,7 @@ def test_ties_worked_example():
     """
     frame = pd.DataFrame({"t1": [1, 1, 0], "t2": [1, 1, 2], "t3": [2, 1, 0], "t4": [1, 1, 0]}, index=["A", "B", "C"])
     lb = cs.Leaderboard.from_frame(frame)
-    res = cs.kemeny(lb, ties=True)
+    res = cs.kemeny(lb, weak_order=True)
     assert res.weak_order == (("A", "B"), ("C",))
     assert res.objective == 2.5 and res.optimal and res.lower_bound == 2.5
     assert cs.kemeny(lb).objective == 3.5
@@ -143,7 +143,7 @@ def test_ties_worked_example():
 def test_ties_match_brute_force_over_weak_orders(lb):
     p = cs.pairwise(lb)
     bf = brute_force_weak_ordering(p.wins, p.ties)
-    res = cs.kemeny(lb, ties=True)
+    res = cs.kemeny(lb, weak_order=True)
     assert res.optimal
     assert res.objective == pytest.approx(bf.objective, abs=1e-9)
     assert res.objective == pytest.approx(cs.weak_objective(lb, res.weak_order), abs=1e-12)
@@ -158,7 +158,7 @@ def test_ties_match_brute_force_over_weak_orders(lb):
 
 def test_ties_brute_force_method_agrees():
     lb = cs.load_example("votenrank-toy")
-    a, b = cs.kemeny(lb, ties=True), cs.kemeny(lb, ties=True, method="brute_force")
+    a, b = cs.kemeny(lb, weak_order=True), cs.kemeny(lb, weak_order=True, method="brute_force")
     assert a.objective == b.objective and b.method == "brute_force"
 
 
@@ -195,7 +195,7 @@ def test_cli_ties_prints_the_weak_order(tmp_path, capsys):
     frame = pd.DataFrame({"t1": [1, 1, 0], "t2": [1, 1, 2], "t3": [2, 1, 0], "t4": [1, 1, 0]}, index=["A", "B", "C"])
     path = tmp_path / "tied.csv"
     frame.to_csv(path)
-    assert main(["kemeny", str(path), "--ties", "--quiet"]) == 0
+    assert main(["kemeny", str(path), "--weak-order", "--quiet"]) == 0
     out = capsys.readouterr().out
     assert "ranking: A = B > C" in out and "objective: 2.5" in out
 
@@ -220,9 +220,9 @@ def test_brute_force_method_determines_from_every_optimum(lb):
 
 def test_tied_systems_share_a_position_in_frame_table_and_csv(tmp_path, capsys):
     frame = pd.DataFrame({"t1": [1, 1, 0], "t2": [1, 1, 2], "t3": [2, 1, 0], "t4": [1, 1, 0]}, index=["A", "B", "C"])
-    res = cs.kemeny(cs.Leaderboard.from_frame(frame), ties=True)
+    res = cs.kemeny(cs.Leaderboard.from_frame(frame), weak_order=True)
     assert res.to_frame()["position"].to_dict() == {"A": 1, "B": 1, "C": 3}
     path = tmp_path / "tied.csv"
     frame.to_csv(path)
-    assert main(["kemeny", str(path), "--ties", "--quiet", "--format", "csv"]) == 0
+    assert main(["kemeny", str(path), "--weak-order", "--quiet", "--format", "csv"]) == 0
     assert capsys.readouterr().out.split() == ["position,system", "1,A", "1,B", "3,C"]

@@ -58,8 +58,8 @@ def _warm_imports():
 def _check_time_limited(res, lb, limit: float, wall: float) -> None:
     assert wall <= _allowed(limit), f"{wall:.2f} s for time_limit={limit}"
     assert res.status is SolveStatus.TIME_LIMIT and not res.optimal
-    assert sorted(res.ranking) == sorted(lb.systems)
-    assert res.objective == kemeny_objective(lb, res.ranking)
+    assert sorted(res.order) == sorted(lb.systems)
+    assert res.objective == kemeny_objective(lb, res.order)
     assert res.lower_bound <= res.objective
     assert res.gap == pytest.approx(res.objective - res.lower_bound)
     assert res.unique is None and res.time_limit == limit
@@ -95,8 +95,8 @@ def test_many_components_share_one_clock():
     res = kemeny(lb, time_limit=1.0)
     wall = time.perf_counter() - start
     assert wall <= _allowed(1.0)
-    assert sorted(res.ranking) == sorted(lb.systems)
-    assert res.objective == kemeny_objective(lb, res.ranking) and res.lower_bound <= res.objective
+    assert sorted(res.order) == sorted(lb.systems)
+    assert res.objective == kemeny_objective(lb, res.order) and res.lower_bound <= res.objective
     assert len(res.components) > 1
     if res.status is SolveStatus.OPTIMAL:  # possible on a fast machine; then it is proven
         assert res.lower_bound == res.objective

@@ -141,7 +141,7 @@ def test_the_mean_tie_break_does_not_overflow():
 
 def test_kemeny_with_weights_of_1e308_is_finite_and_exact():
     res = cs.kemeny(HUGE_WEIGHTS, enumerate_optima=10)
-    assert res.ranking == ("a", "b", "c") and res.optima == (("a", "b", "c"),)
+    assert res.order == ("a", "b", "c") and res.optima == (("a", "b", "c"),)
     assert res.status.value == "optimal" and math.isfinite(res.objective) and res.lower_bound == res.objective
     assert any("divided by" in note for note in res.notes)
     p = cs.pairwise(HUGE_WEIGHTS)
@@ -160,7 +160,7 @@ def test_a_weight_float64_cannot_hold_next_to_1e308_is_named():
     with pytest.raises(cs.InvalidWeightError, match="task 't3'") as info:  # normal, but 1e608 below the largest
         cs.rank(table, "borda")
     assert info.value.task == "t3"
-    assert cs.kemeny(table).ranking == ("a", "b", "c")  # exact margins keep the 1e-300 task
+    assert cs.kemeny(table).order == ("a", "b", "c")  # exact margins keep the 1e-300 task
 
 
 def test_an_overflowing_scoring_vector_is_refused_not_ranked():

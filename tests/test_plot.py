@@ -181,7 +181,7 @@ def test_analysis_figure_has_both_panels(votenrank_toy, tmp_path):
     _png(fig, tmp_path)
     assert len(fig.axes) == 2
     assert "Condorcet winner B" in fig.axes[0].get_title()
-    assert fig.consensus_nodes == analysis.kemeny.ranking
+    assert fig.consensus_nodes == analysis.kemeny.order
 
 
 # ---------------------------------------------------------------- leaderboards of 16 to 200 systems
@@ -189,7 +189,7 @@ def test_the_majority_relation_is_a_heatmap_above_15_systems(tmp_path):
     small = _board(GRAPH_MAX_SYSTEMS)
     assert plot_majority_graph(small).consensus_kind == "graph"
     lb = _board(GRAPH_MAX_SYSTEMS + 1)
-    ranking = cs.kemeny(lb).ranking
+    ranking = cs.kemeny(lb).order
     fig = plot_majority_graph(lb, ranking=ranking)
     _png(fig, tmp_path)
     assert fig.consensus_kind == "heatmap" and fig.consensus_nodes == ranking
@@ -270,7 +270,7 @@ def test_rank_change_chart_draws_the_top_k_and_the_entrants_only(tmp_path):
         for system, line in lines.items():  # below the top: drawn on the row k + 1
             expected = np.minimum(positions.loc[system, ["mean", "borda", "plurality", "copeland", "kemeny"]], k + 1)
             assert line.get_ydata().tolist() == expected.tolist()
-    assert len(plot_rank_changes(comp, top=None).consensus_systems) == len(comp.kemeny.ranking)  # every ranked system
+    assert len(plot_rank_changes(comp, top=None).consensus_systems) == len(comp.kemeny.order)  # every ranked system
     with pytest.raises(cs.InvalidOptionError, match="positive"):
         plot_rank_changes(comp, top=0)
 
@@ -344,7 +344,7 @@ def test_analysis_figure_of_a_350_system_board_names_the_top_30_and_shows_all(tm
     heat, overview = fig.axes[0], next(ax for ax in fig.axes if any(im.get_gid() == "overview" for im in ax.images))
     assert heat.images[0].get_array().shape == (HEATMAP_TOP, HEATMAP_TOP)
     labels = [t.get_gid()[6:] for t in heat.texts if (t.get_gid() or "").startswith("label:")]
-    assert labels[::2] == list(analysis.kemeny.ranking[:HEATMAP_TOP])  # row label, then column label
+    assert labels[::2] == list(analysis.kemeny.order[:HEATMAP_TOP])  # row label, then column label
     assert overview.images[0].get_array().shape == (350, 350) and not overview.texts
     assert "the first 30 of 350 systems" in heat.get_title(loc="left")
     assert fig.axes[-1].lines  # the bump chart last
@@ -357,7 +357,7 @@ def test_analysis_figure_of_a_large_board_uses_the_heatmap_and_the_top_k(tmp_pat
     analysis = cs.analyze(lb, prospective=False)
     fig = plot_analysis(analysis, top=5)
     _png(fig, tmp_path)
-    assert fig.consensus_kind == "heatmap" and fig.consensus_nodes == analysis.kemeny.ranking
+    assert fig.consensus_kind == "heatmap" and fig.consensus_nodes == analysis.kemeny.order
     assert not any(ax.patches for ax in fig.axes[:1])  # no arrows: fast to draw
     bump = fig.axes[-1]
     drawn = {line.get_gid()[7:] for line in bump.lines if (line.get_gid() or "").startswith("system:")}

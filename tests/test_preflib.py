@@ -362,5 +362,5 @@ def test_kemeny_of_a_preflib_election_matches_brute_force():
 
     best = min(distance(p) for p in itertools.permutations(lb.systems))
     res = cs.kemeny(lb, method="ilp")
-    assert res.is_optimal and res.objective == best == distance(res.ranking)
+    assert res.is_optimal and res.objective == best == distance(res.order)
     assert cs.kemeny(lb).objective == best

@@ -167,13 +167,13 @@ def test_lm_eval_folder_model_sharing_no_task_is_set_aside(tmp_path):
     table = comparability(lb)
     assert table.loc["org__lone", "rivals_compared"] == 0 and table.loc["org__lone", "weight_share"] > 0.9
     result = cs.kemeny(lb)
-    assert "org__lone" not in result.ranking and len(result.ranking) == 3
+    assert "org__lone" not in result.order and len(result.order) == 3
     assert any("compared with no rival" in n and "'org__lone'" in n for n in result.preparation.notes)
     pair = lb.select(systems=["org__a", "org__lone"])  # nobody shares a task: nothing to set apart from, said
     assert set_aside(pair).systems == pair.systems and "no system was set aside" in set_aside(pair).notes[-1]
     with pytest.raises(cs.InvalidOptionError, match="min_coverage=0.5 would leave 0 system"):
         set_aside(pair, 0.5)
-    assert "org__lone" in cs.kemeny(lb, min_coverage=0).ranking  # 0: every system, as given
+    assert "org__lone" in cs.kemeny(lb, min_coverage=0).order  # 0: every system, as given
     code = run_cli("kemeny", str(folder), "--from", "harness", "--metric", "acc", "--format", "json")
     assert code.returncode == 0 and len(json.loads(code.stdout)["result"]["ranking"]) == 3
     assert "'org__lone'" in " ".join(json.loads(code.stdout)["result"]["preparation"]["notes"]) and "warning" not in code.stderr
@@ -182,12 +182,12 @@ def test_lm_eval_folder_model_sharing_no_task_is_set_aside(tmp_path):
 def test_gem_like_sparse_submission_is_not_crowned_by_default():
     lb = _read(shapes.gem_like())
     assert set_aside(lb, 0) is lb
-    crowned = cs.kemeny(lb, min_coverage=0).ranking[0]
+    crowned = cs.kemeny(lb, min_coverage=0).order[0]
     for result in (cs.kemeny(lb), cs.rank(lb, "borda", missing="impute"), cs.prospective(lb)):
         ranked = result.ranking if isinstance(result, cs.KemenyResult) else getattr(result, "systems", ())
         assert "sparse-sub" not in ranked
     analysis = cs.analyze(lb)
-    assert "sparse-sub" not in analysis.leaderboard.systems and analysis.kemeny.ranking[0] != "sparse-sub" or crowned != "sparse-sub"
+    assert "sparse-sub" not in analysis.leaderboard.systems and analysis.kemeny.order[0] != "sparse-sub" or crowned != "sparse-sub"
     assert any("'sparse-sub' (4/16 tasks, 25% of the weight" in n and "min_coverage=0" in n for n in analysis.notes)
 
 
@@ -223,7 +223,7 @@ def test_inspect_and_overrides_through_the_installed_cli(tmp_path):
         ["inspect", str(MTEB_LEGACY), "--from", "mteb"],
     ])
     assert all(r.returncode == 0 for r in runs), [r.stderr for r in runs]
-    assert json.loads(runs[5].stdout)["result"]["ranking"][0] == "GPT-4 (0613)"  # the smallest calibration error
+    assert json.loads(runs[5].stdout)["result"]["order"][0] == "GPT-4 (0613)"  # the smallest calibration error
     assert "3 systems x 7 tasks" in runs[6].stdout and "ndcg_at_10 (retrieval) for 'SciFact'" in runs[6].stdout
     text = runs[0].stdout
     assert "Open LLM score: excluded, aggregate: the mean of IFEval, BBH" in text
@@ -234,7 +234,7 @@ def test_inspect_and_overrides_through_the_installed_cli(tmp_path):
     assert roles["Open LLM score"] == "aggregate" and roles["IFEval"] == "task" and doc["tasks"] == list(shapes.V2_TASKS)
     assert "read 13 columns: 8 tasks" in runs[2].stdout
     assert "lower is better: " in runs[3].stdout and first not in runs[3].stdout.split("lower is better: ")[1]
-    assert json.loads(runs[4].stdout)["result"]["ranking"][0] == "fast-model"
+    assert json.loads(runs[4].stdout)["result"]["order"][0] == "fast-model"
 
 
 def test_preflib_alternative_ranked_by_one_voter_is_set_aside(tmp_path):
@@ -245,9 +245,9 @@ def test_preflib_alternative_ranked_by_one_voter_is_set_aside(tmp_path):
     names = [f"# ALTERNATIVE NAME {k}: {n}" for k, n in enumerate(["a", "b", "c", "d", "rare"], start=1)]
     path.write_text("\n".join(header + names + ["6: 1,2,3,4", "5: 2,1,4,3", "3: 1,3,2,4", "1: 5,4,3,2,1"]) + "\n")
     lb = cs.read_preflib(path)
-    assert cs.kemeny(lb, min_coverage=0).ranking[0] == "rare"  # what ranking it as given would crown
+    assert cs.kemeny(lb, min_coverage=0).order[0] == "rare"  # what ranking it as given would crown
     result = cs.kemeny(lb)
-    assert "rare" not in result.ranking and result.ranking[0] == "a"
+    assert "rare" not in result.order and result.order[0] == "a"
     assert any("'rare'" in n and "set aside" in n for n in result.preparation.notes)
 
 

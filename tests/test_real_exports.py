@@ -157,15 +157,15 @@ def test_low_coverage_winner_is_flagged(sparse: cs.Leaderboard) -> None:
     assert coverage["tiny-1"] == pytest.approx(1 / 15)
     analysis = cs.analyze(sparse, time_limit=60, min_coverage=0)
     flagged = " ".join(analysis.coverage_flags)
-    top = cs.kemeny(sparse, time_limit=60, min_coverage=0).ranking[0]
+    top = cs.kemeny(sparse, time_limit=60, min_coverage=0).order[0]
     assert coverage[top] < 0.5  # this board crowns a barely evaluated system...
     assert repr(top) in flagged or top in flagged  # ...and the report says so
 
 
 def test_min_coverage_drops_and_names(sparse: cs.Leaderboard) -> None:
     res = cs.kemeny(sparse, min_coverage=0.5, time_limit=60)
-    assert not {"tiny-1", "tiny-2", "tiny-3", "tiny-3b"} & set(res.ranking)
-    assert len(res.ranking) == 17 and "tiny-1" in " ".join(res.preparation.notes)  # human baseline (6 of 15) too
+    assert not {"tiny-1", "tiny-2", "tiny-3", "tiny-3b"} & set(res.order)
+    assert len(res.order) == 17 and "tiny-1" in " ".join(res.preparation.notes)  # human baseline (6 of 15) too
     out = run_cli("analyze", str(SPARSE), "--min-coverage", "0.5", "--quiet")
     assert out.returncode == 0, out.stderr
     assert "tiny-1" in out.stdout  # named in the note of what was dropped

@@ -103,7 +103,7 @@ def test_comparison_rankings_and_rank_changes(votenrank_toy):
     assert comp.table.loc["kemeny", "mean_task_distance"] == pytest.approx(12 / 5)
     doc = comp.to_dict()
     json.dumps(doc)  # plain JSON
-    assert doc["kemeny"]["ranking"] == ["B", "C", "D", "A"]
+    assert doc["kemeny"]["ranking"] == [["B"], ["C"], ["D"], ["A"]]
 
 
 def test_compare_reuses_a_given_kemeny_result(votenrank_toy, monkeypatch):
@@ -127,7 +127,7 @@ def test_compare_options_are_checked(votenrank_toy):
 def test_analyze_the_toy_checks_itself(toy_analysis):
     a = toy_analysis
     assert a.source == "example:votenrank-toy"
-    assert a.kemeny.ranking == ("B", "C", "D", "A")
+    assert a.kemeny.order == ("B", "C", "D", "A")
     assert a.checks_ok and len(a.checks) == len(published_values("votenrank-toy")) == 11
     assert {c.name for c in a.checks} >= {"condorcet_winner", "scores:borda", "kemeny_ranking"}
     assert a.prospective is not None and set(a.prospective.systems) == {"A", "B", "C", "D"}

@@ -130,8 +130,8 @@ def _every_result(board):
     analysis = cs.analyze(board, source="b")
     return [
         cs.rank(board, "borda", missing="impute"), cs.kemeny(board), analysis, analysis.comparison, analysis.majority,
-        analysis.prospective, cs.condorcet_weights(board, analysis.kemeny.ranking[0]),
-        cs.condorcet_weights(board, analysis.kemeny.ranking[-1]), cs.impute_pairwise(board),
+        analysis.prospective, cs.condorcet_weights(board, analysis.kemeny.order[0]),
+        cs.condorcet_weights(board, analysis.kemeny.order[-1]), cs.impute_pairwise(board),
         cs.pairwise_confidence(board), cs.mean_baseline(board),
     ]
 

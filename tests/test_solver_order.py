@@ -114,7 +114,7 @@ def test_kemeny_mip_phase_after_foreign_thread_counts():
         stages: set[str] = set()
         res = cs.kemeny(lb, unique=False, progress=lambda p: stages.add(p.stage))
         assert "mip" in stages and res.status is SolveStatus.OPTIMAL and res.gap == 0
-        assert cs.kemeny_objective(lb, res.ranking) == res.objective
+        assert cs.kemeny_objective(lb, res.order) == res.objective
         _prospective(cs.gumbel_leaderboard(100, 14, phi=0.05, seed=0))
         return True
 

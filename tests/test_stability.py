@@ -34,7 +34,7 @@ def _synthetic(n_systems: int, resamples: int = 40, rules=("mean", "kemeny"), se
     noisy = base + rng.normal(0, 2.0, size=(resamples, len(rules), n_systems))
     positions = np.argsort(np.argsort(noisy, axis=2), axis=2) + 1.0
     return StabilityResult(
-        rules=rules, systems=tuple(f"system-{i:03d}" for i in range(n_systems)), method="bootstrap",
+        rules=rules, systems=tuple(f"system-{i:03d}" for i in range(n_systems)), resampling="bootstrap",
         positions=positions, full_positions=np.tile(base, (len(rules), 1)), kemeny_status=("optimal",) * resamples,
         kemeny_gaps=np.zeros(resamples), alpha=0.05, level=0.9, top_k=3, parameters={"seed": seed},
     )
@@ -106,7 +106,7 @@ def test_bootstrap_weights_equal_ranking_the_duplicated_tasks(board):
 
 
 def test_leave_one_out_resamples_are_leave_one_out_rankings(board):
-    res = rank_stability(board, SMALL_RULES, resamples=30, method="leave_k_out", k=1, seed=2)
+    res = rank_stability(board, SMALL_RULES, resamples=30, resampling="leave_k_out", k=1, seed=2)
     brute = [
         np.stack([rule_positions(board.select(tasks=[t for t in board.tasks if t != out]), SMALL_RULES)[r].positions
                   for r in SMALL_RULES])
@@ -122,7 +122,7 @@ def test_leave_k_out_on_a_sparse_board_counts_unranked_resamples():
         {"t1": [3.0, 2.0, 1.0, np.nan], "t2": [3.0, 1.0, 2.0, np.nan], "t3": [1.0, 2.0, 3.0, 9.0]},
         index=["a", "b", "c", "d"],
     )
-    res = rank_stability(cs.Leaderboard.from_frame(frame), ["mean"], resamples=40, method="leave_k_out", k=1, seed=0)
+    res = rank_stability(cs.Leaderboard.from_frame(frame), ["mean"], resamples=40, resampling="leave_k_out", k=1, seed=0)
     d = res.positions[:, 0, 3]
     ranked = ~np.isnan(d)
     assert 0 < ranked.sum() < 40  # "d" is scored on t3 only: unranked when t3 is left out
@@ -140,9 +140,9 @@ def test_instances_resampling_keeps_a_dominant_system_first():
     values[4] += 50.0  # s5 far ahead on every instance
     strong = cs.InstanceScores(values, systems=data.systems, tasks=data.tasks, offsets=data.offsets,
                                instances=[data.instances(t) for t in data.tasks], oriented=True)
-    res = rank_stability(strong, SMALL_RULES, resamples=15, method="instances", seed=0)
+    res = rank_stability(strong, SMALL_RULES, resamples=15, resampling="instances", seed=0)
     assert res.positions.shape == (15, len(SMALL_RULES), 5)
-    assert res.method == "instances" and res.parameters["data"] == "InstanceScores"
+    assert res.resampling == "instances" and res.parameters["data"] == "InstanceScores"
     assert (res.positions[:, :, 4] == 1).all()
     assert not np.isnan(res.positions).any()
     # the instance draw moves the task means: the other systems' positions vary
@@ -194,7 +194,7 @@ def test_ties_for_first_count_as_first():
 def test_result_is_frozen_readonly_and_json_able():
     res = _synthetic(5)
     with pytest.raises(dataclasses.FrozenInstanceError):
-        res.method = "other"  # type: ignore[misc]
+        res.resampling = "other"  # type: ignore[misc]
     with pytest.raises(ValueError):
         res.positions[0, 0, 0] = 3.0
     out = json.loads(json.dumps(res.to_dict()))
@@ -222,18 +222,18 @@ def test_unknown_rule_in_result_accessors_is_named():
 @pytest.mark.parametrize(
     ("options", "match"),
     [
-        ({"method": "jackknife"}, r"unknown method 'jackknife'"),
-        ({"method": "instances"}, r"method='instances'.*Leaderboard"),
-        ({"method": "leave_k_out", "k": 8}, r"k must be >= 1 and < the number of tasks \(8\)"),
-        ({"method": "leave_k_out", "k": 0}, r"k must be an integer >= 1"),
-        ({"k": 2}, r"k sets the tasks dropped by method='leave_k_out'"),
+        ({"resampling": "jackknife"}, r"unknown resampling 'jackknife'"),
+        ({"resampling": "instances"}, r"resampling='instances'.*Leaderboard"),
+        ({"resampling": "leave_k_out", "k": 8}, r"k must be >= 1 and < the number of tasks \(8\)"),
+        ({"resampling": "leave_k_out", "k": 0}, r"k must be an integer >= 1"),
+        ({"k": 2}, r"k sets the tasks dropped by resampling='leave_k_out'"),
         ({"alpha": 0.0}, r"alpha must be a number strictly between 0 and 1"),
         ({"alpha": 1.5}, r"alpha must be"),
         ({"level": 1.0}, r"level must be a number strictly between 0 and 1"),
         ({"top_k": 0}, r"top_k must be an integer >= 1"),
         ({"resamples": 0}, r"resamples must be an integer >= 1"),
         ({"seed": -1}, r"seed must be an integer >= 0"),
-        ({"kemeny_time_limit": 0}, r"kemeny_time_limit must be a positive number of seconds"),
+        ({"time_limit": 0}, r"time_limit must be a positive number of seconds"),
         ({"scheduler": "threads"}, r"scheduler must be None"),
         ({"n_jobs": 2}, r"n_jobs sets the worker processes"),
         ({"progress": "yes"}, r"progress must be None or a callable"),

@@ -249,7 +249,7 @@ def cmd_kemeny(args: argparse.Namespace) -> int:
     progress = progress_for(args, "Kemeny consensus")
     options: dict[str, Any] = {"time_limit": args.time_limit, "solver": args.solver, "missing": args.missing,
                                "min_coverage": args.min_coverage, "enumerate_optima": args.enumerate_optima,
-                               "determine": True if args.determined else None, "ties": args.ties}
+                               "determine": True if args.determined else None, "weak_order": args.weak_order}
     if progress is not None:
         options["progress"] = progress
     try:
@@ -264,7 +264,7 @@ def cmd_kemeny(args: argparse.Namespace) -> int:
     def figure() -> Any:
         from ..plot import plot_majority_graph
 
-        return plot_majority_graph(data, ranking=result.ranking)
+        return plot_majority_graph(data, ranking=result.order)
 
     save_plot(args, figure)
     return EXIT_OK

@@ -317,7 +317,7 @@ def build_parser() -> argparse.ArgumentParser:
     group.add_argument("--determined", action="store_true",
                        help="prove which positions and pairs are the same in every optimal ranking (free when the "
                        "optimum is unique; else extra solves)")
-    group.add_argument("--ties", action="store_true",
+    group.add_argument("--weak-order", action="store_true",
                        help="the consensus with ties: the closest weak order (Kemeny-Snell distance)")
     _output_options(p)
     p.set_defaults(handler=cmd_kemeny)
@@ -389,12 +389,12 @@ def build_parser() -> argparse.ArgumentParser:
                        "the instances within each task; rank every resample with each rule and report per system "
                        "its rank interval, P(first), P(top k), the systems not separable from the top, and how "
                        "often adjacent systems keep their order. Kemeny is exact in every resample (warm-started; "
-                       "resamples that hit --kemeny-time-limit are reported).")
+                       "resamples that hit --time-limit are reported).")
     _input_options(p, file_required=False, file_help="scores file (or --example NAME)")
     p.add_argument("--example", metavar="NAME", help="instead of FILE: a built-in example or published leaderboard "
                    "(consensus analyze --list-examples)")
     _resampling_options(p, "--resamples", "resamples (default 1000)", 1000)
-    p.add_argument("--method", choices=("bootstrap", "leave_k_out", "instances"), default="bootstrap",
+    p.add_argument("--resampling", choices=("bootstrap", "leave_k_out", "instances"), default="bootstrap",
                    help="bootstrap of tasks (default), leave_k_out (drop --k random tasks), or instances "
                    "(bootstrap of the instances within each task; needs --instances)")
     p.add_argument("--k", type=int, metavar="K", help="leave_k_out: tasks dropped per resample (default 1)")
@@ -435,7 +435,7 @@ def _resampling_options(parser: argparse.ArgumentParser, count: str, count_help:
     group.add_argument(count, type=int, default=default, metavar="R", help=count_help)
     group.add_argument("--seed", dest="master_seed", type=int, default=0, metavar="S", help="master seed; repetition r uses SeedSequence(seed).spawn(R)[r] "
                        "(default 0)")
-    group.add_argument("--kemeny-time-limit", type=_positive, default=10.0, metavar="S",
+    group.add_argument("--time-limit", type=_positive, default=10.0, metavar="S",
                        help="seconds per Kemeny solve (default 10; a resample past it keeps the best ranking found "
                        "and is reported)")
     group.add_argument("--scheduler", metavar="S",

@@ -133,8 +133,8 @@ def cmd_stability(args: argparse.Namespace) -> int:
 
     data, source = _data(args, leaderboard=False)
     options: dict[str, Any] = {
-        "resamples": args.resamples, "method": args.method, "seed": args.master_seed, "alpha": args.alpha,
-        "top_k": args.top_k, "level": args.level, "kemeny_time_limit": args.kemeny_time_limit,
+        "resamples": args.resamples, "resampling": args.resampling, "seed": args.master_seed, "alpha": args.alpha,
+        "top_k": args.top_k, "level": args.level, "time_limit": args.time_limit,
         "scheduler": _scheduler(args), "n_jobs": args.n_jobs,
     }
     if args.rules:
@@ -188,7 +188,7 @@ def cmd_experiment(args: argparse.Namespace) -> int:
     }
     if args.rules:
         options["rules"] = split_names(args.rules)
-    options["kemeny_time_limit"] = args.kemeny_time_limit
+    options["time_limit"] = args.time_limit
     if args.settings:
         if not keyword:
             raise UsageError(f"experiment {args.name} takes no --settings")

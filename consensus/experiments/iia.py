@@ -16,7 +16,7 @@ github.com/PragmaticsLab/vote_and_rank, which produced Table 2) differ; the deci
   left out). ``"first_two"``: the paper's text, "initialise with two random systems mA, mB,
   add a new random system, check if the rankings of mA and mB have changed": only the
   relation between the first two systems, before and after each arrival.
-- **Ties** (`ties`). ``"weak"`` (default): rankings are compared as weak orders, so a tie that
+- **Ties** (`tie_break`). None (default): rankings are compared as weak orders, so a tie that
   appears or disappears between two systems already there is a change; no tie is broken.
   ``"by_name"``: the authors' code, which sorts each ranking by (score, name) in descending
   order, i.e. breaks every tie by system name (the later name first) and compares the
@@ -60,7 +60,7 @@ github.com/PragmaticsLab/vote_and_rank, which produced Table 2) differ; the deci
   MultiRC_n1, so an early board holding one or both of them and one other system is one).
   There, and only without options for the rule, the experiment extends the rule's own
   convention: the one system with a geometric mean first, the others tied below.
-- **Kemeny** is exact (single-threaded, with its uniqueness proof, `kemeny_time_limit` seconds per
+- **Kemeny** is exact (single-threaded, with its uniqueness proof, `time_limit` seconds per
   solve; ``kemeny_status`` says ``"time_limit"`` when a repetition had a solve stopped there).
   When several orders are optimal, the solver returns one of them, so a "change" can be a
   switch between equally good consensus orders; ``kemeny_not_unique`` counts the boards of a
@@ -115,9 +115,8 @@ VOTENRANK_OPTIONS: Mapping[str, Mapping[str, Any]] = MappingProxyType({
 })
 
 Compare = Literal["order", "first_two"]
-Ties = Literal["weak", "by_name"]
 _COMPARE = ("order", "first_two")
-_TIES = ("weak", "by_name")
+
 
 Tiers = tuple[tuple[str, ...], ...]
 
@@ -135,7 +134,7 @@ class _Job:
     compare: str
     ties: str
     add_last: bool
-    kemeny_time_limit: float | None
+    time_limit: float | None
 
 
 def _sub_board(board: Leaderboard, frame: pd.DataFrame, present: Sequence[str]) -> Leaderboard:
@@ -174,7 +173,7 @@ def _rankings(job: _Job, frame: pd.DataFrame, present: Sequence[str]) -> tuple[d
     for rule in job.rules:
         given = job.options.get(rule, {})
         try:
-            res = rank(board, rule, **loop_options(board, rule, given, job.kemeny_time_limit))
+            res = rank(board, rule, **loop_options(board, rule, given, job.time_limit))
         except NonPositiveScoreError:
             if rule != "geometric_mean" or given or board.has_missing:
                 raise
@@ -199,7 +198,7 @@ def _weak(tiers: Tiers, leave_out: str | None = None) -> tuple[frozenset[str], .
 
 
 def _relation(tiers: Tiers, a: str, b: str, ties: str) -> int:
-    """+1 if `a` is ranked above `b`, -1 if below, 0 if tied (never with ``ties="by_name"``)."""
+    """+1 if `a` is ranked above `b`, -1 if below, 0 if tied (never with ``tie_break="by_name"``)."""
     if ties == "by_name":
         order = _strict(tiers)
         return 1 if order.index(a) < order.index(b) else -1
@@ -252,14 +251,14 @@ def _check_options(options: object, rules: Sequence[str]) -> dict[str, dict[str,
     if options is None:
         return {}
     if not isinstance(options, Mapping):
-        raise InvalidOptionError(f"options must map rule names to dicts of options, got {options!r}")
+        raise InvalidOptionError(f"rule_options must map rule names to dicts of options, got {options!r}")
     unknown = [r for r in options if r not in RULE_NAMES]
     if unknown:
-        raise InvalidOptionError(f"options name unknown rule(s) {', '.join(map(repr, unknown))}; rules are {', '.join(RULE_NAMES)}")
+        raise InvalidOptionError(f"rule_options name unknown rule(s) {', '.join(map(repr, unknown))}; rules are {', '.join(RULE_NAMES)}")
     out = {}
     for rule, opts in options.items():
         if not isinstance(opts, Mapping):
-            raise InvalidOptionError(f"options[{rule!r}] must be a dict of options, got {opts!r}")
+            raise InvalidOptionError(f"rule_options[{rule!r}] must be a dict of options, got {opts!r}")
         if rule in rules:
             out[str(rule)] = dict(opts)
     return out
@@ -293,12 +292,12 @@ def iia(
     repetitions: int = 50,
     seed: int = 0,
     compare: Compare = "order",
-    ties: Ties = "weak",
+    tie_break: Literal["by_name"] | None = None,
     add_last: bool = True,
-    options: Mapping[str, Mapping[str, Any]] | None = None,
+    rule_options: Mapping[str, Mapping[str, Any]] | None = None,
     orders: Sequence[Sequence[str]] | None = None,
     label: str | None = None,
-    kemeny_time_limit: float | None = KEMENY_TIME_LIMIT,
+    time_limit: float | None = KEMENY_TIME_LIMIT,
     scheduler: object = None,
     n_jobs: int | None = None,
     progress: Callable[[int, int], None] | None = None,
@@ -325,13 +324,13 @@ def iia(
         ``"order"``: the whole ranking of the systems already on the board (Table 2, the
         authors' code); ``"first_two"``: only the relation of the first two systems (the
         paper's text).
-    ties : {"weak", "by_name"}, default="weak"
-        ``"weak"``: compare weak orders (a tie that appears or disappears is a change);
+    tie_break : {None, "by_name"}, default=None
+        None: compare weak orders (a tie that appears or disappears is a change);
         ``"by_name"``: break ties by system name, later name first, as the authors' code does.
     add_last : bool, default=True
         Add every system (``M - 2`` comparisons); False stops before the last one, as the
         authors' loop does (``M - 3``).
-    options : mapping, optional
+    rule_options : mapping, optional
         Rule -> options for :func:`consensus.rank` (e.g. :data:`VOTENRANK_OPTIONS`, the
         variants of the authors' code); entries for rules not in `rules` are ignored.
     orders : sequence of sequences of str, optional
@@ -341,7 +340,7 @@ def iia(
     label : str, optional
         The value of the ``leaderboard`` column (default: the example name, or
         ``"N systems x T tasks"``).
-    kemeny_time_limit : float or None, default=10.0
+    time_limit : float or None, default=10.0
         Seconds per Kemeny solve.
     scheduler : None, "processes", str or distributed.Client, default=None
         Where the repetitions run (:func:`consensus.repetitions.run_repetitions`); the
@@ -362,7 +361,7 @@ def iia(
     Raises
     ------
     InvalidOptionError
-        An unknown rule, example, `compare` or `ties` value; `options` not a mapping of
+        An unknown rule, example, `compare` or `tie_break` value; `rule_options` not a mapping of
         rule names to dicts; an order in `orders` that is not a permutation of the systems;
         a bad count, seed, time limit or scheduler; too few systems.
     ConsensusError
@@ -391,7 +390,9 @@ def iia(
     if not isinstance(data, Leaderboard):
         raise InvalidOptionError(f"data must be a Leaderboard or the name of a built-in example, got {type(data).__name__}")
     compare = _check_choice(compare, "compare", _COMPARE)  # type: ignore[assignment]
-    ties = _check_choice(ties, "ties", _TIES)  # type: ignore[assignment]
+    if tie_break is not None and tie_break != "by_name":
+        raise InvalidOptionError(f"tie_break must be None or 'by_name', got {tie_break!r}")
+    ties = "by_name" if tie_break else "weak"
     if not isinstance(add_last, (bool, np.bool_)):
         raise InvalidOptionError(f"add_last must be True or False, got {add_last!r}")
     needed = 3 if add_last else 4
@@ -403,11 +404,11 @@ def iia(
         label = f"{data.n_systems} systems x {data.n_tasks} tasks"
     elif not isinstance(label, str):
         raise InvalidOptionError(f"label must be a string, got {label!r}")
-    opts = _check_options(options, names)
-    kemeny_time_limit = check_seconds(kemeny_time_limit, "kemeny_time_limit")
+    opts = _check_options(rule_options, names)
+    time_limit = check_seconds(time_limit, "time_limit")
     full: dict[str, int] = {}
     for rule in names:  # the full board: DP, and every rule's options checked before the repetitions
-        res = rank(data, rule, **loop_options(data, rule, opts.get(rule, {}), kemeny_time_limit))
+        res = rank(data, rule, **loop_options(data, rule, opts.get(rule, {}), time_limit))
         full[rule] = data.n_systems - len(res.ranking)
     if orders is None:
         check_repetitions(check_count(repetitions, "repetitions", 1), 1024 + 16 * len(names) * data.n_systems,
@@ -416,7 +417,7 @@ def iia(
     else:
         draws = [(None, o) for o in _check_orders(orders, data.systems)]
     jobs = [
-        _Job(s, o, r, data, names, opts, compare, ties, bool(add_last), kemeny_time_limit)
+        _Job(s, o, r, data, names, opts, compare, ties, bool(add_last), time_limit)
         for r, (s, o) in enumerate(draws)
     ]
     rows = [row for rep in run_repetitions(_repetition, jobs, scheduler=scheduler, n_jobs=n_jobs, progress=progress)
@@ -428,7 +429,7 @@ def iia(
     parameters = {
         "experiment": "iia", "rules": list(names), "repetitions": len(jobs),
         "seed": seed if orders is None else None, "orders": "given" if orders is not None else "random", "compare": compare,
-        "ties": ties, "add_last": bool(add_last), "options": {r: dict(o) for r, o in opts.items()},
-        "data": label, "n_systems": data.n_systems, "n_tasks": data.n_tasks, "kemeny_time_limit": kemeny_time_limit,
+        "tie_break": tie_break, "add_last": bool(add_last), "rule_options": {r: dict(o) for r, o in opts.items()},
+        "data": label, "n_systems": data.n_systems, "n_tasks": data.n_tasks, "time_limit": time_limit,
     }
     return ExperimentResult("iia", table, "leaderboard", "changes", parameters)

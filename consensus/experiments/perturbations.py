@@ -81,7 +81,7 @@ class _Job:
     rules: tuple[str, ...]
     settings: tuple[Any, ...]
     extra: Mapping[str, Any]
-    kemeny_time_limit: float | None
+    time_limit: float | None
     base: Mapping[str, Any] | None = None  # the rules' runs on `board`, computed once (None: synthetic)
 
 
@@ -171,14 +171,14 @@ def _repetition(job: _Job) -> list[dict[str, Any]]:
             spec["n_systems"], spec["n_tasks"], phi=spec["phi"], seed=int(rng.integers(2**63 - 1))
         )
     systems = board.systems
-    base = job.base if job.base is not None else rule_positions(board, job.rules, kemeny_time_limit=job.kemeny_time_limit)
+    base = job.base if job.base is not None else rule_positions(board, job.rules, time_limit=job.time_limit)
     initial = {"kemeny": base["kemeny"].order} if "kemeny" in base else None
     to_truth = job.synthetic is not None and job.kind in ("manipulation", "scaling")
     rows = []
     for setting in job.settings:
         perturbed = _perturbed(job, board, setting, rng)
         runs = rule_positions(
-            perturbed, job.rules, systems=systems, initial=initial, kemeny_time_limit=job.kemeny_time_limit
+            perturbed, job.rules, systems=systems, initial=initial, time_limit=job.time_limit
         )
         for rule in job.rules:
             ref = _truth(systems) if to_truth else base[rule].positions
@@ -210,7 +210,7 @@ def _check_synthetic(synthetic: object) -> dict[str, Any]:
 def _run(
     kind: str, data: Leaderboard | None, rules: Sequence[str], *, setting: str, settings: Sequence[Any],
     check_setting: Callable[[Any, int], Any], repetitions: int, seed: int, synthetic: Mapping[str, Any] | None,
-    kemeny_time_limit: float | None, scheduler: object, n_jobs: int | None,
+    time_limit: float | None, scheduler: object, n_jobs: int | None,
     progress: Callable[[int, int], None] | None,
 ) -> ExperimentResult:
     names = check_rules(rules)
@@ -225,14 +225,14 @@ def _run(
     values = tuple(check_setting(v, n_tasks) for v in name_list(settings, setting, kind="values"))
     if not values:
         raise InvalidOptionError(f"{setting} must list at least one value")
-    kemeny_time_limit = check_seconds(kemeny_time_limit, "kemeny_time_limit")
+    time_limit = check_seconds(time_limit, "time_limit")
     n_systems = data.n_systems if data is not None else int(spec["n_systems"])  # type: ignore[index]
     check_repetitions(check_count(repetitions, "repetitions", 1), 1024 + 16 * len(names) * len(values) * n_systems,
                       "repetitions")
     seeds = spawn_seeds(seed, repetitions)
-    base = None if data is None else rule_positions(data, names, kemeny_time_limit=kemeny_time_limit)
+    base = None if data is None else rule_positions(data, names, time_limit=time_limit)
     jobs = [
-        _Job(kind, s, r, data, spec, names, values, {"setting": setting}, kemeny_time_limit, base)
+        _Job(kind, s, r, data, spec, names, values, {"setting": setting}, time_limit, base)
         for r, s in enumerate(seeds)
     ]
     rows = [row for rep in run_repetitions(_repetition, jobs, scheduler=scheduler, n_jobs=n_jobs, progress=progress)
@@ -242,7 +242,7 @@ def _run(
         "experiment": kind, "rules": list(names), setting + "s": list(values), "repetitions": len(seeds), "seed": seed,
         "data": (f"synthetic Gumbel boards, {spec['n_systems']} systems x {spec['n_tasks']} tasks, phi {spec['phi']:g}"
                  if spec else f"a leaderboard of {data.n_systems} systems x {data.n_tasks} tasks"),  # type: ignore[union-attr]
-        "synthetic": spec, "kemeny_time_limit": kemeny_time_limit,
+        "synthetic": spec, "time_limit": time_limit,
     }
     if base is not None and "kemeny" in base:
         parameters["kemeny_reference_unique"] = base["kemeny"].unique
@@ -273,7 +273,7 @@ def _share(value: object, n_tasks: int) -> float:
 def manipulation(
     data: Leaderboard | None = None, rules: Sequence[str] = DEFAULT_RULES, *, ts: Sequence[int] = (1, 2, 3, 5),
     repetitions: int = 100, seed: int = 0, synthetic: Mapping[str, Any] | None = None,
-    kemeny_time_limit: float | None = KEMENY_TIME_LIMIT, scheduler: object = None, n_jobs: int | None = None,
+    time_limit: float | None = KEMENY_TIME_LIMIT, scheduler: object = None, n_jobs: int | None = None,
     progress: Callable[[int, int], None] | None = None,
 ) -> ExperimentResult:
     """Robustness to manipulation (Colombo et al. 2022 sec. 4.2): ``t`` tasks' rankings reversed.
@@ -296,7 +296,7 @@ def manipulation(
     synthetic : dict, optional
         Instead of `data`: ``n_systems`` (20), ``n_tasks`` (20) and ``phi`` (0.05) of the
         Gumbel model, a fresh board per repetition.
-    kemeny_time_limit : float, default=10.0
+    time_limit : float, default=10.0
         Seconds per Kemeny solve (``kemeny_status`` says ``"time_limit"`` past it).
     scheduler : None, "processes", str or distributed.Client, default=None
         Where the repetitions run (:func:`consensus.repetitions.run_repetitions`); the
@@ -329,14 +329,14 @@ def manipulation(
     """
     return _run("manipulation", data, rules, setting="t", settings=ts,
                 check_setting=lambda v, n: _task_count(v, n, name="ts", low=0, high=n), repetitions=repetitions,
-                seed=seed, synthetic=synthetic, kemeny_time_limit=kemeny_time_limit, scheduler=scheduler,
+                seed=seed, synthetic=synthetic, time_limit=time_limit, scheduler=scheduler,
                 n_jobs=n_jobs, progress=progress)
 
 
 def scaling(
     data: Leaderboard | None = None, rules: Sequence[str] = DEFAULT_RULES, *,
     lambdas: Sequence[float] = (0.5, 2.0, 5.0, 10.0), repetitions: int = 100, seed: int = 0,
-    synthetic: Mapping[str, Any] | None = None, kemeny_time_limit: float | None = KEMENY_TIME_LIMIT,
+    synthetic: Mapping[str, Any] | None = None, time_limit: float | None = KEMENY_TIME_LIMIT,
     scheduler: object = None, n_jobs: int | None = None, progress: Callable[[int, int], None] | None = None,
 ) -> ExperimentResult:
     """Robustness to scaling (Colombo et al. 2022 sec. 4.3): one task multiplied by ``lambda``.
@@ -354,7 +354,7 @@ def scaling(
     synthetic : dict, optional
         Instead of `data`: ``n_systems`` (20), ``n_tasks`` (20) and ``phi`` (0.05) of the
         Gumbel model, a fresh board per repetition.
-    kemeny_time_limit : float, default=10.0
+    time_limit : float, default=10.0
         Seconds per Kemeny solve (``kemeny_status`` says ``"time_limit"`` past it).
     scheduler : None, "processes", str or distributed.Client, default=None
         Where the repetitions run (:func:`consensus.repetitions.run_repetitions`); the
@@ -385,14 +385,14 @@ def scaling(
     [1.0, 1.0]
     """
     return _run("scaling", data, rules, setting="lambda", settings=lambdas, check_setting=_factor,
-                repetitions=repetitions, seed=seed, synthetic=synthetic, kemeny_time_limit=kemeny_time_limit,
+                repetitions=repetitions, seed=seed, synthetic=synthetic, time_limit=time_limit,
                 scheduler=scheduler, n_jobs=n_jobs, progress=progress)
 
 
 def task_removal(
     data: Leaderboard | None = None, rules: Sequence[str] = DEFAULT_RULES, *, kept: Sequence[int] | None = None,
     repetitions: int = 100, seed: int = 0, synthetic: Mapping[str, Any] | None = None,
-    kemeny_time_limit: float | None = KEMENY_TIME_LIMIT, scheduler: object = None, n_jobs: int | None = None,
+    time_limit: float | None = KEMENY_TIME_LIMIT, scheduler: object = None, n_jobs: int | None = None,
     progress: Callable[[int, int], None] | None = None,
 ) -> ExperimentResult:
     """Robustness to task removal (Colombo et al. 2022 sec. 5.2): rank on random subsets of tasks.
@@ -413,7 +413,7 @@ def task_removal(
     synthetic : dict, optional
         Instead of `data`: ``n_systems`` (20), ``n_tasks`` (20) and ``phi`` (0.05) of the
         Gumbel model, a fresh board per repetition.
-    kemeny_time_limit : float, default=10.0
+    time_limit : float, default=10.0
         Seconds per Kemeny solve (``kemeny_status`` says ``"time_limit"`` past it).
     scheduler : None, "processes", str or distributed.Client, default=None
         Where the repetitions run (:func:`consensus.repetitions.run_repetitions`); the
@@ -450,14 +450,14 @@ def task_removal(
         kept = sorted({max(1, round(n * f)) for f in (0.25, 0.5, 0.75)})
     return _run("task_removal", data, rules, setting="tasks_kept", settings=kept,
                 check_setting=lambda v, n: _task_count(v, n, name="kept", low=1, high=n), repetitions=repetitions,
-                seed=seed, synthetic=synthetic, kemeny_time_limit=kemeny_time_limit, scheduler=scheduler,
+                seed=seed, synthetic=synthetic, time_limit=time_limit, scheduler=scheduler,
                 n_jobs=n_jobs, progress=progress)
 
 
 def missing_scores(
     data: Leaderboard | None = None, rules: Sequence[str] = DEFAULT_RULES, *,
     etas: Sequence[float] = (0.1, 0.2, 0.3, 0.4), repetitions: int = 100, seed: int = 0,
-    synthetic: Mapping[str, Any] | None = None, kemeny_time_limit: float | None = KEMENY_TIME_LIMIT,
+    synthetic: Mapping[str, Any] | None = None, time_limit: float | None = KEMENY_TIME_LIMIT,
     scheduler: object = None, n_jobs: int | None = None, progress: Callable[[int, int], None] | None = None,
 ) -> ExperimentResult:
     """Robustness to missing scores (Himmi et al. 2023 sec. 3), for any rule.
@@ -479,7 +479,7 @@ def missing_scores(
     synthetic : dict, optional
         Instead of `data`: ``n_systems`` (20), ``n_tasks`` (20) and ``phi`` (0.05) of the
         Gumbel model, a fresh board per repetition.
-    kemeny_time_limit : float, default=10.0
+    time_limit : float, default=10.0
         Seconds per Kemeny solve (``kemeny_status`` says ``"time_limit"`` past it).
     scheduler : None, "processes", str or distributed.Client, default=None
         Where the repetitions run (:func:`consensus.repetitions.run_repetitions`); the
@@ -510,5 +510,5 @@ def missing_scores(
     [1.0, 1.0, 1.0, 1.0]
     """
     return _run("missing_scores", data, rules, setting="eta", settings=etas, check_setting=_share,
-                repetitions=repetitions, seed=seed, synthetic=synthetic, kemeny_time_limit=kemeny_time_limit,
+                repetitions=repetitions, seed=seed, synthetic=synthetic, time_limit=time_limit,
                 scheduler=scheduler, n_jobs=n_jobs, progress=progress)

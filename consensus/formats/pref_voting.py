@@ -57,7 +57,7 @@ def _profile_classes() -> tuple[Any, Any]:
     return Profile, ProfileWithTies
 
 
-def to_pref_voting(lb: Leaderboard) -> Any:
+def to_pref_voting(data: Leaderboard) -> Any:
     """The leaderboard as a pref_voting profile: candidates = systems, one ranking per distinct task order.
 
     Each task becomes the order its scores induce (``lower_is_better`` respected; equal
@@ -66,7 +66,7 @@ def to_pref_voting(lb: Leaderboard) -> Any:
 
     Parameters
     ----------
-    lb : Leaderboard
+    data : Leaderboard
         The scores; task weights are voter counts.
 
     Returns
@@ -84,7 +84,7 @@ def to_pref_voting(lb: Leaderboard) -> Any:
     InvalidWeightError
         A task weight is not a positive integer (naming the task).
     InvalidOptionError
-        `lb` is not a Leaderboard.
+        `data` is not a Leaderboard.
 
     Examples
     --------
@@ -95,16 +95,16 @@ def to_pref_voting(lb: Leaderboard) -> Any:
     ([[0, 2, 1], [1, 2, 0]], {0: 'a', 1: 'b', 2: 'c'})
     """
     Profile, ProfileWithTies = _profile_classes()
-    orders = to_orders(lb)
-    index = {s: i for i, s in enumerate(lb.systems)}
-    cmap = dict(enumerate(lb.systems))
+    orders = to_orders(data)
+    index = {s: i for i, s in enumerate(data.systems)}
+    cmap = dict(enumerate(data.systems))
     counts = [count for _, count in orders]
-    if order_kind(orders, lb.n_systems) == "soc":
+    if order_kind(orders, data.n_systems) == "soc":
         rankings = [[index[s] for tier in tiers for s in tier] for tiers, _ in orders]
         return Profile(rankings, rcounts=counts, cmap=cmap)
     position = cast("Callable[[str], int]", index.get)  # every system of a tier is in index
     rmaps = [{index[s]: k for k, tier in enumerate(tiers, 1) for s in sorted(tier, key=position)} for tiers, _ in orders]
-    return ProfileWithTies(rmaps, rcounts=counts, candidates=list(range(lb.n_systems)), cmap=cmap)
+    return ProfileWithTies(rmaps, rcounts=counts, candidates=list(range(data.n_systems)), cmap=cmap)
 
 
 def from_pref_voting(profile: Any, *, drop_empty: bool = False) -> Leaderboard:

@@ -485,7 +485,7 @@ def _check_fits(requested: str, lb: Leaderboard, asked_by: str) -> None:
             )
 
 
-def write_preflib(lb: Leaderboard, path: str | PathLike[str], *, kind: str | None = None, title: str = "") -> Path:
+def write_preflib(data: Leaderboard, path: str | PathLike[str], *, kind: str | None = None, title: str = "") -> Path:
     """Write a leaderboard as a PrefLib ordinal election file.
 
     Each task becomes the order its scores induce (``lower_is_better`` respected; equal
@@ -496,7 +496,7 @@ def write_preflib(lb: Leaderboard, path: str | PathLike[str], *, kind: str | Non
 
     Parameters
     ----------
-    lb : Leaderboard
+    data : Leaderboard
         The scores; every task weight must be a positive integer.
     path : str or Path
         Where to write (UTF-8). Without an extension, the kind's (``.soc``, ...) is added.
@@ -540,30 +540,30 @@ def write_preflib(lb: Leaderboard, path: str | PathLike[str], *, kind: str | Non
     1: 1,{2,3}
     1: 3,1,2
     """
-    if not isinstance(lb, Leaderboard):
-        raise InvalidOptionError(f"write_preflib expects a Leaderboard, got {type(lb).__name__}")
+    if not isinstance(data, Leaderboard):
+        raise InvalidOptionError(f"write_preflib expects a Leaderboard, got {type(data).__name__}")
     if not isinstance(path, (str, PathLike)):
         raise InvalidOptionError(f"path must be a file path (str or pathlib.Path), got {type(path).__name__}")
     path = Path(path)
     if not isinstance(title, str) or "\n" in title or "\r" in title:
         raise LeaderboardError(f"title must be one line of text, got {title!r}")
     requested = _requested_kind(kind, path)
-    orders = to_orders(lb)
-    for s in lb.systems:
+    orders = to_orders(data)
+    for s in data.systems:
         if "\n" in s or "\r" in s or s != s.rstrip() or s.startswith(" "):
             raise LeaderboardError(
                 f"system {s!r} cannot be a PrefLib alternative name: a name is one line without "
                 "surrounding spaces; rename it"
             )
-    needed = order_kind(orders, lb.n_systems)
+    needed = order_kind(orders, data.n_systems)
     if requested is None:
         requested = needed
     else:
         asked_by = f"the file name {path.name!r}" if kind is None else f"kind={kind!r}"
-        _check_fits(requested, lb, asked_by)
+        _check_fits(requested, data, asked_by)
     if not path.suffix:
         path = path.with_name(f"{path.name}.{requested}")
-    number = {s: k for k, s in enumerate(lb.systems, 1)}
+    number = {s: k for k, s in enumerate(data.systems, 1)}
     head = [
         f"# FILE NAME: {path.name}",
         f"# TITLE: {title}".rstrip(),
@@ -574,7 +574,7 @@ def write_preflib(lb: Leaderboard, path: str | PathLike[str], *, kind: str | Non
         "# RELATED FILES:",
         "# PUBLICATION DATE:",
         "# MODIFICATION DATE:",
-        f"# NUMBER ALTERNATIVES: {lb.n_systems}",
+        f"# NUMBER ALTERNATIVES: {data.n_systems}",
         f"# NUMBER VOTERS: {sum(c for _, c in orders)}",
         f"# NUMBER UNIQUE ORDERS: {len(orders)}",
     ]

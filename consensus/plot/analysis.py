@@ -131,7 +131,7 @@ def plot_analysis(analysis: Analysis, *, top: int | None = TOP_K) -> Figure:
     """
     _, Figure = matplotlib_modules()
     comparison = analysis.comparison
-    ranking = analysis.kemeny.ranking
+    ranking = analysis.kemeny.order
     n = len(ranking)
     shown = rank_change_systems(comparison, top=top)
     rules = [r for r in comparison.rankings]

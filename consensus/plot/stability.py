@@ -198,7 +198,7 @@ def _legend(fig: Figure, axes: list[Axes], into_axes: bool, result: StabilityRes
         Line2D([], [], color="#222222", markerfacecolor="white", linestyle="none", marker="D", markersize=4,
                label="median"),
     ]
-    what = f"{result.resamples} {result.method} resamples"
+    what = f"{result.resamples} {result.resampling} resamples"
     if into_axes:
         axes[0].legend(handles=handles, fontsize=7, loc="lower left", title=what, title_fontsize=7)
         return

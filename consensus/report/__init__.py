@@ -105,7 +105,7 @@ def document(
     --------
     >>> import consensus as cs
     >>> doc = document(cs.kemeny(cs.load_example("votenrank-toy")))
-    >>> doc["schema_version"], doc["command"], doc["result"]["ranking"]
+    >>> doc["schema_version"], doc["command"], doc["result"]["order"]
     (3, 'kemeny', ['B', 'C', 'D', 'A'])
     """
     if isinstance(obj, Analysis):

@@ -62,7 +62,7 @@ def _(result: StabilityResult, *, top: int | None = DEFAULT_TOP) -> list[Block]:
     blocks: list[Block] = [
         Heading("Rank stability"),
         Lines((
-            f"{result.resamples} {result.method} resamples (seed {params.get('seed')}), rules {', '.join(result.rules)}",
+            f"{result.resamples} {result.resampling} resamples (seed {params.get('seed')}), rules {', '.join(result.rules)}",
             f"interval: the positions holding the central {level} of the resamples; P(first) counts a tie for first "
             f"as first; top set: P(first) >= {result.alpha:g} (not separable from the top)",
             *((f"Kemeny stopped at its time limit in {result.time_limited} resample(s): the best ranking found, "

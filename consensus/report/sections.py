@@ -251,7 +251,7 @@ def kemeny_lines(result: KemenyResult, top: int | None = DEFAULT_TOP) -> list[st
     'ranking: B > C > D > A'
     """
     status = result.status.value if result.status is not None else "unknown"
-    tiers = result.weak_order if result.weak_order is not None else [(s,) for s in result.ranking]
+    tiers = result.ranking
     text = [
         "ranking: " + format_ranking(tiers, top),
         f"objective: {num(result.objective)} (task weight the ranking disagrees with)",
@@ -269,7 +269,7 @@ def kemeny_lines(result: KemenyResult, top: int | None = DEFAULT_TOP) -> list[st
 
 @sections.register
 def _(result: KemenyResult, *, top: int | None = DEFAULT_TOP) -> list[Block]:
-    shown, more = capped(list(zip(result.positions(), result.ranking)), top)
+    shown, more = capped(list(zip(result.positions(), result.order)), top)
     rows = tuple((str(i), s) for i, s in shown)
     return [Heading("Exact Kemeny ranking"), Lines(tuple(kemeny_lines(result, top))),
             Table(("position", "system"), rows, "rl"), *more_line(more, "systems")]
@@ -277,7 +277,7 @@ def _(result: KemenyResult, *, top: int | None = DEFAULT_TOP) -> list[Block]:
 
 @csv_text.register
 def _(result: KemenyResult) -> str:
-    return render_csv(("position", "system"), list(zip(result.positions(), result.ranking)))
+    return render_csv(("position", "system"), list(zip(result.positions(), result.order)))
 
 
 def optima_lines(result: KemenyResult, top: int | None = DEFAULT_TOP) -> list[str]:
@@ -323,7 +323,7 @@ def optima_lines(result: KemenyResult, top: int | None = DEFAULT_TOP) -> list[st
             text.append(f"  ... {rest} more listed in the JSON output")
     if d is None or result.unique:
         return text
-    n = len(result.ranking)
+    n = len(result.order)
     groups = d.interchangeable()
     text.append(f"determined: {len(d.fixed)} of {n} positions hold the same system in every optimal ranking; "
                 f"{len(d.flipped)} pairs are ordered differently by some optimum" + (f" ({d.solves} extra solve{'s' if d.solves > 1 else ''})" if d.solves else ""))
@@ -333,7 +333,7 @@ def optima_lines(result: KemenyResult, top: int | None = DEFAULT_TOP) -> list[st
         text.append(f"positions {first}-{last} are interchangeable at the optimum: {names}")
     if rest:
         text.append(f"... {rest} more interchangeable groups (JSON output: determined.groups)")
-    if result.ranking and result.ranking[0] not in d.fixed:
+    if result.order and result.order[0] not in d.fixed:
         first = d.groups[0]
         text.append(f"the winner is not determined: another optimal ranking puts another system first "
                     f"(positions 1-{len(first)} hold {', '.join(first[:top] if top else first)} in every optimum)")

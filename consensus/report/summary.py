@@ -109,7 +109,7 @@ def summary_lines(analysis: Analysis, top: int | None = DEFAULT_TOP) -> list[str
                 f"{first}-{last}" for first, last, _ in groups[:3]) + (" ..." if len(groups) > 3 else "") + " interchangeable"
         else:
             status += ", other orders reach the same objective (consensus kemeny --determined says which positions)"
-    text.append(f"Kemeny top {min(5, len(kem.ranking))}: {format_ranking([(s,) for s in kem.ranking], 5)} ({status})")
+    text.append(f"Kemeny top {min(5, len(kem.order))}: {format_ranking(kem.ranking, 5)} ({status})")
     text.append(_winners_line(analysis, top))
     policies = _policies_line(analysis)
     if policies:
@@ -142,7 +142,7 @@ def _(analysis: Analysis, *, top: int | None = DEFAULT_TOP) -> list[Block]:
     blocks: list[Block] = [Heading(title, 1), Heading("Summary"), Lines(tuple(summary_lines(analysis, top)))]
     blocks += leaderboard_sections(analysis.leaderboard, "", top)
     blocks += sections(analysis.majority, top=top)
-    if not top or len(analysis.kemeny.ranking) <= top:  # else the summary and the side-by-side table have it
+    if not top or len(analysis.kemeny.order) <= top:  # else the summary and the side-by-side table have it
         blocks += [Heading("Exact Kemeny ranking"), Lines(tuple(kemeny_lines(analysis.kemeny, top)))]
     blocks += comparison_blocks(analysis.comparison, top, compact=True)
     if analysis.prospective is not None:

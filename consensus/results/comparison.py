@@ -246,7 +246,7 @@ class RuleComparison(Displayed):
             "tie_penalty": self.tie_penalty,
             "condorcet_winner": self.condorcet_winner,
             "kemeny": {
-                "ranking": list(kem.ranking),
+                "ranking": [list(g) for g in kem.ranking],
                 "objective": jsonable(kem.objective),
                 "status": jsonable(getattr(kem, "status", None)),
             },

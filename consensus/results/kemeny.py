@@ -99,10 +99,11 @@ class KemenyResult(Displayed):
 
     Attributes
     ----------
-    ranking : tuple of str
-        Systems, best first.
+    order : tuple of str
+        Systems, best first (with `weak_order`, tied systems are listed in turn). The tie
+        groups are :attr:`ranking`, as on every ranking result.
     objective : float
-        Total weighted Kendall disagreement of `ranking` with the tasks (the sum, over
+        Total weighted Kendall disagreement of `order` with the tasks (the sum, over
         pairs, of the task weight preferring the lower-ranked system; a tied task counts
         half), recomputed from the pairwise matrix by :func:`consensus.kemeny_objective`.
     lower_bound : float
@@ -114,7 +115,7 @@ class KemenyResult(Displayed):
         ``"brute_force"`` when every component was enumerated exhaustively;
         ``"decomposition"`` when the majority graph alone orders every system.
     unique : bool or None
-        Whether `ranking` is the only optimal ranking; None when not checked.
+        Whether `order` is the only optimal ranking; None when not checked.
     optima : tuple of tuple of str
         All optimal rankings (up to the cap of ``enumerate_optima``), else ``()``.
     optima_truncated : bool
@@ -141,18 +142,18 @@ class KemenyResult(Displayed):
         Which positions and pairs are the same in every optimal ranking; None when not
         computed (see ``determine`` of :func:`consensus.kemeny`) or not optimal.
     weak_order : tuple of tuple of str or None
-        With ``kemeny(..., ties=True)``: the consensus weak order, groups of tied systems
-        best first (`ranking` lists them in turn); None for a strict ranking.
+        With ``kemeny(..., weak_order=True)``: the consensus weak order, groups of tied systems
+        best first (`order` lists them in turn); None for a strict ranking.
 
     Examples
     --------
     >>> import consensus as cs
     >>> res = cs.kemeny(cs.load_example("votenrank-toy"))
-    >>> res.ranking, res.objective, res.optimal, res.gap
+    >>> res.order, res.objective, res.optimal, res.gap
     (('B', 'C', 'D', 'A'), 12.0, True, 0.0)
     """
 
-    ranking: tuple[str, ...]
+    order: tuple[str, ...]
     objective: float
     lower_bound: float
     status: SolveStatus
@@ -176,8 +177,14 @@ class KemenyResult(Displayed):
 
     @property
     def optimal(self) -> bool:
-        """Whether `ranking` is proven optimal."""
+        """Whether `order` is proven optimal."""
         return self.status.value == "optimal"
+
+    @property
+    def ranking(self) -> tuple[tuple[str, ...], ...]:
+        """The consensus as tie groups, best first (as on every ranking result): one system per
+        group, or the groups of `weak_order` under ``kemeny(..., weak_order=True)``."""
+        return self.weak_order if self.weak_order is not None else tuple((s,) for s in self.order)
 
     @property
     def is_optimal(self) -> bool:
@@ -200,7 +207,7 @@ class KemenyResult(Displayed):
         return self.gap / self.objective if self.objective > 0 else 0.0
 
     def positions(self) -> list[int]:
-        """The position of each system of `ranking` (1 = best); systems tied in `weak_order` share one.
+        """The position of each system of `order` (1 = best); systems tied in `weak_order` share one.
 
         Returns
         -------
@@ -209,7 +216,7 @@ class KemenyResult(Displayed):
             earlier groups, so ties are shown, not broken by the listing order.
         """
         if self.weak_order is None:
-            return list(range(1, len(self.ranking) + 1))
+            return list(range(1, len(self.order) + 1))
         out, above = [], 0
         for group in self.weak_order:
             out.extend([above + 1] * len(group))
@@ -233,8 +240,8 @@ class KemenyResult(Displayed):
         """
         block_of = {s: b for b, members in enumerate(self.blocks, start=1) for s in members}
         return pd.DataFrame(
-            {"position": self.positions(), "block": [block_of[s] for s in self.ranking]},
-            index=pd.Index(self.ranking, dtype=object, name="system"),
+            {"position": self.positions(), "block": [block_of[s] for s in self.order]},
+            index=pd.Index(self.order, dtype=object, name="system"),
         )
 
     def claims(self) -> list[tuple[str, Any]]:
@@ -246,7 +253,7 @@ class KemenyResult(Displayed):
         list of (str, object)
             The Kemeny top (none for an empty ranking).
         """
-        return [("Kemeny top", self.ranking[0])] if self.ranking else []
+        return [("Kemeny top", self.ranking[0])] if self.order else []
 
     def _display(self) -> Display:
         status = getattr(self.status, "value", str(self.status))
@@ -259,8 +266,7 @@ class KemenyResult(Displayed):
             status += f"; NOT unique: other rankings are optimal too ({count})"
         elif self.unique is True:
             status += "; the only optimal ranking"
-        return f"KemenyResult: {len(self.ranking)} systems", ranked_facts(self.weak_order or [(s,) for s in self.ranking], status=status), \
-            self.to_frame()
+        return f"KemenyResult: {len(self.order)} systems", ranked_facts(self.ranking, status=status), self.to_frame()
 
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON-able values, including the derived `optimal`, `gap` and `relative_gap`.
@@ -275,11 +281,12 @@ class KemenyResult(Displayed):
         --------
         >>> import consensus as cs
         >>> d = cs.kemeny(cs.load_example("votenrank-toy")).to_dict()
-        >>> d["ranking"], d["status"], d["gap"]
-        (['B', 'C', 'D', 'A'], 'optimal', 0.0)
+        >>> d["order"], d["ranking"][0], d["status"], d["gap"]
+        (['B', 'C', 'D', 'A'], ['B'], 'optimal', 0.0)
         """
         return {
-            "ranking": list(self.ranking),
+            "order": list(self.order),
+            "ranking": [list(g) for g in self.ranking],
             "objective": jsonable(self.objective),
             "lower_bound": jsonable(self.lower_bound),
             "gap": jsonable(self.gap),

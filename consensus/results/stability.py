@@ -39,7 +39,7 @@ class StabilityResult(Displayed):
         The rules, in run order.
     systems : tuple of str
         The systems, in the data's order (the last axis of :attr:`positions`).
-    method : str
+    resampling : str
         ``"bootstrap"``, ``"leave_k_out"`` or ``"instances"``.
     positions : numpy.ndarray (resamples, rules, systems)
         Read-only; the position of each system under each rule in each resample (NaN: not
@@ -66,7 +66,7 @@ class StabilityResult(Displayed):
 
     Examples
     --------
-    >>> res = StabilityResult(rules=("mean",), systems=("a", "b", "c"), method="bootstrap",
+    >>> res = StabilityResult(rules=("mean",), systems=("a", "b", "c"), resampling="bootstrap",
     ...     positions=[[[1, 2, 3]], [[2, 1, 3]], [[1, 2, 3]], [[1, 3, 2]]], full_positions=[[1, 2, 3]],
     ...     kemeny_status=("",) * 4, kemeny_gaps=[np.nan] * 4, alpha=0.3, level=0.5, top_k=2,
     ...     parameters={"seed": 0})
@@ -81,7 +81,7 @@ class StabilityResult(Displayed):
 
     rules: tuple[str, ...]
     systems: tuple[str, ...]
-    method: str
+    resampling: str
     positions: Any
     full_positions: Any
     kemeny_status: tuple[str, ...]
@@ -296,9 +296,9 @@ class StabilityResult(Displayed):
                                            "kept", "tied", "swapped", "n"])
 
     # ------------------------------------------------------------------ display and export
-    def _method_text(self) -> str:
+    def _resampling_text(self) -> str:
         k = self.parameters.get("k")
-        return f"leave_k_out (k={k})" if self.method == "leave_k_out" else self.method
+        return f"leave_k_out (k={k})" if self.resampling == "leave_k_out" else self.resampling
 
     def claims(self) -> list[tuple[str, Any]]:
         """The systems this result puts forward, as ``(claim, systems)`` pairs: what
@@ -313,7 +313,7 @@ class StabilityResult(Displayed):
 
     def _display(self) -> Display:
         facts: list[tuple[str, Any]] = [
-            ("method", self._method_text()), ("resamples", self.resamples),
+            ("resampling", self._resampling_text()), ("resamples", self.resamples),
             ("seed", self.parameters.get("seed")), ("interval level", f"{self.level:g}"),
         ]
         p_first = self._stats()["p_first"]
@@ -337,7 +337,7 @@ class StabilityResult(Displayed):
         frame = self.to_frame()
         frame = frame[frame["position"].fillna(self.top_k + 1) <= self.top_k].set_index(["rule", "system"])
         title = (f"StabilityResult: {len(self.rules)} rule(s) x {len(self.systems)} systems, "
-                 f"{self.resamples} {self.method} resamples")
+                 f"{self.resamples} {self.resampling} resamples")
         return title, facts, frame.round(3)
 
     def to_dict(self) -> dict[str, Any]:
@@ -346,7 +346,7 @@ class StabilityResult(Displayed):
         Returns
         -------
         dict
-            ``rules``, ``systems``, ``method``, ``alpha``, ``level``, ``top_k``,
+            ``rules``, ``systems``, ``resampling``, ``alpha``, ``level``, ``top_k``,
             ``parameters``, ``positions`` (resamples x rules x systems, NaN as None),
             ``full_positions``, ``kemeny_status``, ``kemeny_gaps``, ``time_limited``, and the
             tables ``summary`` (:meth:`to_frame`) and ``pairs`` (:meth:`pairs_frame`) as lists
@@ -365,7 +365,7 @@ class StabilityResult(Displayed):
         return {
             "rules": list(self.rules),
             "systems": list(self.systems),
-            "method": self.method,
+            "resampling": self.resampling,
             "alpha": self.alpha,
             "level": self.level,
             "top_k": self.top_k,

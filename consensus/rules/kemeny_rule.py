@@ -24,11 +24,14 @@ def _kemeny_core(data: Any, opts: Mapping[str, Any], impute: bool) -> CoreOutput
     if isinstance(target, Leaderboard) and target.has_missing:  # the engine applied min_coverage: rank what it hands over
         opts = {**opts, "min_coverage": 0}
     res = _kemeny(target, **opts)
-    order = tuple(res.ranking)
-    systems = data.systems if isinstance(data, (Leaderboard, PairwiseMatrix)) else tuple(order)
-    below = {s: float(len(order) - 1 - k) for k, s in enumerate(order)}
+    systems = data.systems if isinstance(data, (Leaderboard, PairwiseMatrix)) else res.order
+    below: dict[str, float] = {}
+    remaining = len(res.order)
+    for group in res.ranking:  # the score: systems strictly below (a weak order's tied systems share it)
+        remaining -= len(group)
+        below.update((s, float(remaining)) for s in group)
     scores = np.array([below[s] for s in systems])
-    return CoreOutput(scores, {"kemeny": res}, ranking=tuple((s,) for s in order))
+    return CoreOutput(scores, {"kemeny": res}, ranking=res.ranking)
 
 
 _SPEC = RuleSpec("kemeny", "exact", _kemeny_core, True, True, True)
