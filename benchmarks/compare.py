@@ -27,8 +27,8 @@ import numpy as np
 import scipy.stats
 
 import consensus as cs
-from consensus.distances import kendall_tau, kendall_tau_distance
-from consensus.task_distances import task_distance, task_distances, task_rankings
+from consensus.comparison._distances import kendall_tau, kendall_tau_distance
+from consensus.comparison._task_distances import task_distance, task_distances, task_rankings
 
 
 def _best(fn, repeats: int = 3):

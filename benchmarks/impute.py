@@ -168,7 +168,7 @@ def main(argv: list[str] | None = None) -> None:
     tracemalloc.stop()
 
     # the kernel choice must not slow this (continuous) data down: the comparison kernel alone, same sums
-    from consensus.imputation_sums import accumulate, units_of
+    from consensus.missing._imputation_sums import accumulate, units_of
 
     units = units_of(data)
     t_auto, _ = timed(lambda: accumulate(units, per_task=False), max(args.repeat, 3))

@@ -43,7 +43,7 @@ import numpy as np
 import pandas as pd
 
 import consensus as cs
-from consensus.imputation_sums import accumulate, units_of
+from consensus.missing._imputation_sums import accumulate, units_of
 
 ITEMS, TASKS = 20_000, 4
 

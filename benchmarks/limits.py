@@ -1,8 +1,8 @@
 """The memory pre-check against the peak it guards: estimate vs measured peak resident memory.
 
 Before the pairwise comparison and before the full analysis, the package refuses a board whose
-``n x n`` matrices cannot fit (``consensus.limits.check_square_matrices``, counts in
-``consensus.limits.MATRICES``). The check is useful only if its estimate is near the real peak:
+``n x n`` matrices cannot fit (``consensus.io._limits.check_square_matrices``, counts in
+``consensus.io._limits.MATRICES``). The check is useful only if its estimate is near the real peak:
 too low and a board passes the check and dies late (issue 31: 10,000 systems passed and failed),
 too high and it refuses boards that fit. This script runs each stage in a fresh process per board
 (boards of 3 tasks, latent quality plus noise, ``n`` systems), takes the process's resident memory
@@ -31,7 +31,7 @@ _CHILD = r"""
 import json, resource, sys, warnings
 import numpy as np, pandas as pd
 import consensus as cs
-from consensus.limits import MATRICES
+from consensus.io._limits import MATRICES
 
 stage, n, seed = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
 rng = np.random.default_rng(seed)
@@ -51,7 +51,7 @@ with warnings.catch_warnings():
     if stage == "pairwise":
         cs.rank(board, "copeland")
     else:
-        from consensus.analysis import analyze
+        from consensus.comparison._analysis import analyze
         analyze(board, time_limit=3)
 peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
 print(json.dumps({"before": before, "estimate": estimate, "peak": peak}))
@@ -70,7 +70,7 @@ def main() -> None:
     parser.add_argument("--analysis", default="250,500,750,1000,1500,2000")
     parser.add_argument("--seeds", type=int, default=3)
     args = parser.parse_args()
-    from consensus.limits import MATRICES
+    from consensus.io._limits import MATRICES
 
     mib = 1024**2
     print(f"{'stage':<9} {'systems':>7} {'matrices':>8} {'before MiB':>10} {'estimate MiB':>12} {'peak MiB':>9} "

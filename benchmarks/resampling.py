@@ -64,7 +64,7 @@ def main() -> None:
     args = parser.parse_args()
     import consensus as cs
     from consensus.experiments import task_removal
-    from consensus.stability import rank_stability
+    from consensus.resampling._stability import rank_stability
 
     print(f"python {platform.python_version()}, pulp {metadata.version('pulp')}, highspy {metadata.version('highspy')}, "
           f"{os.cpu_count()} cores; 50 systems x 20 tasks, phi 0.05, data seeds 0-{args.seeds - 1}; rules {', '.join(RULES)}")

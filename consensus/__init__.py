@@ -10,8 +10,6 @@ Data flow (``docs/architecture.md``): scores -> :class:`Leaderboard` / :class:`I
 # imported on first use (PEP 562), so that ``import consensus`` and ``consensus --version``
 # do not pay for pandas, scipy and the solvers until something needs them.
 import importlib
-import sys
-import types
 from typing import TYPE_CHECKING, Any
 
 from ._version import __version__
@@ -45,10 +43,10 @@ _EXPORTS: dict[str, str] = {
     "UnknownSystemError": "errors",
     "UnknownTaskError": "errors",
     # scores in: leaderboards, instance-level scores, files, built-in examples
-    "Leaderboard": "leaderboard",
-    "InstanceScores": "instances",
-    "read_instances": "readers",
-    "read_leaderboard": "readers",
+    "Leaderboard": "board._leaderboard",
+    "InstanceScores": "board._instances",
+    "read_instances": "io._readers",
+    "read_leaderboard": "io._readers",
     "datasets": "datasets",
     "gumbel_leaderboard": "datasets",
     "list_examples": "datasets",
@@ -61,60 +59,60 @@ _EXPORTS: dict[str, str] = {
     "to_pref_voting": "formats",
     "from_pref_voting": "formats",
     # coverage: how much of the task weight each system was scored on
-    "LOW_COVERAGE": "coverage",
-    "claims_of": "coverage",
-    "coverage_flags": "coverage",
-    "with_min_coverage": "coverage",
+    "LOW_COVERAGE": "board._coverage",
+    "claims_of": "board._coverage",
+    "coverage_flags": "board._coverage",
+    "with_min_coverage": "board._coverage",
     # the preparation stage every question shares: coverage, missing scores, group weighting
-    "prepare": "preparation",
-    "Prepared": "preparation",
+    "prepare": "missing._preparation",
+    "Prepared": "missing._preparation",
     # pairwise comparisons and the majority relation
-    "PairwiseMatrix": "pairwise",
-    "pairwise": "pairwise",
-    "beats": "majority",
-    "condorcet_cycle": "majority",
-    "condorcet_loser": "majority",
-    "condorcet_winner": "majority",
-    "is_condorcet_winner": "majority",
-    "majority_graph": "majority",
-    "majority_summary": "majority",
-    "majority_ties": "majority",
-    "pareto_dominated": "majority",
-    "smith_set": "majority",
-    "weak_condorcet_winners": "majority",
+    "PairwiseMatrix": "majority._pairwise",
+    "pairwise": "majority._pairwise",
+    "beats": "majority._relation",
+    "condorcet_cycle": "majority._relation",
+    "condorcet_loser": "majority._relation",
+    "condorcet_winner": "majority._relation",
+    "is_condorcet_winner": "majority._relation",
+    "majority_graph": "majority._relation",
+    "majority_summary": "majority._relation",
+    "majority_ties": "majority._relation",
+    "pareto_dominated": "majority._relation",
+    "smith_set": "majority._relation",
+    "weak_condorcet_winners": "majority._relation",
     # missing scores
-    "impute_pairwise": "impute",
-    "mean_baseline": "impute",
-    "partial_ranking_matrix": "impute",
-    "position_distribution": "impute",
-    "sigma_2l": "impute",
-    "sigma_l": "impute",
-    "pairwise_confidence": "confidence",
-    "InstanceSource": "instance_source",
+    "impute_pairwise": "missing._impute",
+    "mean_baseline": "missing._impute",
+    "partial_ranking_matrix": "missing._impute",
+    "position_distribution": "missing._impute",
+    "sigma_2l": "missing._impute",
+    "sigma_l": "missing._impute",
+    "pairwise_confidence": "missing._confidence",
+    "InstanceSource": "missing._instance_source",
     # rules and exact solvers
     "rules": "rules",
     "rank": "rules",
-    "kemeny": "kemeny",
-    "kemeny_objective": "kemeny",
-    "weak_objective": "kemeny",
-    "condorcet_weights": "condorcet",
-    "weighted_margins": "condorcet",
-    "prospective": "prospective",
-    "winning_weights": "winning",
-    "weight_sensitivity": "sensitivity",
+    "kemeny": "exact._kemeny",
+    "kemeny_objective": "exact._kemeny",
+    "weak_objective": "exact._kemeny",
+    "condorcet_weights": "exact._condorcet",
+    "weighted_margins": "exact._condorcet",
+    "prospective": "exact._prospective",
+    "winning_weights": "exact._winning",
+    "weight_sensitivity": "exact._sensitivity",
     # distances, comparison, analysis, experiments
-    "kendall_tau": "distances",
-    "kendall_tau_distance": "distances",
-    "rank_changes": "distances",
-    "ranking_objective": "task_distances",
-    "task_dispersion": "task_distances",
-    "task_distance": "task_distances",
-    "top_k_agreement": "distances",
-    "compare": "compare",
-    "compare_rules": "compare",
-    "analyze": "analysis",
+    "kendall_tau": "comparison._distances",
+    "kendall_tau_distance": "comparison._distances",
+    "rank_changes": "comparison._distances",
+    "ranking_objective": "comparison._task_distances",
+    "task_dispersion": "comparison._task_distances",
+    "task_distance": "comparison._task_distances",
+    "top_k_agreement": "comparison._distances",
+    "compare": "comparison._compare",
+    "compare_rules": "comparison._compare",
+    "analyze": "comparison._analysis",
     "experiments": "experiments",
-    "rank_stability": "stability",
+    "rank_stability": "resampling._stability",
     # results
     "Analysis": "results",
     "Check": "results",
@@ -145,18 +143,28 @@ __all__ = ["__version__", *_EXPORTS]
 
 if TYPE_CHECKING:  # what type checkers and IDEs see behind the lazy names (a test keeps it equal to _EXPORTS)
     from . import datasets, experiments, formats, plot, report, rules
-    from .analysis import analyze
-    from .compare import compare, compare_rules
-    from .condorcet import condorcet_weights, weighted_margins
-    from .confidence import pairwise_confidence
-    from .coverage import LOW_COVERAGE, claims_of, coverage_flags, with_min_coverage
-    from .datasets import gumbel_leaderboard, list_examples, load_example
-    from .distances import (
+    from .board._coverage import (
+        LOW_COVERAGE,
+        claims_of,
+        coverage_flags,
+        with_min_coverage,
+    )
+    from .board._instances import InstanceScores
+    from .board._leaderboard import Leaderboard
+    from .comparison._analysis import analyze
+    from .comparison._compare import compare, compare_rules
+    from .comparison._distances import (
         kendall_tau,
         kendall_tau_distance,
         rank_changes,
         top_k_agreement,
     )
+    from .comparison._task_distances import (
+        ranking_objective,
+        task_dispersion,
+        task_distance,
+    )
+    from .datasets import gumbel_leaderboard, list_examples, load_example
     from .errors import (
         CompositeScoreError,
         ConsensusError,
@@ -185,6 +193,11 @@ if TYPE_CHECKING:  # what type checkers and IDEs see behind the lazy names (a te
         UnknownSystemError,
         UnknownTaskError,
     )
+    from .exact._condorcet import condorcet_weights, weighted_margins
+    from .exact._kemeny import kemeny, kemeny_objective, weak_objective
+    from .exact._prospective import prospective
+    from .exact._sensitivity import weight_sensitivity
+    from .exact._winning import winning_weights
     from .formats import (
         from_pref_voting,
         read_format,
@@ -192,19 +205,9 @@ if TYPE_CHECKING:  # what type checkers and IDEs see behind the lazy names (a te
         to_pref_voting,
         write_preflib,
     )
-    from .impute import (
-        impute_pairwise,
-        mean_baseline,
-        partial_ranking_matrix,
-        position_distribution,
-        sigma_2l,
-        sigma_l,
-    )
-    from .instance_source import InstanceSource
-    from .instances import InstanceScores
-    from .kemeny import kemeny, kemeny_objective, weak_objective
-    from .leaderboard import Leaderboard
-    from .majority import (
+    from .io._readers import read_instances, read_leaderboard
+    from .majority._pairwise import PairwiseMatrix, pairwise
+    from .majority._relation import (
         beats,
         condorcet_cycle,
         condorcet_loser,
@@ -217,11 +220,19 @@ if TYPE_CHECKING:  # what type checkers and IDEs see behind the lazy names (a te
         smith_set,
         weak_condorcet_winners,
     )
-    from .pairwise import PairwiseMatrix, pairwise
-    from .preparation import Prepared, prepare
-    from .prospective import prospective
-    from .readers import read_instances, read_leaderboard
+    from .missing._confidence import pairwise_confidence
+    from .missing._impute import (
+        impute_pairwise,
+        mean_baseline,
+        partial_ranking_matrix,
+        position_distribution,
+        sigma_2l,
+        sigma_l,
+    )
+    from .missing._instance_source import InstanceSource
+    from .missing._preparation import Prepared, prepare
     from .report import render
+    from .resampling._stability import rank_stability
     from .results import (
         Analysis,
         Check,
@@ -244,10 +255,6 @@ if TYPE_CHECKING:  # what type checkers and IDEs see behind the lazy names (a te
         WeightConstraint,
     )
     from .rules import rank
-    from .sensitivity import weight_sensitivity
-    from .stability import rank_stability
-    from .task_distances import ranking_objective, task_dispersion, task_distance
-    from .winning import winning_weights
 
 
 #: Public names that are modules themselves (the others are functions, classes, errors).
@@ -266,17 +273,3 @@ def __getattr__(name: str) -> Any:
 
 def __dir__() -> list[str]:
     return sorted(set(globals()) | set(__all__))
-
-
-class _Package(types.ModuleType):
-    """The package module. Importing a submodule binds it as an attribute of the package;
-    where a public function has the submodule's name (``kemeny``, ``pairwise``, ``compare``,
-    ``prospective``), the function keeps the name (the module stays in ``sys.modules``)."""
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        if isinstance(value, types.ModuleType) and name in _EXPORTS and name not in _SUBMODULES:
-            return
-        super().__setattr__(name, value)
-
-
-sys.modules[__name__].__class__ = _Package

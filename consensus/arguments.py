@@ -2,7 +2,7 @@
 
 A wrong type (``weights=[1]``, ``lower_is_better=5``, ``n_systems=5.0``) raises the
 package's own error naming the argument and the fix, before any work, instead of a bare
-``TypeError`` from deep inside. :mod:`consensus.validation` checks the values themselves
+``TypeError`` from deep inside. :mod:`consensus.board._validation` checks the values themselves
 against the table (known tasks, finite weights, ...).
 """
 

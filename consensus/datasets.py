@@ -55,8 +55,8 @@ import numpy as np
 import pandas as pd
 
 from .arguments import check_count, check_rng_seed
+from .board._leaderboard import Leaderboard
 from .errors import DegenerateTaskWarning, InvalidOptionError
-from .leaderboard import Leaderboard
 
 __all__ = [
     "Example",

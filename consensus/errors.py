@@ -12,7 +12,7 @@ import difflib
 from collections.abc import Iterable, Sequence
 
 from .hints import cli_text
-from .problems import grouped_problems, one_line
+from .io._problems import grouped_problems, one_line
 
 __all__ = [
     "ConsensusError", "LeaderboardError", "DuplicateLabelError", "EmptyLabelError", "NonNumericScoreError",
@@ -124,7 +124,7 @@ class EmptyLabelError(LeaderboardError):
     def __init__(self, kind: str, position: int, *, where: str = "", hint: str = "") -> None:
         self.kind, self.position, self.where = kind, position, where
         self.hint = hint or f"give every {kind} a name"
-        self.group_key = ("empty name", kind, self.hint)  # grouped with its like (consensus.problems)
+        self.group_key = ("empty name", kind, self.hint)  # grouped with its like (consensus.io._problems)
         super().__init__(f"{kind} at position {position + 1}{where} has an empty name; {self.hint}")
 
 
@@ -538,7 +538,7 @@ MAX_PROBLEMS = 20
 
 class LeaderboardErrors(LeaderboardError):
     """Several problems found in one pass over a table, reported together (so one run tells
-    the user everything to fix), identical ones grouped (:func:`consensus.problems.grouped_problems`):
+    the user everything to fix), identical ones grouped (:func:`consensus.io._problems.grouped_problems`):
     a line per kind, up to :data:`MAX_PROBLEMS`; one kind of problem is its line alone.
 
     Parameters
@@ -576,7 +576,7 @@ class LeaderboardErrors(LeaderboardError):
         Returns
         -------
         str
-            The grouped line of one kind of problem, else :func:`consensus.problems.one_line`.
+            The grouped line of one kind of problem, else :func:`consensus.io._problems.one_line`.
         """
         return cli_text(self.summary[0]) if self._one_kind else one_line(self.summary, self.n_found)
 

@@ -20,7 +20,7 @@ import pandas as pd
 import pytest
 
 import consensus as cs
-import consensus.condorcet as condorcet_module
+import consensus.exact._condorcet as condorcet_module
 import solvers.backends
 import solvers.linear_ordering as lo
 from consensus import experiments

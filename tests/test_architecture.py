@@ -93,7 +93,7 @@ def test_solvers_never_import_consensus():
 def test_no_result_module_imports_the_code_that_produces_it():
     graph = _graph()
     # consensus.hints: text helpers with no package import (how a name is shown, API hints as flags)
-    allowed = {"consensus.errors", "consensus.certificates", "consensus.pairwise", "consensus.leaderboard", "consensus.hints"}
+    allowed = {"consensus.errors", "consensus.exact._certificates", "consensus.majority._pairwise", "consensus.board._leaderboard", "consensus.hints"}
     for module in graph:
         if module.startswith("consensus.results"):
             outside = {d for d in graph.successors(module) if not d.startswith("consensus.results")} - allowed
@@ -141,8 +141,10 @@ def test_version_and_help_import_no_heavy_dependency():
 def test_type_checkers_see_every_lazy_name():
     """The lazy top level (PEP 562) hides its names from type checkers and IDEs: the
     ``TYPE_CHECKING`` block of ``consensus/__init__`` imports each one from the module
-    ``_EXPORTS`` loads it from, and both packages ship ``py.typed``."""
-    for package in ("consensus", "consensus/formats"):
+    ``_EXPORTS`` loads it from (so do the stage packages and ``formats``), and both packages
+    ship ``py.typed``."""
+    stages = ("io", "board", "majority", "missing", "exact", "comparison", "resampling")
+    for package in ("consensus", "consensus/formats", *(f"consensus/{stage}" for stage in stages)):
         tree = ast.parse((ROOT / package / "__init__.py").read_text(encoding="utf-8"))
         exports = next(ast.literal_eval(node.value) for node in tree.body
                        if isinstance(node, ast.AnnAssign) and getattr(node.target, "id", "") == "_EXPORTS")
@@ -154,8 +156,21 @@ def test_type_checkers_see_every_lazy_name():
             for alias in node.names:
                 seen[alias.name] = node.module or alias.name
         assert seen == exports, package
+        if package != "consensus":  # every public name of a stage lives in a private module
+            assert all(module.startswith("_") for module in exports.values()) or package.endswith("formats"), package
     assert (ROOT / "consensus" / "py.typed").exists() and (ROOT / "solvers" / "py.typed").exists()
     assert '"py.typed"' in (ROOT / "pyproject.toml").read_text(encoding="utf-8")
+
+
+def test_the_folders_show_the_data_flow():
+    """No flat module is left at the top of the package but the shared foundations; every stage
+    is a package of private modules, and a public name the top level exports lives in one."""
+    flat = sorted(p.stem for p in (ROOT / "consensus").glob("*.py"))
+    assert flat == ["__init__", "__main__", "_lazy", "_version", "arguments", "datasets", "errors", "hints"], flat
+    import consensus as cs
+
+    for name in cs.__all__:  # the stage modules are private: cs.kemeny is the function, there is no module of that name
+        assert not (ROOT / "consensus" / f"{name}.py").exists() or name in ("datasets",), name
 
 
 def test_a_pairwise_comparison_loads_no_solver():
@@ -184,7 +199,9 @@ def test_the_package_exports_resolve_lazily_to_the_right_objects():
     code = (
         "import sys, types, consensus as cs\n"
         "assert 'pandas' not in sys.modules\n"
-        "import consensus.kemeny, consensus.pairwise, consensus.compare, consensus.prospective\n"
+        "import consensus.io, consensus.board, consensus.majority, consensus.missing, consensus.exact\n"
+        "import consensus.comparison, consensus.resampling\n"
+        "assert 'pandas' not in sys.modules  # a stage package imports nothing until a name is used\n"
         "for name in cs.__all__:\n"
         "    value = getattr(cs, name)\n"
         "    is_module = isinstance(value, types.ModuleType)\n"
@@ -240,7 +257,7 @@ def test_every_public_function_has_a_numpydoc_docstring():
 
 def test_a_result_verifies_in_a_process_that_never_loaded_its_producer():
     """No registry to fill first: a linear-rule weights result verifies in a process that has
-    not imported consensus.winning (with the former hook list, verify() raised IndexError there;
+    not imported consensus.exact._winning (with the former hook list, verify() raised IndexError there;
     the result names its checker and it is imported on use)."""
     import subprocess
     import sys
@@ -249,9 +266,9 @@ def test_a_result_verifies_in_a_process_that_never_loaded_its_producer():
         "import dataclasses, sys, consensus as cs\n"
         "toy = cs.load_example('votenrank-toy')\n"
         "found = cs.condorcet_weights(toy, 'B')\n"
-        "assert 'consensus.winning' not in sys.modules\n"
+        "assert 'consensus.exact._winning' not in sys.modules\n"
         "as_borda = dataclasses.replace(found, rule='borda')\n"
-        "print(type(as_borda.verify(toy)).__name__, 'consensus.winning' in sys.modules)\n"
+        "print(type(as_borda.verify(toy)).__name__, 'consensus.exact._winning' in sys.modules)\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.split() == ["bool", "True"]

@@ -188,7 +188,7 @@ def test_analyze_examples_and_synthetic(capsys):
 
 
 def test_analyze_failed_self_check_exits_1(capsys, monkeypatch):
-    import consensus.analysis as analysis
+    import consensus.comparison._analysis as analysis
 
     real = analysis.published_values
     monkeypatch.setattr(analysis, "published_values", lambda name: [

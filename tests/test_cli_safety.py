@@ -228,7 +228,7 @@ def test_max_memory_is_one_setting_for_every_memory_check(tmp_path, capsys):
     """--max-memory (CONSENSUS_MAX_MEMORY) bounds what the command may hold, counted from what the
     process holds now: 1,500 systems need about 172 MiB more for the pairwise comparison, refused
     with 20% less than that left, answered with 30% more."""
-    from consensus.limits import _status_bytes
+    from consensus.io._limits import _status_bytes
 
     board = tmp_path / "board.csv"
     board.write_text("model,t1,t2,t3\n" + "".join(f"m{i},{i % 97},{i % 89},{i % 83}\n" for i in range(1500)))
@@ -248,9 +248,9 @@ def test_resamples_and_repetitions_are_bounded_by_memory(scores, capsys, monkeyp
     """--resamples 10**11 would hold terabytes of positions: refused before any seed is drawn or
     progress is shown, with how many fit; a MemoryError the checks did not foresee names the bound
     hit, not the input."""
-    import consensus.limits
+    import consensus.io._limits
 
-    monkeypatch.setattr(consensus.limits, "available_memory", lambda: 8 * 1024**3)
+    monkeypatch.setattr(consensus.io._limits, "available_memory", lambda: 8 * 1024**3)
     assert main(["stability", str(scores), "--resamples", str(10**11), "--rules", "mean,borda"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "100000000000 resamples would hold about" in err

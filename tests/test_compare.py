@@ -13,8 +13,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import consensus as cs
-from consensus.compare import compare_rules
-from consensus.distances import (
+from consensus.comparison._compare import compare_rules
+from consensus.comparison._distances import (
     as_tiers,
     kendall_tau,
     kendall_tau_distance,
@@ -23,7 +23,7 @@ from consensus.distances import (
     top_k_agreement,
 )
 from consensus.errors import InvalidOptionError, UnknownSystemError
-from consensus.task_distances import (
+from consensus.comparison._task_distances import (
     ranking_objective,
     task_dispersion,
     task_distance,
@@ -299,7 +299,7 @@ def test_kemeny_distance_lies_between_half_and_all_of_the_dispersion(table):
 
 @given(st.lists(st.integers(0, 6), max_size=70))
 def test_inversion_count_matches_the_pair_loop(values):
-    from consensus.distances import _strict_inversions
+    from consensus.comparison._distances import _strict_inversions
 
     naive = sum(1 for i, j in itertools.combinations(range(len(values)), 2) if values[i] > values[j])
     assert _strict_inversions(np.array(values, dtype=np.int64)) == naive

@@ -16,7 +16,7 @@ from hypothesis import assume, given
 from hypothesis import strategies as st
 
 import consensus as cs
-import consensus.condorcet as cond
+import consensus.exact._condorcet as cond
 from consensus.errors import (
     InvalidOptionError,
     SolveFailedError,

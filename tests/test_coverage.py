@@ -15,8 +15,8 @@ import pandas as pd
 import pytest
 
 import consensus as cs
-from consensus.compare import DEFAULT_RULES
-from consensus.coverage import (
+from consensus.comparison._compare import DEFAULT_RULES
+from consensus.board._coverage import (
     LOW_COVERAGE,
     coverage_flags,
     with_min_coverage,

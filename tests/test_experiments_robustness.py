@@ -16,7 +16,7 @@ from scipy.stats import kendalltau
 import consensus as cs
 from consensus.errors import InvalidOptionError
 from consensus.experiments import manipulation, missing_scores, scaling, task_removal
-from consensus.repetitions import run_repetitions, spawn_seeds
+from consensus.resampling._repetitions import run_repetitions, spawn_seeds
 from consensus.results import ExperimentResult
 
 from .cli_runner import run_cli

@@ -13,7 +13,7 @@ import consensus as cs
 from consensus.cli import main
 from consensus.formats import read_model_dir
 from consensus.formats.errors import FormatError
-from consensus.json_input import MAX_DEPTH, JsonDepthError, RepeatedKeyError
+from consensus.io._json_input import MAX_DEPTH, JsonDepthError, RepeatedKeyError
 
 BOARD = {"qa": {"a": 0.7, "b": 0.5, "c": 0.6}, "nli": {"a": 0.4, "b": 0.9, "c": 0.5}}
 
@@ -188,7 +188,7 @@ def _compressed(kind: str, path, data: bytes):
     import lzma
     import zipfile
 
-    from consensus.opening import COMPRESSIONS
+    from consensus.io._opening import COMPRESSIONS
 
     target = path.with_name(path.name + COMPRESSIONS[kind][1][0])
     if kind == "zip":
@@ -209,9 +209,9 @@ KINDS = ["gzip", "bz2", "xz", "zstd", "zip"]
 def test_a_compression_bomb_is_refused_early_with_one_line(kind, tmp_path, capsys, monkeypatch):
     """Every compression the package decompresses is bounded: a bomb stops at the ratio check,
     a large file at the size limit, each with one line naming the file and the flag."""
-    from consensus.limits import BOMB_AFTER
+    from consensus.io._limits import BOMB_AFTER
 
-    monkeypatch.setattr("consensus.opening.BOMB_AFTER", BOMB_AFTER // 16)  # the same check, sooner (CI time)
+    monkeypatch.setattr("consensus.io._opening.BOMB_AFTER", BOMB_AFTER // 16)  # the same check, sooner (CI time)
     bomb = _compressed(kind, tmp_path / "bomb.csv", b"model,qa\n" + b"a,1\n" * (1 << 20))  # 4 MB of rows
     with pytest.raises(cs.InputTooLargeError, match="it looks like a compression bomb"):
         cs.read_leaderboard(bomb)
@@ -229,7 +229,7 @@ def test_a_compression_bomb_is_refused_early_with_one_line(kind, tmp_path, capsy
 def test_a_compressed_file_is_named_so_and_read_whole(kind, tmp_path, capsys):
     """A compressed file not named so is refused with the name to give it (not 'not UTF-8');
     cut short it is 'truncated or damaged', never an internal error."""
-    from consensus.opening import COMPRESSIONS
+    from consensus.io._opening import COMPRESSIONS
 
     board = _compressed(kind, tmp_path / "board.csv", b"model,qa,nli\na,1,2\nb,2,1\nc,3,3\n")
     assert cs.read_leaderboard(board).systems == ("a", "b", "c")
@@ -276,7 +276,7 @@ def test_input_limits_name_the_flag_that_raises_them(tmp_path, capsys, monkeypat
     with pytest.raises(cs.InputTooLargeError, match=r"holds more than 100 cells \(a blank line counts as one\) by line 95"):
         cs.read_leaderboard(plain)
     monkeypatch.delenv("CONSENSUS_MAX_INPUT_BYTES")
-    monkeypatch.setattr("consensus.opening.MAX_LINE_CHARS", 1000)
+    monkeypatch.setattr("consensus.io._opening.MAX_LINE_CHARS", 1000)
     plain.write_text("model,t1\na," + "9" * 5000 + "\nb,1\n")
     with pytest.raises(cs.InputTooLargeError, match="line 2 is longer than 1,000 characters"):
         cs.read_leaderboard(plain)
@@ -305,7 +305,7 @@ def test_a_truncated_gzip_and_a_header_alone_are_errors_not_crashes(tmp_path, ca
 def test_one_number_rule_for_cells_weights_and_files(tmp_path, capsys):
     """'1_0' and non-ASCII digits are numbers to Python's float, not to the package: refused the
     same way in a cell and in --weights; a weights file gives JSON numbers, not strings."""
-    from consensus.cells import parse_number
+    from consensus.io._cells import parse_number
 
     assert [parse_number(t) for t in ("10", " 1e1 ", "1_0", "\uff11\uff10", "\u0661\u0660", "ten")] == [10.0, 10.0, None, None, None, None]
     board = tmp_path / "board.csv"
@@ -331,16 +331,16 @@ def test_zip_and_bz2_edge_cases_are_named_not_crashes(tmp_path, monkeypatch):
     import struct
     import zipfile
 
-    from consensus.limits import BOMB_AFTER
+    from consensus.io._limits import BOMB_AFTER
 
-    monkeypatch.setattr("consensus.opening.BOMB_AFTER", BOMB_AFTER // 16)
+    monkeypatch.setattr("consensus.io._opening.BOMB_AFTER", BOMB_AFTER // 16)
     bomb = _compressed("zip", tmp_path / "liar.csv", b"model,qa\n" + b"a,1\n" * (1 << 20))
     data = bytearray(bomb.read_bytes())
     central = data.index(b"PK\x01\x02")
     data[central + 20 : central + 24] = struct.pack("<I", 0xFFFFFFF0)  # the directory's compressed size
     bomb.write_bytes(bytes(data))
     assert zipfile.ZipFile(bomb).infolist()[0].compress_size == 0xFFFFFFF0
-    from consensus.opening import _open_zip
+    from consensus.io._opening import _open_zip
 
     try:
         member, compressed = _open_zip(bomb)
@@ -371,9 +371,9 @@ def test_zip_and_bz2_edge_cases_are_named_not_crashes(tmp_path, monkeypatch):
 def test_instance_files_are_decompressed_with_the_same_bounds(tmp_path, monkeypatch):
     """--instances folders, globs and single files were handed to pandas, which decompressed
     them without the size limit or the bomb check."""
-    from consensus.limits import BOMB_AFTER
+    from consensus.io._limits import BOMB_AFTER
 
-    monkeypatch.setattr("consensus.opening.BOMB_AFTER", BOMB_AFTER // 16)
+    monkeypatch.setattr("consensus.io._opening.BOMB_AFTER", BOMB_AFTER // 16)
     folder = tmp_path / "logs"
     folder.mkdir()
     for kind, system in (("gzip", "a"), ("xz", "b")):  # one file per model

@@ -1,4 +1,4 @@
-"""Tests for consensus.instances: InstanceScores and read_instances."""
+"""Tests for consensus.board._instances: InstanceScores and read_instances."""
 
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ from consensus.errors import (
     TooFewSystemsError,
     UnknownTaskError,
 )
-from consensus.inputs import as_pairwise
+from consensus.majority._inputs import as_pairwise
 
 
 @pytest.fixture

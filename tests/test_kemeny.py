@@ -1,4 +1,4 @@
-"""consensus.kemeny: known answers, brute-force cross-checks, properties, honest statuses."""
+"""consensus.exact._kemeny: known answers, brute-force cross-checks, properties, honest statuses."""
 
 from __future__ import annotations
 
@@ -24,7 +24,7 @@ from consensus import (
     kemeny,
     kemeny_objective,
 )
-from consensus.inputs import as_pairwise
+from consensus.majority._inputs import as_pairwise
 from solvers import SolverError, SolveStatus, available_backends
 from solvers.brute_force import brute_force_linear_ordering
 from solvers.linear_ordering import majority_components

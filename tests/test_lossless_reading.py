@@ -25,9 +25,9 @@ from hypothesis import strategies as st
 import consensus as cs
 from consensus.cli import main
 from consensus.errors import LeaderboardError, NonNumericScoreError
-from consensus.file_tables import read_delimited
-from consensus.instance_files import ragged_lines
-from consensus.readers import read_table
+from consensus.io._file_tables import read_delimited
+from consensus.io._instance_files import ragged_lines
+from consensus.io._readers import read_table
 from tests.cli_runner import run_cli_many
 
 

@@ -20,7 +20,7 @@ from consensus.errors import (
     MissingScoreError,
     NonPositiveScoreError,
 )
-from consensus.impute import (
+from consensus.missing._impute import (
     impute_pairwise,
     order_statistic_table,
     partial_ranking_matrix,

@@ -13,7 +13,7 @@ import pytest
 
 import consensus as cs
 from consensus.errors import InvalidOptionError, MissingScoreError
-from consensus.preparation import MISSING_POLICIES, check_missing
+from consensus.missing._preparation import MISSING_POLICIES, check_missing
 
 
 @pytest.fixture()

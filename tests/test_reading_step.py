@@ -13,8 +13,8 @@ import pandas as pd
 import pytest
 
 import consensus as cs
-from consensus.columns import role_by_name
-from consensus.coverage import comparability, set_aside
+from consensus.io._columns import role_by_name
+from consensus.board._coverage import comparability, set_aside
 from consensus.formats.metrics import column_direction
 
 from . import real_shapes as shapes

@@ -15,9 +15,9 @@ import pandas as pd
 import pytest
 
 import consensus as cs
-from consensus.analysis import example_checks, published_values
+from consensus.comparison._analysis import example_checks, published_values
 from consensus.errors import InvalidOptionError
-from consensus.majority import majority_summary
+from consensus.majority._relation import majority_summary
 from consensus.report import FORMATS, render
 
 
@@ -108,8 +108,8 @@ def test_comparison_rankings_and_rank_changes(votenrank_toy):
 
 def test_compare_reuses_a_given_kemeny_result(votenrank_toy, monkeypatch):
     result = cs.kemeny(votenrank_toy)
-    kemeny_module = importlib.import_module("consensus.kemeny")  # the module (cs.kemeny is the function)
-    monkeypatch.setattr(kemeny_module, "kemeny", lambda *a, **k: pytest.fail("re-solved"))
+    compare_module = importlib.import_module("consensus.comparison._compare")  # the name compare_rules calls
+    monkeypatch.setattr(compare_module, "kemeny", lambda *a, **k: pytest.fail("re-solved"))
     comp = cs.compare_rules(votenrank_toy, rules=["borda"], kemeny_result=result)
     assert comp.kemeny is result
 
@@ -147,7 +147,7 @@ def test_checks_catch_a_wrong_answer(votenrank_toy):
 
 
 def test_analysis_renders_without_re_solving(toy_analysis, monkeypatch):
-    for name, function in (("consensus.kemeny", "kemeny"), ("consensus.prospective", "prospective")):
+    for name, function in (("consensus.comparison._compare", "kemeny"), ("consensus.comparison._analysis", "prospective_systems")):
         monkeypatch.setattr(importlib.import_module(name), function, lambda *a, **k: pytest.fail("re-solved"))
     for fmt in FORMATS:
         assert render(toy_analysis, format=fmt)

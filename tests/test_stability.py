@@ -14,10 +14,10 @@ import consensus as cs
 from consensus.errors import InvalidOptionError
 from consensus.experiments.missing import gumbel_instances
 from consensus.plot import plot_stability
-from consensus.repetitions import spawn_seeds
+from consensus.resampling._repetitions import spawn_seeds
 from consensus.results import StabilityResult
-from consensus.rule_runs import DEFAULT_RULES, rule_positions
-from consensus.stability import rank_stability
+from consensus.resampling._rule_runs import DEFAULT_RULES, rule_positions
+from consensus.resampling._stability import rank_stability
 
 SMALL_RULES = ("mean", "borda", "copeland", "minimax")
 

@@ -99,7 +99,7 @@ def _restore_sigint(previous: Any) -> None:
 def _input_limit(args: argparse.Namespace) -> Iterator[None]:
     """``--max-input-size`` and ``--max-memory``: this command's limits, set in their environment
     variables while it runs (restored after)."""
-    from ..limits import MAX_INPUT_VAR, MAX_MEMORY_VAR, parse_size
+    from ..io._limits import MAX_INPUT_VAR, MAX_MEMORY_VAR, parse_size
 
     with contextlib.ExitStack() as stack:
         for flag, variable in (("--max-input-size", MAX_INPUT_VAR), ("--max-memory", MAX_MEMORY_VAR)):
@@ -201,7 +201,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _out_of_memory(exc: MemoryError) -> str:
     """The line for a MemoryError the checks did not foresee: the bound that was hit, not the input blamed."""
-    from ..limits import BOUND_NAMES, memory_limits
+    from ..io._limits import BOUND_NAMES, memory_limits
 
     detail = f" ({' '.join(str(exc).split())[:200]})" if str(exc) else ""
     limits = memory_limits()

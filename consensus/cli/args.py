@@ -71,9 +71,9 @@ def _names(values: Sequence[str] | None) -> list[str]:
 
 
 def _number(text: str, what: str) -> float:
-    """A number on the command line, by the rule of score cells (``consensus.cells.parse_number``:
+    """A number on the command line, by the rule of score cells (``consensus.io._cells.parse_number``:
     ASCII, no ``_``)."""
-    from ..cells import parse_number
+    from ..io._cells import parse_number
 
     value = parse_number(text)
     if value is None:
@@ -198,7 +198,7 @@ def parse_groups(spec: str | None) -> dict[str, list[str]] | None:
 
 
 def _read_json(path: Path, option: str) -> Any:
-    from ..json_input import loads
+    from ..io._json_input import loads
 
     try:
         return loads(path.read_text(encoding="utf-8"), f"{option} {str(path)!r}")
@@ -240,7 +240,7 @@ def option_value(text: str) -> Any:
     >>> option_value("[1, 1, 0.5]"), option_value("true"), option_value("winning_votes")
     ([1, 1, 0.5], True, 'winning_votes')
     """
-    from ..json_input import loads
+    from ..io._json_input import loads
 
     try:
         return loads(text, "--option")
@@ -266,7 +266,7 @@ def is_leaderboard(data: Any) -> bool:
     >>> is_leaderboard(cs.load_example("votenrank-toy")), is_leaderboard(None)
     (True, False)
     """
-    from ..leaderboard import Leaderboard
+    from ..board._leaderboard import Leaderboard
 
     return isinstance(data, Leaderboard)
 

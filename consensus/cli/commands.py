@@ -22,8 +22,8 @@ def cmd_analyze(args: argparse.Namespace) -> int:
     """Run ``consensus analyze``: the full self-checking report on FILE or a built-in example.
 
     With ``--list-examples`` it only lists the built-in examples. Otherwise it loads the
-    data (instance-level scores averaged per task), runs :func:`consensus.analysis.analyze`
-    with ``--rules`` (default: ``consensus.compare.DEFAULT_RULES``), renders the report in
+    data (instance-level scores averaged per task), runs :func:`consensus.comparison._analysis.analyze`
+    with ``--rules`` (default: ``consensus.comparison._compare.DEFAULT_RULES``), renders the report in
     ``--format`` to stdout or ``--output`` and saves ``--plot``.
 
     Parameters
@@ -85,7 +85,7 @@ def _list_examples(args: argparse.Namespace) -> int:
 
 def _analysis(args: argparse.Namespace) -> Any:
     """The :class:`~consensus.Analysis` of ``analyze`` and ``report``, from the parsed options."""
-    from ..analysis import analyze
+    from ..comparison._analysis import analyze
 
     table, source, example = load(args, leaderboard=True)
     progress = progress_for(args, "Kemeny consensus")
@@ -151,7 +151,7 @@ def cmd_report(args: argparse.Namespace) -> int:
 
 
 def _default_rules() -> list[str]:
-    from ..compare import DEFAULT_RULES
+    from ..comparison._compare import DEFAULT_RULES
 
     return list(DEFAULT_RULES)
 
@@ -243,7 +243,7 @@ def cmd_kemeny(args: argparse.Namespace) -> int:
         (:func:`consensus.cli.main` prints it as one line and returns 2).
     """
     data, source, _ = load(args, leaderboard=False)
-    from ..kemeny import kemeny
+    from ..exact._kemeny import kemeny
     from ..report import render
 
     progress = progress_for(args, "Kemeny consensus")
@@ -298,9 +298,9 @@ def cmd_prospective(args: argparse.Namespace) -> int:
         Bad scores, an unknown ``--system``, or a failed solve (:func:`consensus.cli.main`
         prints it as one line and returns 2).
     """
-    from ..prospective import prospective
+    from ..exact._prospective import prospective
+    from ..exact._winning import winning_weights
     from ..report import render
-    from ..winning import winning_weights
 
     table, source, _ = load(args, leaderboard=True)
     bounds: dict[str, Any] = {"missing": args.missing, "scored_tasks_only": not args.all_tasks}
@@ -386,8 +386,8 @@ def cmd_sensitivity(args: argparse.Namespace) -> int:
     ConsensusError
         Bad scores, a rule or target that does not apply, or a failed solve.
     """
+    from ..exact._sensitivity import weight_sensitivity
     from ..report import render
-    from ..sensitivity import weight_sensitivity
 
     table, source, _ = load(args, leaderboard=True)
     options: dict[str, Any] = {"missing": args.missing, "solver": args.solver, **_weight_rule_options(args)}
@@ -413,7 +413,7 @@ def cmd_sensitivity(args: argparse.Namespace) -> int:
 def cmd_compare(args: argparse.Namespace) -> int:
     """Run ``consensus compare``: every rule against the exact Kemeny ranking (:func:`consensus.compare_rules`).
 
-    Uses ``--rules`` (default: ``consensus.compare.DEFAULT_RULES``), ``--baseline`` and
+    Uses ``--rules`` (default: ``consensus.comparison._compare.DEFAULT_RULES``), ``--baseline`` and
     ``--k`` (default 1, 3, 5); ``--plot`` saves the rank changes.
 
     Parameters
@@ -434,7 +434,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
         Bad scores, an unknown rule, or a failed Kemeny solve (:func:`consensus.cli.main`
         prints it as one line and returns 2).
     """
-    from ..compare import compare_rules
+    from ..comparison._compare import compare_rules
     from ..report import render
 
     table, source, _ = load(args, leaderboard=True)
@@ -470,8 +470,8 @@ def cmd_compare(args: argparse.Namespace) -> int:
 def cmd_impute(args: argparse.Namespace) -> int:
     """Run ``consensus impute``: the imputed pairwise matrix and Hoeffding confidence intervals.
 
-    Calls :func:`consensus.impute.impute_pairwise` (``--levels``) and
-    :func:`consensus.confidence.pairwise_confidence` (``--delta``) on FILE (instance-level
+    Calls :func:`consensus.missing._impute.impute_pairwise` (``--levels``) and
+    :func:`consensus.missing._confidence.pairwise_confidence` (``--delta``) on FILE (instance-level
     scores used as they are), renders both in ``--format``; ``--plot`` saves the
     confidence figure.
 
@@ -493,8 +493,8 @@ def cmd_impute(args: argparse.Namespace) -> int:
         Bad scores, or ``--delta`` not below 1 (:func:`consensus.cli.main` prints it as one
         line and returns 2).
     """
-    from ..confidence import pairwise_confidence
-    from ..impute import impute_pairwise
+    from ..missing._confidence import pairwise_confidence
+    from ..missing._impute import impute_pairwise
     from ..report import render
 
     data, source, _ = load(args, leaderboard=False)

@@ -97,7 +97,7 @@ def _read_tool_output(args: argparse.Namespace) -> tuple[Any, list[str]]:
     """``--from TOOL``: FILE read by :func:`consensus.formats.read_format`, with the notes to show."""
     from ..errors import cli_text
     from ..formats import format_options, read_format
-    from ..readers import apply_reading_options
+    from ..io._readers import apply_reading_options
 
     given = [name for name in _TABLE_ONLY if getattr(args, name, None) not in (None, False, [])]
     if given:
@@ -144,7 +144,7 @@ def _read_tool_output(args: argparse.Namespace) -> tuple[Any, list[str]]:
 def _read_file(args: argparse.Namespace) -> tuple[Any, list[str]]:
     """The leaderboard (or instance scores) of FILE and the notes to show."""
     from ..errors import cli_text
-    from ..readers import frame_to_leaderboard, read_table
+    from ..io._readers import frame_to_leaderboard, read_table
 
     if getattr(args, "from_format", None):
         return _read_tool_output(args)
@@ -158,7 +158,7 @@ def _read_file(args: argparse.Namespace) -> tuple[Any, list[str]]:
     if instances and long:
         raise UsageError("--long and --instances cannot be used together")
     if instances:
-        from ..readers import read_instances
+        from ..io._readers import read_instances
 
         if (args.dedupe or args.tasks or args.exclude or args.groups or args.split_composite or args.index_col
                 or getattr(args, "keep_columns", None) or args.higher_is_better or args.no_infer):
@@ -166,7 +166,7 @@ def _read_file(args: argparse.Namespace) -> tuple[Any, list[str]]:
                 "--instances files take --lower-is-better, --weights and --sep only (not --dedupe, --tasks, --exclude, "
                 "--groups, --split-composite, --index-col, --keep-columns, --higher-is-better, --no-infer)"
             )
-        from ..instance_sets import is_many
+        from ..io._instance_sets import is_many
 
         many = is_many(path)
         names = [None if many and name == FROM_FILE_NAME else name for name in instances]
@@ -210,7 +210,7 @@ def _synthetic_requested(args: argparse.Namespace) -> bool:
 def _load_example(args: argparse.Namespace) -> tuple[Any, str, str | None]:
     """A built-in example (with the shared options applied) for ``analyze`` without FILE."""
     from ..datasets import load_example
-    from ..readers import apply_reading_options
+    from ..io._readers import apply_reading_options
 
     name = args.example or ("gumbel" if _synthetic_requested(args) else "votenrank-toy")
     params: dict[str, Any] = {}

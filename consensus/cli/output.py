@@ -417,11 +417,11 @@ def warn_coverage(args: argparse.Namespace, obj: Any, table: Any) -> None:
     args : argparse.Namespace
         The parsed options (warnings are printed even with ``--quiet``).
     obj : result object
-        Its claims (:func:`consensus.coverage.claims_of`).
+        Its claims (:func:`consensus.board._coverage.claims_of`).
     table : Leaderboard or None
         The scores `obj` was computed on.
     """
-    from ..coverage import claims_of, coverage_flags
+    from ..board._coverage import claims_of, coverage_flags
     from ..hints import cli_text
 
     if not is_leaderboard(table) or not table.has_missing:

@@ -1,6 +1,6 @@
 """``consensus stability`` and ``consensus experiment``: many repetitions, with a progress bar.
 
-Both run a list of seeded repetitions (:mod:`consensus.repetitions`), in this process or on a
+Both run a list of seeded repetitions (:mod:`consensus.resampling._repetitions`), in this process or on a
 Dask cluster (``--scheduler processes`` or ``--scheduler tcp://host:port``), and show their
 progress with tqdm on stderr (``--quiet``: none).
 """
@@ -129,7 +129,7 @@ def cmd_stability(args: argparse.Namespace) -> int:
         Bad scores or options (:func:`consensus.cli.main` prints it as one line and returns 2).
     """
     from ..report import render
-    from ..stability import rank_stability
+    from ..resampling._stability import rank_stability
 
     data, source = _data(args, leaderboard=False)
     options: dict[str, Any] = {

@@ -7,7 +7,7 @@ setting), its ``summary()``, and a figure (:func:`consensus.plot.plot_experiment
 Repetition ``r`` draws from ``numpy.random.SeedSequence(seed).spawn(R)[r]``, so the table is
 the same in this process (``scheduler=None``), on a local Dask cluster
 (``scheduler="processes"``) or on a running one (a ``distributed.Client`` or its address):
-:mod:`consensus.repetitions`.
+:mod:`consensus.resampling._repetitions`.
 
 - :func:`manipulation` (Colombo et al. sec. 4.2): the rankings of ``t`` tasks reversed;
 - :func:`scaling` (sec. 4.3): one task's scores multiplied by ``lambda``;

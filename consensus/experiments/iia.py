@@ -31,7 +31,7 @@ github.com/PragmaticsLab/vote_and_rank, which produced Table 2) differ; the deci
   the last system, ``M - 3`` comparisons; ``add_last=False`` reproduces it.
 - **Randomness.** Repetition ``r`` orders the systems with
   ``numpy.random.default_rng(SeedSequence(seed).spawn(repetitions)[r]).permutation``
-  (:func:`consensus.repetitions.spawn_seeds`), so the table is the same in this process and
+  (:func:`consensus.resampling._repetitions.spawn_seeds`), so the table is the same in this process and
   on a Dask cluster. The authors use ``np.random.seed(r)`` and ``np.random.shuffle``: other
   orders, so the means agree within their standard errors, not digit for digit. `orders`
   replays given arrival orders instead (e.g. the authors' own, which gives Table 2 to the
@@ -88,13 +88,13 @@ import numpy as np
 import pandas as pd
 
 from ..arguments import check_count, check_seconds
+from ..board._leaderboard import Leaderboard
 from ..datasets import load_example
 from ..errors import DegenerateTaskWarning, InvalidOptionError, NonPositiveScoreError
-from ..leaderboard import Leaderboard
-from ..limits import check_repetitions
-from ..repetitions import check_scheduler, run_repetitions, spawn_seeds
+from ..io._limits import check_repetitions
+from ..resampling._repetitions import check_scheduler, run_repetitions, spawn_seeds
+from ..resampling._rule_runs import check_rules, loop_options
 from ..results import ExperimentResult
-from ..rule_runs import check_rules, loop_options
 from ..rules.registry import RULE_NAMES, rank
 from .perturbations import KEMENY_TIME_LIMIT
 
@@ -343,7 +343,7 @@ def iia(
     time_limit : float or None, default=10.0
         Seconds per Kemeny solve.
     scheduler : None, "processes", str or distributed.Client, default=None
-        Where the repetitions run (:func:`consensus.repetitions.run_repetitions`); the
+        Where the repetitions run (:func:`consensus.resampling._repetitions.run_repetitions`); the
         table is the same.
     n_jobs : int, optional
         Worker processes for ``scheduler="processes"``.

@@ -26,11 +26,11 @@ import numpy as np
 import pandas as pd
 
 from ..arguments import check_rng_seed, check_seed, name_list
+from ..board._instances import InstanceScores
+from ..board._leaderboard import Leaderboard
 from ..datasets import gumbel_leaderboard
 from ..errors import InvalidOptionError
-from ..impute import mean_baseline, sigma_2l, sigma_l
-from ..instances import InstanceScores
-from ..leaderboard import Leaderboard
+from ..missing._impute import mean_baseline, sigma_2l, sigma_l
 from ..results import RobustnessResult
 
 __all__ = ["gumbel_instances", "remove_scores", "robustness_experiment"]

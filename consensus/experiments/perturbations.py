@@ -1,7 +1,7 @@
 """Robustness experiments: manipulation, scaling, task removal and missing scores, for any rule.
 
 Each experiment perturbs a leaderboard at random, ranks it with every rule asked for
-(:func:`consensus.rule_runs.rule_positions`: exact Kemeny included, single-threaded,
+(:func:`consensus.resampling._rule_runs.rule_positions`: exact Kemeny included, single-threaded,
 warm-started, with a time limit per solve) and records Kendall's tau-b between the rule's
 ranking of the perturbed board and a reference ranking, one row per repetition x setting x
 rule. Conventions (the papers leave some open; these are the decisions):
@@ -52,14 +52,19 @@ import numpy as np
 import pandas as pd
 
 from ..arguments import check_count, check_seconds, name_list
+from ..board._leaderboard import Leaderboard
+from ..board._validation import finite_number
 from ..datasets import gumbel_leaderboard
 from ..errors import InvalidOptionError
-from ..leaderboard import Leaderboard
-from ..limits import check_repetitions
-from ..repetitions import check_progress, check_scheduler, run_repetitions, spawn_seeds
+from ..io._limits import check_repetitions
+from ..resampling._repetitions import (
+    check_progress,
+    check_scheduler,
+    run_repetitions,
+    spawn_seeds,
+)
+from ..resampling._rule_runs import DEFAULT_RULES, check_rules, rule_positions
 from ..results import ExperimentResult
-from ..rule_runs import DEFAULT_RULES, check_rules, rule_positions
-from ..validation import finite_number
 from .missing import remove_scores
 
 __all__ = ["manipulation", "missing_scores", "scaling", "task_removal"]
@@ -299,7 +304,7 @@ def manipulation(
     time_limit : float, default=10.0
         Seconds per Kemeny solve (``kemeny_status`` says ``"time_limit"`` past it).
     scheduler : None, "processes", str or distributed.Client, default=None
-        Where the repetitions run (:func:`consensus.repetitions.run_repetitions`); the
+        Where the repetitions run (:func:`consensus.resampling._repetitions.run_repetitions`); the
         table is the same.
     n_jobs : int, optional
         Worker processes for ``scheduler="processes"``.
@@ -357,7 +362,7 @@ def scaling(
     time_limit : float, default=10.0
         Seconds per Kemeny solve (``kemeny_status`` says ``"time_limit"`` past it).
     scheduler : None, "processes", str or distributed.Client, default=None
-        Where the repetitions run (:func:`consensus.repetitions.run_repetitions`); the
+        Where the repetitions run (:func:`consensus.resampling._repetitions.run_repetitions`); the
         table is the same.
     n_jobs : int, optional
         Worker processes for ``scheduler="processes"``.
@@ -416,7 +421,7 @@ def task_removal(
     time_limit : float, default=10.0
         Seconds per Kemeny solve (``kemeny_status`` says ``"time_limit"`` past it).
     scheduler : None, "processes", str or distributed.Client, default=None
-        Where the repetitions run (:func:`consensus.repetitions.run_repetitions`); the
+        Where the repetitions run (:func:`consensus.resampling._repetitions.run_repetitions`); the
         table is the same.
     n_jobs : int, optional
         Worker processes for ``scheduler="processes"``.
@@ -482,7 +487,7 @@ def missing_scores(
     time_limit : float, default=10.0
         Seconds per Kemeny solve (``kemeny_status`` says ``"time_limit"`` past it).
     scheduler : None, "processes", str or distributed.Client, default=None
-        Where the repetitions run (:func:`consensus.repetitions.run_repetitions`); the
+        Where the repetitions run (:func:`consensus.resampling._repetitions.run_repetitions`); the
         table is the same.
     n_jobs : int, optional
         Worker processes for ``scheduler="processes"``.

@@ -2,7 +2,7 @@
 
 JSON is parsed by Python's :mod:`json` (numbers exactly as written, ``NaN`` accepted as the
 tools write it), decoded as UTF-8 (a byte-order mark dropped), ``.gz`` decompressed, as in
-:mod:`consensus.file_tables`.
+:mod:`consensus.io._file_tables`.
 """
 
 from __future__ import annotations
@@ -13,9 +13,9 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
-from .. import json_input
 from ..errors import InvalidOptionError, LeaderboardError
-from ..file_tables import decode_error, open_binary, open_text
+from ..io import _json_input as json_input
+from ..io._file_tables import decode_error, open_binary, open_text
 from .errors import FormatError
 
 __all__ = ["find_files", "load_json", "json_lines", "PathSpec"]

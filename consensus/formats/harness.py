@@ -41,9 +41,9 @@ from typing import Any
 
 import pandas as pd
 
+from ..board._instances import InstanceScores
+from ..board._leaderboard import Leaderboard
 from ..errors import InvalidOptionError, UnknownTaskError
-from ..instances import InstanceScores
-from ..leaderboard import Leaderboard
 from .errors import DuplicateResultError, FormatError, MetricDirectionError
 from .files import PathSpec, find_files, json_lines, load_json
 from .metrics import direction_of, is_stderr, normalize_metric, split_filter

@@ -37,8 +37,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from ..board._leaderboard import Leaderboard
 from ..errors import InvalidOptionError, LeaderboardError, UnknownTaskError
-from ..leaderboard import Leaderboard
 from .errors import FormatError
 from .files import load_json
 from .records import (

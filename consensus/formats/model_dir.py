@@ -6,7 +6,7 @@ Each file is one of:
   missing score), or a list of records ``[{"task": "mmlu", "score": 0.61}, ...]``;
 - CSV / TSV with a header and one row per task: ``task,score`` (other columns are ignored;
   name the two with ``task_column=`` / ``score_column=``). Cells are read as the leaderboard
-  readers read them (:mod:`consensus.file_tables`): a missing marker (empty, ``-``, ``NA``, ...)
+  readers read them (:mod:`consensus.io._file_tables`): a missing marker (empty, ``-``, ``NA``, ...)
   is a missing score, anything but a plain number is an error naming the line.
 
 ``gpt-4o.json`` is the model ``gpt-4o`` (the name without its extension); ``.gz`` files are
@@ -23,11 +23,11 @@ import re
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
-from ..cells import MISSING_MARKERS
+from ..board._leaderboard import Leaderboard
 from ..errors import InvalidOptionError, LeaderboardError
-from ..file_tables import read_delimited
-from ..leaderboard import Leaderboard
-from ..opening import compression_suffix
+from ..io._cells import MISSING_MARKERS
+from ..io._file_tables import read_delimited
+from ..io._opening import compression_suffix
 from .errors import FormatError
 from .files import load_json
 from .metrics import metric_direction

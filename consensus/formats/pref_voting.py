@@ -30,8 +30,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, cast
 
+from ..board._leaderboard import Leaderboard
 from ..errors import DuplicateLabelError, InvalidOptionError
-from ..leaderboard import Leaderboard
 from .preflib import from_orders, order_kind, to_orders
 
 __all__ = ["to_pref_voting", "from_pref_voting", "PREF_VOTING_HINT"]

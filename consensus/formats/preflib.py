@@ -35,6 +35,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from ..board._leaderboard import Leaderboard
 from ..errors import (
     EmptySystemError,
     InvalidOptionError,
@@ -42,7 +43,6 @@ from ..errors import (
     LeaderboardError,
     UnknownSystemError,
 )
-from ..leaderboard import Leaderboard
 from .errors import FormatError
 
 __all__ = ["KINDS", "read_preflib", "write_preflib", "to_orders", "from_orders", "order_kind"]
@@ -259,7 +259,7 @@ def from_orders(
 
 # ---------------------------------------------------------------------- reading
 def _read_lines(path: object) -> tuple[Path, list[str]]:
-    from ..file_tables import decode_error, existing_file
+    from ..io._file_tables import decode_error, existing_file
 
     path = existing_file(path)  # type: ignore[arg-type]
     try:

@@ -24,8 +24,8 @@ from typing import Any
 import pandas as pd
 
 from ..arguments import name_list
+from ..board._leaderboard import Leaderboard
 from ..errors import InvalidOptionError, LeaderboardError, UnknownTaskError
-from ..leaderboard import Leaderboard
 from .errors import DuplicateResultError, FormatError, MetricDirectionError
 from .metrics import Direction, direction_of, normalize_metric, split_filter
 

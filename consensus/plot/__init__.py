@@ -17,7 +17,7 @@ existing axes instead (the figure of that axes is returned).
 - :func:`plot_weight_sensitivity`: the weight change per task that changes the winner;
 - :func:`plot_experiment`: a robustness experiment's metric per setting and rule;
 - :func:`plot_stability`: rank intervals per system and rule over resampled leaderboards
-  (:func:`consensus.stability.rank_stability`), the top set highlighted;
+  (:func:`consensus.resampling._stability.rank_stability`), the top set highlighted;
 - :func:`plot_confidence`, :func:`plot_bars`, :func:`plot_scores`, :func:`plot_analysis`.
 
 The drawn artists carry ids (``Artist.get_gid()``) so that tests and users can check a

@@ -22,7 +22,7 @@ from .rankings import plot_bars
 if TYPE_CHECKING:  # pragma: no cover
     from matplotlib.figure import Figure
 
-    from ..leaderboard import Leaderboard
+    from ..board._leaderboard import Leaderboard
 
 __all__ = ["blend_scores", "plot_certificate", "plot_condorcet_weights"]
 

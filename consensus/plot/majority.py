@@ -8,8 +8,8 @@ from typing import TYPE_CHECKING, Any, cast
 import numpy as np
 
 from ..errors import InvalidOptionError
-from ..inputs import as_pairwise
-from ..majority import condorcet_winner, majority_graph
+from ..majority._inputs import as_pairwise
+from ..majority._relation import condorcet_winner, majority_graph
 from ._base import (
     GRAPH_MAX_SYSTEMS,
     NODE_COLOR,

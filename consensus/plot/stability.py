@@ -1,4 +1,4 @@
-"""Rank intervals per system and rule, from :func:`consensus.stability.rank_stability`."""
+"""Rank intervals per system and rule, from :func:`consensus.resampling._stability.rank_stability`."""
 
 from __future__ import annotations
 
@@ -38,7 +38,7 @@ def stability_systems(result: StabilityResult, *, rules: Sequence[str], top: int
     Parameters
     ----------
     result : StabilityResult
-        From :func:`consensus.stability.rank_stability`.
+        From :func:`consensus.resampling._stability.rank_stability`.
     rules : sequence of str
         The rules drawn; the first one orders the systems (systems it did not rank last).
     top : int, optional
@@ -88,7 +88,7 @@ def plot_stability(
     Parameters
     ----------
     result : StabilityResult
-        From :func:`consensus.stability.rank_stability`.
+        From :func:`consensus.resampling._stability.rank_stability`.
     rules : sequence of str, optional
         The rules to draw, one panel each, in this order (default: all of ``result.rules``).
     top : int, optional

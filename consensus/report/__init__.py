@@ -6,7 +6,7 @@
   ``to_dict()`` inside a small envelope (:func:`document`), so the Python API and the CLI
   share one schema (``docs/cli.md``).
 - The analysis behind ``consensus analyze`` is computed by :func:`consensus.analyze`
-  (:mod:`consensus.analysis`); this package only renders it.
+  (:mod:`consensus.comparison._analysis`); this package only renders it.
 """
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from ..board._leaderboard import Leaderboard
 from ..errors import InvalidOptionError
-from ..leaderboard import Leaderboard
 from ..results import (
     Analysis,
     CondorcetWeightsResult,

@@ -3,15 +3,15 @@
 ``analyze`` computes its flags itself (:attr:`consensus.Analysis.coverage_flags`); the other
 reports get them here, from the leaderboard they were computed on: any winner, Kemeny top,
 prospective system or "can win" verdict that rests on a system scored on less than
-:data:`consensus.coverage.LOW_COVERAGE` of the task weight is named, with its coverage.
+:data:`consensus.board._coverage.LOW_COVERAGE` of the task weight is named, with its coverage.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from ..coverage import claims_of, coverage_flags
-from ..leaderboard import Leaderboard
+from ..board._coverage import claims_of, coverage_flags
+from ..board._leaderboard import Leaderboard
 from .blocks import Block, Lines
 
 __all__ = ["coverage_warnings"]
@@ -26,7 +26,7 @@ def coverage_warnings(obj: Any, table: Leaderboard | None) -> list[Block]:
     Parameters
     ----------
     obj : result object
-        Its claims are :func:`consensus.coverage.claims_of`.
+        Its claims are :func:`consensus.board._coverage.claims_of`.
     table : Leaderboard or None
         The scores `obj` was computed on; None (or no missing score) gives no warning.
 

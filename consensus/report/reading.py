@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..columns import fit_names
-from ..leaderboard import Leaderboard
+from ..board._leaderboard import Leaderboard
+from ..io._columns import fit_names
 
 __all__ = ["inspect_lines", "inspect_document"]
 
@@ -72,7 +72,7 @@ def _listed(names: Any, limit: int | None) -> str:
 
 def inspect_document(lb: Leaderboard, source: str = "") -> dict[str, Any]:
     """The reading of `lb` as JSON values: ``source``, ``systems``, ``tasks``, ``lower_is_better``,
-    ``reading`` (:meth:`~consensus.columns.ReadingSummary.to_dict`), ``missing_cells`` and ``notes``.
+    ``reading`` (:meth:`~consensus.io._columns.ReadingSummary.to_dict`), ``missing_cells`` and ``notes``.
 
     Parameters
     ----------

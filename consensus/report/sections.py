@@ -13,8 +13,8 @@ from typing import Any, cast
 import numpy as np
 import pandas as pd
 
+from ..board._leaderboard import Leaderboard
 from ..errors import InvalidOptionError
-from ..leaderboard import Leaderboard
 from ..results import (
     CondorcetWeightsResult,
     ImputationResult,
@@ -181,7 +181,7 @@ def condorcet_line(summary: MajoritySummary, top: int | None = DEFAULT_TOP) -> s
     Examples
     --------
     >>> import consensus as cs
-    >>> from consensus.majority import majority_summary
+    >>> from consensus.majority._relation import majority_summary
     >>> condorcet_line(majority_summary(cs.load_example("votenrank-toy")))
     'Condorcet winner: B'
     """

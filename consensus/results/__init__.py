@@ -21,7 +21,7 @@ module                 results
 =====================  ====================================================================
 
 No result module imports the code that produces it; checks of a result's evidence live in
-:mod:`consensus.certificates`.
+:mod:`consensus.exact._certificates`.
 """
 
 from .analysis import Analysis, Check

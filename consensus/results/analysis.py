@@ -17,7 +17,7 @@ __all__ = ["Analysis", "Check"]
 class Check:
     """One self-check of a built-in example: a published (or brute-force) value against ours.
 
-    Built by :func:`consensus.analysis.example_checks`.
+    Built by :func:`consensus.comparison._analysis.example_checks`.
 
     Attributes
     ----------
@@ -85,7 +85,7 @@ class Analysis(Displayed):
     coverage_flags : tuple of str
         One sentence per claimed system (a rule's winner, the Kemeny top, the Condorcet
         winner, a prospective system, a Pareto dominator) scored on less than the coverage
-        threshold (:data:`consensus.coverage.LOW_COVERAGE` by default).
+        threshold (:data:`consensus.board._coverage.LOW_COVERAGE` by default).
     coverage_threshold : float
         That threshold (``analyze(coverage_threshold=...)``).
     """
@@ -99,7 +99,7 @@ class Analysis(Displayed):
     notes: tuple[str, ...] = ()
     coverage: Mapping[str, float] = field(default_factory=dict)
     coverage_flags: tuple[str, ...] = ()
-    coverage_threshold: float = 0.5  # consensus.coverage.LOW_COVERAGE
+    coverage_threshold: float = 0.5  # consensus.board._coverage.LOW_COVERAGE
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "checks", tuple(self.checks))

@@ -56,7 +56,7 @@ def provided_by(target: str) -> Any:
 
     A result names the code that renders or re-checks it (``Analysis.to_html`` ->
     :func:`consensus.report.html.render_html`, a ``winning_weights`` result's ``verify`` ->
-    :func:`consensus.winning.verify_winning_result`) without importing it at module level:
+    :func:`consensus.exact._winning.verify_winning_result`) without importing it at module level:
     results never import what produces them (no cycle), and no registry has to be filled first,
     so the method works in any process, an unpickled result included.
 
@@ -469,7 +469,7 @@ class Displayed:
     def claims(self) -> list[tuple[str, Any]]:
         """The systems this result puts forward, as ``(claim, systems)`` pairs (none by default;
         each result type that names winners says which): what
-        :func:`consensus.coverage.coverage_flags` checks against each system's coverage.
+        :func:`consensus.board._coverage.coverage_flags` checks against each system's coverage.
 
         Returns
         -------

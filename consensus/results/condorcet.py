@@ -370,7 +370,7 @@ class CondorcetWeightsResult(Displayed):
         The weights (if any) must satisfy the constraints (within 1e-9) and make the system
         win in the weighted majority relation rebuilt from the scores; the certificate (if
         any) must prove its bound in exact rational arithmetic. See
-        :func:`consensus.certificates.verify_condorcet_result`.
+        :func:`consensus.exact._certificates.verify_condorcet_result`.
 
         Parameters
         ----------
@@ -400,15 +400,15 @@ class CondorcetWeightsResult(Displayed):
         >>> cs.condorcet_weights(toy, "A").verify(toy)
         True
         """
-        if self.rule != "condorcet":  # the rule's own margins: consensus.winning, named, imported on use
-            return bool(provided_by("consensus.winning:verify_winning_result")(table, self))
-        from ..certificates import verify_condorcet_result
+        if self.rule != "condorcet":  # the rule's own margins: consensus.exact._winning, named, imported on use
+            return bool(provided_by("consensus.exact._winning:verify_winning_result")(table, self))
+        from ..exact._certificates import verify_condorcet_result
 
         return verify_condorcet_result(table, self)
 
     def claims(self) -> list[tuple[str, Any]]:
         """The systems this result puts forward, as ``(claim, systems)`` pairs: what
-        :func:`consensus.coverage.coverage_flags` checks against each system's coverage.
+        :func:`consensus.board._coverage.coverage_flags` checks against each system's coverage.
 
         Returns
         -------

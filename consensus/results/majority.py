@@ -67,7 +67,7 @@ class MajoritySummary(Displayed):
 
     def claims(self) -> list[tuple[str, Any]]:
         """The systems this result puts forward, as ``(claim, systems)`` pairs: what
-        :func:`consensus.coverage.coverage_flags` checks against each system's coverage.
+        :func:`consensus.board._coverage.coverage_flags` checks against each system's coverage.
 
         Returns
         -------

@@ -39,7 +39,7 @@ class Preparation:
         ``"median"``: task -> the value its missing scores were filled with.
     min_coverage : float or None
         The coverage threshold asked for; None: the default rule of
-        :func:`consensus.coverage.set_aside` (half, relaxed on boards of partial ballots).
+        :func:`consensus.board._coverage.set_aside` (half, relaxed on boards of partial ballots).
     set_aside : tuple of str
         The systems set aside (listed, not ranked) because of their coverage.
     coverage : Mapping[str, float]

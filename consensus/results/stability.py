@@ -1,4 +1,4 @@
-"""StabilityResult: every rule's ranking over resampled leaderboards (:func:`consensus.stability.rank_stability`).
+"""StabilityResult: every rule's ranking over resampled leaderboards (:func:`consensus.resampling._stability.rank_stability`).
 
 The result stores the raw positions (resamples x rules x systems) and derives everything else
 from them on demand: rank intervals, the probability of being first or in the top k, the
@@ -302,7 +302,7 @@ class StabilityResult(Displayed):
 
     def claims(self) -> list[tuple[str, Any]]:
         """The systems this result puts forward, as ``(claim, systems)`` pairs: what
-        :func:`consensus.coverage.coverage_flags` checks against each system's coverage.
+        :func:`consensus.board._coverage.coverage_flags` checks against each system's coverage.
 
         Returns
         -------

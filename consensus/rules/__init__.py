@@ -23,7 +23,7 @@ module                          rules
                                 (Open LLM Leaderboard v2)
 :mod:`.kemeny_rule`             :func:`kemeny` (the exact consensus as a RuleResult)
 :mod:`.engine`                  the shared pipeline: :func:`run_rule` (after the
-                                preparation stage, :mod:`consensus.preparation`)
+                                preparation stage, :mod:`consensus.missing._preparation`)
 :mod:`.policies`                its own steps: float range, how each kind imputes,
                                 two-step group scores, tie-breaks
 :mod:`.imputed`                 ``missing="impute"`` for positional and iterative rules

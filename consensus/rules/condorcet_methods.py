@@ -51,8 +51,8 @@ from scipy.sparse.csgraph import connected_components
 
 from solvers.ordering_costs import PAIR_RTOL
 
-from ..leaderboard import Leaderboard
-from ..pairwise import PairwiseMatrix
+from ..board._leaderboard import Leaderboard
+from ..majority._pairwise import PairwiseMatrix
 from ..results import RuleResult
 from .engine import run_rule
 from .spec import (

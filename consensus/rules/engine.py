@@ -3,7 +3,7 @@
 Every rule of :mod:`consensus.rules` runs through :func:`run_rule`, which applies, in this
 order:
 
-1. the preparation stage every question shares (:func:`consensus.preparation.prepared_for`):
+1. the preparation stage every question shares (:func:`consensus.missing._preparation.prepared_for`):
    coverage (``min_coverage``), the missing-score policy (``missing``) and group weighting
    (``weighting="groups"``), recorded in ``result.preparation``; a rule that needs complete
    scores refuses holes left by ``missing=None``;
@@ -32,12 +32,12 @@ import numpy as np
 import pandas as pd
 
 from ..arguments import check_min_coverage
+from ..board._instances import InstanceScores
+from ..board._leaderboard import Leaderboard
 from ..errors import InvalidOptionError, MissingScoreError, ScoreOverflowError
-from ..inputs import as_pairwise
-from ..instances import InstanceScores
-from ..leaderboard import Leaderboard
-from ..pairwise import PairwiseMatrix
-from ..preparation import (
+from ..majority._inputs import as_pairwise
+from ..majority._pairwise import PairwiseMatrix
+from ..missing._preparation import (
     Prepared,
     check_group_option,
     check_missing,

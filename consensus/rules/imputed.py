@@ -1,11 +1,11 @@
 """Positional and iterative rules under ``missing="impute"``: expected points over compatible rankings.
 
 On each task the position of every system is a random variable over the complete rankings
-compatible with the scored systems' order (:func:`consensus.impute.position_distribution`,
+compatible with the scored systems' order (:func:`consensus.missing._impute.position_distribution`,
 with its proof). A positional rule with scoring vector ``c`` scores system ``i`` by its
 expected points ``sum_t w_t E[c(pos_it)]``; Threshold uses the expected (weighted) number of
 tasks placing each system at each position; Baldwin runs on the imputed pairwise matrix
-(:func:`consensus.impute.impute_pairwise`). On a complete leaderboard every position is
+(:func:`consensus.missing._impute.impute_pairwise`). On a complete leaderboard every position is
 certain and each rule gives its ordinary result (tested).
 
 References
@@ -18,8 +18,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..impute import order_statistic_band, order_statistic_table, rank_bounds
-from ..leaderboard import Leaderboard
+from ..board._leaderboard import Leaderboard
+from ..missing._impute import order_statistic_band, order_statistic_table, rank_bounds
 
 __all__ = ["expected_points", "expected_position_counts"]
 
@@ -34,7 +34,7 @@ def expected_points(lb: Leaderboard, c: np.ndarray, ties: str = "average") -> np
     c : numpy.ndarray
         Points for positions ``1..lb.n_systems``.
     ties : {"average", "min", "max"}, default="average"
-        Placement of tied scored systems (:func:`consensus.impute.position_distribution`).
+        Placement of tied scored systems (:func:`consensus.missing._impute.position_distribution`).
 
     Returns
     -------
@@ -86,7 +86,7 @@ def expected_position_counts(lb: Leaderboard, ties: str = "average") -> np.ndarr
     lb : Leaderboard
         Scores; missing scores allowed.
     ties : {"average", "min", "max"}, default="average"
-        Placement of tied scored systems (:func:`consensus.impute.position_distribution`).
+        Placement of tied scored systems (:func:`consensus.missing._impute.position_distribution`).
 
     Returns
     -------

@@ -13,8 +13,8 @@ from typing import Any, Unpack
 import numpy as np
 import pandas as pd
 
+from ..board._leaderboard import Leaderboard
 from ..errors import InvalidOptionError
-from ..leaderboard import Leaderboard
 from ..results import RuleResult
 from .engine import run_rule
 from .imputed import expected_position_counts
@@ -155,7 +155,7 @@ def threshold(data: Leaderboard, *, ties: Ties = "average", **options: Unpack[Sh
     vectors the ranking needed (``details["vectors_used"]`` of them). With
     ``missing="impute"`` the weights of the tasks placing a system at each position are
     their expectations over the complete rankings compatible with each task
-    (:func:`consensus.impute.position_distribution`), compared under SCORE_TOL.
+    (:func:`consensus.missing._impute.position_distribution`), compared under SCORE_TOL.
 
     Parameters
     ----------
@@ -210,7 +210,7 @@ def baldwin(data: Leaderboard, *, ties: Ties = "average", **options: Unpack[Shar
     than the last elimination round. ``details["rounds"]`` records each round's Borda
     scores and eliminated systems (Table 7 of the paper). With ``missing="impute"`` the
     preferences are the imputed pairwise matrix of the whole leaderboard
-    (:func:`consensus.impute.impute_pairwise`, ``ties="average"`` only) and Borda among the
+    (:func:`consensus.missing._impute.impute_pairwise`, ``ties="average"`` only) and Borda among the
     survivors is its row sums restricted to them (the matrix is not re-imputed on the
     survivors; on complete data both are the same).
 

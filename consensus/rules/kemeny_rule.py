@@ -8,10 +8,10 @@ from typing import Any
 
 import numpy as np
 
+from ..board._leaderboard import Leaderboard
 from ..errors import InvalidOptionError
-from ..kemeny import kemeny as _kemeny
-from ..leaderboard import Leaderboard
-from ..pairwise import PairwiseMatrix
+from ..exact._kemeny import kemeny as _kemeny
+from ..majority._pairwise import PairwiseMatrix
 from ..results import RuleResult
 from .engine import run_rule
 from .spec import SHARED_OPTION_NAMES, CoreOutput, RuleSpec, pairwise_of
@@ -38,11 +38,11 @@ _SPEC = RuleSpec("kemeny", "exact", _kemeny_core, True, True, True)
 
 
 def kemeny(data: Leaderboard | PairwiseMatrix, **kemeny_options: Any) -> RuleResult:
-    """The exact Kemeny consensus (:func:`consensus.kemeny.kemeny`) as a RuleResult.
+    """The exact Kemeny consensus (:func:`consensus.exact._kemeny.kemeny`) as a RuleResult.
 
     Options of :func:`rank` (``missing``, ``weighting``, ``group_weights``, ``two_step``,
     ``tie_break``) are handled here; every other option goes to
-    :func:`consensus.kemeny.kemeny`. The ranking is one system per group (the consensus
+    :func:`consensus.exact._kemeny.kemeny`. The ranking is one system per group (the consensus
     order), ``scores`` the number of systems ranked below each system, and
     ``details["kemeny"]`` the KemenyResult (objective, bound, status).
 
@@ -55,7 +55,7 @@ def kemeny(data: Leaderboard | PairwiseMatrix, **kemeny_options: Any) -> RuleRes
     **kemeny_options
         The options shared by every rule (``missing``, ``weighting``, ``group_weights``,
         ``two_step``, ``tie_break``), as documented in :func:`consensus.rules.rank`, and
-        the keyword options of :func:`consensus.kemeny.kemeny` (``method``,
+        the keyword options of :func:`consensus.exact._kemeny.kemeny` (``method``,
         ``time_limit``, ``solver``, ...), recorded in ``result.options``. Any other name
         raises :class:`InvalidOptionError` listing the options.
 
@@ -71,7 +71,7 @@ def kemeny(data: Leaderboard | PairwiseMatrix, **kemeny_options: Any) -> RuleRes
     InvalidOptionError
         A shared option is invalid or cannot apply to `data` (a pairwise matrix takes
         only ``tie_break="lexicographic"``), `data` has an unsupported type, or an
-        option of :func:`consensus.kemeny.kemeny` is invalid (method, solver name, time
+        option of :func:`consensus.exact._kemeny.kemeny` is invalid (method, solver name, time
         limit, cap, brute force on more than 8 systems).
     SolverNotAvailableError
         The solver named by ``solver`` is not installed here.

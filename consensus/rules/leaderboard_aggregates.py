@@ -24,8 +24,8 @@ from typing import Any, Literal, Unpack
 import numpy as np
 import pandas as pd
 
+from ..board._leaderboard import Leaderboard
 from ..errors import InvalidOptionError, ScoreOverflowError, UnknownTaskError
-from ..leaderboard import Leaderboard
 from ..results import RuleResult
 from . import scores
 from .engine import run_rule

@@ -33,8 +33,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ..board._leaderboard import Leaderboard
 from ..errors import InvalidOptionError
-from ..leaderboard import Leaderboard
 from ..results import RuleResult
 from .imputed import expected_points
 from .positional import check_ties, position_points, scoring_vector

@@ -16,8 +16,8 @@ from typing import Any, Literal, Unpack, cast
 import numpy as np
 import pandas as pd
 
-from ..leaderboard import Leaderboard
-from ..pairwise import PairwiseMatrix
+from ..board._leaderboard import Leaderboard
+from ..majority._pairwise import PairwiseMatrix
 from ..results import RuleResult
 from .engine import run_rule
 from .spec import (

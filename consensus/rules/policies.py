@@ -1,7 +1,7 @@
 """The steps of the rule pipeline around a rule's core: float range, tie-breaks, how rules use missing scores.
 
 Coverage, missing scores and group weighting are the preparation stage every question shares
-(:mod:`consensus.preparation`); this module holds what only the rules add: weights scaled into
+(:mod:`consensus.missing._preparation`); this module holds what only the rules add: weights scaled into
 float64's range, the tie-breaks, two-step group scores, and how each kind of rule imputes. See
 ``docs/rules.md`` for the decisions taken where the papers are silent.
 """
@@ -14,8 +14,8 @@ from typing import Any
 
 import numpy as np
 
+from ..board._leaderboard import Leaderboard
 from ..errors import InvalidOptionError, InvalidWeightError
-from ..leaderboard import Leaderboard
 from ..results import tiers_from_scores
 from ..results.base import walk_tiers
 from .spec import (

@@ -13,8 +13,8 @@ from typing import Any, Literal, Unpack
 
 import numpy as np
 
+from ..board._leaderboard import Leaderboard
 from ..errors import InvalidOptionError
-from ..leaderboard import Leaderboard
 from ..results import RuleResult
 from .engine import run_rule
 from .imputed import expected_points

@@ -15,10 +15,10 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
 
+from ..board._leaderboard import Leaderboard
 from ..errors import InvalidOptionError
-from ..kemeny import kemeny as _kemeny_function
-from ..leaderboard import Leaderboard
-from ..pairwise import PairwiseMatrix
+from ..exact._kemeny import kemeny as _kemeny_function
+from ..majority._pairwise import PairwiseMatrix
 from ..results import RuleResult
 from . import (
     condorcet_methods,
@@ -226,7 +226,7 @@ def rank(data: Leaderboard | PairwiseMatrix, rule: str, **options: Any) -> RuleR
         The rule's own options (``ties``, ``variant``, ``vector``, ``gamma``, ``tie_tol``,
         ``baseline``, ``maximum``, ``clip``, ``prior``;
         see each function of :mod:`consensus.rules`; ``kemeny`` passes its options to
-        :func:`consensus.kemeny.kemeny`) and the shared ones:
+        :func:`consensus.exact._kemeny.kemeny`) and the shared ones:
 
         missing : {None, "pairwise", "drop_tasks", "drop_systems", "impute", "median"}, default None
             The preparation stage (:func:`consensus.prepare`). None (``"pairwise"``): positional rules, Threshold, Baldwin and score baselines raise
@@ -235,16 +235,16 @@ def rank(data: Leaderboard | PairwiseMatrix, rule: str, **options: Any) -> RuleR
             ``mean_win_rate`` averages each system over its own tasks (HELM). ``drop_*`` drop the tasks or
             systems with a missing score (listed in ``result.preparation``). ``impute``:
             imputation by compatible permutations (Himmi et al.): majority rules, Kemeny
-            and Baldwin use :func:`consensus.impute.impute_pairwise`; positional rules score
+            and Baldwin use :func:`consensus.missing._impute.impute_pairwise`; positional rules score
             the expected points over the complete rankings compatible with each task
-            (:func:`consensus.impute.position_distribution`); Threshold the expected
+            (:func:`consensus.missing._impute.position_distribution`); Threshold the expected
             position counts; score baselines refuse it. ``median``: every missing score is
             filled with the median of the scored systems on its task, then the rule runs on
             the complete board (``result.preparation.medians``). :func:`auto_missing`
             gives the policy ``compare(..., missing="auto")`` uses for each rule.
         min_coverage : float, optional
             Set aside the systems whose coverage is below this share before anything else
-            (:func:`consensus.coverage.set_aside`); None: the default rule (half, relaxed on
+            (:func:`consensus.board._coverage.set_aside`); None: the default rule (half, relaxed on
             boards of partial ballots); 0: rank every system. ``result.preparation`` records
             the threshold, the systems set aside and a note.
         weighting : {None, "groups"}, default None
@@ -267,7 +267,7 @@ def rank(data: Leaderboard | PairwiseMatrix, rule: str, **options: Any) -> RuleR
     ------
     InvalidOptionError
         Unknown rule, an option the rule does not take (the message lists those it takes;
-        for ``kemeny``, the keyword options of :func:`consensus.kemeny.kemeny` and the
+        for ``kemeny``, the keyword options of :func:`consensus.exact._kemeny.kemeny` and the
         shared ones), or an option value the rule cannot use.
     MissingScoreError
         Missing scores and no policy, for a rule that needs complete scores.

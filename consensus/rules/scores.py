@@ -9,13 +9,13 @@ from typing import Any, Unpack
 import numpy as np
 import pandas as pd
 
+from ..board._leaderboard import Leaderboard
 from ..errors import (
     InvalidOptionError,
     NonPositiveScoreError,
     ScoreOverflowError,
     UnknownTaskError,
 )
-from ..leaderboard import Leaderboard
 from ..results import RuleResult
 from .engine import run_rule
 from .policies import robust_weighted_mean

@@ -10,16 +10,16 @@ from typing import TYPE_CHECKING, Any, Literal, TypedDict
 import numpy as np
 import pandas as pd
 
+from ..board._leaderboard import Leaderboard
+from ..board._validation import finite_number
 from ..errors import DegenerateTaskWarning, InvalidOptionError
-from ..impute import impute_pairwise
-from ..leaderboard import Leaderboard
-from ..pairwise import PairwiseMatrix, pairwise
-from ..preparation import MISSING_POLICIES, MissingPolicy
+from ..majority._pairwise import PairwiseMatrix, pairwise
+from ..missing._impute import impute_pairwise
+from ..missing._preparation import MISSING_POLICIES, MissingPolicy
 from ..results import tiers_from_scores
-from ..validation import finite_number
 
 if TYPE_CHECKING:
-    from ..instances import InstanceScores
+    from ..board._instances import InstanceScores
 
 __all__ = [
     "RuleSpec",
@@ -188,7 +188,7 @@ def pairwise_of(
     data : Leaderboard, PairwiseMatrix or InstanceScores
         A PairwiseMatrix is returned as it is; InstanceScores need `impute`.
     impute : bool
-        Use :func:`consensus.impute.impute_pairwise` (``missing="impute"``).
+        Use :func:`consensus.missing._impute.impute_pairwise` (``missing="impute"``).
     tie_tol : float, default=0.0
         Scores within `tie_tol` count as tied (:func:`consensus.pairwise`).
 
@@ -273,7 +273,7 @@ def check_choice(name: str, value: Any, choices: Sequence[Any], rule: str) -> An
 def check_number(value: Any, name: str, rule: str | None = None, *, non_negative: bool = False) -> float:
     """Return `value` as a finite float (``>= 0`` with `non_negative`), else raise naming the rule and option.
 
-    :func:`consensus.validation.finite_number` with the rule's name in the message; booleans
+    :func:`consensus.board._validation.finite_number` with the rule's name in the message; booleans
     are refused (``True`` is not a tolerance, prior or baseline).
 
     Parameters

@@ -41,9 +41,9 @@ from scipy.sparse import csr_matrix
 from scipy.sparse.csgraph import connected_components
 from scipy.special import expit, log_expit
 
+from ..board._leaderboard import Leaderboard
 from ..errors import InvalidOptionError, SolveFailedError
-from ..leaderboard import Leaderboard
-from ..pairwise import PairwiseMatrix
+from ..majority._pairwise import PairwiseMatrix
 from ..results import RuleResult
 from .engine import run_rule
 from .spec import (

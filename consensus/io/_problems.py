@@ -1,0 +1,90 @@
+"""Several problems of a table reported together: identical ones grouped, one short CLI line.
+
+Used by :class:`consensus.errors.LeaderboardErrors` (which imports this module: nothing here
+imports :mod:`consensus.errors` at module level).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from ..hints import cli_text
+
+__all__ = ["MAX_LINE", "grouped_problems", "one_line"]
+
+#: The length a one-line CLI error of several problems keeps to (a single problem is shown whole).
+MAX_LINE = 300
+
+
+def grouped_problems(problems: Sequence[Any]) -> list[str]:
+    """The problems as lines, identical ones grouped: ``16 systems have an empty name (lines 4, 9, ...); hint``.
+
+    Empty names of the same kind and hint make one line listing where they are (at most 8,
+    then ``... and N more``); other problems with the same message make one line with a count.
+
+    Parameters
+    ----------
+    problems : sequence of ConsensusError (an EmptyLabelError's ``group_key``, ``where`` and ``position`` place it)
+        In the order found.
+
+    Returns
+    -------
+    list of str
+        One line per group, in the order each group was first found.
+
+    Examples
+    --------
+    >>> from consensus.errors import EmptyLabelError
+    >>> grouped_problems([EmptyLabelError("system", k, where=f" (line {k + 2})") for k in (0, 3, 5)])
+    ['3 systems have an empty name (lines 2, 5, 7); give every system a name']
+    """
+    groups: dict[tuple[Any, ...], list[Any]] = {}
+    for p in problems:
+        key = getattr(p, "group_key", None) or ("same", str(p))  # an empty name: ("empty name", kind, hint)
+        groups.setdefault(key, []).append(p)
+    out = []
+    for key, members in groups.items():
+        if key[0] == "empty name" and len(members) > 1:
+            spots = [m.where.strip(" ()") or f"position {m.position + 1}" for m in members]
+            lines = [s[len("line "):] for s in spots if s.startswith("line ") and " " not in s[len("line "):]]
+            shown = (["lines " + ", ".join(lines[:8])] if len(lines) == len(spots) else [", ".join(spots[:8])])
+            more = f" ... and {len(spots) - 8} more" if len(spots) > 8 else ""
+            out.append(f"{len(members)} {key[1]}s have an empty name ({shown[0]}{more}); {key[2]}")
+        elif key[0] == "same" and len(members) > 1:
+            out.append(f"{key[1]} ({len(members)} times)")
+        else:
+            out.append(str(members[0]))
+    return out
+
+
+def one_line(summary: Sequence[str], n_found: int) -> str:
+    """Grouped problems as one CLI line of at most :data:`MAX_LINE` characters: those that fit, then a count.
+
+    Parameters
+    ----------
+    summary : sequence of str
+        The lines of :func:`grouped_problems`.
+    n_found : int
+        How many problems were found in all.
+
+    Returns
+    -------
+    str
+        API hints rewritten as CLI flags (``index_col=...`` -> ``--index-col COL``).
+    """
+    head = f"{n_found} problems in the scores: "
+    shown: list[str] = []
+    for k, text in enumerate(summary, 1):
+        item = f"{k}. {cli_text(text)}"
+        if shown and len(head) + sum(len(x) + 1 for x in shown) + len(item) > MAX_LINE - 40:
+            break
+        shown.append(item)
+    rest = len(summary) - len(shown)
+    more = f" ... and {rest} more kind(s) of problem" if rest else ""
+    room = MAX_LINE - len(head) - len(more) - len(shown) + 1
+    if sum(len(x) for x in shown) > room:  # a long first problem: shortened, never past the line
+        shown = [shown[0][: max(room, 40) - 3] + "..."]
+        rest = len(summary) - 1
+        more = f" ... and {rest} more kind(s) of problem" if rest else ""
+    return head + " ".join(shown) + more
