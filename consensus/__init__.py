@@ -100,6 +100,7 @@ _EXPORTS: dict[str, str] = {
     "prospective": "exact._prospective",
     "winning_weights": "exact._winning",
     "weight_sensitivity": "exact._sensitivity",
+    "Constraints": "exact._weight_options",
     # distances, comparison, analysis, experiments
     "kendall_tau": "comparison._distances",
     "kendall_tau_distance": "comparison._distances",
@@ -197,6 +198,7 @@ if TYPE_CHECKING:  # what type checkers and IDEs see behind the lazy names (a te
     from .exact._kemeny import kemeny, kemeny_objective, weak_objective
     from .exact._prospective import prospective
     from .exact._sensitivity import weight_sensitivity
+    from .exact._weight_options import Constraints
     from .exact._winning import winning_weights
     from .formats import (
         from_pref_voting,

@@ -51,7 +51,7 @@ def main() -> None:
 
     # 2. ... with reasonable weights: no task above 30%, reasoning at least 40%, cost at most 10%.
     res = cs.condorcet_weights(
-        lb, "brisk", max_weight=0.3, group_bounds={"reasoning": (0.4, None), "cost": (None, 0.1)}
+        lb, "brisk", constraints=cs.Constraints(max_weight=0.3, group_bounds={"reasoning": (0.4, None), "cost": (None, 0.1)})
     )
     print(f"\n2. with bounds: feasible {res.feasible}; margin {res.margin:.3f}")
     print("   weights:", weights_text(res.weights))
@@ -64,7 +64,7 @@ def main() -> None:
 
     # 4. brisk wins on summ, math and latency; cap each at 15% and it can never win. Why?
     caps = {"summ": 0.15, "math": 0.15, "latency_ms": 0.15}
-    res = cs.condorcet_weights(lb, "brisk", max_weight=caps)
+    res = cs.condorcet_weights(lb, "brisk", constraints=cs.Constraints(max_weight=caps))
     cert = res.certificate
     print(f"\n4. with summ, math, latency capped at 0.15: feasible {res.feasible}")
     print("  ", cert.statement)

@@ -64,7 +64,7 @@ def main() -> None:
         print(f"   pairs {sens.options['n_pairs']}, LPs solved {sens.options['n_lps']}, skipped {sens.options['n_pruned']}")
 
     # 3. The same with no task above 25% of the weight.
-    capped = cs.weight_sensitivity(lb, rule="borda", max_weight=0.25)
+    capped = cs.weight_sensitivity(lb, rule="borda", constraints=cs.Constraints(max_weight=0.25))
     free = cs.weight_sensitivity(lb, rule="borda")
     print(f"\n3. Borda winner's L1 radius: {free.l1.distance:.4g} unconstrained, "
           f"{capped.l1.distance:.4g} with max_weight=0.25 (never smaller: {capped.l1.distance >= free.l1.distance - 1e-12})")

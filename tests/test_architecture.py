@@ -11,6 +11,9 @@ import ast
 from pathlib import Path
 
 import networkx as nx
+import pytest
+
+import consensus as cs
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("consensus", "solvers")
@@ -272,3 +275,78 @@ def test_a_result_verifies_in_a_process_that_never_loaded_its_producer():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.split() == ["bool", "True"]
+
+
+def test_rule_lists_are_derived_from_the_declarations():
+    """Every list of rules the package shows or checks against follows the ``@rule`` declarations."""
+    from consensus.cli.parser import LINEAR_RULE_NAMES, RULE_NAMES
+    from consensus.rules import RULES
+    from consensus.rules.declaration import DECLARED
+    from consensus.rules.linear import LINEAR_RULES
+
+    assert set(RULES) == set(DECLARED) and all(RULES[name] is DECLARED[name] for name in RULES)
+    assert RULE_NAMES == tuple(RULES)  # the CLI's --rule help (kept import-light: no rule module loads)
+    assert LINEAR_RULE_NAMES == LINEAR_RULES == tuple(name for name, r in RULES.items() if r.linear)
+    for name, declared in RULES.items():
+        assert declared.linear or declared.not_linear, name  # every rule says whether the weight questions solve it
+        if declared.not_linear and name != "condorcet":  # winning_weights(rule="condorcet") is condorcet_weights
+            with pytest.raises(cs.InvalidOptionError, match="not linear in the task weights"):
+                cs.winning_weights(cs.load_example("votenrank-toy"), "A", rule=name)
+    comparison = cs.compare_rules(cs.load_example("votenrank-toy"), rules=list(RULES))
+    assert set(comparison.rules) == set(RULES)  # compare runs every declared rule
+
+
+def test_a_new_rule_is_one_declaration(tmp_path, monkeypatch):
+    """The worked example of docs/architecture.md: a rule in one new file, found by rank and compare."""
+    module = tmp_path / "median_rule.py"
+    module.write_text(
+        "import numpy as np\n"
+        "from consensus.rules.declaration import rule\n"
+        "from consensus.rules.engine import run_rule\n"
+        "from consensus.rules.spec import CoreOutput, RuleSpec\n"
+        "\n"
+        "def _core(lb, opts, impute):\n"
+        "    return CoreOutput(np.nanmedian(lb.oriented().to_numpy(dtype=float), axis=1))\n"
+        "\n"
+        "SPEC = RuleSpec('median_score', 'score', _core)\n"
+        "\n"
+        "@rule(SPEC, linear='a median of the scores is not a weighted sum')\n"
+        "def median_score(data, **options):\n"
+        "    return run_rule(SPEC, data, {}, options)\n",
+        encoding="utf-8",
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    from consensus.rules import declaration, registry
+
+    monkeypatch.setattr(declaration, "DECLARED", dict(declaration.DECLARED))
+    import importlib
+
+    new = importlib.import_module("median_rule")
+    assert declaration.DECLARED["median_score"].function is new.median_score
+    monkeypatch.setattr(registry, "RULES", {**registry.RULES, "median_score": declaration.DECLARED["median_score"]})
+    monkeypatch.setattr(registry, "RULE_NAMES", tuple(registry.RULES))
+    toy = cs.load_example("votenrank-toy")
+    res = cs.rank(toy, "median_score")
+    assert res.rule == "median_score" and res.preparation.missing is None
+    assert set(res.order) == set(toy.systems)
+
+
+def test_results_carry_their_protocol():
+    """A result says its JSON command, its key among several results and its claims itself; the
+    report package holds no table of result types (a new result is its module, its export and
+    its report section)."""
+    import consensus.results as results
+    from consensus.report import document, sections
+
+    source = (ROOT / "consensus" / "report" / "__init__.py").read_text(encoding="utf-8")
+    assert "_COMMANDS" not in source and "_KEYS" not in source
+    toy = cs.load_example("votenrank-toy")
+    for res in (cs.rank(toy, "borda"), cs.kemeny(toy), cs.compare_rules(toy, rules=["borda"]),
+                cs.prospective(toy), cs.condorcet_weights(toy, "B"), cs.majority_summary(toy)):
+        assert document(res)["command"] == type(res).json_command != "", type(res).__name__
+    pair = (cs.impute_pairwise(toy), cs.pairwise_confidence(toy))
+    assert set(document(pair)["result"]) == {"imputation", "confidence"}
+    for name in results.__all__:
+        cls = getattr(results, name)
+        if isinstance(cls, type) and cls in sections.registry and cls.__module__.startswith("consensus.results"):
+            assert isinstance(cls.json_command, str), name

@@ -23,7 +23,8 @@ from consensus.cli import main
 from consensus.cli.args import UsageError
 from consensus.cli.output import _replace_atomically
 from consensus.report.csv_output import spreadsheet_safe
-from tests.cli_runner import command as _command, installed_many, run_cli_many
+from tests.cli_runner import command as _command
+from tests.cli_runner import installed_many, run_cli_many
 
 SCORES = "system,t1,t2,t3\na,1,2,3\nb,2,3,1\nc,3,1,2\nd,4,4,4\n"
 

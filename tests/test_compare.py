@@ -22,7 +22,6 @@ from consensus.comparison._distances import (
     ranking_positions,
     top_k_agreement,
 )
-from consensus.errors import InvalidOptionError, UnknownSystemError
 from consensus.comparison._task_distances import (
     ranking_objective,
     task_dispersion,
@@ -30,6 +29,7 @@ from consensus.comparison._task_distances import (
     task_distances,
     task_rankings,
 )
+from consensus.errors import InvalidOptionError, UnknownSystemError
 from tests.strategies import score_tables
 
 

@@ -110,14 +110,14 @@ def test_golden_toy_scores_match_fixture(votenrank_toy):
 @pytest.mark.parametrize("system", ["A", "B", "C", "D"])
 def test_golden_toy_every_system_is_prospective(votenrank_toy, system):
     truth = GOLDEN["computed"]
-    res = cs.condorcet_weights(votenrank_toy, system)
+    res = cs.condorcet_weights(votenrank_toy, system, nearest_to=None)  # the max-margin vertex
     assert res.feasible is truth["strict_prospective"][system]
     assert res.margin == pytest.approx(truth["max_margin"][system])
     assert res.bound == pytest.approx(truth["max_margin"][system])
     top = res.weights[res.weights > 0]
     assert set(top.index) <= set(truth["winning_task"][system])
     check_witness(votenrank_toy, res)
-    weak = cs.condorcet_weights(votenrank_toy, system, strict=False)
+    weak = cs.condorcet_weights(votenrank_toy, system, strict=False, nearest_to=None)
     assert weak.feasible is truth["weak_prospective"][system]
     check_witness(votenrank_toy, weak)
 
@@ -149,7 +149,7 @@ def test_golden_toy_matches_grid_brute_force(votenrank_toy):
 
 
 def test_golden_toy_weight_cap_makes_a_never(votenrank_toy):
-    res = cs.condorcet_weights(votenrank_toy, "A", max_weight=0.25)
+    res = cs.condorcet_weights(votenrank_toy, "A", constraints=cs.Constraints(max_weight=0.25))
     assert res.feasible is GOLDEN["computed"]["max_weight_0.25"]["A"]
     assert res.weights is None and res.certificate.kind == "strict"
     assert res.margin == pytest.approx(0.0, abs=1e-12)
@@ -249,8 +249,10 @@ def test_missing_scores_compare_as_ties():
 def test_lower_is_better_tasks_count_the_right_way():
     frame = pd.DataFrame({"acc": [0.9, 0.8], "latency": [30.0, 10.0]}, index=["big", "small"])
     lb = cs.Leaderboard.from_frame(frame, lower_is_better=["latency"])
-    res = cs.condorcet_weights(lb, "small")
+    res = cs.condorcet_weights(lb, "small", nearest_to=None)  # the max-margin vertex
     assert res.weights.to_dict() == {"acc": 0.0, "latency": 1.0}
+    nearest = cs.condorcet_weights(lb, "small")  # the default: the winning weights nearest the official ones
+    assert nearest.distance == pytest.approx(2 * (nearest.weights["latency"] - 0.5)) and nearest.weights["latency"] > 0.5
     check_witness(lb, res)
 
 
@@ -373,9 +375,10 @@ def test_user_constraints_brute_force(case, strict, scored_only):
     if scored_only:  # weight 0 on the tasks the system is not scored on, on top of the user's constraints
         grid_ok = grid_ok & (grid_for(lb.n_tasks)[:, lb.missing.loc[system].to_numpy()] == 0).all(axis=1)
     grid = grid_for(lb.n_tasks)[grid_ok]
-    options = {**options, "scored_tasks_only": scored_only}
-    table = cs.prospective(lb, strict=strict, nearest_to=None, min_coverage=0, **options).to_frame().set_index("system")
-    res = cs.condorcet_weights(lb, system, strict=strict, **options)
+    bounds = cs.Constraints(**options)
+    table = cs.prospective(lb, strict=strict, nearest_to=None, min_coverage=0, constraints=bounds,
+                           scored_tasks_only=scored_only).to_frame().set_index("system")
+    res = cs.condorcet_weights(lb, system, strict=strict, constraints=bounds, scored_tasks_only=scored_only)
     if res.status is SolveStatus.INFEASIBLE:
         assert len(grid) == 0
         assert res.certificate.kind == "constraints" and res.verify(lb)
@@ -429,12 +432,8 @@ def test_constraints_are_respected_and_reported(votenrank_toy):
     res = cs.condorcet_weights(
         votenrank_toy,
         "C",
-        min_weight={"t1": 0.1},
-        max_weight=0.5,
-        fixed={"t2": 0.15},
-        group_bounds={("t3", "t5"): (0.2, None)},
-        order=[("t4", "t3", "t5")],
-    )
+        constraints=cs.Constraints(min_weight={"t1": 0.1}, max_weight=0.5, fixed={"t2": 0.15}, group_bounds={("t3", "t5"): (0.2, None)}, order=[("t4", "t3", "t5")]),
+        )
     assert res.feasible
     w = res.weights
     assert w["t1"] >= 0.1 - 1e-12 and (w <= 0.5 + 1e-12).all() and w["t2"] == pytest.approx(0.15)
@@ -449,14 +448,14 @@ def test_constraints_are_respected_and_reported(votenrank_toy):
 
 def test_group_bounds_refer_to_leaderboard_groups(votenrank_toy):
     lb = votenrank_toy.with_groups({"first": ["t1", "t2"], "rest": ["t3", "t4", "t5"]})
-    res = cs.condorcet_weights(lb, "A", group_bounds={"first": (None, 0.5)})
+    res = cs.condorcet_weights(lb, "A", constraints=cs.Constraints(group_bounds={"first": (None, 0.5)}))
     assert not res.feasible and res.margin == pytest.approx(0.0, abs=1e-12)
     assert set(k.rpartition(":")[0] for k in res.certificate.multipliers) == {"group[first]"}
     assert res.verify(lb)
     with pytest.raises(InvalidOptionError, match=r"unknown group 'nope'.*'first', 'rest'"):
-        cs.condorcet_weights(lb, "A", group_bounds={"nope": (0, 1)})
+        cs.condorcet_weights(lb, "A", constraints=cs.Constraints(group_bounds={"nope": (0, 1)}))
     with pytest.raises(InvalidOptionError, match=r"single task 't1'"):
-        cs.condorcet_weights(lb, "A", group_bounds={"t1": (0, 1)})
+        cs.condorcet_weights(lb, "A", constraints=cs.Constraints(group_bounds={"t1": (0, 1)}))
 
 
 @pytest.mark.parametrize(
@@ -469,7 +468,7 @@ def test_group_bounds_refer_to_leaderboard_groups(votenrank_toy):
     ],
 )
 def test_contradictory_constraints_are_an_answer_with_a_farkas_proof(votenrank_toy, options, involved):
-    res = cs.condorcet_weights(votenrank_toy, "B", **options)
+    res = cs.condorcet_weights(votenrank_toy, "B", constraints=options)
     assert not res.feasible and res.status is SolveStatus.INFEASIBLE and math.isnan(res.margin)
     cert = res.certificate
     assert cert.kind == "constraints" and not cert.rival_mix and cert.bound < 0
@@ -488,7 +487,7 @@ def test_contradictory_constraints_are_an_answer_with_a_farkas_proof(votenrank_t
         const += sign * Fraction(mu) * Fraction(c.upper if side == "upper" else c.lower)
     assert max(-x for x in d.values()) + const < 0
     assert res.verify(votenrank_toy)
-    table = cs.prospective(votenrank_toy, **options).to_frame()
+    table = cs.prospective(votenrank_toy, constraints=options).to_frame()
     assert not table["feasible"].any() and (table["certificate"] == "contradictory constraints").all()
 
 
@@ -500,7 +499,7 @@ def test_nearest_respects_constraints_and_leaderboard_weights():
     assert res.reference.to_dict() == {"a": 0.5, "b": 0.25, "c": 0.25}
     assert res.distance == pytest.approx(1e-6, abs=1e-9)
     check_witness(lb, res)
-    capped = cs.condorcet_weights(lb, "x", nearest_to=True, max_weight={"b": 0.0})
+    capped = cs.condorcet_weights(lb, "x", nearest_to=True, constraints=cs.Constraints(max_weight={"b": 0.0}))
     assert capped.weights["b"] == 0.0 and capped.distance == pytest.approx(0.5, abs=1e-5)
     check_witness(lb, capped)
     custom = cs.condorcet_weights(lb, "y", nearest_to={"a": 1.0})  # unlisted tasks weigh 0
@@ -514,15 +513,15 @@ def test_bad_input_errors(votenrank_toy):
     with pytest.raises(UnknownSystemError, match=r"unknown system 'Z'"):
         cs.condorcet_weights(lb, "Z")
     with pytest.raises(UnknownTaskError, match=r"unknown task 't9' in min_weight"):
-        cs.condorcet_weights(lb, "A", min_weight={"t9": 0.1})
+        cs.condorcet_weights(lb, "A", constraints=cs.Constraints(min_weight={"t9": 0.1}))
     with pytest.raises(UnknownTaskError, match=r"in order"):
-        cs.condorcet_weights(lb, "A", order=[("t1", "tx")])
+        cs.condorcet_weights(lb, "A", constraints=cs.Constraints(order=[("t1", "tx")]))
     with pytest.raises(UnknownTaskError, match=r"in objective"):
         cs.prospective(lb, objective=("min", ["nope"])).to_frame()
     with pytest.raises(UnknownTaskError, match=r"in nearest_to"):
         cs.condorcet_weights(lb, "A", nearest_to={"t0": 1.0})
     with pytest.raises(InvalidOptionError, match=r"max_weight\['t1'\] must be finite"):
-        cs.condorcet_weights(lb, "A", max_weight={"t1": float("nan")})
+        cs.condorcet_weights(lb, "A", constraints=cs.Constraints(max_weight={"t1": float("nan")}))
     with pytest.raises(InvalidOptionError, match=r"either nearest_to or objective"):
         cs.condorcet_weights(lb, "A", nearest_to="uniform", objective=("min", "t1"))
     with pytest.raises(InvalidOptionError, match=r"min_margin must be in"):
@@ -532,7 +531,7 @@ def test_bad_input_errors(votenrank_toy):
     with pytest.raises(InvalidOptionError, match=r"objective must be"):
         cs.condorcet_weights(lb, "A", objective=("lowest", "t1"))
     with pytest.raises(InvalidOptionError, match=r"compares task 't1' with itself"):
-        cs.condorcet_weights(lb, "A", order=[("t1", "t1")])
+        cs.condorcet_weights(lb, "A", constraints=cs.Constraints(order=[("t1", "t1")]))
     with pytest.raises(cs.InvalidWeightError, match=r"every reference weight is zero"):
         cs.condorcet_weights(lb, "A", nearest_to={"t1": 0.0})
     with pytest.raises(InvalidOptionError, match=r"interface must be"):
@@ -566,7 +565,7 @@ def test_wrong_certificate_is_caught_not_returned(votenrank_toy, monkeypatch):
     monkeypatch.setattr(cond, "max_margin_lp", lying)
     monkeypatch.setattr(cond, "single_rival", lambda R, strict, tol=0.0: None)
     with pytest.raises(SolveFailedError, match=r"dual certificate only proves"):
-        cs.condorcet_weights(votenrank_toy, "A", max_weight=0.25)
+        cs.condorcet_weights(votenrank_toy, "A", constraints=cs.Constraints(max_weight=0.25))
 
 
 # ---------------------------------------------------------------------- result objects
@@ -580,7 +579,7 @@ def test_result_is_frozen_jsonable_and_tabular(votenrank_toy):
     json.dumps(res.to_dict())
     frame = res.to_frame()
     assert list(frame.columns) == ["weight", "reference"] and list(frame.index) == list(votenrank_toy.tasks)
-    never = cs.condorcet_weights(votenrank_toy, "A", max_weight=0.25)
+    never = cs.condorcet_weights(votenrank_toy, "A", constraints=cs.Constraints(max_weight=0.25))
     json.dumps(never.to_dict())
     assert list(never.to_frame().columns) == ["reference", "advantage"] or list(never.to_frame().columns) == ["advantage"]
     assert never.certificate.to_dict()["rival_mix"] == dict(never.certificate.rival_mix)
@@ -631,9 +630,9 @@ def test_prospective_on_a_larger_gumbel_board():
 def test_constraints_that_meet_exactly_are_not_contradictory(votenrank_toy):
     # float 0.2 is slightly above 1/5, so five minimums of 0.2 exceed 1 by ~1e-17: within the
     # 1e-9 constraint tolerance this is the uniform weighting, not a contradiction
-    res = cs.condorcet_weights(votenrank_toy, "B", min_weight=0.2)
+    res = cs.condorcet_weights(votenrank_toy, "B", constraints=cs.Constraints(min_weight=0.2))
     assert res.feasible and res.weights.to_numpy() == pytest.approx(0.2)
-    table = cs.prospective(votenrank_toy, min_weight=0.2).to_frame().set_index("system")
+    table = cs.prospective(votenrank_toy, constraints=cs.Constraints(min_weight=0.2)).to_frame().set_index("system")
     assert table.loc["B", "strict_feasible"] and table.loc["B", "distance"] == 0.0
     assert table.loc["A", "certificate"] != "contradictory constraints"
 
@@ -658,9 +657,9 @@ def test_a_system_scored_on_one_task_cannot_win_on_the_others():
 def test_prospective_reports_a_per_system_contradiction_with_the_scored_tasks():
     frame = pd.DataFrame({"t1": [0.5, 0.9, 0.2], "t2": [None, 0.3, 0.4]}, index=["m", "r1", "r2"])
     lb = cs.Leaderboard.from_frame(frame)
-    res = cs.prospective(lb, fixed={"t2": 0.5})
+    res = cs.prospective(lb, constraints=cs.Constraints(fixed={"t2": 0.5}))
     m = res.results["m"]
     assert m.status is SolveStatus.INFEASIBLE and m.certificate.kind == "constraints" and m.verify(lb)
     assert res.contradiction is None and res.results["r2"].verify(lb)
-    single = cs.condorcet_weights(lb, "m", fixed={"t2": 0.5})
+    single = cs.condorcet_weights(lb, "m", constraints=cs.Constraints(fixed={"t2": 0.5}))
     assert single.status is SolveStatus.INFEASIBLE and single.verify(lb)

@@ -15,12 +15,12 @@ import pandas as pd
 import pytest
 
 import consensus as cs
-from consensus.comparison._compare import DEFAULT_RULES
 from consensus.board._coverage import (
     LOW_COVERAGE,
     coverage_flags,
     with_min_coverage,
 )
+from consensus.comparison._compare import DEFAULT_RULES
 from consensus.errors import InvalidOptionError
 
 SPARSE = ("one_task", "three_tasks", "human", "one_loser")

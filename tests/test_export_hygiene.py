@@ -21,9 +21,9 @@ from consensus import (
     NonNumericScoreError,
     UnknownTaskError,
 )
-from consensus.io._bookkeeping import BOOKKEEPING_NAMES, bookkeeping_key
 from consensus.errors import LeaderboardErrors, LongFormatError
 from consensus.hints import cli_text
+from consensus.io._bookkeeping import BOOKKEEPING_NAMES, bookkeeping_key
 from consensus.io._readers import frame_to_leaderboard
 
 MESSY = Path(__file__).parent / "data" / "messy"

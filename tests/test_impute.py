@@ -16,9 +16,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import consensus as cs
-from consensus.missing import _partial_sums as partial_sums
 from consensus.errors import EmptyTaskError, InvalidOptionError, InvalidWeightError
 from consensus.majority._inputs import as_pairwise
+from consensus.missing import _partial_sums as partial_sums
 from tests.strategies import score_tables
 
 

@@ -11,7 +11,12 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import consensus as cs
-from consensus.missing._imputation_sums import MAX_LEVELS, PartialSums, Units, accumulate
+from consensus.missing._imputation_sums import (
+    MAX_LEVELS,
+    PartialSums,
+    Units,
+    accumulate,
+)
 
 FIELDS = ("imputed", "direct", "both", "both_sq", "counts", "task_scores", "task_counts")
 

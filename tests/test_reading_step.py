@@ -13,9 +13,9 @@ import pandas as pd
 import pytest
 
 import consensus as cs
-from consensus.io._columns import role_by_name
 from consensus.board._coverage import comparability, set_aside
 from consensus.formats.metrics import column_direction
+from consensus.io._columns import role_by_name
 
 from . import real_shapes as shapes
 from .cli_runner import installed_many, run_cli

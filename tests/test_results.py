@@ -95,7 +95,7 @@ def test_every_result_serializes_to_strict_json(toy):
         cs.rank(toy, "borda"),
         kem,
         cs.condorcet_weights(toy, "A"),
-        cs.condorcet_weights(toy, "A", max_weight=0.25),
+        cs.condorcet_weights(toy, "A", constraints=cs.Constraints(max_weight=0.25)),
         cs.prospective(toy),
         cs.impute_pairwise(toy),
         cs.sigma_2l(toy),

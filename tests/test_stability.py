@@ -15,9 +15,9 @@ from consensus.errors import InvalidOptionError
 from consensus.experiments.missing import gumbel_instances
 from consensus.plot import plot_stability
 from consensus.resampling._repetitions import spawn_seeds
-from consensus.results import StabilityResult
 from consensus.resampling._rule_runs import DEFAULT_RULES, rule_positions
 from consensus.resampling._stability import rank_stability
+from consensus.results import StabilityResult
 
 SMALL_RULES = ("mean", "borda", "copeland", "minimax")
 

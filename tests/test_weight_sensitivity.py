@@ -351,7 +351,7 @@ def test_max_weight_radius_matches_lp_and_is_not_smaller(rule):
         tied, pairs = critical_pairs(S, "winner")
         cap = float(max(r)) * 1.2 if i % 2 else 0.6
         free = cs.weight_sensitivity(lb, rule=rule)
-        capped = cs.weight_sensitivity(lb, rule=rule, max_weight=cap)
+        capped = cs.weight_sensitivity(lb, rule=rule, constraints=cs.Constraints(max_weight=cap))
         ctx = f"board {i}: {values.tolist()} weights {weights.tolist()} cap {cap}"
         for norm in ("l1", "linf"):
             a, b = getattr(free, norm).distance, getattr(capped, norm).distance
@@ -545,7 +545,7 @@ def test_constraints_never_shrink_the_radius(board, cap, lo):
     values, weights = board
     lb = make_lb(values, weights)
     free = cs.weight_sensitivity(lb, rule="borda")
-    con = cs.weight_sensitivity(lb, rule="borda", max_weight=cap, min_weight=lo)
+    con = cs.weight_sensitivity(lb, rule="borda", constraints=cs.Constraints(max_weight=cap, min_weight=lo))
     for norm in ("l1", "linf"):
         f, c = getattr(free, norm), getattr(con, norm)
         assert c.distance >= f.distance - 1e-9

@@ -396,7 +396,9 @@ def test_weights_win_when_the_rule_is_run_and_certificates_hold_exactly(data):
     system = data.draw(st.sampled_from(lb.systems))
     strict = data.draw(st.booleans())
     extra = data.draw(constraint_options(lb.n_tasks))
-    res = cs.winning_weights(lb, system, rule=rule, strict=strict, **opts, **extra)
+    bounds = {k: v for k, v in extra.items() if k != "nearest_to"}
+    nearest = {"nearest_to": extra.get("nearest_to")}  # None: the max-margin vertex, whose margin the weights reach
+    res = cs.winning_weights(lb, system, rule=rule, strict=strict, **opts, **nearest, constraints=bounds)
     scale = res.rule_options["scale"]
     P = exact_points(lb, rule, opts)
     assert res.verify(lb)
@@ -527,7 +529,7 @@ def test_toy_uniform_weights_forced(toy, rule, opts):
         # with w = 1/5 everywhere the margin is the uniform score difference, exactly
         eps = min(sum(P[i][k] - P[j][k] for k in range(5)) / 5 for j in range(4) if j != i)
         for strict in (True, False):
-            res = cs.winning_weights(toy, s, rule=rule, strict=strict, max_weight=0.2, **opts)
+            res = cs.winning_weights(toy, s, rule=rule, strict=strict, constraints=cs.Constraints(max_weight=0.2), **opts)
             scale = res.rule_options["scale"]
             assert abs(res.margin - float(eps)) <= TOL * scale
             assert res.verify(toy)
@@ -563,7 +565,7 @@ def test_toy_intermediate_cap_matches_exact_vertex_enumeration(toy, rule, opts, 
     for i, s in enumerate(toy.systems):
         eps = max_min_margin(differences(P, i), cap=as_rational(cap))
         for strict in (True, False):
-            res = cs.winning_weights(toy, s, rule=rule, strict=strict, max_weight=cap, **opts)
+            res = cs.winning_weights(toy, s, rule=rule, strict=strict, constraints=cs.Constraints(max_weight=cap), **opts)
             scale = res.rule_options["scale"]
             assert abs(res.margin - float(eps)) <= TOL * scale, (s, res.margin, eps)
             assert res.feasible == (eps > 0 if strict else eps >= 0)
@@ -583,7 +585,7 @@ def test_toy_intermediate_cap_matches_exact_vertex_enumeration(toy, rule, opts, 
         uniform = TOY_UNIFORM_WINNERS[rule]
         assert tuple(strict_winners) != ("A", "B", "C", "D")
         assert (tuple(strict_winners), tuple(weak_winners)) != (uniform if len(uniform) == 1 else (), uniform)
-    pro = cs.prospective(toy, rule=rule, max_weight=cap, **opts)
+    pro = cs.prospective(toy, rule=rule, constraints=cs.Constraints(max_weight=cap), **opts)
     assert pro.strict_winners == tuple(strict_winners)
     assert pro.prospective_systems == tuple(weak_winners)
 
@@ -750,7 +752,7 @@ def test_a_cap_is_read_as_the_rational_it_stands_for():
     lb = cs.Leaderboard.from_frame(frame)
     P = exact_points(lb, "rank_complement", {})
     for cap, strict, feasible in ((0.6, False, True), (0.6, True, False), (0.59, False, False)):
-        res = cs.winning_weights(lb, "s0", rule="rank_complement", strict=strict, max_weight=cap)
+        res = cs.winning_weights(lb, "s0", rule="rank_complement", strict=strict, constraints=cs.Constraints(max_weight=cap))
         eps = max_min_margin(differences(P, 0), cap=as_rational(cap))
         assert res.feasible is feasible and (eps >= 0 if not strict else eps > 0) is feasible
         assert abs(res.margin - float(eps)) <= TOL * res.rule_options["scale"]

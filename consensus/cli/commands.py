@@ -308,10 +308,7 @@ def cmd_prospective(args: argparse.Namespace) -> int:
         bounds["min_coverage"] = args.min_coverage
     if args.rule != "condorcet" or args.option:
         bounds.update(rule=args.rule, **_weight_rule_options(args))
-    if args.min_weight is not None:
-        bounds["min_weight"] = args.min_weight
-    if args.max_weight is not None:
-        bounds["max_weight"] = args.max_weight
+    bounds["constraints"] = {"min_weight": args.min_weight, "max_weight": args.max_weight}
     if args.system is None:
         if args.nearest:
             raise UsageError("--nearest needs --system (the weights nearest to the official ones for one system)")
@@ -393,10 +390,7 @@ def cmd_sensitivity(args: argparse.Namespace) -> int:
     options: dict[str, Any] = {"missing": args.missing, "solver": args.solver, **_weight_rule_options(args)}
     if args.min_coverage is not None:  # else weight_sensitivity's default: every rival kept
         options["min_coverage"] = args.min_coverage
-    if args.min_weight is not None:
-        options["min_weight"] = args.min_weight
-    if args.max_weight is not None:
-        options["max_weight"] = args.max_weight
+    options["constraints"] = {"min_weight": args.min_weight, "max_weight": args.max_weight}
     result = weight_sensitivity(table, rule=args.rule, target=args.target, **options)
     warn_coverage(args, result, table)
     emit(args, render(result, format=args.format, table=table, source=source, command="sensitivity", top=args.top))

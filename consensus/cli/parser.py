@@ -21,6 +21,16 @@ from .commands import (
 )
 from .resampling import EXPERIMENTS, cmd_experiment, cmd_stability
 
+#: The rules of ``--rule`` in the help, and the linear ones: the declarations' names
+#: (``consensus.rules.RULES``, ``@rule(..., linear=True)``) kept here so that ``--help`` imports
+#: no rule module (pandas); ``tests/test_architecture.py`` derives both from the declarations.
+RULE_NAMES = (
+    "plurality", "borda", "dowdall", "scoring", "rank_complement", "top_ten", "eurovision", "threshold", "baldwin",
+    "condorcet", "copeland", "minimax", "mean", "geometric_mean", "optimality_gap", "mean_win_rate",
+    "normalized_mean", "bradley_terry", "schulze", "ranked_pairs", "kemeny",
+)
+LINEAR_RULE_NAMES = ("plurality", "borda", "dowdall", "scoring", "rank_complement", "top_ten", "eurovision", "mean")
+
 
 def _input_options(parser: argparse.ArgumentParser, *, file_required: bool, file_help: str | None = None) -> None:
     if file_required:
@@ -297,7 +307,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("rank", help="rank with one voting rule", description="Rank the systems with one rule.")
     _input_options(p, file_required=True)
     p.add_argument("--rule", required=True, metavar="R",
-                   help="borda, copeland, minimax, plurality, dowdall, threshold, baldwin, mean, ...")
+                   help=", ".join(RULE_NAMES))
     _coverage_options(p, "rank")
     p.add_argument("--tie-break", choices=("mean", "lexicographic"), help="split tied systems")
     p.add_argument("--option", metavar="KEY=VALUE", action="append",
@@ -328,8 +338,7 @@ def build_parser() -> argparse.ArgumentParser:
                        "system win, or a certificate that none can.")
     _input_options(p, file_required=True)
     p.add_argument("--rule", default="condorcet", metavar="R",
-                   help="condorcet (default), or a linear rule: mean, borda, dowdall, plurality, scoring, "
-                   "rank_complement, top_ten, eurovision")
+                   help="condorcet (default), or a linear rule: " + ", ".join(LINEAR_RULE_NAMES))
     p.add_argument("--option", metavar="KEY=VALUE", action="append",
                    help="a rule option: ties=min, vector=[3,2,1] (scoring), normalize=minmax (mean); repeatable")
     p.add_argument("--system", metavar="S", help="one system: its best weights and margin, or a certificate")
@@ -348,8 +357,8 @@ def build_parser() -> argparse.ArgumentParser:
                        "removal does; each answer verified by running the rule.")
     _input_options(p, file_required=True)
     p.add_argument("--rule", default="mean", metavar="R",
-                   help="mean (default), borda, dowdall, plurality, scoring, rank_complement, top_ten, eurovision, "
-                   "condorcet (the Condorcet winner) or kemeny (lower bounds from the majority relation)")
+                   help="mean (default), a linear rule (" + ", ".join(LINEAR_RULE_NAMES) + "), condorcet (the "
+                   "Condorcet winner) or kemeny (lower bounds from the majority relation)")
     p.add_argument("--target", type=_target, default="winner", metavar="T",
                    help="winner (default), topK (e.g. top3: the set of the first K) or ranking")
     p.add_argument("--option", metavar="KEY=VALUE", action="append",

@@ -24,7 +24,7 @@ from __future__ import annotations
 import dataclasses
 import math
 import time
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Literal
@@ -67,14 +67,16 @@ from ._certificates import (
 from ._evidence import make_certificate, single_rival
 from ._solver_choice import check_solver, solver_errors
 from ._weight_options import (
+    Constraints,
     Reference,
+    as_constraints,
     check_tolerances,
     objective_tasks,
     prepared_weights,
+    reference_for,
     reference_weights,
     solver_constraints,
     unscored_constraints,
-    weight_constraints,
 )
 
 __all__ = ["condorcet_weights", "weighted_margins"]
@@ -432,13 +434,9 @@ def condorcet_weights(
     system: str,
     *,
     strict: bool = True,
-    nearest_to: Reference = None,
+    nearest_to: Reference = "leaderboard",
     objective: tuple[Literal["min", "max"], str | Sequence[str]] | None = None,
-    min_weight: float | Mapping[str, float] | None = None,
-    max_weight: float | Mapping[str, float] | None = None,
-    fixed: Mapping[str, float] | None = None,
-    group_bounds: Mapping[Any, tuple[float | None, float | None]] | None = None,
-    order: Iterable[Sequence[str]] | None = None,
+    constraints: Constraints | Mapping[str, Any] | None = None,
     min_margin: float = 1e-6,
     solver: str = "highs",
     tol: float = 1e-9,
@@ -462,10 +460,11 @@ def condorcet_weights(
     strict : bool, default=True
         True: beat every rival (``eps* > tol``). False: the paper's condition, beat or tie
         every rival (``eps* >= -tol``, a weak Condorcet winner).
-    nearest_to : 'leaderboard', 'uniform', True, mapping or Series, optional
+    nearest_to : 'leaderboard', 'uniform', True, mapping, Series or None, default 'leaderboard'
         Return the winning weighting closest in L1 to this reference (``'leaderboard'`` or
         True: ``lb.normalized_weights``; a mapping is normalized, unlisted tasks weigh 0) and
-        its :attr:`~CondorcetWeightsResult.distance`. If the reference already makes the
+        its :attr:`~CondorcetWeightsResult.distance`; the default of every weight question
+        (an explicit `objective` takes its place). None: the solver's max-margin vertex. If the reference already makes the
         system win (and meets the constraints) it is returned with distance 0. Otherwise the
         weights must reach margin ``min(min_margin, eps*)`` (strict; "> 0" is not a closed
         condition) or 0 (weak).
@@ -473,15 +472,11 @@ def condorcet_weights(
         Among the winning weightings (same margin threshold as `nearest_to`), minimize or
         maximize the total weight of `tasks` (a task, a list of tasks, or a group name), the
         paper's "w_i -> min". Exclusive with `nearest_to`.
-    min_weight, max_weight : float or mapping task -> float, optional
-        Per-task bounds (a scalar applies to every task).
-    fixed : mapping task -> float, optional
-        Weights that must take exactly these values.
-    group_bounds : mapping {group name or tuple of tasks: (lower, upper)}, optional
-        Bounds on the total weight of a group (``None`` for an open side); names refer to
-        ``lb.groups``.
-    order : list of pairs (or chains) of tasks, optional
-        ``("a", "b")`` means ``w_a >= w_b``; ``("a", "b", "c")`` means ``w_a >= w_b >= w_c``.
+    constraints : Constraints or mapping, optional
+        Bounds on the weights (:class:`consensus.Constraints`: ``min_weight``,
+        ``max_weight``, ``fixed``, ``group_bounds``, ``order``; a mapping of those fields
+        works too). ``order=[("a", "b")]`` means ``w_a >= w_b``; ``("a", "b", "c")`` means
+        ``w_a >= w_b >= w_c``.
     min_margin : float, default=1e-6
         The margin strict `nearest_to` / `objective` weights must reach; must exceed `tol`.
     solver : str, default="highs"
@@ -566,12 +561,14 @@ def condorcet_weights(
     >>> import consensus as cs
     >>> lb = cs.load_example("votenrank-toy")
     >>> res = cs.condorcet_weights(lb, "A")          # A is last under uniform weights
-    >>> res.feasible, res.margin, res.weights.to_dict()
-    (True, 1.0, {'t1': 1.0, 't2': 0.0, 't3': 0.0, 't4': 0.0, 't5': 0.0})
+    >>> res.feasible, res.margin, res.weights.round(3).to_dict()   # the winning weights nearest the official ones
+    (True, 1.0, {'t1': 0.2, 't2': 0.3, 't3': 0.1, 't4': 0.2, 't5': 0.2})
+    >>> cs.condorcet_weights(lb, "A", nearest_to=None).weights.to_dict()   # the max-margin vertex
+    {'t1': 1.0, 't2': 0.0, 't3': 0.0, 't4': 0.0, 't5': 0.0}
     >>> res = cs.condorcet_weights(lb, "A", nearest_to="uniform")   # t1 + t2 must pass 1/2
     >>> round(res.distance, 6), round(float(res.weights["t1"] + res.weights["t2"]), 6)   # weights need not be unique
     (0.200001, 0.500001)
-    >>> res = cs.condorcet_weights(lb, "A", max_weight=0.25)         # ... which caps make impossible
+    >>> res = cs.condorcet_weights(lb, "A", constraints=cs.Constraints(max_weight=0.25))         # ... which caps make impossible
     >>> res.feasible, res.certificate.bound, res.verify(lb)   # a proof, checked exactly (not unique)
     (False, 0.0, True)
     >>> dict(res.certificate.multipliers)
@@ -580,14 +577,13 @@ def condorcet_weights(
     start = time.perf_counter()
     board_of(data, "condorcet_weights").system_index(system)
     tol, min_margin = check_tolerances(tol, min_margin)
-    if nearest_to is not None and nearest_to is not False and objective is not None:
-        raise InvalidOptionError("pass either nearest_to or objective, not both")
+    nearest_to = reference_for(nearest_to, objective)
     ready = prepared_weights(data, missing, min_coverage, "condorcet_weights")
     data, holes, record = ready.leaderboard, ready.scored, ready.preparation
     if system not in data.systems:
         why = f"missing={record.missing!r}" if system in record.dropped_systems else "min_coverage"
         raise InvalidOptionError(f"condorcet_weights: {system!r} was dropped by {why}; nothing to decide")
-    cons = weight_constraints(data, min_weight=min_weight, max_weight=max_weight, fixed=fixed, group_bounds=group_bounds, order=order)
+    cons = as_constraints(constraints).rows(data)
     unscored = unscored_constraints(holes, system) if scored_tasks_only else ()
     cons = cons + unscored
     reference = reference_weights(data, nearest_to)

@@ -9,7 +9,7 @@ one HiGHS model across systems on the fast path, and returns a
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
 from solvers.weights_lp import WeightConstraints, constraints_farkas_lp
@@ -29,14 +29,16 @@ from ._condorcet import Engine, solve_system
 from ._evidence import make_certificate
 from ._solver_choice import check_solver, solver_errors
 from ._weight_options import (
+    Constraints,
     Reference,
+    as_constraints,
     check_tolerances,
     objective_tasks,
     prepared_weights,
+    reference_for,
     reference_weights,
     solver_constraints,
     unscored_constraints,
-    weight_constraints,
 )
 from ._winning import linear_setup, rescaled
 
@@ -53,11 +55,7 @@ def prospective(
     strict: bool = True,
     nearest_to: Reference = "leaderboard",
     objective: tuple[Literal["min", "max"], str | Sequence[str]] | None = None,
-    min_weight: float | Mapping[str, float] | None = None,
-    max_weight: float | Mapping[str, float] | None = None,
-    fixed: Mapping[str, float] | None = None,
-    group_bounds: Mapping[Any, tuple[float | None, float | None]] | None = None,
-    order: Iterable[Sequence[str]] | None = None,
+    constraints: Constraints | Mapping[str, Any] | None = None,
     min_margin: float = 1e-6,
     solver: str = "highs",
     interface: Literal["auto", "highspy", "pulp"] = "auto",
@@ -95,7 +93,7 @@ def prospective(
         row, solved by `solver` (HiGHS directly, or the named pulp solver; the name is kept
         from when every model went through pulp). 'auto' picks 'highspy' when
         ``solver == 'highs'``.
-    objective, min_weight, max_weight, fixed, group_bounds, order, min_margin, solver, tol
+    objective, constraints, min_margin, solver, tol
         As in :func:`condorcet_weights`.
     scored_tasks_only : bool, default=True
         Each system's weights are 0 on the tasks it is not scored on (see
@@ -164,10 +162,7 @@ def prospective(
     start = time.perf_counter()
     board_of(data, "prospective")
     tol, min_margin = check_tolerances(tol, min_margin)
-    if objective is not None and isinstance(nearest_to, str) and nearest_to == "leaderboard":
-        nearest_to = None  # the default reference gives way to an explicit objective
-    if nearest_to is not None and nearest_to is not False and objective is not None:
-        raise InvalidOptionError("pass either nearest_to or objective, not both")
+    nearest_to = reference_for(nearest_to, objective)
     if interface not in ("auto", "highspy", "pulp"):
         raise InvalidOptionError(f"interface must be 'auto', 'highspy' or 'pulp', got {interface!r}")
     check_solver(solver)  # before the constraints' own LP
@@ -183,7 +178,7 @@ def prospective(
     else:
         setup = linear_setup(data, rule, {k: v for k, v in given.items() if v is not None}, missing, min_coverage, "prospective")
         data, holes, record = setup.lp.lb, setup.holes, setup.record
-    cons = weight_constraints(data, min_weight=min_weight, max_weight=max_weight, fixed=fixed, group_bounds=group_bounds, order=order)
+    cons = as_constraints(constraints).rows(data)
     reference = reference_weights(data, nearest_to)
     obj = objective_tasks(data, objective)
     solver_cons = solver_constraints(data, cons)

@@ -47,7 +47,7 @@ from __future__ import annotations
 import math
 import re
 import time
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -64,7 +64,12 @@ from ..results.base import tier_positions
 from ..rules.linear import LINEAR_RULES, rule_result
 from ..rules.registry import rank
 from ._solver_choice import check_solver, solver_errors
-from ._weight_options import prepared_weights, solver_constraints, weight_constraints
+from ._weight_options import (
+    Constraints,
+    as_constraints,
+    prepared_weights,
+    solver_constraints,
+)
 from ._winning import linear_setup
 
 __all__ = ["weight_sensitivity"]
@@ -379,11 +384,7 @@ def weight_sensitivity(
     ties: Literal["average", "min", "max"] | None = None,
     vector: Sequence[float] | None = None,
     normalize: Literal["minmax", "zscore"] | None = None,
-    min_weight: float | Mapping[str, float] | None = None,
-    max_weight: float | Mapping[str, float] | None = None,
-    fixed: Mapping[str, float] | None = None,
-    group_bounds: Mapping[Any, tuple[float | None, float | None]] | None = None,
-    order: Iterable[Sequence[str]] | None = None,
+    constraints: Constraints | Mapping[str, Any] | None = None,
     missing: str | None = None,
     min_coverage: float | None = 0.0,
     solver: str = "highs",
@@ -404,8 +405,8 @@ def weight_sensitivity(
         swap or tie.
     ties, vector, normalize : optional
         The linear rule's own options, as in :func:`consensus.winning_weights`.
-    min_weight, max_weight, fixed, group_bounds, order : optional
-        Constraints on the new weights (as in :func:`consensus.condorcet_weights`); the
+    constraints : Constraints or mapping, optional
+        Bounds on the new weights (as in :func:`consensus.condorcet_weights`); the
         removal answer ignores them (it keeps the official weights of the other tasks).
     missing : {None, "drop_tasks", "drop_systems", "median", "impute"}, optional
         As in :func:`consensus.winning_weights` (``"impute"``: positional rules).
@@ -461,7 +462,7 @@ def weight_sensitivity(
             f"weight_sensitivity: rule must be one of {', '.join(LINEAR_RULES)}, condorcet or kemeny; got {rule!r}"
         )
     work = prob.lb
-    cons = weight_constraints(work, min_weight=min_weight, max_weight=max_weight, fixed=fixed, group_bounds=group_bounds, order=order)
+    cons = as_constraints(constraints).rows(work)
     r = work.normalized_weights.to_numpy(dtype=np.float64)
     counters = {"lps": 0, "pruned": 0}
     if prob.tied == (None, None):

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Any, Literal, TypeAlias
 
 import numpy as np
@@ -29,8 +31,11 @@ __all__ = [
     "Reference",
     "number",
     "task_name",
+    "reference_for",
     "reference_weights",
     "group_members",
+    "Constraints",
+    "as_constraints",
     "weight_constraints",
     "solver_constraints",
     "objective_tasks",
@@ -74,6 +79,44 @@ def task_name(lb: Leaderboard, name: object, context: str) -> str:
     if not isinstance(name, str) or name not in lb.tasks:
         raise UnknownTaskError(name, lb.tasks, context)
     return name
+
+
+def reference_for(nearest_to: Reference, objective: object) -> Reference:
+    """The ``nearest_to`` of a weight question given its ``objective``: the one check of both.
+
+    Every weight question defaults to ``nearest_to="leaderboard"`` (the winning weights
+    closest to the official ones); an explicit `objective` takes its place. Both given
+    explicitly is an error.
+
+    Parameters
+    ----------
+    nearest_to : Reference
+        As given (the default ``"leaderboard"`` included).
+    objective : object
+        As given.
+
+    Returns
+    -------
+    Reference
+        `nearest_to`, or None when the default gives way to `objective`.
+
+    Raises
+    ------
+    InvalidOptionError
+        A reference other than the default together with an objective.
+
+    Examples
+    --------
+    >>> reference_for("leaderboard", ("min", "t1")) is None, reference_for("uniform", None)
+    (True, 'uniform')
+    """
+    if objective is None:
+        return nearest_to
+    if isinstance(nearest_to, str) and nearest_to == "leaderboard":
+        return None  # the default reference gives way to an explicit objective
+    if nearest_to is not None and nearest_to is not False:
+        raise InvalidOptionError("pass either nearest_to or objective, not both")
+    return nearest_to
 
 
 def reference_weights(lb: Leaderboard, nearest_to: Reference) -> np.ndarray | None:
@@ -173,6 +216,110 @@ def group_members(lb: Leaderboard, key: object) -> tuple[str, tuple[str, ...]]:
             raise InvalidOptionError(f"group_bounds: group {tuple(members)!r} lists a task twice")
         return "+".join(members), tuple(members)
     raise InvalidOptionError(f"group_bounds keys are group names or tuples of tasks, got {key!r}")
+
+
+@dataclass(frozen=True)
+class Constraints:
+    """Bounds on the task weights, one object for every weight question.
+
+    ``condorcet_weights``, ``winning_weights``, ``prospective`` and ``weight_sensitivity`` take it
+    as ``constraints=`` (a mapping with these keys works too). The weights always sum to 1 and
+    are >= 0; these narrow them further. Checked against the leaderboard when a question uses
+    them (a task that is not on it is an :class:`~consensus.UnknownTaskError` then).
+
+    Attributes
+    ----------
+    min_weight, max_weight : float or Mapping[str, float] or None
+        A bound for every task, or task -> bound.
+    fixed : Mapping[str, float] or None
+        Task -> exact weight.
+    group_bounds : Mapping or None
+        Group name (of ``lb.groups``) or tuple of tasks -> ``(lower, upper)`` bounds on the
+        group's total weight; None leaves a side open.
+    order : sequence of sequences of str, or None
+        Pairs or chains of tasks, heavier first (``[("qa", "nli")]``: qa weighs at least nli).
+
+    Examples
+    --------
+    >>> import consensus as cs
+    >>> toy = cs.load_example("votenrank-toy")
+    >>> bounds = cs.Constraints(max_weight=0.5, order=[("t1", "t2")])
+    >>> [c.label for c in bounds.rows(toy)][:2]
+    ['max_weight[t1]', 'max_weight[t2]']
+    >>> cs.condorcet_weights(toy, "B", constraints=bounds).feasible
+    True
+    """
+
+    min_weight: float | Mapping[str, float] | None = None
+    max_weight: float | Mapping[str, float] | None = None
+    fixed: Mapping[str, float] | None = None
+    group_bounds: Mapping[Any, tuple[float | None, float | None]] | None = None
+    order: Iterable[Sequence[str]] | None = None
+
+    def __post_init__(self) -> None:
+        for name in ("min_weight", "max_weight", "fixed", "group_bounds"):
+            value = getattr(self, name)
+            if isinstance(value, Mapping):
+                object.__setattr__(self, name, MappingProxyType(dict(value)))
+        if self.order is not None and not isinstance(self.order, str):
+            try:
+                object.__setattr__(self, "order", tuple(tuple(c) if not isinstance(c, str) else c for c in self.order))
+            except TypeError:
+                pass  # rows() names the problem
+
+    def rows(self, lb: Leaderboard) -> tuple[WeightConstraint, ...]:
+        """The constraint rows on `lb` (:func:`weight_constraints`).
+
+        Parameters
+        ----------
+        lb : Leaderboard
+            Gives the tasks and groups.
+
+        Returns
+        -------
+        tuple of WeightConstraint
+
+        Raises
+        ------
+        InvalidOptionError, UnknownTaskError
+            See :func:`weight_constraints`.
+        """
+        return weight_constraints(lb, min_weight=self.min_weight, max_weight=self.max_weight, fixed=self.fixed,
+                                  group_bounds=self.group_bounds, order=self.order)
+
+
+def as_constraints(value: object) -> Constraints:
+    """The ``constraints=`` option: None (no bounds), a :class:`Constraints` or a mapping of its fields.
+
+    Parameters
+    ----------
+    value : object
+
+    Returns
+    -------
+    Constraints
+
+    Raises
+    ------
+    InvalidOptionError
+        Anything else, or a mapping with an unknown key (named, with the valid ones).
+
+    Examples
+    --------
+    >>> as_constraints({"max_weight": 0.4}).max_weight
+    0.4
+    """
+    if value is None:
+        return Constraints()
+    if isinstance(value, Constraints):
+        return value
+    if isinstance(value, Mapping):
+        fields = ("min_weight", "max_weight", "fixed", "group_bounds", "order")
+        unknown = [k for k in value if k not in fields]
+        if unknown:
+            raise InvalidOptionError(f"constraints has no {', '.join(map(repr, unknown))}; it takes {', '.join(fields)}")
+        return Constraints(**value)
+    raise InvalidOptionError(f"constraints must be a consensus.Constraints (or a mapping of its fields), got {value!r}")
 
 
 def weight_constraints(

@@ -36,7 +36,7 @@ from __future__ import annotations
 import dataclasses
 import math
 import time
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
 import numpy as np
@@ -55,14 +55,16 @@ from ..rules.linear import (
 from ._certificates import Labels, verify_condorcet_result
 from ._condorcet import Engine, condorcet_weights, solve_system
 from ._weight_options import (
+    Constraints,
     Reference,
+    as_constraints,
     check_tolerances,
     objective_tasks,
     prepared_weights,
+    reference_for,
     reference_weights,
     solver_constraints,
     unscored_constraints,
-    weight_constraints,
 )
 
 __all__ = ["winning_weights", "verify_winning_result"]
@@ -215,13 +217,9 @@ def winning_weights(
     vector: Sequence[float] | None = None,
     normalize: Literal["minmax", "zscore"] | None = None,
     strict: bool = True,
-    nearest_to: Reference = None,
+    nearest_to: Reference = "leaderboard",
     objective: tuple[Literal["min", "max"], str | Sequence[str]] | None = None,
-    min_weight: float | Mapping[str, float] | None = None,
-    max_weight: float | Mapping[str, float] | None = None,
-    fixed: Mapping[str, float] | None = None,
-    group_bounds: Mapping[Any, tuple[float | None, float | None]] | None = None,
-    order: Iterable[Sequence[str]] | None = None,
+    constraints: Constraints | Mapping[str, Any] | None = None,
     min_margin: float = 1e-6,
     solver: str = "highs",
     tol: float = 1e-9,
@@ -252,7 +250,7 @@ def winning_weights(
         (:func:`consensus.rules.linear.normalized_leaderboard`).
     strict : bool, default=True
         True: score strictly highest (``eps* > tol``); False: highest or tied (``eps* >= -tol``).
-    nearest_to, objective, min_weight, max_weight, fixed, group_bounds, order, min_margin, solver
+    nearest_to, objective, constraints, min_margin, solver
         As in :func:`condorcet_weights`.
     tol : float, default=1e-9
         Margin tolerance, relative to the largest point difference (see the module notes).
@@ -301,9 +299,9 @@ def winning_weights(
     >>> import consensus as cs
     >>> toy = cs.load_example("votenrank-toy")
     >>> res = cs.winning_weights(toy, "A", rule="borda")
-    >>> res.feasible, round(res.margin, 6), res.weights.round(6).to_dict()   # in Borda points
-    (True, 1.666667, {'t1': 0.666667, 't2': 0.333333, 't3': 0.0, 't4': 0.0, 't5': 0.0})
-    >>> res = cs.winning_weights(toy, "A", rule="borda", max_weight=0.2)   # uniform weights forced
+    >>> res.feasible, round(res.margin, 6), res.weights.round(4).to_dict()   # margin in Borda points
+    (True, 1.666667, {'t1': 0.2, 't2': 0.3143, 't3': 0.1714, 't4': 0.1143, 't5': 0.2})
+    >>> res = cs.winning_weights(toy, "A", rule="borda", constraints=cs.Constraints(max_weight=0.2))   # uniform weights forced
     >>> res.feasible, res.verify(toy), res.certificate.summary()
     (False, True, 'B')
     >>> print(res.certificate.statement)  # doctest: +ELLIPSIS
@@ -317,19 +315,18 @@ def winning_weights(
         if missing == "impute":
             raise InvalidOptionError("winning_weights: missing='impute' does not apply to rule='condorcet'")
         return condorcet_weights(
-            data, system, strict=strict, nearest_to=nearest_to, objective=objective, min_weight=min_weight,
-            max_weight=max_weight, fixed=fixed, group_bounds=group_bounds, order=order, min_margin=min_margin,
+            data, system, strict=strict, nearest_to=nearest_to, objective=objective, constraints=constraints,
+            min_margin=min_margin,
             solver=solver, tol=tol, scored_tasks_only=scored_tasks_only, missing=missing, min_coverage=min_coverage,
         )
     board_of(data, "winning_weights").system_index(system)
     tol, min_margin = check_tolerances(tol, min_margin)
-    if nearest_to is not None and nearest_to is not False and objective is not None:
-        raise InvalidOptionError("pass either nearest_to or objective, not both")
+    nearest_to = reference_for(nearest_to, objective)
     setup = linear_setup(data, rule, {k: v for k, v in given.items() if v is not None}, missing, min_coverage, "winning_weights")
     work = setup.lp.lb
     if system not in work.systems:
         raise InvalidOptionError(f"winning_weights: {system!r} was dropped by missing={missing!r} / min_coverage; nothing to decide")
-    cons = weight_constraints(work, min_weight=min_weight, max_weight=max_weight, fixed=fixed, group_bounds=group_bounds, order=order)
+    cons = as_constraints(constraints).rows(work)
     unscored = unscored_constraints(setup.holes, system) if scored_tasks_only else ()
     cons = cons + unscored
     reference = reference_weights(work, nearest_to)

@@ -16,20 +16,7 @@ from typing import Any
 
 from ..board._leaderboard import Leaderboard
 from ..errors import InvalidOptionError
-from ..results import (
-    Analysis,
-    CondorcetWeightsResult,
-    ImputationResult,
-    KemenyResult,
-    MajoritySummary,
-    PairwiseConfidence,
-    ProspectiveResult,
-    RuleComparison,
-    RuleResult,
-    SensitivityResult,
-    collect_infinities,
-    jsonable,
-)
+from ..results import Analysis, collect_infinities, jsonable
 from . import comparison as _comparison  # noqa: F401  (registers the RuleComparison report)
 from . import html as _html  # noqa: F401  (registers Analysis.to_html)
 from . import resampling as _resampling  # noqa: F401  (registers ExperimentResult and StabilityResult reports)
@@ -49,28 +36,11 @@ FORMATS: tuple[str, ...] = ("table", "markdown", "json", "csv")
 SCHEMA_VERSION = 3
 
 #: The ``command`` of a JSON document when the caller names none.
-_COMMANDS: dict[type, str] = {
-    Analysis: "analyze",
-    RuleComparison: "compare",
-    RuleResult: "rank",
-    KemenyResult: "kemeny",
-    ProspectiveResult: "prospective",
-    CondorcetWeightsResult: "prospective",
-    ImputationResult: "impute",
-    PairwiseConfidence: "impute",
-    MajoritySummary: "majority",
-    SensitivityResult: "sensitivity",
-}
-
-#: Keys of the ``result`` object when several results are rendered together.
-_KEYS: dict[type, str] = {ImputationResult: "imputation", PairwiseConfidence: "confidence"}
-
-
 def _result_dict(obj: Any) -> Any:
     if obj is None:
         return None
     if isinstance(obj, tuple):
-        return {_KEYS.get(type(item), type(item).__name__): _result_dict(item) for item in obj}
+        return {getattr(item, "json_key", "") or type(item).__name__: _result_dict(item) for item in obj}
     if not hasattr(obj, "to_dict"):
         raise InvalidOptionError(f"cannot render a {type(obj).__name__}")
     return obj.to_dict()
@@ -114,7 +84,7 @@ def document(
         table, obj = obj, None
         command = command or "read"
     first = obj[0] if isinstance(obj, tuple) else obj
-    doc: dict[str, Any] = {"schema_version": SCHEMA_VERSION, "command": command or _COMMANDS.get(type(first), "")}
+    doc: dict[str, Any] = {"schema_version": SCHEMA_VERSION, "command": command or getattr(first, "json_command", "")}
     if table is not None:
         doc["input"] = table.to_dict(source=source)
     with collect_infinities() as infinite:
@@ -210,7 +180,6 @@ def render(
 def _with_reading(blocks: list[Any], obj: Any, table: Leaderboard | None) -> list[Any]:
     """`blocks` with how the scores were read first (after a title), when the reading step decided
     anything (a column set aside, a direction inferred, a check skipped)."""
-    from ..results import Analysis
     from .blocks import Heading, Lines
 
     lb = obj if isinstance(obj, Leaderboard) else obj.leaderboard if isinstance(obj, Analysis) else table

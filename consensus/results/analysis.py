@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 from .base import Display, Displayed, freeze_mapping, provided_by
 from .comparison import RuleComparison
@@ -89,6 +89,8 @@ class Analysis(Displayed):
     coverage_threshold : float
         That threshold (``analyze(coverage_threshold=...)``).
     """
+
+    json_command: ClassVar[str] = "analyze"
 
     source: str
     leaderboard: Any

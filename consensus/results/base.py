@@ -19,7 +19,7 @@ import math
 import re
 from collections.abc import Iterator, Mapping, Sequence
 from types import MappingProxyType
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 import pandas as pd
@@ -462,6 +462,13 @@ class Displayed:
     """
 
     __slots__ = ()
+
+    #: The CLI command whose JSON document holds this result (``"command"`` of
+    #: :func:`consensus.report.document`; empty when no command prints it alone).
+    json_command: ClassVar[str] = ""
+    #: Its key in the ``result`` object when several results are rendered together (empty:
+    #: the class name).
+    json_key: ClassVar[str] = ""
 
     def _display(self) -> Display:
         return type(self).__name__, [], None

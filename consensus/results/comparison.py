@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 import pandas as pd
 
@@ -82,6 +82,8 @@ class RuleComparison(Displayed):
     notes : tuple of str
         What was done to the leaderboard before comparing (``min_coverage`` drops, ...).
     """
+
+    json_command: ClassVar[str] = "compare"
 
     systems: tuple[str, ...]
     rules: tuple[str, ...]

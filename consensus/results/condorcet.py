@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import pandas as pd
 
@@ -309,6 +309,8 @@ class CondorcetWeightsResult(Displayed):
         What the preparation stage did to the scores first (coverage, missing scores).
     """
 
+    json_command: ClassVar[str] = "prospective"
+
     system: str
     feasible: bool
     strict: bool
@@ -445,7 +447,7 @@ class CondorcetWeightsResult(Displayed):
         Examples
         --------
         >>> import consensus as cs
-        >>> cs.condorcet_weights(cs.load_example("votenrank-toy"), "A").to_frame()["weight"].tolist()
+        >>> cs.condorcet_weights(cs.load_example("votenrank-toy"), "A", nearest_to=None).to_frame()["weight"].tolist()
         [1.0, 0.0, 0.0, 0.0, 0.0]
         """
         columns: dict[str, Any] = {}

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import pandas as pd
 
@@ -152,6 +152,8 @@ class KemenyResult(Displayed):
     >>> res.order, res.objective, res.optimal, res.gap
     (('B', 'C', 'D', 'A'), 12.0, True, 0.0)
     """
+
+    json_command: ClassVar[str] = "kemeny"
 
     order: tuple[str, ...]
     objective: float

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 import pandas as pd
 
@@ -32,6 +32,8 @@ class MajoritySummary(Displayed):
     pareto_dominated : Mapping[str, tuple of str]
         Dominated system -> the systems dominating it.
     """
+
+    json_command: ClassVar[str] = "majority"
 
     systems: tuple[str, ...]
     edges: tuple[tuple[str, str, float, float, float, float], ...]

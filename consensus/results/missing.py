@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 import pandas as pd
@@ -54,6 +54,9 @@ class ImputationResult(RankedResult):
     task_score_values : numpy.ndarray or None
         Levels 2: systems x tasks Borda scores (read-only); see :attr:`task_scores`.
     """
+
+    json_command: ClassVar[str] = "impute"
+    json_key: ClassVar[str] = "imputation"
 
     method: str
     levels: int
@@ -264,6 +267,9 @@ class PairwiseConfidence(Displayed):
     delta : float
         Error level of each one-sided claim.
     """
+
+    json_command: ClassVar[str] = "impute"
+    json_key: ClassVar[str] = "confidence"
 
     order: tuple[str, ...]
     ranking: tuple[tuple[str, ...], ...]

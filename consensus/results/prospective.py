@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 import pandas as pd
 
@@ -49,6 +49,8 @@ class ProspectiveResult(Displayed):
     preparation : Preparation
         What the preparation stage did to the scores first (coverage, missing scores).
     """
+
+    json_command: ClassVar[str] = "prospective"
 
     systems: tuple[str, ...]
     feasible: tuple[bool, ...]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 import pandas as pd
@@ -69,6 +69,8 @@ class RuleResult(RankedResult):
     >>> res.order
     ('A', 'B', 'C', 'D')
     """
+
+    json_command: ClassVar[str] = "rank"
 
     rule: str
     options: Mapping[str, Any]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 import pandas as pd
 
@@ -161,6 +161,8 @@ class SensitivityResult(Displayed):
     preparation : Preparation
         What the preparation stage did to the scores first (coverage, missing scores).
     """
+
+    json_command: ClassVar[str] = "sensitivity"
 
     rule: str
     rule_options: Mapping[str, Any]

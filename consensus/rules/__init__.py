@@ -28,8 +28,10 @@ module                          rules
                                 two-step group scores, tie-breaks
 :mod:`.imputed`                 ``missing="impute"`` for positional and iterative rules
                                 (expected points over compatible rankings)
-:mod:`.registry`                :data:`RULES` (name -> :class:`Rule`), :func:`rank` and
-                                :func:`auto_missing`
+:mod:`.declaration`             ``@rule``: a rule declared in one place (name, kind,
+                                missing scores, options, linearity)
+:mod:`.registry`                :data:`RULES` (name -> :class:`Rule`, built from the
+                                declarations), :func:`rank` and :func:`auto_missing`
 ==============================  =======================================================
 
 References

@@ -54,6 +54,7 @@ from solvers.ordering_costs import PAIR_RTOL
 from ..board._leaderboard import Leaderboard
 from ..majority._pairwise import PairwiseMatrix
 from ..results import RuleResult
+from .declaration import rule
 from .engine import run_rule
 from .spec import (
     CoreOutput,
@@ -256,6 +257,10 @@ _SPECS: dict[str, RuleSpec] = {
 }
 
 
+@rule(
+    _SPECS["schulze"],
+    linear='it orders by strongest majority paths, which are not linear in the weights; use condorcet_weights',
+)
 def schulze(
     data: Leaderboard | PairwiseMatrix,
     *,
@@ -341,6 +346,10 @@ def schulze(
     return run_rule(_SPECS["schulze"], data, {"variant": variant, "tie_tol": check_number(tie_tol, "tie_tol", non_negative=True)}, options)
 
 
+@rule(
+    _SPECS["ranked_pairs"],
+    linear='it locks majorities in order of strength, which is not linear in the weights; use condorcet_weights',
+)
 def ranked_pairs(
     data: Leaderboard | PairwiseMatrix,
     *,

@@ -16,6 +16,7 @@ import pandas as pd
 from ..board._leaderboard import Leaderboard
 from ..errors import InvalidOptionError
 from ..results import RuleResult
+from .declaration import rule
 from .engine import run_rule
 from .imputed import expected_position_counts
 from .positional import Ties, check_ties, tie_ranges
@@ -139,6 +140,10 @@ _SPECS: dict[str, RuleSpec] = {
 }
 
 
+@rule(
+    _SPECS["threshold"],
+    linear='it eliminates and re-counts, so its score is not a fixed weighted sum of per-task points',
+)
 def threshold(data: Leaderboard, *, ties: Ties = "average", **options: Unpack[SharedOptions]) -> RuleResult:
     """Threshold: fewest (weighted) last places wins; ties broken by the last-k places.
 
@@ -197,6 +202,10 @@ def threshold(data: Leaderboard, *, ties: Ties = "average", **options: Unpack[Sh
     return run_rule(_SPECS["threshold"], data, {"ties": check_ties(ties, "threshold")}, options)
 
 
+@rule(
+    _SPECS["baldwin"],
+    linear='it eliminates and re-counts, so its score is not a fixed weighted sum of per-task points',
+)
 def baldwin(data: Leaderboard, *, ties: Ties = "average", **options: Unpack[SharedOptions]) -> RuleResult:
     """Baldwin: repeatedly eliminate the lowest Borda score, recomputed among the survivors.
 

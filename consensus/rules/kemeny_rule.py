@@ -13,6 +13,7 @@ from ..errors import InvalidOptionError
 from ..exact._kemeny import kemeny as _kemeny
 from ..majority._pairwise import PairwiseMatrix
 from ..results import RuleResult
+from .declaration import keyword_options, rule
 from .engine import run_rule
 from .spec import SHARED_OPTION_NAMES, CoreOutput, RuleSpec, pairwise_of
 
@@ -37,6 +38,10 @@ def _kemeny_core(data: Any, opts: Mapping[str, Any], impute: bool) -> CoreOutput
 _SPEC = RuleSpec("kemeny", "exact", _kemeny_core, True, True, True)
 
 
+@rule(
+    _SPEC,
+    linear="use condorcet_weights / weight_sensitivity(rule='kemeny') on the majority margins", options=keyword_options(_kemeny), any_option=True,
+)
 def kemeny(data: Leaderboard | PairwiseMatrix, **kemeny_options: Any) -> RuleResult:
     """The exact Kemeny consensus (:func:`consensus.exact._kemeny.kemeny`) as a RuleResult.
 

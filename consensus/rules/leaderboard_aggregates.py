@@ -28,6 +28,7 @@ from ..board._leaderboard import Leaderboard
 from ..errors import InvalidOptionError, ScoreOverflowError, UnknownTaskError
 from ..results import RuleResult
 from . import scores
+from .declaration import rule
 from .engine import run_rule
 from .policies import robust_weighted_mean
 from .spec import (
@@ -82,6 +83,84 @@ def _win_rate_core(lb: Leaderboard, opts: Mapping[str, Any], impute: bool) -> Co
     return CoreOutput(score, details)
 
 
+def _per_task(value: Any, tasks: tuple[str, ...], default: float) -> np.ndarray:
+    if isinstance(value, Mapping):
+        return np.array([float(value.get(t, default)) for t in tasks])
+    return np.full(len(tasks), float(default if value is None else value))
+
+
+def _normalized_core(lb: Leaderboard, opts: Mapping[str, Any], impute: bool) -> CoreOutput:
+    complete_values(lb)
+    raw = lb.scores.to_numpy(dtype=np.float64)
+    base = _per_task(opts["baseline"], lb.tasks, 0.0)
+    top = _per_task(opts["maximum"], lb.tasks, 1.0)
+    _check_range(lb, base, top)
+    with np.errstate(over="ignore", invalid="ignore"):
+        normalized = (raw - base) * (100.0 / (top - base))
+    bad = ~np.isfinite(normalized)
+    if bad.any():  # a score near 1e308 (or a tiny maximum - baseline): not a float64
+        t = int(np.nonzero(bad.any(axis=0))[0][0])
+        raise ScoreOverflowError("normalized_mean", [s for s, b in zip(lb.systems, bad[:, t].tolist()) if b], lb.tasks[t])
+    if opts["clip"]:
+        normalized = np.maximum(normalized, 0.0)
+    idx = pd.Index(lb.systems, dtype=object)
+    cols = pd.Index(lb.tasks, dtype=object)
+    details = {
+        "normalized": pd.DataFrame(normalized + 0.0, index=idx, columns=cols),
+        "baseline": pd.Series(base + 0.0, index=cols),
+        "maximum": pd.Series(top + 0.0, index=cols),
+    }
+    return CoreOutput(robust_weighted_mean(normalized, lb.weight_array), details)
+
+
+def _check_range(lb: Leaderboard, base: np.ndarray, top: np.ndarray) -> None:
+    """Refuse a task whose normalized score would not grow with quality (or divide by 0)."""
+    for t, b, m in zip(lb.tasks, base.tolist(), top.tolist()):
+        lower = t in lb.lower_is_better
+        if m == b:
+            raise InvalidOptionError(f"rule 'normalized_mean': task {t!r} has maximum == baseline == {b!r}; they must differ")
+        if lower and m > b:
+            raise InvalidOptionError(
+                f"rule 'normalized_mean': task {t!r} is lower-is-better but its maximum {m!r} is above its "
+                f"baseline {b!r}; pass its best possible score as maximum and its chance-level score as "
+                f"baseline (maximum < baseline), e.g. maximum={{{t!r}: 0.0}}, baseline={{{t!r}: ...}}"
+            )
+        if not lower and m < b:
+            raise InvalidOptionError(
+                f"rule 'normalized_mean': task {t!r} has maximum {m!r} below its baseline {b!r}; "
+                "the maximum is the best possible score (1.0 or 100 for accuracy)"
+            )
+
+
+def _check_bounds(value: Any, name: str, data: Any) -> float | dict[str, float] | None:
+    out = check_task_numbers(value, name, "normalized_mean")
+    if isinstance(out, dict) and isinstance(data, Leaderboard):
+        for t in out:
+            if t not in data.tasks:
+                raise UnknownTaskError(t, data.tasks, name)
+    return out
+
+
+
+def _scored_mean_core(lb: Leaderboard, opts: Mapping[str, Any], impute: bool) -> CoreOutput:
+    """The weighted mean over the cells a system has (two-step mean win rate: over its groups)."""
+    values = lb.values
+    w = lb.weight_array
+    present = ~np.isnan(values)
+    return CoreOutput(np.where(present, values, 0.0) @ w / (present @ w))
+
+
+_SCORED_MEAN = RuleSpec("mean_over_scored_groups", "score", _scored_mean_core, pairwise_missing=True)
+_SPECS: dict[str, RuleSpec] = {
+    "mean_win_rate": RuleSpec("mean_win_rate", "score", _win_rate_core, pairwise_missing=True, second_step=_SCORED_MEAN),
+    "normalized_mean": RuleSpec("normalized_mean", "score", _normalized_core, second_step=scores._SPECS["mean"]),
+}
+
+
+@rule(
+    _SPECS["mean_win_rate"],
+    linear="the weight questions have no per-task points for it; use rule='borda' (on complete scores its points divided by M - 1 are the win rates)",
+)
 def mean_win_rate(data: Leaderboard, *, ties: WinRateTies = "half", **options: Unpack[SharedOptions]) -> RuleResult:
     """HELM's mean win rate: the share of rivals beaten on each task, averaged over tasks.
 
@@ -167,65 +246,12 @@ def mean_win_rate(data: Leaderboard, *, ties: WinRateTies = "half", **options: U
 
 
 # ---------------------------------------------------------------------- normalized mean
-def _per_task(value: Any, tasks: tuple[str, ...], default: float) -> np.ndarray:
-    if isinstance(value, Mapping):
-        return np.array([float(value.get(t, default)) for t in tasks])
-    return np.full(len(tasks), float(default if value is None else value))
 
 
-def _normalized_core(lb: Leaderboard, opts: Mapping[str, Any], impute: bool) -> CoreOutput:
-    complete_values(lb)
-    raw = lb.scores.to_numpy(dtype=np.float64)
-    base = _per_task(opts["baseline"], lb.tasks, 0.0)
-    top = _per_task(opts["maximum"], lb.tasks, 1.0)
-    _check_range(lb, base, top)
-    with np.errstate(over="ignore", invalid="ignore"):
-        normalized = (raw - base) * (100.0 / (top - base))
-    bad = ~np.isfinite(normalized)
-    if bad.any():  # a score near 1e308 (or a tiny maximum - baseline): not a float64
-        t = int(np.nonzero(bad.any(axis=0))[0][0])
-        raise ScoreOverflowError("normalized_mean", [s for s, b in zip(lb.systems, bad[:, t].tolist()) if b], lb.tasks[t])
-    if opts["clip"]:
-        normalized = np.maximum(normalized, 0.0)
-    idx = pd.Index(lb.systems, dtype=object)
-    cols = pd.Index(lb.tasks, dtype=object)
-    details = {
-        "normalized": pd.DataFrame(normalized + 0.0, index=idx, columns=cols),
-        "baseline": pd.Series(base + 0.0, index=cols),
-        "maximum": pd.Series(top + 0.0, index=cols),
-    }
-    return CoreOutput(robust_weighted_mean(normalized, lb.weight_array), details)
-
-
-def _check_range(lb: Leaderboard, base: np.ndarray, top: np.ndarray) -> None:
-    """Refuse a task whose normalized score would not grow with quality (or divide by 0)."""
-    for t, b, m in zip(lb.tasks, base.tolist(), top.tolist()):
-        lower = t in lb.lower_is_better
-        if m == b:
-            raise InvalidOptionError(f"rule 'normalized_mean': task {t!r} has maximum == baseline == {b!r}; they must differ")
-        if lower and m > b:
-            raise InvalidOptionError(
-                f"rule 'normalized_mean': task {t!r} is lower-is-better but its maximum {m!r} is above its "
-                f"baseline {b!r}; pass its best possible score as maximum and its chance-level score as "
-                f"baseline (maximum < baseline), e.g. maximum={{{t!r}: 0.0}}, baseline={{{t!r}: ...}}"
-            )
-        if not lower and m < b:
-            raise InvalidOptionError(
-                f"rule 'normalized_mean': task {t!r} has maximum {m!r} below its baseline {b!r}; "
-                "the maximum is the best possible score (1.0 or 100 for accuracy)"
-            )
-
-
-def _check_bounds(value: Any, name: str, data: Any) -> float | dict[str, float] | None:
-    out = check_task_numbers(value, name, "normalized_mean")
-    if isinstance(out, dict) and isinstance(data, Leaderboard):
-        for t in out:
-            if t not in data.tasks:
-                raise UnknownTaskError(t, data.tasks, name)
-    return out
-
-
-
+@rule(
+    _SPECS["normalized_mean"],
+    linear="its baseline and maximum per task are not among the weight questions' points; use rule='mean' with normalize='minmax'",
+)
 def normalized_mean(
     data: Leaderboard,
     *,
@@ -321,18 +347,3 @@ def normalized_mean(
         "clip": bool(clip),
     }
     return run_rule(_SPECS["normalized_mean"], data, rule_options, options)
-
-
-def _scored_mean_core(lb: Leaderboard, opts: Mapping[str, Any], impute: bool) -> CoreOutput:
-    """The weighted mean over the cells a system has (two-step mean win rate: over its groups)."""
-    values = lb.values
-    w = lb.weight_array
-    present = ~np.isnan(values)
-    return CoreOutput(np.where(present, values, 0.0) @ w / (present @ w))
-
-
-_SCORED_MEAN = RuleSpec("mean_over_scored_groups", "score", _scored_mean_core, pairwise_missing=True)
-_SPECS: dict[str, RuleSpec] = {
-    "mean_win_rate": RuleSpec("mean_win_rate", "score", _win_rate_core, pairwise_missing=True, second_step=_SCORED_MEAN),
-    "normalized_mean": RuleSpec("normalized_mean", "score", _normalized_core, second_step=scores._SPECS["mean"]),
-}

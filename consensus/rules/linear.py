@@ -38,27 +38,17 @@ from ..errors import InvalidOptionError
 from ..results import RuleResult
 from .imputed import expected_points
 from .positional import check_ties, position_points, scoring_vector
-from .registry import rank
+from .registry import RULES, rank
 from .spec import quiet
 
 __all__ = ["LINEAR_RULES", "LinearPoints", "linear_points", "rule_result", "rule_scores", "normalized_leaderboard"]
 
-#: The rules whose score is linear in the task weights once the per-task points are fixed.
-LINEAR_RULES: tuple[str, ...] = (
-    "mean", "borda", "dowdall", "plurality", "scoring", "rank_complement", "top_ten", "eurovision",
-)
-_POSITIONAL = LINEAR_RULES[1:]
+#: The rules whose score is linear in the task weights once the per-task points are fixed: the
+#: rules declared ``linear=True`` (:mod:`.declaration`), in documentation order.
+LINEAR_RULES: tuple[str, ...] = tuple(name for name, declared in RULES.items() if declared.linear)
+_POSITIONAL = tuple(name for name in LINEAR_RULES if RULES[name].spec.kind == "positional")
 _NORMALIZE = (None, "minmax", "zscore")
-_NOT_LINEAR = {
-    "threshold": "it eliminates and re-counts, so its score is not a fixed weighted sum of per-task points",
-    "baldwin": "it eliminates and re-counts, so its score is not a fixed weighted sum of per-task points",
-    "geometric_mean": "its score is a weighted sum of logarithms, not of the scores; use rule='mean' on log scores",
-    "optimality_gap": "its target depends on the best score of every task; use rule='mean'",
-    "copeland": "it counts majority wins, which are not linear in the weights; use condorcet_weights",
-    "minimax": "it takes worst majority margins, which are not linear in the weights; use condorcet_weights",
-    "condorcet": "use condorcet_weights (the majority relation is piecewise linear in the weights)",
-    "kemeny": "use condorcet_weights / weight_sensitivity(rule='kemeny') on the majority margins",
-}
+_NOT_LINEAR = {name: declared.not_linear for name, declared in RULES.items() if not declared.linear}
 
 
 @dataclass(frozen=True)

@@ -19,6 +19,7 @@ import pandas as pd
 from ..board._leaderboard import Leaderboard
 from ..majority._pairwise import PairwiseMatrix
 from ..results import RuleResult
+from .declaration import rule
 from .engine import run_rule
 from .spec import (
     CoreOutput,
@@ -96,6 +97,7 @@ _SPECS: dict[str, RuleSpec] = {
 }
 
 
+@rule(_SPECS["condorcet"], linear='use condorcet_weights (the majority relation is piecewise linear in the weights)')
 def condorcet(data: Leaderboard | PairwiseMatrix, *, tie_tol: float = 0.0, **options: Unpack[SharedOptions]) -> RuleResult:
     """Condorcet: the system that beats every other by weighted majority, if any.
 
@@ -144,6 +146,7 @@ def condorcet(data: Leaderboard | PairwiseMatrix, *, tie_tol: float = 0.0, **opt
     return run_rule(_SPECS["condorcet"], data, {"tie_tol": _tol(tie_tol)}, options)
 
 
+@rule(_SPECS["copeland"], linear='it counts majority wins, which are not linear in the weights; use condorcet_weights')
 def copeland(
     data: Leaderboard | PairwiseMatrix,
     *,
@@ -198,6 +201,10 @@ def copeland(
     return run_rule(_SPECS["copeland"], data, {"variant": variant, "tie_tol": _tol(tie_tol)}, options)
 
 
+@rule(
+    _SPECS["minimax"],
+    linear='it takes worst majority margins, which are not linear in the weights; use condorcet_weights',
+)
 def minimax(
     data: Leaderboard | PairwiseMatrix,
     *,

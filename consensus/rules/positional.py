@@ -16,6 +16,7 @@ import numpy as np
 from ..board._leaderboard import Leaderboard
 from ..errors import InvalidOptionError
 from ..results import RuleResult
+from .declaration import rule
 from .engine import run_rule
 from .imputed import expected_points
 from .spec import (
@@ -270,6 +271,7 @@ def _positional(rule: str, data: Any, ties: Any, options: Mapping[str, Any], **e
 
 
 # ====================================================================== public rules
+@rule(_SPECS["plurality"], linear=True)
 def plurality(data: Leaderboard, *, ties: Ties = "average", **options: Unpack[SharedOptions]) -> RuleResult:
     """Plurality: one point for first place on each task, c = (1, 0, ..., 0).
 
@@ -312,6 +314,7 @@ def plurality(data: Leaderboard, *, ties: Ties = "average", **options: Unpack[Sh
     return _positional("plurality", data, ties, options)
 
 
+@rule(_SPECS["borda"], linear=True)
 def borda(data: Leaderboard, *, ties: Ties = "average", **options: Unpack[SharedOptions]) -> RuleResult:
     """Borda: c = (|M|-1, |M|-2, ..., 1, 0) points by position on each task.
 
@@ -362,6 +365,7 @@ def borda(data: Leaderboard, *, ties: Ties = "average", **options: Unpack[Shared
     return _positional("borda", data, ties, options)
 
 
+@rule(_SPECS["dowdall"], linear=True)
 def dowdall(data: Leaderboard, *, ties: Ties = "average", **options: Unpack[SharedOptions]) -> RuleResult:
     """Dowdall: c = (1, 1/2, ..., 1/|M|).
 
@@ -398,6 +402,7 @@ def dowdall(data: Leaderboard, *, ties: Ties = "average", **options: Unpack[Shar
     return _positional("dowdall", data, ties, options)
 
 
+@rule(_SPECS["scoring"], linear=True)
 def scoring(
     data: Leaderboard, *, vector: Sequence[float] | None = None, ties: Ties = "average", **options: Unpack[SharedOptions]
 ) -> RuleResult:
@@ -444,6 +449,7 @@ def scoring(
     return _positional("scoring", data, ties, options, vector=vector)
 
 
+@rule(_SPECS["rank_complement"], linear=True)
 def rank_complement(data: Leaderboard, *, ties: Ties = "average", **options: Unpack[SharedOptions]) -> RuleResult:
     """Rank complement (Pinter, "Apres toi"): |M| + 1 - rank points, c = (|M|, ..., 1).
 
@@ -481,6 +487,7 @@ def rank_complement(data: Leaderboard, *, ties: Ties = "average", **options: Unp
     return _positional("rank_complement", data, ties, options)
 
 
+@rule(_SPECS["top_ten"], linear=True)
 def top_ten(data: Leaderboard, *, ties: Ties = "average", **options: Unpack[SharedOptions]) -> RuleResult:
     """Top ten (Pinter, "Apres toi"): 11 - rank points for the top ten, 0 below.
 
@@ -518,6 +525,7 @@ def top_ten(data: Leaderboard, *, ties: Ties = "average", **options: Unpack[Shar
     return _positional("top_ten", data, ties, options)
 
 
+@rule(_SPECS["eurovision"], linear=True)
 def eurovision(data: Leaderboard, *, ties: Ties = "average", **options: Unpack[SharedOptions]) -> RuleResult:
     """Eurovision (Pinter, "Apres toi"): c = (12, 10, 8, 7, 6, 5, 4, 3, 2, 1, 0, ...).
 

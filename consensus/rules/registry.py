@@ -1,23 +1,20 @@
 """The registry of rules, and :func:`rank`: one entry point for every rule by name.
 
 To add a rule: write its function in the module of its family (:mod:`.positional`,
-:mod:`.majority_rules`, :mod:`.scores`, ...) on top of :func:`.engine.run_rule`, then add
-one :class:`Rule` line to :data:`RULES` below. ``rank``, ``compare`` and the CLI pick it up
-from there.
+:mod:`.majority_rules`, :mod:`.scores`, ...) on top of :func:`.engine.run_rule` and declare it
+with ``@rule`` (:mod:`.declaration`): :data:`RULES` is built from the declarations, and
+``rank``, ``compare``, the weight questions' linear rules and the CLI pick it up from there.
 """
 
 from __future__ import annotations
 
 import difflib
-import inspect
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any
 
 from ..board._leaderboard import Leaderboard
 from ..errors import InvalidOptionError
-from ..exact._kemeny import kemeny as _kemeny_function
 from ..majority._pairwise import PairwiseMatrix
 from ..results import RuleResult
 from . import (
@@ -30,106 +27,25 @@ from . import (
     scores,
     strengths,
 )
-from .spec import SHARED_OPTION_NAMES, RuleSpec
+from .declaration import DECLARED, Rule
+from .spec import SHARED_OPTION_NAMES
 
-__all__ = ["Rule", "RULES", "RULE_NAMES", "rank", "auto_missing", "check_rule_names"]
-
-
-@dataclass(frozen=True)
-class Rule:
-    """One registered rule.
-
-    Attributes
-    ----------
-    name : str
-        The name :func:`rank`, ``compare`` and the CLI know it by.
-    function : callable
-        ``function(data, **options) -> RuleResult``.
-    options : tuple of str
-        The rule's own keyword options (besides the shared ones of :func:`rank`); any other
-        name is an :class:`InvalidOptionError` listing these.
-    spec : RuleSpec
-        How the pipeline treats it (kind, missing scores, pairwise matrices).
-    any_option : bool
-        The options are passed on to another function (``kemeny`` hands them to
-        :func:`consensus.kemeny`, whose keyword options are `options`).
-    """
-
-    name: str
-    function: Callable[..., RuleResult]
-    options: tuple[str, ...]
-    spec: RuleSpec
-    any_option: bool = False
-
-    @property
-    def accepts_missing(self) -> bool:
-        """With ``missing=None``, missing scores are fine: pairs are compared where both are scored."""
-        return self.spec.pairwise_missing
-
-    @property
-    def imputable(self) -> bool:
-        """``missing="impute"`` applies (every rule but the score baselines)."""
-        return self.spec.impute
-
-    @property
-    def accepts_matrix(self) -> bool:
-        """A :class:`PairwiseMatrix` may be passed instead of a leaderboard."""
-        return self.spec.accepts_matrix
+__all__ = ["Rule", "RULES", "RULE_NAMES", "FAMILIES", "rank", "auto_missing", "check_rule_names"]
 
 
-def _keyword_options(function: Callable[..., Any]) -> tuple[str, ...]:
-    """The keyword-only parameters of `function`: the options a rule passing them on accepts."""
-    return tuple(p.name for p in inspect.signature(function).parameters.values() if p.kind is p.KEYWORD_ONLY)
+#: The rule families, in documentation order: :data:`RULES` lists each family's rules in the
+#: order its module declares them (``@rule``, :mod:`.declaration`).
+FAMILIES = (positional, iterative, majority_rules, scores, leaderboard_aggregates, strengths, condorcet_methods, kemeny_rule)
 
-
-def _positional(name: str, *extra: str) -> Rule:
-    module = iterative if name in iterative._SPECS else positional
-    return Rule(name, getattr(module, name), ("ties", *extra), module._SPECS[name])
-
-
-#: Rule name -> :class:`Rule`, in documentation order.
-RULES: Mapping[str, Rule] = MappingProxyType(
-    {
-        "plurality": _positional("plurality"),
-        "borda": _positional("borda"),
-        "dowdall": _positional("dowdall"),
-        "scoring": _positional("scoring", "vector"),
-        "rank_complement": _positional("rank_complement"),
-        "top_ten": _positional("top_ten"),
-        "eurovision": _positional("eurovision"),
-        "threshold": _positional("threshold"),
-        "baldwin": _positional("baldwin"),
-        "condorcet": Rule("condorcet", majority_rules.condorcet, ("tie_tol",), majority_rules._SPECS["condorcet"]),
-        "copeland": Rule(
-            "copeland", majority_rules.copeland, ("variant", "tie_tol"), majority_rules._SPECS["copeland"]
-        ),
-        "minimax": Rule("minimax", majority_rules.minimax, ("variant", "tie_tol"), majority_rules._SPECS["minimax"]),
-        "mean": Rule("mean", scores.mean, (), scores._SPECS["mean"]),
-        "geometric_mean": Rule("geometric_mean", scores.geometric_mean, (), scores._SPECS["geometric_mean"]),
-        "optimality_gap": Rule("optimality_gap", scores.optimality_gap, ("gamma",), scores._SPECS["optimality_gap"]),
-        "mean_win_rate": Rule(
-            "mean_win_rate", leaderboard_aggregates.mean_win_rate, ("ties",), leaderboard_aggregates._SPECS["mean_win_rate"]
-        ),
-        "normalized_mean": Rule(
-            "normalized_mean",
-            leaderboard_aggregates.normalized_mean,
-            ("baseline", "maximum", "clip"),
-            leaderboard_aggregates._SPECS["normalized_mean"],
-        ),
-        "bradley_terry": Rule(
-            "bradley_terry", strengths.bradley_terry, ("prior", "ties", "tie_tol"), strengths._SPECS["bradley_terry"]
-        ),
-        "schulze": Rule(
-            "schulze", condorcet_methods.schulze, ("variant", "tie_tol"), condorcet_methods._SPECS["schulze"]
-        ),
-        "ranked_pairs": Rule(
-            "ranked_pairs", condorcet_methods.ranked_pairs, ("variant", "tie_tol"), condorcet_methods._SPECS["ranked_pairs"]
-        ),
-        "kemeny": Rule(
-            "kemeny", kemeny_rule.kemeny, _keyword_options(_kemeny_function), kemeny_rule._SPEC, any_option=True
-        ),
-    }
-)
+#: Rule name -> :class:`Rule`, in documentation order: every ``@rule`` declaration of the families.
+RULES: Mapping[str, Rule] = MappingProxyType({
+    name: declared
+    for family in FAMILIES
+    for name, declared in DECLARED.items()
+    if declared.function.__module__ == family.__name__
+})
+if set(RULES) != set(DECLARED):  # a rule declared outside the families: add its module to FAMILIES
+    raise ImportError(f"rules declared outside consensus.rules' families: {sorted(set(DECLARED) - set(RULES))}")
 #: The registered rule names, in documentation order.
 RULE_NAMES: tuple[str, ...] = tuple(RULES)
 

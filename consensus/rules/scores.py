@@ -17,6 +17,7 @@ from ..errors import (
     UnknownTaskError,
 )
 from ..results import RuleResult
+from .declaration import rule
 from .engine import run_rule
 from .policies import robust_weighted_mean
 from .spec import (
@@ -98,6 +99,7 @@ _SPECS: dict[str, RuleSpec] = {
 }
 
 
+@rule(_SPECS["mean"], linear=True)
 def mean(data: Leaderboard, **options: Unpack[SharedOptions]) -> RuleResult:
     """Weighted arithmetic mean of the oriented scores (a lower-is-better task enters negated).
 
@@ -133,6 +135,10 @@ def mean(data: Leaderboard, **options: Unpack[SharedOptions]) -> RuleResult:
     return run_rule(_SPECS["mean"], data, {}, options)
 
 
+@rule(
+    _SPECS["geometric_mean"],
+    linear="its score is a weighted sum of logarithms, not of the scores; use rule='mean' on log scores",
+)
 def geometric_mean(data: Leaderboard, **options: Unpack[SharedOptions]) -> RuleResult:
     """Weighted geometric mean of the scores; a lower-is-better task enters as 1/score.
 
@@ -182,6 +188,7 @@ def geometric_mean(data: Leaderboard, **options: Unpack[SharedOptions]) -> RuleR
     return run_rule(_SPECS["geometric_mean"], data, {}, options)
 
 
+@rule(_SPECS["optimality_gap"], linear="its target depends on the best score of every task; use rule='mean'")
 def optimality_gap(
     data: Leaderboard, *, gamma: float | Mapping[str, float] | None = None, **options: Unpack[SharedOptions]
 ) -> RuleResult:

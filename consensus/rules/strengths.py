@@ -45,6 +45,7 @@ from ..board._leaderboard import Leaderboard
 from ..errors import InvalidOptionError, SolveFailedError
 from ..majority._pairwise import PairwiseMatrix
 from ..results import RuleResult
+from .declaration import rule
 from .engine import run_rule
 from .spec import (
     CoreOutput,
@@ -161,6 +162,7 @@ _SPECS: dict[str, RuleSpec] = {
 }
 
 
+@rule(_SPECS["bradley_terry"], linear='its strengths solve a likelihood, not a weighted sum of per-task points')
 def bradley_terry(
     data: Leaderboard | PairwiseMatrix,
     *,

@@ -17,7 +17,6 @@ import solvers.linear_ordering as lo
 import solvers.ordering_search as search
 from solvers import SolverError, SolveStatus, available_backends
 from solvers.brute_force import brute_force_linear_ordering
-from solvers.ordering_naive import solve_naive_ilp
 from solvers.linear_ordering import (
     SolveProgress,
     heuristic_order,
@@ -28,7 +27,13 @@ from solvers.linear_ordering import (
     solve_linear_ordering,
     violated_cycles,
 )
-from tests.strategies import examples, raw_cost_matrices, tournament_costs, voted_cost_matrices
+from solvers.ordering_naive import solve_naive_ilp
+from tests.strategies import (
+    examples,
+    raw_cost_matrices,
+    tournament_costs,
+    voted_cost_matrices,
+)
 
 
 @pytest.fixture(scope="module", params=available_backends())
