@@ -1,6 +1,6 @@
 """Benchmark: the comparison measures of ``consensus.compare`` against naive baselines.
 
-Synthetic leaderboards from the Gumbel model (``consensus.gumbel_leaderboard``, phi=0.05,
+Synthetic leaderboards from the Gumbel model (``consensus.datasets.gumbel_leaderboard``, phi=0.05,
 seed=0, so task rankings are noisy and full of inversions). Each row times, in the same run:
 
 - ``task_dispersion`` (mean Kendall distance between two task rankings, Colombo et al.
@@ -58,9 +58,9 @@ def main() -> None:
 
     print("measure          systems x tasks   ours (s)   baseline (s)   speed-up")
     for n, m in sizes:
-        lb = cs.gumbel_leaderboard(n, m, phi=0.05, seed=0)
+        lb = cs.datasets.gumbel_leaderboard(n, m, phi=0.05, seed=0)
         ranking = cs.rank(lb, "borda")
-        t_fast, fast = _best(lambda: cs.task_dispersion(lb))
+        t_fast, fast = _best(lambda: cs.comparison.task_dispersion(lb))
         t_slow, slow = _best(lambda: _naive_dispersion(lb), 1)
         assert abs(fast - slow) <= 1e-9 * max(1.0, slow), (fast, slow)
         print(f"task_dispersion  {n:>7} x {m:<5}  {t_fast:>10.4f}  {t_slow:>13.4f}  {t_slow / t_fast:>8.0f}x")
@@ -85,7 +85,7 @@ def main() -> None:
     print()
     print("compare_rules (9 rules + exact Kemeny)   systems x tasks   seconds   of which Kemeny")
     for n, m in [(10, 10), (20, 20)] if args.quick else [(10, 10), (20, 20), (40, 20)]:
-        lb = cs.gumbel_leaderboard(n, m, phi=0.05, seed=0)
+        lb = cs.datasets.gumbel_leaderboard(n, m, phi=0.05, seed=0)
         t, comp = _best(lambda: cs.compare_rules(lb), 1)
         print(f"{'':41}{n:>7} x {m:<5}  {t:>8.3f}  {comp.table.loc['kemeny', 'seconds']:>15.3f}")
 

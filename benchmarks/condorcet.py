@@ -1,6 +1,6 @@
 """Benchmark: ``consensus.prospective`` (every system's Condorcet-winner weight LP).
 
-Synthetic leaderboards from the Gumbel model (``consensus.gumbel_leaderboard``, phi=0.05,
+Synthetic leaderboards from the Gumbel model (``consensus.datasets.gumbel_leaderboard``, phi=0.05,
 seed=0). For each size it times, in the same run:
 
 - ``prospective``: the default fast path (highspy directly, one reused HiGHS model, rival
@@ -52,7 +52,7 @@ def _fast_no_shortcut(lb: cs.Leaderboard) -> tuple[float, HighsWeightsLP, list[f
 
 
 def run(n_systems: int, n_tasks: int, sample: int | None, repeats: int) -> list[str]:
-    lb = cs.gumbel_leaderboard(n_systems, n_tasks, phi=0.05, seed=0)
+    lb = cs.datasets.gumbel_leaderboard(n_systems, n_tasks, phi=0.05, seed=0)
     wall, table = _best(lambda: cs.prospective(lb).to_frame(), repeats)
     a = table.attrs
     pulp_wall, pulp_table = _best(lambda: cs.prospective(lb, interface="pulp").to_frame(), repeats)
@@ -94,7 +94,7 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="only the 100 x 15 board")
     args = parser.parse_args()
     sizes = [(100, 15, None, 3)] if args.quick else [(100, 15, None, 3), (1000, 50, 20, 1)]
-    cs.prospective(cs.gumbel_leaderboard(10, 3, seed=1)).to_frame()  # warm-up: imports, first HiGHS call
+    cs.prospective(cs.datasets.gumbel_leaderboard(10, 3, seed=1)).to_frame()  # warm-up: imports, first HiGHS call
     print("| board (systems x tasks) | method | wall s | solver s | LPs | solver runs | x slower than default |")
     print("|---|---|---|---|---|---|---|")
     notes = []

@@ -142,7 +142,7 @@ def dask_run(folder: Path, expected: np.ndarray) -> float:
     with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster, \
             Client(cluster) as client:
         start = time.perf_counter()
-        res = cs.sigma_l(cs.InstanceSource(str(folder / "*.parquet")), scheduler=client)
+        res = cs.sigma_l(cs.missing.InstanceSource(str(folder / "*.parquet")), scheduler=client)
         seconds = time.perf_counter() - start
     got = res.matrix.wins
     np.testing.assert_allclose(got, expected, rtol=1e-9, atol=1e-9)

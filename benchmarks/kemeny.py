@@ -37,11 +37,11 @@ def _leaderboard(kind: str, n: int, phi: float, seed: int, tasks: int) -> Any:
     import consensus as cs
 
     if kind == "gumbel":
-        return cs.gumbel_leaderboard(n, tasks, phi=phi, seed=seed)
+        return cs.datasets.gumbel_leaderboard(n, tasks, phi=phi, seed=seed)
     # "realistic": scores rounded to 2 decimals (ties), 10% of cells missing, task weights
     import pandas as pd
 
-    base = cs.gumbel_leaderboard(n, tasks, phi=phi, seed=seed).scores
+    base = cs.datasets.gumbel_leaderboard(n, tasks, phi=phi, seed=seed).scores
     rng = np.random.default_rng(seed)
     frame = (base * 10).round(0) / 10  # e.g. accuracy reported to one decimal: ties appear
     mask = rng.random(frame.shape) < 0.10

@@ -82,7 +82,7 @@ def main() -> None:
     for phi, n, tasks in cells:
         times, certified, gaps, first = [], 0, [], None
         for seed in range(args.seeds):
-            lb = cs.gumbel_leaderboard(int(n), int(tasks), phi=float(phi), seed=seed)
+            lb = cs.datasets.gumbel_leaderboard(int(n), int(tasks), phi=float(phi), seed=seed)
             seconds, res = _ours(lb, args.limit)
             times.append(seconds)
             certified += res.optimal

@@ -36,7 +36,7 @@ def main() -> None:
     for phi, n in cells:
         times, statuses = [], []
         for seed in range(args.seeds):
-            lb = cs.gumbel_leaderboard(int(n), 20, phi=float(phi), seed=seed)
+            lb = cs.datasets.gumbel_leaderboard(int(n), 20, phi=float(phi), seed=seed)
             start = time.perf_counter()
             res = cs.kemeny(lb, unique=False, time_limit=args.limit)
             times.append(time.perf_counter() - start)

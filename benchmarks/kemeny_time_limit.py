@@ -48,7 +48,7 @@ def _run_cell(n: int, tasks: int, limit: float, seeds: int, phi: float) -> dict[
     statuses: Counter[str] = Counter()
     gaps: list[float] = []
     for seed in range(seeds):
-        lb = cs.gumbel_leaderboard(n, tasks, phi=phi, seed=seed)
+        lb = cs.datasets.gumbel_leaderboard(n, tasks, phi=phi, seed=seed)
         start = time.perf_counter()
         cs.pairwise(lb)
         pairwise.append(time.perf_counter() - start)
@@ -77,7 +77,7 @@ def main() -> None:
     import consensus as cs
     from solvers.model import highs_version
 
-    cs.kemeny(cs.gumbel_leaderboard(12, 5, phi=0.0, seed=0), method="ilp")  # imports, HiGHS banner
+    cs.kemeny(cs.datasets.gumbel_leaderboard(12, 5, phi=0.0, seed=0), method="ilp")  # imports, HiGHS banner
     print(f"# Python {platform.python_version()}, HiGHS {highs_version()}, phi={args.phi:g}, {args.seeds} seeds per cell")
     header = (
         f"{'systems':>7} {'tasks':>5} {'limit':>5} | {'wall min':>8} {'median':>7} {'max':>7} | "

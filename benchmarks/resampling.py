@@ -68,7 +68,7 @@ def main() -> None:
 
     print(f"python {platform.python_version()}, pulp {metadata.version('pulp')}, highspy {metadata.version('highspy')}, "
           f"{os.cpu_count()} cores; 50 systems x 20 tasks, phi 0.05, data seeds 0-{args.seeds - 1}; rules {', '.join(RULES)}")
-    boards = [cs.gumbel_leaderboard(50, 20, phi=0.05, seed=s) for s in range(args.seeds)]
+    boards = [cs.datasets.gumbel_leaderboard(50, 20, phi=0.05, seed=s) for s in range(args.seeds)]
 
     here, dask, limited = [], [], 0
     for board in boards:

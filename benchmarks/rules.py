@@ -39,7 +39,7 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
 
     start = time.perf_counter()
-    lb = cs.gumbel_leaderboard(args.systems, args.tasks, phi=0.05, seed=0)
+    lb = cs.datasets.gumbel_leaderboard(args.systems, args.tasks, phi=0.05, seed=0)
     build = time.perf_counter() - start
     positive = cs.Leaderboard.from_frame(lb.scores - float(np.nanmin(lb.values)) + 1.0)  # for geometric_mean
 

@@ -60,7 +60,7 @@ def main() -> None:
     res = cs.condorcet_weights(lb, "brisk", nearest_to="leaderboard")
     print(f"\n3. nearest winning weights: L1 distance {res.distance:.4f} from the official weights")
     print("   weights:", weights_text(res.weights))
-    print("   brisk wins the rebuilt majority graph:", cs.is_condorcet_winner(lb.with_weights(res.weights.to_dict()), "brisk"))
+    print("   brisk wins the rebuilt majority graph:", cs.majority.is_condorcet_winner(lb.with_weights(res.weights.to_dict()), "brisk"))
 
     # 4. brisk wins on summ, math and latency; cap each at 15% and it can never win. Why?
     caps = {"summ": 0.15, "math": 0.15, "latency_ms": 0.15}

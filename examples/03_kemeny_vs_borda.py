@@ -56,7 +56,7 @@ def main() -> None:
     print()
 
     # 2. A noisy synthetic leaderboard: 40 systems, 9 tasks.
-    table = cs.gumbel_leaderboard(40, 9, phi=0.05, seed=7)
+    table = cs.datasets.gumbel_leaderboard(40, 9, phi=0.05, seed=7)
     result = cs.kemeny(table, enumerate_optima=100)
     borda = borda_ranking(table)
     borda_objective = cs.kemeny_objective(table, borda)

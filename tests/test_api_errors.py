@@ -178,8 +178,8 @@ def _wide(**options: Any) -> Callable[[], Any]:
 
 # (id, call, error class, pattern naming the argument)
 WRONG_TYPES: list[tuple[str, Callable[[], Any], type[cs.ConsensusError], str]] = [
-    ("from_frame-weights-list", _wide(weights=[1]), cs.InvalidWeightError, r"^weights must be a mapping task -> number"),
-    ("from_frame-weights-number", _wide(weights=2.0), cs.InvalidWeightError, r"^weights must be a mapping"),
+    ("from_frame-weights-list", _wide(weights=[1]), cs.errors.InvalidWeightError, r"^weights must be a mapping task -> number"),
+    ("from_frame-weights-number", _wide(weights=2.0), cs.errors.InvalidWeightError, r"^weights must be a mapping"),
     ("from_frame-lower-none", _wide(lower_is_better=None), cs.InvalidOptionError, r"^lower_is_better .*got None"),
     ("from_frame-lower-str", _wide(lower_is_better="qa"), cs.InvalidOptionError, r"^lower_is_better .*pass \['qa'\]"),
     ("from_frame-lower-int", _wide(lower_is_better=5), cs.InvalidOptionError, r"^lower_is_better must be a list"),
@@ -192,7 +192,7 @@ WRONG_TYPES: list[tuple[str, Callable[[], Any], type[cs.ConsensusError], str]] =
     ("Leaderboard-lower", lambda: cs.Leaderboard(FRAME, lower_is_better=5), cs.InvalidOptionError, r"^lower_is_better"),
     ("from_long-frame", lambda: cs.Leaderboard.from_long(5), cs.LeaderboardError, r"DataFrame"),
     ("from_long-column", lambda: cs.Leaderboard.from_long(LONG, system=["x"]), cs.UnknownTaskError, r"\(system=\)"),
-    ("with_weights-list", lambda: TOY.with_weights([1, 2, 3]), cs.InvalidWeightError, r"^weights must be a mapping"),
+    ("with_weights-list", lambda: TOY.with_weights([1, 2, 3]), cs.errors.InvalidWeightError, r"^weights must be a mapping"),
     ("with_notes-int", lambda: TOY.with_notes(5), cs.InvalidOptionError, r"^notes must be a list"),
     ("select-str", lambda: TOY.select(systems="a"), cs.InvalidOptionError, r"^systems .*pass \['a'\]"),
     ("kemeny-seed-str", lambda: cs.kemeny(TOY, seed="x"), cs.InvalidOptionError, r"^seed must be an integer"),
@@ -208,11 +208,11 @@ WRONG_TYPES: list[tuple[str, Callable[[], Any], type[cs.ConsensusError], str]] =
     ),
     ("select-repeated", lambda: cs.pairwise(TOY).select(["a", "a"]), cs.InvalidOptionError, r"^systems lists 'a' more"),
     ("select-int", lambda: cs.pairwise(TOY).select(5), cs.InvalidOptionError, r"^systems must be a list"),
-    ("gumbel-float-systems", lambda: cs.gumbel_leaderboard(5.0, 3), cs.InvalidOptionError, r"^n_systems must be an int"),
-    ("gumbel-float-tasks", lambda: cs.gumbel_leaderboard(5, 3.0), cs.InvalidOptionError, r"^n_tasks must be an integer"),
-    ("gumbel-bool", lambda: cs.gumbel_leaderboard(True, 3), cs.InvalidOptionError, r"^n_systems must be an integer"),
-    ("gumbel-phi", lambda: cs.gumbel_leaderboard(5, 3, phi="x"), cs.InvalidOptionError, r"^phi must be"),
-    ("gumbel-seed", lambda: cs.gumbel_leaderboard(5, 3, seed="x"), cs.InvalidOptionError, r"^seed must be"),
+    ("gumbel-float-systems", lambda: cs.datasets.gumbel_leaderboard(5.0, 3), cs.InvalidOptionError, r"^n_systems must be an int"),
+    ("gumbel-float-tasks", lambda: cs.datasets.gumbel_leaderboard(5, 3.0), cs.InvalidOptionError, r"^n_tasks must be an integer"),
+    ("gumbel-bool", lambda: cs.datasets.gumbel_leaderboard(True, 3), cs.InvalidOptionError, r"^n_systems must be an integer"),
+    ("gumbel-phi", lambda: cs.datasets.gumbel_leaderboard(5, 3, phi="x"), cs.InvalidOptionError, r"^phi must be"),
+    ("gumbel-seed", lambda: cs.datasets.gumbel_leaderboard(5, 3, seed="x"), cs.InvalidOptionError, r"^seed must be"),
     ("load_example-list", lambda: cs.load_example(["gumbel"]), cs.InvalidOptionError, r"^unknown example"),
     (
         "rank-kemeny-unknown-option",
@@ -254,17 +254,17 @@ WRONG_TYPES: list[tuple[str, Callable[[], Any], type[cs.ConsensusError], str]] =
         cs.InvalidOptionError,
         r"^lower_is_better",
     ),
-    ("instances-weights", lambda: cs.InstanceScores.from_long(INSTANCES, weights=[1]), cs.InvalidWeightError, r"^weights"),
-    ("kendall_tau-int", lambda: cs.kendall_tau(5, ["a", "b"]), cs.InvalidOptionError, r"ranking must be a sequence"),
-    ("kendall_tau-item", lambda: cs.kendall_tau([1, 2], ["a", "b"]), cs.InvalidOptionError, r"ranking holds systems"),
+    ("instances-weights", lambda: cs.InstanceScores.from_long(INSTANCES, weights=[1]), cs.errors.InvalidWeightError, r"^weights"),
+    ("kendall_tau-int", lambda: cs.comparison.kendall_tau(5, ["a", "b"]), cs.InvalidOptionError, r"ranking must be a sequence"),
+    ("kendall_tau-item", lambda: cs.comparison.kendall_tau([1, 2], ["a", "b"]), cs.InvalidOptionError, r"ranking holds systems"),
     (
         "kendall_tau_distance-penalty",
-        lambda: cs.kendall_tau_distance(["a", "b"], ["b", "a"], tie_penalty="x"),
+        lambda: cs.comparison.kendall_tau_distance(["a", "b"], ["b", "a"], tie_penalty="x"),
         cs.InvalidOptionError,
         r"^tie_penalty must be a number",
     ),
-    ("top_k-k", lambda: cs.top_k_agreement(["a", "b"], ["b", "a"], "1"), cs.InvalidOptionError, r"^k must be an integer"),
-    ("rank_changes-int", lambda: cs.rank_changes(5), cs.InvalidOptionError, r"^rankings must be a mapping"),
+    ("top_k-k", lambda: cs.comparison.top_k_agreement(["a", "b"], ["b", "a"], "1"), cs.InvalidOptionError, r"^k must be an integer"),
+    ("rank_changes-int", lambda: cs.comparison.rank_changes(5), cs.InvalidOptionError, r"^rankings must be a mapping"),
     ("compare-rules-int", lambda: cs.compare(TOY, rules=5), cs.InvalidOptionError, r"^rules must be a list"),
     ("compare-rules-str", lambda: cs.compare(TOY, rules="borda"), cs.InvalidOptionError, r"^rules .*pass \['borda'\]"),
     ("compare-ks", lambda: cs.compare_rules(TOY, ks=[1.5]), cs.InvalidOptionError, r"^every k of ks must be an integer"),
@@ -272,12 +272,12 @@ WRONG_TYPES: list[tuple[str, Callable[[], Any], type[cs.ConsensusError], str]] =
     ("compare-rule_options", lambda: cs.compare_rules(TOY, rule_options=[1]), cs.InvalidOptionError, r"^rule_options"),
     ("compare-kemeny_result", lambda: cs.compare_rules(TOY, kemeny_result=5), cs.InvalidOptionError, r"^kemeny_result"),
     ("analyze-rule_options", lambda: cs.analyze(TOY, rule_options="x"), cs.InvalidOptionError, r"^rule_options"),
-    ("coverage_flags-claims", lambda: cs.coverage_flags(TOY, 5), cs.InvalidOptionError, r"^claims must be"),
-    ("coverage_flags-lb", lambda: cs.coverage_flags(5, {}), cs.InvalidOptionError, r"needs a Leaderboard"),
-    ("pareto_dominated-int", lambda: cs.pareto_dominated(5), cs.InvalidOptionError, r"needs a Leaderboard"),
-    ("weighted_margins-int", lambda: cs.weighted_margins(5, "a", {}), cs.InvalidOptionError, r"needs a Leaderboard"),
-    ("partial_ranking_matrix-str", lambda: cs.partial_ranking_matrix("zz"), cs.LeaderboardError, r"^scores must be"),
-    ("position_distribution-obj", lambda: cs.position_distribution([{}]), cs.LeaderboardError, r"^scores must be"),
+    ("coverage_flags-claims", lambda: cs.board.coverage_flags(TOY, 5), cs.InvalidOptionError, r"^claims must be"),
+    ("coverage_flags-lb", lambda: cs.board.coverage_flags(5, {}), cs.InvalidOptionError, r"needs a Leaderboard"),
+    ("pareto_dominated-int", lambda: cs.majority.pareto_dominated(5), cs.InvalidOptionError, r"needs a Leaderboard"),
+    ("weighted_margins-int", lambda: cs.exact.weighted_margins(5, "a", {}), cs.InvalidOptionError, r"needs a Leaderboard"),
+    ("partial_ranking_matrix-str", lambda: cs.missing.partial_ranking_matrix("zz"), cs.LeaderboardError, r"^scores must be"),
+    ("position_distribution-obj", lambda: cs.missing.position_distribution([{}]), cs.LeaderboardError, r"^scores must be"),
     ("render-table", lambda: cs.render(cs.rank(TOY, "borda"), table=5), cs.InvalidOptionError, r"^table must be"),
     ("gumbel_instances-phi", lambda: experiments.gumbel_instances(3, 2, 2, phi="x"), cs.InvalidOptionError, r"^phi"),
     ("gumbel_instances-seed", lambda: experiments.gumbel_instances(3, 2, 2, seed=-1), cs.InvalidOptionError, r"^seed"),
@@ -313,7 +313,7 @@ def test_read_instances_chunksize_must_be_an_integer(tmp_path):
 def test_read_leaderboard_options_are_checked_like_from_frame(tmp_path):
     path = tmp_path / "scores.csv"
     FRAME.to_csv(path)
-    with pytest.raises(cs.InvalidWeightError, match=r"^weights must be a mapping"):
+    with pytest.raises(cs.errors.InvalidWeightError, match=r"^weights must be a mapping"):
         cs.read_leaderboard(path, weights=[1])
     with pytest.raises(cs.InvalidOptionError, match=r"^lower_is_better"):
         cs.read_leaderboard(path, lower_is_better=5)
@@ -323,7 +323,7 @@ def test_the_right_types_still_work():
     lb = cs.Leaderboard.from_frame(FRAME, lower_is_better={"qa": False, "nli": True}, weights=pd.Series({"qa": 2.0}))
     assert lb.lower_is_better == frozenset({"nli"}) and lb.weights["qa"] == 2.0
     assert cs.Leaderboard(FRAME, lower_is_better=frozenset({"qa"})).lower_is_better == frozenset({"qa"})
-    assert cs.gumbel_leaderboard(np.int64(3), 2, seed=np.random.default_rng(0)).n_systems == 3
+    assert cs.datasets.gumbel_leaderboard(np.int64(3), 2, seed=np.random.default_rng(0)).n_systems == 3
     assert cs.pairwise(TOY).select(("b", "a")).systems == ("b", "a")
     assert cs.kemeny(TOY, seed=np.int64(3)).optimal
     assert cs.rank(TOY, "kemeny", time_limit=30, missing=None).winners
@@ -370,20 +370,20 @@ SWEEP: dict[str, Callable[[dict[str, Any]], tuple[Callable[..., Any], tuple, dic
         dict(chunksize=None, lower_is_better=(), weights=None),
     ),
     "read_leaderboard": lambda env: (cs.read_leaderboard, (env["scores_csv"],), dict(dedupe=False)),
-    "gumbel_leaderboard": lambda env: (cs.gumbel_leaderboard, (5, 3), dict(phi=0.05, seed=0)),
+    "gumbel_leaderboard": lambda env: (cs.datasets.gumbel_leaderboard, (5, 3), dict(phi=0.05, seed=0)),
     "load_example": lambda env: (cs.load_example, ("gumbel",), dict(n_systems=4)),
-    "coverage_flags": lambda env: (cs.coverage_flags, (TOY, {"winner": "a"}), dict(threshold=0.5)),
-    "with_min_coverage": lambda env: (cs.with_min_coverage, (TOY, 0.5), {}),
+    "coverage_flags": lambda env: (cs.board.coverage_flags, (TOY, {"winner": "a"}), dict(threshold=0.5)),
+    "with_min_coverage": lambda env: (cs.board.with_min_coverage, (TOY, 0.5), {}),
     "PairwiseMatrix.select": lambda env: (cs.pairwise(TOY).select, (["a", "b"],), {}),
     "pairwise": lambda env: (cs.pairwise, (TOY,), {}),
     "condorcet_winner": lambda env: (cs.condorcet_winner, (TOY,), {}),
     "majority_summary": lambda env: (cs.majority_summary, (TOY,), {}),
-    "pareto_dominated": lambda env: (cs.pareto_dominated, (TOY,), {}),
+    "pareto_dominated": lambda env: (cs.majority.pareto_dominated, (TOY,), {}),
     "smith_set": lambda env: (cs.smith_set, (TOY,), {}),
     "impute_pairwise": lambda env: (cs.impute_pairwise, (TOY,), dict(levels=1)),
     "mean_baseline": lambda env: (cs.mean_baseline, (TOY,), {}),
-    "partial_ranking_matrix": lambda env: (cs.partial_ranking_matrix, ([1.0, 2.0, np.nan],), {}),
-    "position_distribution": lambda env: (cs.position_distribution, ([1.0, 2.0, np.nan],), dict(ties="average")),
+    "partial_ranking_matrix": lambda env: (cs.missing.partial_ranking_matrix, ([1.0, 2.0, np.nan],), {}),
+    "position_distribution": lambda env: (cs.missing.position_distribution, ([1.0, 2.0, np.nan],), dict(ties="average")),
     "pairwise_confidence": lambda env: (cs.pairwise_confidence, (env["instances"],), dict(delta=0.05)),
     "rank": lambda env: (
         cs.rank,
@@ -402,14 +402,14 @@ SWEEP: dict[str, Callable[[dict[str, Any]], tuple[Callable[..., Any], tuple, dic
     ),
     "kemeny-ties": lambda env: (cs.kemeny, (TOY,), dict(weak_order=True, time_limit=None, solver="highs")),
     "kemeny_objective": lambda env: (cs.kemeny_objective, (TOY, ("a", "b", "c", "d")), {}),
-    "weak_objective": lambda env: (cs.weak_objective, (TOY, (("a", "b"), ("c",), ("d",))), {}),
+    "weak_objective": lambda env: (cs.exact.weak_objective, (TOY, (("a", "b"), ("c",), ("d",))), {}),
     "condorcet_weights": lambda env: (
         cs.condorcet_weights,
         (TOY, "a"),
         dict(nearest_to=None, objective=None, constraints=None,
              min_margin=1e-6, solver="highs", tol=1e-9, missing=None, min_coverage=None),
     ),
-    "weighted_margins": lambda env: (cs.weighted_margins, (TOY, "a", {"qa": 1.0}), {}),
+    "weighted_margins": lambda env: (cs.exact.weighted_margins, (TOY, "a", {"qa": 1.0}), {}),
     "winning_weights": lambda env: (
         cs.winning_weights,
         (TOY, "a"),
@@ -428,14 +428,14 @@ SWEEP: dict[str, Callable[[dict[str, Any]], tuple[Callable[..., Any], tuple, dic
              missing=None),
     ),
     "kendall_tau_distance": lambda env: (
-        cs.kendall_tau_distance,
+        cs.comparison.kendall_tau_distance,
         (("a", "b", "c"), ("b", "a", "c")),
         dict(tie_penalty=0.5),
     ),
-    "rank_changes": lambda env: (cs.rank_changes, ({"mean": ("a", "b"), "x": ("b", "a")},), dict(baseline="mean")),
-    "ranking_objective": lambda env: (cs.ranking_objective, (TOY, ("a", "b", "c", "d")), {}),
-    "task_distance": lambda env: (cs.task_distance, (TOY, ("a", "b", "c", "d")), dict(tie_penalty=0.5)),
-    "top_k_agreement": lambda env: (cs.top_k_agreement, (("a", "b", "c"), ("b", "a", "c"), 2), {}),
+    "rank_changes": lambda env: (cs.comparison.rank_changes, ({"mean": ("a", "b"), "x": ("b", "a")},), dict(baseline="mean")),
+    "ranking_objective": lambda env: (cs.comparison.ranking_objective, (TOY, ("a", "b", "c", "d")), {}),
+    "task_distance": lambda env: (cs.comparison.task_distance, (TOY, ("a", "b", "c", "d")), dict(tie_penalty=0.5)),
+    "top_k_agreement": lambda env: (cs.comparison.top_k_agreement, (("a", "b", "c"), ("b", "a", "c"), 2), {}),
     "compare_rules": lambda env: (
         cs.compare_rules,
         (TOY,),
@@ -456,9 +456,9 @@ SWEEP: dict[str, Callable[[dict[str, Any]], tuple[Callable[..., Any], tuple, dic
     "rank_bradley_terry": lambda env: (cs.rank, (TOY, "bradley_terry"), dict(prior=0.5, ties="half", tie_tol=0.0)),
     "rank_schulze": lambda env: (cs.rank, (TOY, "schulze"), dict(variant="winning_votes", tie_tol=0.0)),
     "rank_ranked_pairs": lambda env: (cs.rank, (TOY, "ranked_pairs"), dict(variant="margins", tie_tol=0.0)),
-    "read_preflib": lambda env: (cs.read_preflib, (env["toy_soc"],), dict(drop_empty=False)),
+    "read_preflib": lambda env: (cs.formats.read_preflib, (env["toy_soc"],), dict(drop_empty=False)),
     "write_preflib": lambda env: (  # the path stays fixed: a wrong string there would be a valid file name
-        lambda lb, kind="soc": cs.write_preflib(lb, env["folder"] / "out.soc", kind=kind), (env["toy_board"],),
+        lambda lb, kind="soc": cs.formats.write_preflib(lb, env["folder"] / "out.soc", kind=kind), (env["toy_board"],),
         dict(kind="soc"),
     ),
     "read_format": lambda env: (cs.read_format, (env["model_dir"], "model-dir"), dict(metric="accuracy")),
@@ -498,7 +498,7 @@ def env(tmp_path_factory) -> dict[str, Any]:
         "kemeny_result": cs.kemeny(TOY),
         "folder": folder,
         "toy_board": cs.load_example("votenrank-toy"),
-        "toy_soc": cs.write_preflib(cs.load_example("votenrank-toy"), folder / "toy.soc"),
+        "toy_soc": cs.formats.write_preflib(cs.load_example("votenrank-toy"), folder / "toy.soc"),
         "model_dir": _model_dir(folder / "models"),
         "analysis": cs.analyze(TOY, rules=("mean",), prospective=False),
     }

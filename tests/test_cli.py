@@ -471,7 +471,7 @@ def test_progress_indicator_is_fed_by_the_solver_and_silenced_by_quiet(capsys):
 @pytest.mark.slow
 def test_long_solves_show_progress_on_stderr_unless_quiet(tmp_path, capsys):
     # pure noise at 150 systems: far from solved in 1.5 s on any machine (60 systems now can be)
-    lb = cs.gumbel_leaderboard(150, 30, phi=0.0, seed=0)
+    lb = cs.datasets.gumbel_leaderboard(150, 30, phi=0.0, seed=0)
     path = tmp_path / "noise.csv"
     lb.scores.to_csv(path)
     code, out, err = run(capsys, "kemeny", str(path), "--time-limit", "4", "--format", "json")

@@ -327,7 +327,7 @@ def test_an_unavailable_solver_is_named_as_such(scores):
 
 def test_a_solver_log_goes_to_stderr_not_into_the_json(tmp_path):
     path = tmp_path / "g.csv"
-    cs.gumbel_leaderboard(30, 8, phi=0.0, seed=1).scores.to_csv(path)
+    cs.datasets.gumbel_leaderboard(30, 8, phi=0.0, seed=1).scores.to_csv(path)
     (res,) = installed_many([["rank", str(path), "--rule", "kemeny", "--option", "verbose=true", "--format", "json"]])
     assert res.returncode == 0, res.stderr
     doc = json.loads(res.stdout)

@@ -62,11 +62,11 @@ def majority_wins(lb: cs.Leaderboard, system: str, weights: pd.Series, strict: b
         warnings.simplefilter("ignore", cs.DegenerateTaskWarning)
         weighted = lb.with_weights(weights.to_dict())
     if strict:
-        return cs.is_condorcet_winner(weighted, system)
-    return system in cs.weak_condorcet_winners(weighted)
+        return cs.majority.is_condorcet_winner(weighted, system)
+    return system in cs.majority.weak_condorcet_winners(weighted)
 
 
-def check_certificate(lb: cs.Leaderboard, res: cs.CondorcetWeightsResult) -> None:
+def check_certificate(lb: cs.Leaderboard, res: cs.results.CondorcetWeightsResult) -> None:
     """A few lines of arithmetic, no solver: the blend is never worse (strict) / always better (weak)."""
     cert = res.certificate
     rivals, R = rel(lb, res.system)
@@ -89,12 +89,12 @@ def check_certificate(lb: cs.Leaderboard, res: cs.CondorcetWeightsResult) -> Non
     assert res.verify(lb)
 
 
-def check_witness(lb: cs.Leaderboard, res: cs.CondorcetWeightsResult) -> None:
+def check_witness(lb: cs.Leaderboard, res: cs.results.CondorcetWeightsResult) -> None:
     w = res.weights
     assert list(w.index) == list(lb.tasks)
     assert (w >= 0).all() and w.sum() == pytest.approx(1.0, abs=1e-12)
     assert majority_wins(lb, res.system, w, res.strict)
-    margins = cs.weighted_margins(lb, res.system, w)
+    margins = cs.exact.weighted_margins(lb, res.system, w)
     assert margins.min() == pytest.approx(res.weights_margin, abs=1e-12)
     for c in res.constraints:
         assert c.violation(w.to_dict()) <= 1e-9, c.label
@@ -171,7 +171,7 @@ def test_pareto_dominated_system_certificate_is_the_dominator():
         {"t1": [1.0, 2.0, 0.0], "t2": [3.0, 3.0, 5.0], "t3": [2.0, 2.5, 1.0]}, index=["low", "dom", "other"]
     )
     lb = cs.Leaderboard.from_frame(frame)
-    assert cs.pareto_dominated(lb) == {"low": ("dom",)}
+    assert cs.majority.pareto_dominated(lb) == {"low": ("dom",)}
     res = cs.condorcet_weights(lb, "low")
     assert not res.feasible and res.weights is None
     assert dict(res.certificate.rival_mix) == {"dom": 1.0}
@@ -419,7 +419,7 @@ def test_objective_brute_force(lb, sense, data):
 @given(score_tables(weighted=True, max_systems=5, max_tasks=5, missing=True), st.data())
 def test_weighted_margins_match_the_pairwise_matrix(lb, data):
     system = data.draw(st.sampled_from(lb.systems))
-    margins = cs.weighted_margins(lb, system, lb.weights)
+    margins = cs.exact.weighted_margins(lb, system, lb.weights)
     p = cs.pairwise(lb)
     i = p.index(system)
     expected = pd.Series(np.delete(p.margins[i], i), index=[s for s in lb.systems if s != system])
@@ -532,12 +532,12 @@ def test_bad_input_errors(votenrank_toy):
         cs.condorcet_weights(lb, "A", objective=("lowest", "t1"))
     with pytest.raises(InvalidOptionError, match=r"compares task 't1' with itself"):
         cs.condorcet_weights(lb, "A", constraints=cs.Constraints(order=[("t1", "t1")]))
-    with pytest.raises(cs.InvalidWeightError, match=r"every reference weight is zero"):
+    with pytest.raises(cs.errors.InvalidWeightError, match=r"every reference weight is zero"):
         cs.condorcet_weights(lb, "A", nearest_to={"t1": 0.0})
     with pytest.raises(InvalidOptionError, match=r"interface must be"):
         cs.prospective(lb, interface="fast").to_frame()
-    with pytest.raises(cs.InvalidWeightError, match=r"task 't1'"):
-        cs.weighted_margins(lb, "A", {"t1": -1.0})
+    with pytest.raises(cs.errors.InvalidWeightError, match=r"task 't1'"):
+        cs.exact.weighted_margins(lb, "A", {"t1": -1.0})
 
 
 def test_wrong_solver_weights_are_caught_not_returned(votenrank_toy, monkeypatch):
@@ -615,7 +615,7 @@ def test_prospective_highspy_fast_path_matches_pulp(lb, strict):
 
 @pytest.mark.slow
 def test_prospective_on_a_larger_gumbel_board():
-    lb = cs.gumbel_leaderboard(60, 8, phi=0.05, seed=3)
+    lb = cs.datasets.gumbel_leaderboard(60, 8, phi=0.05, seed=3)
     table = cs.prospective(lb, nearest_to="uniform").to_frame()
     ref = pd.Series(1 / 8, index=list(lb.tasks))
     for row in table.itertuples():

@@ -241,7 +241,7 @@ def test_weights_missing_policies(board):
 
 # ---------------------------------------------------------------------- Pareto with holes
 def test_sparse_systems_do_not_pareto_dominate_complete_ones(board):
-    dominated = cs.pareto_dominated(board)
+    dominated = cs.majority.pareto_dominated(board)
     full = [s for s in board.systems if s not in SPARSE]
     for s in full:
         assert not {"human", "one_task", "three_tasks"} & set(dominated.get(s, ())), s
@@ -254,7 +254,7 @@ def test_pareto_needs_the_dominator_to_cover_the_dominated():
         {"qa": [0.9, 0.8, 0.7], "nli": [None, 0.7, 0.6], "mt": [None, 0.5, None]}, index=["human", "full", "half"]
     )
     lb = cs.Leaderboard.from_frame(frame)
-    assert cs.pareto_dominated(lb) == {"half": ("full",)}
+    assert cs.majority.pareto_dominated(lb) == {"half": ("full",)}
 
 
 def test_a_result_type_claims_through_its_own_method():
@@ -267,6 +267,6 @@ def test_a_result_type_claims_through_its_own_method():
             return [("shortlisted", ("A", "B"))]
 
     toy = cs.load_example("votenrank-toy")
-    assert cs.claims_of(Shortlist(), None, object()) == [("shortlisted", ("A", "B"))]
-    assert cs.claims_of(cs.kemeny(toy), cs.rank(toy, "plurality"), cs.majority_summary(toy)) == [
+    assert cs.board.claims_of(Shortlist(), None, object()) == [("shortlisted", ("A", "B"))]
+    assert cs.board.claims_of(cs.kemeny(toy), cs.rank(toy, "plurality"), cs.majority_summary(toy)) == [
         ("Kemeny top", ("B",)), ("winner of plurality", ("A",)), ("Condorcet winner", "B")]

@@ -54,8 +54,8 @@ def in_memory(frame: pd.DataFrame, **options: object) -> cs.InstanceScores:
     return cs.InstanceScores.from_long(frame, lower_is_better=LOWER, weights=WEIGHTS, **options)
 
 
-def source(data: object, **options: object) -> cs.InstanceSource:
-    return cs.InstanceSource(data, lower_is_better=LOWER, weights=WEIGHTS, **options)
+def source(data: object, **options: object) -> cs.missing.InstanceSource:
+    return cs.missing.InstanceSource(data, lower_is_better=LOWER, weights=WEIGHTS, **options)
 
 
 def assert_same_imputation(got: object, want: object) -> None:
@@ -78,7 +78,7 @@ def assert_same_confidence(got: object, want: object) -> None:
     np.testing.assert_array_equal(got.counts, want.counts)
 
 
-def assert_same_everything(src: cs.InstanceSource, reference: cs.InstanceScores, scheduler: object = SYNC) -> None:
+def assert_same_everything(src: cs.missing.InstanceSource, reference: cs.InstanceScores, scheduler: object = SYNC) -> None:
     for levels in (1, 2):
         assert_same_imputation(
             cs.impute_pairwise(src, levels=levels, scheduler=scheduler), cs.impute_pairwise(reference, levels=levels)
@@ -219,7 +219,7 @@ def test_duplicate_row_is_named(long):
 
 def test_unknown_task_options_and_empty_system(long):
     with pytest.raises(UnknownTaskError, match="unknown task 'errr' in lower_is_better"):
-        cs.impute_pairwise(cs.InstanceSource(dd.from_pandas(long, npartitions=2), lower_is_better=["errr"]), scheduler=SYNC)
+        cs.impute_pairwise(cs.missing.InstanceSource(dd.from_pandas(long, npartitions=2), lower_is_better=["errr"]), scheduler=SYNC)
     frame = pd.concat([long, pd.DataFrame({"system": ["ghost"], "task": ["qa"], "instance": [0], "score": [np.nan]})])
     with pytest.raises(EmptySystemError, match="'ghost'"):
         cs.impute_pairwise(source(dd.from_pandas(frame, npartitions=2)), scheduler=SYNC)

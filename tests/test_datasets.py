@@ -13,15 +13,15 @@ def test_list_examples_names():
 
 
 def test_gumbel_is_seeded_and_shaped():
-    a = cs.gumbel_leaderboard(6, 4, phi=0.3, seed=7)
+    a = cs.datasets.gumbel_leaderboard(6, 4, phi=0.3, seed=7)
     b = cs.load_example("gumbel", n_systems=6, n_tasks=4, phi=0.3, seed=7)
     assert a == b
     assert a.systems == tuple(f"s{i}" for i in range(1, 7)) and a.n_tasks == 4
-    assert a != cs.gumbel_leaderboard(6, 4, phi=0.3, seed=8)
+    assert a != cs.datasets.gumbel_leaderboard(6, 4, phi=0.3, seed=8)
 
 
 def test_gumbel_location_grows_with_system_index():
-    lb = cs.gumbel_leaderboard(5, 4000, phi=1.0, seed=0)
+    lb = cs.datasets.gumbel_leaderboard(5, 4000, phi=1.0, seed=0)
     means = lb.values.mean(axis=1)
     # Gumbel(loc, 1) has mean loc + Euler-Mascheroni constant
     assert np.allclose(means, np.arange(1, 6) + np.euler_gamma, atol=0.1)
@@ -38,7 +38,7 @@ def test_gumbel_location_grows_with_system_index():
 )
 def test_gumbel_bad_parameters(kwargs, pattern):
     with pytest.raises(cs.InvalidOptionError, match=pattern):
-        cs.gumbel_leaderboard(**kwargs)
+        cs.datasets.gumbel_leaderboard(**kwargs)
 
 
 def test_unknown_example_and_parameter():

@@ -105,8 +105,8 @@ def test_every_majority_function_reads_the_same_exact_signs(table):
     want = np.array([[np.sign(pref[i][j] - pref[j][i]) for j in range(n)] for i in range(n)], dtype=int)
     p = cs.pairwise(table)
     assert (p.majority == want).all()
-    assert (cs.beats(table) == (want > 0)).all()
-    assert {tuple(sorted(e)) for e in cs.majority_ties(table)} == {
+    assert (cs.majority.beats(table) == (want > 0)).all()
+    assert {tuple(sorted(e)) for e in cs.majority.majority_ties(table)} == {
         (table.systems[i], table.systems[j]) for i in range(n) for j in range(i + 1, n) if want[i, j] == 0
     }
     winner = cs.condorcet_winner(table)
@@ -133,11 +133,11 @@ def huge_tie() -> cs.Leaderboard:
 
 def test_a_huge_tied_task_does_not_hide_a_3_0_condorcet_winner(huge_tie):
     assert cs.condorcet_winner(huge_tie) == "a"
-    assert cs.is_condorcet_winner(huge_tie, "a")
-    assert cs.majority_ties(huge_tie) == []
+    assert cs.majority.is_condorcet_winner(huge_tie, "a")
+    assert cs.majority.majority_ties(huge_tie) == []
     assert sorted(cs.majority_graph(huge_tie).edges()) == [("a", "b"), ("a", "c"), ("b", "c")]
     assert cs.smith_set(huge_tie) == ("a",)
-    assert cs.condorcet_loser(huge_tie) == "c"
+    assert cs.majority.condorcet_loser(huge_tie) == "c"
     assert cs.rank(huge_tie, "condorcet").winners == ("a",)
     assert cs.rank(huge_tie, "copeland").scores.to_dict() == {"c": -2.0, "b": 0.0, "a": 2.0}
     assert cs.rank(huge_tie, "minimax").winners == ("a",)
@@ -164,7 +164,7 @@ def test_a_true_tiny_margin_is_not_a_tie():
     scores = {"x": [1.0, 0.0], "y": [0.0, 1.0], "big": [1.0, 1.0]}
     table = _board(scores, ["b", "a"], {"x": 1.0, "y": 1 + 2**-40, "big": 1e12})  # a wins y by 2**-40
     assert cs.pairwise(table).exact_margins[1, 0] == Fraction(1, 2**40)
-    assert cs.condorcet_winner(table) == "a" and cs.majority_ties(table) == []
+    assert cs.condorcet_winner(table) == "a" and cs.majority.majority_ties(table) == []
     res = cs.kemeny(table)
     assert res.order == ("a", "b") and res.unique
     assert cs.rank(table, "copeland").scores.to_dict() == {"b": -1.0, "a": 1.0}
@@ -187,14 +187,14 @@ def test_rational_weights_that_tie_are_a_tie(weights):
     table = _board({"x": [1.0, 0.0], "y": [1.0, 0.0], "z": [0.0, 1.0]}, ["a", "b"], weights)
     p = cs.pairwise(table)
     assert p.exact_margins[0, 1] == 0 and p.majority[0, 1] == 0
-    assert cs.majority_ties(table) == [("a", "b")] and cs.condorcet_winner(table) is None
+    assert cs.majority.majority_ties(table) == [("a", "b")] and cs.condorcet_winner(table) is None
     assert cs.kemeny(table).unique is False
 
 
 def test_float_rounding_of_a_given_tie_is_a_tie():
     p = PairwiseMatrix.from_array([[0, 0.1 + 0.2], [0.3, 0]], systems=["a", "b"])
     assert p.majority[0, 1] == 0 and p.exact_margins[0, 1] == 0
-    assert cs.majority_ties(p) == [("a", "b")]
+    assert cs.majority.majority_ties(p) == [("a", "b")]
 
 
 def test_tiny_weights_alone_are_not_ties():

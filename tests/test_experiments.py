@@ -29,7 +29,7 @@ def test_gumbel_instances_validation(bad):
 
 
 def test_remove_cells_from_a_leaderboard():
-    lb = cs.gumbel_leaderboard(6, 8, phi=0.5, seed=1)
+    lb = cs.datasets.gumbel_leaderboard(6, 8, phi=0.5, seed=1)
     thinned = remove_scores(lb, eta=0.5, seed=3)
     assert len(thinned.missing_cells()) == 24
     assert (~thinned.missing).any(axis=1).all() and (~thinned.missing).any(axis=0).all()
@@ -40,7 +40,7 @@ def test_remove_cells_from_a_leaderboard():
 
 
 def test_removal_never_empties_a_system_or_task():
-    lb = cs.gumbel_leaderboard(3, 3, phi=0.5, seed=1)
+    lb = cs.datasets.gumbel_leaderboard(3, 3, phi=0.5, seed=1)
     thinned = remove_scores(lb, eta=0.95, seed=0)
     assert len(thinned.missing_cells()) == 6  # 3 of 9 cells must stay
     assert (~thinned.missing).sum().min() == 1

@@ -45,7 +45,7 @@ def test_repetition_r_uses_the_r_th_child_seed():
 @pytest.mark.xdist_group(name="serial")  # a Dask cluster: see tests/conftest.py
 def test_a_two_worker_dask_cluster_gives_the_same_table_value_for_value(dask_cluster):
     distributed = pytest.importorskip("distributed")
-    board = cs.gumbel_leaderboard(9, 6, phi=0.2, seed=2)
+    board = cs.datasets.gumbel_leaderboard(9, 6, phi=0.2, seed=2)
     kwargs = {"rules": ["mean", "borda", "minimax", "kemeny"], "kept": (3, 5), "repetitions": 6, "seed": 5}
     local = task_removal(board, **kwargs)
     with distributed.Client(dask_cluster) as client:
@@ -79,7 +79,7 @@ def test_rank_based_rules_ignore_scaling_and_the_mean_does_not():
 
 
 def test_on_a_real_board_scaling_keeps_rank_rules_at_tau_one():
-    res = scaling(cs.gumbel_leaderboard(7, 5, phi=0.2, seed=0), ["borda", "copeland", "minimax", "kemeny"],
+    res = scaling(cs.datasets.gumbel_leaderboard(7, 5, phi=0.2, seed=0), ["borda", "copeland", "minimax", "kemeny"],
                   lambdas=(3.0, 100.0), repetitions=3)
     assert (res.table["tau"] == 1.0).all()
     assert set(res.table["reference"]) == {"unperturbed"}
@@ -101,7 +101,7 @@ def _tau(a: dict[str, int], b: dict[str, int], systems) -> float:
 
 
 def test_task_removal_taus_are_those_of_some_subset_computed_independently():
-    board = cs.gumbel_leaderboard(6, 4, phi=0.3, seed=7)
+    board = cs.datasets.gumbel_leaderboard(6, 4, phi=0.3, seed=7)
     res = task_removal(board, ["borda", "minimax"], kept=(3,), repetitions=6, seed=0)
     for rule in ("borda", "minimax"):
         full = cs.rank(board, rule)
@@ -133,7 +133,7 @@ def test_the_vectorized_tau_b_is_scipys(xs, seed):
 
 
 def test_missing_scores_for_any_rule():
-    res = missing_scores(cs.gumbel_leaderboard(8, 6, phi=0.3, seed=1), ["mean", "borda", "copeland", "kemeny"],
+    res = missing_scores(cs.datasets.gumbel_leaderboard(8, 6, phi=0.3, seed=1), ["mean", "borda", "copeland", "kemeny"],
                          etas=(0.0, 0.3), repetitions=3, seed=0)
     t = res.table
     assert (t[t["eta"] == 0.0]["tau"] == 1.0).all()
@@ -156,7 +156,7 @@ def test_summary_and_repr_and_csv():
 
 
 def test_a_kemeny_solve_stopped_by_its_time_limit_is_reported():
-    res = task_removal(cs.gumbel_leaderboard(40, 20, phi=0.0, seed=0), ["kemeny"], kept=(19,), repetitions=1,
+    res = task_removal(cs.datasets.gumbel_leaderboard(40, 20, phi=0.0, seed=0), ["kemeny"], kept=(19,), repetitions=1,
                        time_limit=1e-4)
     assert res.time_limited == 1
     assert res.table["kemeny_status"].tolist() == ["time_limit"]
@@ -167,7 +167,7 @@ def test_a_kemeny_solve_stopped_by_its_time_limit_is_reported():
     ("call", "words"),
     [
         (lambda: scaling(synthetic=SYNTH, rules=["nope"]), "unknown rule"),
-        (lambda: scaling(cs.gumbel_leaderboard(4, 3), synthetic=SYNTH), "not both"),
+        (lambda: scaling(cs.datasets.gumbel_leaderboard(4, 3), synthetic=SYNTH), "not both"),
         (lambda: scaling(), "neither"),
         (lambda: scaling(synthetic=SYNTH, lambdas=(0.0,)), "lambda"),
         (lambda: manipulation(synthetic=SYNTH, ts=(7,)), "at most 6"),
@@ -236,7 +236,7 @@ def test_cli_experiment_runs_and_writes_every_row(tmp_path):
     frame = pd.read_csv(pd.io.common.StringIO(out.stdout))
     assert len(frame) == 3 * 2 * 2 and set(frame["lambda"]) == {2.0, 10.0}
     scores = tmp_path / "scores.csv"
-    cs.gumbel_leaderboard(6, 5, seed=0).scores.to_csv(scores)
+    cs.datasets.gumbel_leaderboard(6, 5, seed=0).scores.to_csv(scores)
     shown = _cli("experiment", "task-removal", str(scores), "--repetitions", "2", "--rules", "copeland",
                  "--plot", str(tmp_path / "fig.png"))
     assert shown.returncode == 0, shown.stderr
@@ -273,7 +273,7 @@ def test_cli_iia_on_a_published_leaderboard():
 
 def test_cli_stability_report_csv_and_figure(tmp_path):
     scores = tmp_path / "scores.csv"
-    cs.gumbel_leaderboard(8, 6, phi=0.3, seed=0).scores.to_csv(scores)
+    cs.datasets.gumbel_leaderboard(8, 6, phi=0.3, seed=0).scores.to_csv(scores)
     out = _cli("stability", str(scores), "--resamples", "30", "--rules", "borda,kemeny", "--top", "3",
                "--plot", str(tmp_path / "s.png"))
     assert out.returncode == 0, out.stderr

@@ -12,16 +12,15 @@ import pandas as pd
 import pytest
 
 import consensus as cs
-from consensus import (
+from consensus import Leaderboard, LeaderboardError, UnknownTaskError
+from consensus.errors import (
     CompositeScoreError,
     DuplicateLabelError,
     EmptyLabelError,
-    Leaderboard,
-    LeaderboardError,
+    LeaderboardErrors,
+    LongFormatError,
     NonNumericScoreError,
-    UnknownTaskError,
 )
-from consensus.errors import LeaderboardErrors, LongFormatError
 from consensus.hints import cli_text
 from consensus.io._bookkeeping import BOOKKEEPING_NAMES, bookkeeping_key
 from consensus.io._readers import frame_to_leaderboard
@@ -299,7 +298,7 @@ def test_cli_text_rewrites_api_hints(api, cli):
 
 def test_cli_message_on_real_errors():
     frame = pd.DataFrame({"x": [1, np.nan, 3], "y": [3, np.nan, 1]}, index=list("abc"))
-    with pytest.raises(cs.EmptySystemError) as info:
+    with pytest.raises(cs.errors.EmptySystemError) as info:
         Leaderboard.from_frame(frame)
     assert "pass drop_empty=True" in str(info.value) and info.value.cli_message().endswith("pass --drop-empty")
     with pytest.raises(cs.MissingScoreError) as info:

@@ -176,7 +176,7 @@ def test_weights_are_numbers_and_subnormal_ones_are_refused(weight, message):
     frame = json.loads(json.dumps(BOARD))
     import pandas as pd
 
-    with pytest.raises(cs.InvalidWeightError, match=re.escape(message)):
+    with pytest.raises(cs.errors.InvalidWeightError, match=re.escape(message)):
         cs.Leaderboard.from_frame(pd.DataFrame(frame), weights={"qa": weight})
 
 
@@ -213,7 +213,7 @@ def test_a_compression_bomb_is_refused_early_with_one_line(kind, tmp_path, capsy
 
     monkeypatch.setattr("consensus.io._opening.BOMB_AFTER", BOMB_AFTER // 16)  # the same check, sooner (CI time)
     bomb = _compressed(kind, tmp_path / "bomb.csv", b"model,qa\n" + b"a,1\n" * (1 << 20))  # 4 MB of rows
-    with pytest.raises(cs.InputTooLargeError, match="it looks like a compression bomb"):
+    with pytest.raises(cs.errors.InputTooLargeError, match="it looks like a compression bomb"):
         cs.read_leaderboard(bomb)
     assert main(["rank", str(bomb), "--rule", "borda"]) == 2
     err = capsys.readouterr().err
@@ -270,15 +270,15 @@ def test_input_limits_name_the_flag_that_raises_them(tmp_path, capsys, monkeypat
     plain = tmp_path / "board.csv"
     plain.write_text("model,t1,t2,t3\n" + "".join(f"m{i},1,2,3\n" for i in range(40)))
     monkeypatch.setenv("CONSENSUS_MAX_INPUT_BYTES", "20000")  # 100 cells
-    with pytest.raises(cs.InputTooLargeError, match=r"holds more than 100 cells \(a blank line counts as one\) by line 26"):
+    with pytest.raises(cs.errors.InputTooLargeError, match=r"holds more than 100 cells \(a blank line counts as one\) by line 26"):
         cs.read_leaderboard(plain)
     plain.write_text("model,t1,t2,t3\na,1,2,3\n" + "\n" * 200 + "b,3,2,1\n")  # 1.2 GB of newlines took minutes
-    with pytest.raises(cs.InputTooLargeError, match=r"holds more than 100 cells \(a blank line counts as one\) by line 95"):
+    with pytest.raises(cs.errors.InputTooLargeError, match=r"holds more than 100 cells \(a blank line counts as one\) by line 95"):
         cs.read_leaderboard(plain)
     monkeypatch.delenv("CONSENSUS_MAX_INPUT_BYTES")
     monkeypatch.setattr("consensus.io._opening.MAX_LINE_CHARS", 1000)
     plain.write_text("model,t1\na," + "9" * 5000 + "\nb,1\n")
-    with pytest.raises(cs.InputTooLargeError, match="line 2 is longer than 1,000 characters"):
+    with pytest.raises(cs.errors.InputTooLargeError, match="line 2 is longer than 1,000 characters"):
         cs.read_leaderboard(plain)
 
 
@@ -298,7 +298,7 @@ def test_a_truncated_gzip_and_a_header_alone_are_errors_not_crashes(tmp_path, ca
     header.write_text("model,0,1\n")
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        with pytest.raises(cs.LeaderboardErrors, match="at least 2 systems, got 0"):
+        with pytest.raises(cs.errors.LeaderboardErrors, match="at least 2 systems, got 0"):
             cs.read_leaderboard(header)
 
 
@@ -381,7 +381,7 @@ def test_instance_files_are_decompressed_with_the_same_bounds(tmp_path, monkeypa
         _compressed(kind, folder / f"{kind}.csv", ("system,task,instance,score\n" + rows).encode())
     assert cs.read_instances(folder).n_systems == 2
     _compressed("gzip", folder / "zbomb.csv", b"system,task,instance,score\n" + b"a,qa,1,1\n" * (1 << 20))
-    with pytest.raises(cs.InputTooLargeError, match="it looks like a compression bomb"):
+    with pytest.raises(cs.errors.InputTooLargeError, match="it looks like a compression bomb"):
         cs.read_instances(folder)
-    with pytest.raises(cs.InputTooLargeError, match="it looks like a compression bomb"):
+    with pytest.raises(cs.errors.InputTooLargeError, match="it looks like a compression bomb"):
         cs.read_instances(folder / "zbomb.csv.gz")

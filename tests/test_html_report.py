@@ -76,11 +76,11 @@ class Dom(HTMLParser):
 
 
 @pytest.fixture(scope="module")
-def toy_analysis() -> cs.Analysis:
+def toy_analysis() -> cs.results.Analysis:
     return cs.analyze(cs.load_example("votenrank-toy"), source="example:votenrank-toy", example="votenrank-toy")
 
 
-def test_page_is_self_contained_and_holds_every_section(toy_analysis: cs.Analysis) -> None:
+def test_page_is_self_contained_and_holds_every_section(toy_analysis: cs.results.Analysis) -> None:
     page = render_html(toy_analysis)
     dom = Dom(page)
     assert page.startswith("<!DOCTYPE html>") and page.endswith("</html>\n")
@@ -97,7 +97,7 @@ def test_page_is_self_contained_and_holds_every_section(toy_analysis: cs.Analysi
     assert page.count('<li class="ok">check ') == len(toy_analysis.checks) == 11
 
 
-def test_tables_hold_the_numbers_of_the_analysis(toy_analysis: cs.Analysis) -> None:
+def test_tables_hold_the_numbers_of_the_analysis(toy_analysis: cs.results.Analysis) -> None:
     dom = Dom(render_html(toy_analysis, figure=False))
     scores = next(t for t in dom.tables if t["rows"][0][:2] == ["system", "t1"])
     rows = scores["rows"]
@@ -111,7 +111,7 @@ def test_tables_hold_the_numbers_of_the_analysis(toy_analysis: cs.Analysis) -> N
 
 
 def test_every_row_is_shown_and_long_tables_are_folded() -> None:
-    lb = cs.gumbel_leaderboard(40, 6, phi=0.1, seed=3)
+    lb = cs.datasets.gumbel_leaderboard(40, 6, phi=0.1, seed=3)
     analysis = cs.analyze(lb, prospective=False)
     page = render_html(analysis, figure=False)
     dom = Dom(page)
@@ -139,7 +139,7 @@ def test_blocks_html_escapes_and_folds() -> None:
     assert "<details><summary>" in out and "show the table (31 rows)" in out
 
 
-def test_to_html_and_wrong_input(toy_analysis: cs.Analysis) -> None:
+def test_to_html_and_wrong_input(toy_analysis: cs.results.Analysis) -> None:
     assert toy_analysis.to_html(figure=False, title="T") == render_html(toy_analysis, figure=False, title="T")
     with pytest.raises(cs.InvalidOptionError, match="takes an Analysis"):
         render_html(cs.load_example("votenrank-toy"))  # type: ignore[arg-type]

@@ -108,7 +108,7 @@ def test_rules_of_each_systems_own_scores_never_change_the_order(lb):
 
 
 def test_finer_comparisons_count_at_least_as_many_changes():
-    lb = cs.gumbel_leaderboard(7, 5, phi=0.1, seed=3)
+    lb = cs.datasets.gumbel_leaderboard(7, 5, phi=0.1, seed=3)
     rules = ["borda", "copeland", "plurality"]
     runs = {(c, t): iia(lb, rules, repetitions=6, seed=2, compare=c, tie_break=t).table["changes"]
             for c in ("order", "first_two") for t in (None, "by_name")}
@@ -118,7 +118,7 @@ def test_finer_comparisons_count_at_least_as_many_changes():
 
 
 def test_same_seed_same_table_and_the_seed_matters():
-    lb = cs.gumbel_leaderboard(8, 4, phi=0.1, seed=1)
+    lb = cs.datasets.gumbel_leaderboard(8, 4, phi=0.1, seed=1)
     a = iia(lb, ["borda", "minimax"], repetitions=5, seed=7)
     pd.testing.assert_frame_equal(a.table, iia(lb, ["borda", "minimax"], repetitions=5, seed=7).table, check_exact=True)
     other = iia(lb, ["borda", "minimax"], repetitions=5, seed=8)
@@ -127,7 +127,7 @@ def test_same_seed_same_table_and_the_seed_matters():
 
 
 def test_kemeny_runs_exactly():
-    lb = cs.gumbel_leaderboard(6, 5, phi=0.2, seed=4)
+    lb = cs.datasets.gumbel_leaderboard(6, 5, phi=0.2, seed=4)
     res = iia(lb, ["kemeny", "mean"], repetitions=3, seed=0)
     kem = res.table[res.table["rule"] == "kemeny"]
     assert (kem["kemeny_status"] == "optimal").all() and (kem["ties"] == 0).all()
@@ -138,7 +138,7 @@ def test_kemeny_runs_exactly():
 @pytest.mark.xdist_group(name="serial")  # a Dask cluster: see tests/conftest.py
 def test_a_two_worker_dask_cluster_gives_the_same_table_value_for_value(dask_cluster):
     distributed = pytest.importorskip("distributed")
-    lb = cs.gumbel_leaderboard(6, 4, phi=0.1, seed=5)
+    lb = cs.datasets.gumbel_leaderboard(6, 4, phi=0.1, seed=5)
     kwargs = {"rules": ["borda", "copeland", "kemeny"], "repetitions": 4, "seed": 3}
     local = iia(lb, **kwargs)
     with distributed.Client(dask_cluster) as client:

@@ -121,7 +121,7 @@ partial_rankings = st.integers(1, 6).flatmap(
 # ---------------------------------------------------------------------- one partial ranking
 def test_paper_example_three_compatible_rankings():
     # Himmi et al. sec. 2.1: a > b scored, c not: c a b, a c b, a b c.
-    m = cs.partial_ranking_matrix([2.0, 1.0, float("nan")])
+    m = cs.missing.partial_ranking_matrix([2.0, 1.0, float("nan")])
     assert m[0, 1] == 1.0 and m[1, 0] == 0.0
     assert m[2, 0] == pytest.approx(1 / 3) and m[2, 1] == pytest.approx(2 / 3)
     assert m[0, 2] == pytest.approx(2 / 3) and m[1, 2] == pytest.approx(1 / 3)
@@ -140,14 +140,14 @@ def test_paper_example_three_compatible_rankings():
 )
 def test_matrix_matches_brute_force(scores):
     x = np.array(scores)
-    np.testing.assert_allclose(cs.partial_ranking_matrix(x), brute_force_matrix(x), atol=1e-12)
+    np.testing.assert_allclose(cs.missing.partial_ranking_matrix(x), brute_force_matrix(x), atol=1e-12)
 
 
 @pytest.mark.slow
 @given(partial_rankings)
 def test_matrix_matches_brute_force_property(scores):
     x = np.array(scores)
-    np.testing.assert_allclose(cs.partial_ranking_matrix(x), brute_force_matrix(x), atol=1e-12)
+    np.testing.assert_allclose(cs.missing.partial_ranking_matrix(x), brute_force_matrix(x), atol=1e-12)
 
 
 @pytest.mark.parametrize("n", range(2, 9))
@@ -164,7 +164,7 @@ def test_paper_eq6_as_printed_is_a_misprint():
 
 def test_partial_ranking_matrix_rejects_all_missing():
     with pytest.raises(EmptyTaskError, match="no score for any system"):
-        cs.partial_ranking_matrix([float("nan"), float("nan")])
+        cs.missing.partial_ranking_matrix([float("nan"), float("nan")])
 
 
 # ---------------------------------------------------------------------- summed matrices
@@ -187,7 +187,7 @@ def test_every_pair_shares_the_total_weight(lb):
 
 
 def test_unscored_system_gets_the_average_row_sum():
-    wins = cs.partial_ranking_matrix([3.0, 1.0, np.nan, 2.0, np.nan])
+    wins = cs.missing.partial_ranking_matrix([3.0, 1.0, np.nan, 2.0, np.nan])
     assert wins[2].sum() == pytest.approx(2.0) and wins[4].sum() == pytest.approx(2.0)
 
 

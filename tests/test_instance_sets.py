@@ -113,7 +113,7 @@ def test_ids_are_text_as_written_and_duplicates_across_files_are_errors(tmp_path
     res = cs.read_instances(folder, system=None)
     assert list(res.task_frame("qa").columns) == ["01", "1", "2"]
     (folder / "c.csv").write_text("task,instance,score\n")  # a model file without a row
-    with pytest.raises(cs.EmptySystemError, match="'c'"):
+    with pytest.raises(cs.errors.EmptySystemError, match="'c'"):
         cs.read_instances(folder, system=None)
     (folder / "c.csv").unlink()
     (folder / "b.csv").write_text("task,instance,score\nqa,1,1\nqa,1,0\n")

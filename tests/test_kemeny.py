@@ -18,13 +18,13 @@ import consensus as cs
 import solvers.linear_ordering as lo
 from consensus import (
     InvalidOptionError,
-    KemenyResult,
     SolveFailedError,
     UnknownSystemError,
     kemeny,
     kemeny_objective,
 )
 from consensus.majority._inputs import as_pairwise
+from consensus.results import KemenyResult
 from solvers import SolverError, SolveStatus, available_backends
 from solvers.brute_force import brute_force_linear_ordering
 from solvers.linear_ordering import majority_components
@@ -152,7 +152,7 @@ def test_ilp_matches_brute_force_on_majority_cycles(table, decompose):
 @examples(0.2)  # a few boards: the solver layer owns the sweep
 def test_decomposition_keeps_every_optimum_with_majority_ties(table):
     """Even task counts: majority ties join components; optima may cross their boundaries."""
-    assume(_largest_component(table) >= 2 or len(cs.majority_ties(table)) > 0)
+    assume(_largest_component(table) >= 2 or len(cs.majority.majority_ties(table)) > 0)
     _check(table, method="ilp", decompose=True)
     _check(table, method="auto", decompose=True)
 
@@ -183,7 +183,7 @@ def test_raw_pairwise_matrices_match_brute_force(wins):
 @pytest.mark.slow
 @given(score_tables(weighted=True, missing=True, max_systems=8))
 def test_condorcet_winner_first_and_loser_last(table):
-    winner, loser = cs.condorcet_winner(table), cs.condorcet_loser(table)
+    winner, loser = cs.condorcet_winner(table), cs.majority.condorcet_loser(table)
     assume(winner is not None or loser is not None)
     res = kemeny(table, min_coverage=0)
     if winner is not None:
@@ -218,7 +218,7 @@ def test_kemeny_beats_borda_copeland_and_minimax(table):
 @pytest.mark.slow
 @pytest.mark.parametrize("phi", [0.0, 0.05, 0.2])
 def test_kemeny_beats_the_rules_on_gumbel_leaderboards(phi):
-    table = cs.gumbel_leaderboard(30, 12, phi=phi, seed=3)
+    table = cs.datasets.gumbel_leaderboard(30, 12, phi=phi, seed=3)
     p = cs.pairwise(table)
     res = kemeny(table, unique=False)
     assert res.optimal
@@ -266,7 +266,7 @@ def test_fractional_imputed_matrix():
 
 @pytest.mark.slow
 def test_a_realistic_leaderboard_is_solved_and_cross_checked():
-    table = cs.gumbel_leaderboard(60, 12, phi=0.1, seed=4)
+    table = cs.datasets.gumbel_leaderboard(60, 12, phi=0.1, seed=4)
     ilp = kemeny(table, unique=False)
     flat = kemeny(table, unique=False, decompose=False)
     assert ilp.optimal and flat.optimal and ilp.objective == flat.objective
@@ -277,7 +277,7 @@ def test_a_realistic_leaderboard_is_solved_and_cross_checked():
 # ---------------------------------------------------------------- statuses, limits, errors
 @pytest.mark.slow
 def test_a_tiny_time_limit_returns_an_honest_time_limit_result():
-    table = cs.gumbel_leaderboard(50, 20, phi=0.0, seed=0)
+    table = cs.datasets.gumbel_leaderboard(50, 20, phi=0.0, seed=0)
     res = kemeny(table, time_limit=0.05)
     assert res.status is SolveStatus.TIME_LIMIT and not res.optimal and res.time_limit == 0.05
     assert res.lower_bound <= res.objective == kemeny_objective(table, res.order)
@@ -303,7 +303,7 @@ def test_an_unproven_solve_without_time_limit_is_an_error(monkeypatch):
 
     monkeypatch.setattr(lo._OrderingModel, "solve_mip", give_up)
     monkeypatch.setattr(lo, "_lp_phase", lambda comp, index, ctx: None)  # no LP proof either
-    table = cs.gumbel_leaderboard(40, 20, phi=0.0, seed=1)
+    table = cs.datasets.gumbel_leaderboard(40, 20, phi=0.0, seed=1)
     with pytest.raises(SolveFailedError, match="Kemeny consensus of 40 systems"):
         kemeny(table)
 
@@ -326,7 +326,7 @@ def test_bad_options(votenrank_toy, options, error, message):
 
 
 def test_brute_force_refuses_more_than_eight_systems():
-    table = cs.gumbel_leaderboard(9, 3, seed=0)
+    table = cs.datasets.gumbel_leaderboard(9, 3, seed=0)
     with pytest.raises(InvalidOptionError, match="at most 8 systems, got 9"):
         kemeny(table, method="brute_force")
 
@@ -366,7 +366,7 @@ def test_result_is_frozen_and_serializes(votenrank_toy):
 
 
 def test_progress_callback_and_silence(capsys):
-    table = cs.gumbel_leaderboard(25, 9, phi=0.0, seed=2)
+    table = cs.datasets.gumbel_leaderboard(25, 9, phi=0.0, seed=2)
     seen = []
     res = kemeny(table, progress=seen.append)
     assert seen and seen[-1].bound <= seen[-1].incumbent and res.optimal
@@ -378,7 +378,7 @@ def test_progress_callback_and_silence(capsys):
 
 @pytest.mark.parametrize("solver", available_backends())
 def test_each_backend_solves_a_cyclic_leaderboard(solver):
-    table = cs.gumbel_leaderboard(14, 5, phi=0.0, seed=5)
+    table = cs.datasets.gumbel_leaderboard(14, 5, phi=0.0, seed=5)
     res = kemeny(table, solver=solver, method="ilp", decompose=False)
     assert res.optimal and res.method == f"ilp:{solver}"
     assert res.objective == kemeny(table).objective

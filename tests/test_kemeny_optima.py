@@ -21,7 +21,7 @@ from solvers.brute_force import brute_force_linear_ordering, brute_force_weak_or
 from tests.strategies import score_tables
 
 
-def _truth(result: cs.KemenyResult, lb) -> tuple:
+def _truth(result: cs.results.KemenyResult, lb) -> tuple:
     """Groups, flipped pairs and fixed systems of `result.order`, from every optimum (brute force)."""
     p = cs.pairwise(lb)
     optima = [tuple(p.systems[i] for i in o) for o in brute_force_linear_ordering(p.preferences).optima]
@@ -97,7 +97,7 @@ def test_unique_optimum_is_determined_for_free_by_default():
 def test_structured_leaderboard_determination_is_cheap_and_consistent():
     """phi = 0.05, N = 60 with 20 tasks (even: majority ties): groups from the proof agree with
     the optima enumerated around them, and the proof takes few solves."""
-    lb = cs.gumbel_leaderboard(60, 20, phi=0.05, seed=3)
+    lb = cs.datasets.gumbel_leaderboard(60, 20, phi=0.05, seed=3)
     res = cs.kemeny(lb, determine=True)
     d = res.determined
     assert not res.unique and d.solves <= 20
@@ -136,7 +136,7 @@ def test_ties_worked_example():
     assert res.weak_order == (("A", "B"), ("C",))
     assert res.objective == 2.5 and res.optimal and res.lower_bound == 2.5
     assert cs.kemeny(lb).objective == 3.5
-    assert cs.weak_objective(lb, [["A"], ["B"], ["C"]]) == 3.5
+    assert cs.exact.weak_objective(lb, [["A"], ["B"], ["C"]]) == 3.5
 
 
 @given(score_tables(min_systems=2, max_systems=6, min_tasks=1, max_tasks=6, max_score=2, weighted=True))
@@ -146,7 +146,7 @@ def test_ties_match_brute_force_over_weak_orders(lb):
     res = cs.kemeny(lb, weak_order=True)
     assert res.optimal
     assert res.objective == pytest.approx(bf.objective, abs=1e-9)
-    assert res.objective == pytest.approx(cs.weak_objective(lb, res.weak_order), abs=1e-12)
+    assert res.objective == pytest.approx(cs.exact.weak_objective(lb, res.weak_order), abs=1e-12)
     optima = {tuple(frozenset(p.systems[i] for i in g) for g in o) for o in bf.optima}
     assert tuple(frozenset(g) for g in res.weak_order) in optima
     # the strict optimum never beats the weak one, and equals it when no task ties
@@ -165,7 +165,7 @@ def test_ties_brute_force_method_agrees():
 # ------------------------------------------------------------------ CLI and report
 @pytest.fixture()
 def tied_file(tmp_path):
-    lb = cs.gumbel_leaderboard(30, 20, phi=0.05, seed=0)
+    lb = cs.datasets.gumbel_leaderboard(30, 20, phi=0.05, seed=0)
     path = tmp_path / "g30.csv"
     lb.to_frame().round(1).to_csv(path)
     return path
@@ -204,7 +204,7 @@ def test_cli_ties_prints_the_weak_order(tmp_path, capsys):
 @pytest.mark.xdist_group(name="serial")  # a wall-time assertion: see tests/conftest.py
 def test_time_limit_stops_a_long_mip():
     """HiGHS checks its own limit only between nodes; the package interrupts the MIP at the deadline."""
-    lb = cs.gumbel_leaderboard(100, 20, phi=0.0, seed=1)  # pure noise: the MIP phase runs for about a minute
+    lb = cs.datasets.gumbel_leaderboard(100, 20, phi=0.0, seed=1)  # pure noise: the MIP phase runs for about a minute
     res = cs.kemeny(lb, time_limit=12)
     assert res.status.value == "time_limit" and res.lower_bound <= res.objective
     assert res.seconds < 12 + 8  # HiGHS alone overran a 25 s limit by 22 s here; root cut rounds take a few s

@@ -52,7 +52,7 @@ def _allowed(limit: float) -> float:
 @pytest.fixture(scope="module", autouse=True)
 def _warm_imports():
     """First calls import scipy / highspy; that one-off cost is not what these tests time."""
-    kemeny(cs.gumbel_leaderboard(12, 5, phi=0.0, seed=0), method="ilp", unique=False)
+    kemeny(cs.datasets.gumbel_leaderboard(12, 5, phi=0.0, seed=0), method="ilp", unique=False)
 
 
 def _check_time_limited(res, lb, limit: float, wall: float) -> None:
@@ -67,14 +67,14 @@ def _check_time_limited(res, lb, limit: float, wall: float) -> None:
 
 @pytest.mark.parametrize(("n_systems", "n_tasks", "limit"), [(500, 20, 1.0), (600, 20, 2.0), (400, 300, 1.0)])
 def test_kemeny_returns_within_the_time_limit_with_an_honest_result(n_systems, n_tasks, limit):
-    lb = cs.gumbel_leaderboard(n_systems, n_tasks, phi=0.0, seed=1)
+    lb = cs.datasets.gumbel_leaderboard(n_systems, n_tasks, phi=0.0, seed=1)
     start = time.perf_counter()
     res = kemeny(lb, time_limit=limit)
     _check_time_limited(res, lb, limit, time.perf_counter() - start)
 
 
 def test_enumeration_and_uniqueness_requests_do_not_extend_the_limit():
-    lb = cs.gumbel_leaderboard(500, 20, phi=0.0, seed=2)
+    lb = cs.datasets.gumbel_leaderboard(500, 20, phi=0.0, seed=2)
     start = time.perf_counter()
     res = kemeny(lb, time_limit=1.0, unique=True, enumerate_optima=5)
     _check_time_limited(res, lb, 1.0, time.perf_counter() - start)
@@ -82,7 +82,7 @@ def test_enumeration_and_uniqueness_requests_do_not_extend_the_limit():
 
 
 def test_a_limit_used_up_by_preparing_the_input_still_returns_a_ranking():
-    lb = cs.gumbel_leaderboard(500, 20, phi=0.0, seed=3)
+    lb = cs.datasets.gumbel_leaderboard(500, 20, phi=0.0, seed=3)
     start = time.perf_counter()
     res = kemeny(lb, time_limit=0.01)
     _check_time_limited(res, lb, 0.01, time.perf_counter() - start)
@@ -90,7 +90,7 @@ def test_a_limit_used_up_by_preparing_the_input_still_returns_a_ranking():
 
 def test_many_components_share_one_clock():
     # phi > 0: the majority graph splits into dozens of components, solved one after the other
-    lb = cs.gumbel_leaderboard(800, 20, phi=0.05, seed=0)
+    lb = cs.datasets.gumbel_leaderboard(800, 20, phi=0.05, seed=0)
     start = time.perf_counter()
     res = kemeny(lb, time_limit=1.0)
     wall = time.perf_counter() - start

@@ -12,19 +12,21 @@ import pytest
 
 import consensus as cs
 from consensus import (
-    CompositeScoreError,
     DegenerateTaskWarning,
+    Leaderboard,
+    LeaderboardError,
+    UnknownTaskError,
+)
+from consensus.errors import (
+    CompositeScoreError,
     DuplicateLabelError,
     EmptyLabelError,
     EmptySystemError,
     InvalidWeightError,
-    Leaderboard,
-    LeaderboardError,
     NonFiniteScoreError,
     NonNumericScoreError,
     NoTaskError,
     TooFewSystemsError,
-    UnknownTaskError,
 )
 
 

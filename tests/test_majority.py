@@ -22,11 +22,11 @@ def test_votenrank_toy_majority_edges_as_in_figure_3(votenrank_toy):
         assert (data["wins"], data["losses"], data["ties"], data["margin"], data["compared"]) == (3, 2, 0, 1, 5)
     assert graph.graph["ties"] == []
     assert cs.condorcet_winner(votenrank_toy) == "B"
-    assert cs.is_condorcet_winner(votenrank_toy, "B") and not cs.is_condorcet_winner(votenrank_toy, "C")
-    assert cs.condorcet_loser(votenrank_toy) == "A"
-    assert cs.weak_condorcet_winners(votenrank_toy) == ("B",)
+    assert cs.majority.is_condorcet_winner(votenrank_toy, "B") and not cs.majority.is_condorcet_winner(votenrank_toy, "C")
+    assert cs.majority.condorcet_loser(votenrank_toy) == "A"
+    assert cs.majority.weak_condorcet_winners(votenrank_toy) == ("B",)
     assert cs.smith_set(votenrank_toy) == ("B",)
-    assert cs.condorcet_cycle(votenrank_toy) is None
+    assert cs.majority.condorcet_cycle(votenrank_toy) is None
 
 
 def test_colombo_table1_pairwise_paradox(colombo_table1):
@@ -36,21 +36,21 @@ def test_colombo_table1_pairwise_paradox(colombo_table1):
     assert (frame.loc["B", "A"], frame.loc["A", "B"]) == (4, 2)
     assert (frame.loc["C", "B"], frame.loc["B", "C"]) == (4, 2)
     assert (frame.loc["A", "C"], frame.loc["C", "A"]) == (3, 3)
-    assert cs.majority_ties(colombo_table1) == [("A", "C")]
+    assert cs.majority.majority_ties(colombo_table1) == [("A", "C")]
     assert cs.condorcet_winner(colombo_table1) is None
-    assert cs.weak_condorcet_winners(colombo_table1) == ("C",)  # ties A, beats B
+    assert cs.majority.weak_condorcet_winners(colombo_table1) == ("C",)  # ties A, beats B
     # A ties C, C beats B, B beats A: all three form the top cycle of "beats or ties"
     assert cs.smith_set(colombo_table1) == ("A", "B", "C")
-    assert cs.condorcet_cycle(colombo_table1) is None  # no strict 3-cycle: A-C is a tie
+    assert cs.majority.condorcet_cycle(colombo_table1) is None  # no strict 3-cycle: A-C is a tie
 
 
 def test_cycle3_has_no_winner_and_reports_the_cycle(cycle3):
     assert cs.condorcet_winner(cycle3) is None
-    assert cs.condorcet_loser(cycle3) is None
+    assert cs.majority.condorcet_loser(cycle3) is None
     assert cs.smith_set(cycle3) == ("sys-a", "sys-b", "sys-c")
-    cycle = cs.condorcet_cycle(cycle3)
+    cycle = cs.majority.condorcet_cycle(cycle3)
     assert cycle is not None and set(cycle) == {"sys-a", "sys-b", "sys-c"}
-    beat = cs.beats(cycle3)
+    beat = cs.majority.beats(cycle3)
     idx = {s: i for i, s in enumerate(cycle3.systems)}
     for a, b in zip(cycle, cycle[1:] + cycle[:1]):
         assert beat[idx[a], idx[b]]
@@ -60,7 +60,7 @@ def test_weights_change_the_majority(cycle3):
     heavy = cycle3.with_weights({"qa": 5})
     # qa: a > c > b decides every pair
     assert cs.condorcet_winner(heavy) == "sys-a"
-    assert cs.condorcet_loser(heavy) == "sys-b"
+    assert cs.majority.condorcet_loser(heavy) == "sys-b"
 
 
 def test_missing_scores_count_for_neither_side():
@@ -70,7 +70,7 @@ def test_missing_scores_count_for_neither_side():
     assert p.counts[a, b] == 2 and p.counts[a, c] == 1 and p.counts[b, c] == 2
     assert p.wins[b, a] == 1 and p.wins[a, b] == 1
     assert p.wins[c, a] == 1 and p.wins[a, c] == 0
-    assert cs.majority_ties(p) == [("a", "b"), ("b", "c")]
+    assert cs.majority.majority_ties(p) == [("a", "b"), ("b", "c")]
 
 
 def test_tie_tolerance():
@@ -86,7 +86,7 @@ def test_tie_tolerance():
 def test_pareto_dominated_ignores_weights_and_respects_direction():
     data = pd.DataFrame({"acc": [0.9, 0.8, 0.95], "lat": [10.0, 12.0, 30.0]}, index=["a", "b", "c"])
     lb = Leaderboard.from_frame(data, lower_is_better=["lat"], weights={"lat": 0})
-    assert cs.pareto_dominated(lb) == {"b": ("a",)}
+    assert cs.majority.pareto_dominated(lb) == {"b": ("a",)}
 
 
 def test_pairwise_matrix_from_array_validation():
@@ -155,7 +155,7 @@ def test_majority_summaries_are_consistent(table):
     if winner is not None:
         assert graph.out_degree(winner) == p.n_systems - 1
         assert cs.smith_set(p) == (winner,)
-        assert cs.weak_condorcet_winners(p) == (winner,)
+        assert cs.majority.weak_condorcet_winners(p) == (winner,)
     # every pair is an edge one way or a listed tie
     n_pairs = p.n_systems * (p.n_systems - 1) // 2
     assert graph.number_of_edges() + len(graph.graph["ties"]) == n_pairs
@@ -164,6 +164,6 @@ def test_majority_summaries_are_consistent(table):
     for s in smith:
         for t in set(p.systems) - smith:
             assert graph.has_edge(s, t)
-    loser = cs.condorcet_loser(p)
+    loser = cs.majority.condorcet_loser(p)
     if loser is not None:
         assert graph.in_degree(loser) == p.n_systems - 1

@@ -218,7 +218,7 @@ def test_normalized_mean_errors(oll_board):
 
 
 # ====================================================================== bradley_terry
-def _stationarity(res: cs.RuleResult, counts: np.ndarray) -> np.ndarray:
+def _stationarity(res: cs.results.RuleResult, counts: np.ndarray) -> np.ndarray:
     """sum_j n_ij p_i / (p_i + p_j) - sum_j A_ij for every i (0 at the maximum-likelihood strengths)."""
     p = np.exp(res.scores.to_numpy())
     n = counts + counts.T
@@ -442,11 +442,11 @@ def test_condorcet_consistency(lb):
 
 
 # ====================================================================== all five: registry, properties
-def _run(lb: Leaderboard, rule: str) -> cs.RuleResult:
+def _run(lb: Leaderboard, rule: str) -> cs.results.RuleResult:
     return cs.rank(lb, rule, min_coverage=0, **OPTIONS.get(rule, {}))  # every system of the drawn board
 
 
-def _tiers(res: cs.RuleResult) -> list[frozenset[str]]:
+def _tiers(res: cs.results.RuleResult) -> list[frozenset[str]]:
     return [frozenset(g) for g in res.ranking]
 
 

@@ -4,7 +4,7 @@ Weights of 1e308 used to overflow every weighted sum (mean scored every system N
 reported an infinite objective as optimal), and scores of +-1.7e308 overflowed means to
 +-inf, whose ties were then broken by input order. Every rule is scale-free in the task
 weights, so they are divided by a power of two first; means are taken on rescaled scores;
-a score that truly does not fit raises :class:`consensus.ScoreOverflowError`.
+a score that truly does not fit raises :class:`consensus.errors.ScoreOverflowError`.
 
 Every expected ranking below is derived by hand from the definitions, with the rules'
 score tolerance (``SCORE_TOL``, relative to the larger score) where scores differ by 1
@@ -32,7 +32,7 @@ def _board(scores: dict[str, list[float]], weights: dict[str, float] | None = No
         return cs.Leaderboard.from_frame(pd.DataFrame(scores, index=["a", "b", "c"]), weights=weights)
 
 
-def _rank(table: cs.Leaderboard, rule: str) -> cs.RuleResult:
+def _rank(table: cs.Leaderboard, rule: str) -> cs.results.RuleResult:
     options = {"vector": (2.0, 1.0, 0.0)} if rule == "scoring" else {}
     return cs.rank(table, rule, **options)
 
@@ -86,10 +86,10 @@ EXPECTED_HUGE_SCORES: dict[str, tuple[tuple[str, ...], ...] | type[Exception]] =
     "copeland": A_C_B,
     "minimax": A_C_B,
     "mean": A_C_B,  # 1.13e308, -1.13e308, 1
-    "geometric_mean": cs.NonPositiveScoreError,  # b and c score <= 0 on t1
-    "optimality_gap": cs.ScoreOverflowError,  # b's mean gap is -2.27e308: not a float64
+    "geometric_mean": cs.errors.NonPositiveScoreError,  # b and c score <= 0 on t1
+    "optimality_gap": cs.errors.ScoreOverflowError,  # b's mean gap is -2.27e308: not a float64
     "mean_win_rate": AC_THEN_B,  # 2/3, 1/6, 2/3
-    "normalized_mean": cs.ScoreOverflowError,  # 1.7e308 x 100 on t1
+    "normalized_mean": cs.errors.ScoreOverflowError,  # 1.7e308 x 100 on t1
     "bradley_terry": AC_THEN_B,  # p_a = p_c = 5 p_b solves the likelihood equations
     "schulze": A_C_B,  # links a>b 2, a>c 2, c>b 3
     "ranked_pairs": A_C_B,  # margins c>b 3, a>b 1, a>c 1: all locked
@@ -153,11 +153,11 @@ def test_kemeny_with_weights_of_1e308_is_finite_and_exact():
 def test_a_weight_float64_cannot_hold_next_to_1e308_is_named():
     """A subnormal weight is refused when the board is built (it used to reach the margins,
     where a 2e-323 weight counted as zero and Kemeny listed optima brute force does not)."""
-    with pytest.raises(cs.InvalidWeightError, match="task 't3' is subnormal") as info:
+    with pytest.raises(cs.errors.InvalidWeightError, match="task 't3' is subnormal") as info:
         _board({"t1": [3.0, 2.0, 1.0], "t2": [3.0, 1.0, 2.0], "t3": [1.0, 3.0, 2.0]}, {"t1": W, "t2": W, "t3": 5e-324})
     assert info.value.task == "t3"
     table = _board({"t1": [3.0, 2.0, 1.0], "t2": [3.0, 1.0, 2.0], "t3": [1.0, 3.0, 2.0]}, {"t1": W, "t2": W, "t3": 1e-300})
-    with pytest.raises(cs.InvalidWeightError, match="task 't3'") as info:  # normal, but 1e608 below the largest
+    with pytest.raises(cs.errors.InvalidWeightError, match="task 't3'") as info:  # normal, but 1e608 below the largest
         cs.rank(table, "borda")
     assert info.value.task == "t3"
     assert cs.kemeny(table).order == ("a", "b", "c")  # exact margins keep the 1e-300 task
@@ -165,6 +165,6 @@ def test_a_weight_float64_cannot_hold_next_to_1e308_is_named():
 
 def test_an_overflowing_scoring_vector_is_refused_not_ranked():
     table = _board({"t1": [3.0, 2.0, 1.0], "t2": [3.0, 1.0, 2.0]})
-    with pytest.raises(cs.ScoreOverflowError, match="rule 'scoring'") as info:
+    with pytest.raises(cs.errors.ScoreOverflowError, match="rule 'scoring'") as info:
         cs.rank(table, "scoring", vector=(1.7e308, 0.0, 0.0))
     assert info.value.systems == ("a",)

@@ -136,7 +136,7 @@ def test_a_boards_pairwise_matrix_is_computed_once_and_never_pickled_with_it():
     import copy
     import pickle
 
-    lb = cs.gumbel_leaderboard(12, 5, seed=1)
+    lb = cs.datasets.gumbel_leaderboard(12, 5, seed=1)
     first = cs.pairwise(lb)
     assert cs.pairwise(lb) is first  # Copeland and Minimax of one board share it
     assert cs.pairwise(lb, tie_tol=0.5) is not first  # one per tie tolerance

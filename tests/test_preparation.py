@@ -151,7 +151,7 @@ def test_every_result_of_a_question_carries_the_record_and_the_reports_print_it(
         cs.weight_sensitivity(holes, rule="kemeny", min_coverage=None),
     ]
     for res in results:
-        assert isinstance(res.preparation, cs.Preparation)
+        assert isinstance(res.preparation, cs.results.Preparation)
         assert res.to_dict()["preparation"]["set_aside"] == ["lone"], type(res).__name__
     text = cs.render(cs.rank(holes, "copeland"), format="table")
     assert "missing scores (2 cells): pairwise" in text and "set aside, not ranked: 1 system(s)" in text

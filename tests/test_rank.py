@@ -13,8 +13,9 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 import consensus as cs
-from consensus import Leaderboard, RuleResult, rules
+from consensus import Leaderboard, rules
 from consensus.errors import InvalidOptionError, MissingScoreError
+from consensus.results import RuleResult
 from tests.strategies import score_frames, score_tables
 
 ALL_RULES = [r for r in rules.RULE_NAMES if r != "kemeny"]
@@ -425,7 +426,7 @@ def test_every_rule_gives_a_total_preorder_of_all_systems(lb):
     for rule in ALL_RULES:
         try:
             res = _run(lb, rule)
-        except cs.NonPositiveScoreError:
+        except cs.errors.NonPositiveScoreError:
             continue
         assert sorted(res.order) == sorted(lb.systems)
         assert len(res.order) == len(set(res.order))

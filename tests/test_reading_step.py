@@ -41,7 +41,7 @@ def test_oll_v2_like_average_and_raw_twin_are_not_tasks_and_change_the_answer():
     # on the six benchmarks the top two split 3-3: no Condorcet winner; counting the average and the
     # raw twin as tasks crowns top-a, which is what the reading step prevents
     assert cs.condorcet_winner(lb) is None
-    assert set(cs.weak_condorcet_winners(lb)) == {"top-a", "top-b"}
+    assert set(cs.majority.weak_condorcet_winners(lb)) == {"top-a", "top-b"}
     misread = _read(frame, keep_columns=["Open LLM score", "IFEval Raw"])
     assert misread.n_tasks == 8 and cs.condorcet_winner(misread) == "top-a"
     # strict reading: every numeric column a task, text columns an error
@@ -184,7 +184,7 @@ def test_gem_like_sparse_submission_is_not_crowned_by_default():
     assert set_aside(lb, 0) is lb
     crowned = cs.kemeny(lb, min_coverage=0).order[0]
     for result in (cs.kemeny(lb), cs.rank(lb, "borda", missing="impute"), cs.prospective(lb)):
-        ranked = result.ranking if isinstance(result, cs.KemenyResult) else getattr(result, "systems", ())
+        ranked = result.ranking if isinstance(result, cs.results.KemenyResult) else getattr(result, "systems", ())
         assert "sparse-sub" not in ranked
     analysis = cs.analyze(lb)
     assert "sparse-sub" not in analysis.leaderboard.systems and analysis.kemeny.order[0] != "sparse-sub" or crowned != "sparse-sub"
@@ -244,7 +244,7 @@ def test_preflib_alternative_ranked_by_one_voter_is_set_aside(tmp_path):
               "# NUMBER UNIQUE ORDERS: 4"]
     names = [f"# ALTERNATIVE NAME {k}: {n}" for k, n in enumerate(["a", "b", "c", "d", "rare"], start=1)]
     path.write_text("\n".join(header + names + ["6: 1,2,3,4", "5: 2,1,4,3", "3: 1,3,2,4", "1: 5,4,3,2,1"]) + "\n")
-    lb = cs.read_preflib(path)
+    lb = cs.formats.read_preflib(path)
     assert cs.kemeny(lb, min_coverage=0).order[0] == "rare"  # what ranking it as given would crown
     result = cs.kemeny(lb)
     assert "rare" not in result.order and result.order[0] == "a"
@@ -290,7 +290,7 @@ def test_infinite_scores_are_missing_with_a_note_and_refused_when_read_as_given(
     lb = cs.read_leaderboard(path)
     assert np.isnan(lb.scores.loc["a", "t2"]) and np.isnan(lb.scores.loc["c", "t3"]) and lb.scores.notna().sum().sum() == 10
     assert any("infinite scores as missing" in n and "'t2': 'a'" in n and "'t3': 'c'" in n for n in lb.notes)
-    with pytest.raises(cs.LeaderboardErrors, match="infinite score"):
+    with pytest.raises(cs.errors.LeaderboardErrors, match="infinite score"):
         cs.read_leaderboard(path, infer=False)
 
 
@@ -298,7 +298,7 @@ def test_identical_problems_are_grouped_in_one_short_line(tmp_path):
     rows = ["model,t1,t2"] + [f"{'' if i % 3 == 0 else f'm{i}'},{i / 40},{1 - i / 40}" for i in range(40)]
     path = tmp_path / "names.csv"
     path.write_text("\n".join(rows) + "\n", encoding="utf-8")
-    with pytest.raises(cs.LeaderboardErrors) as info:
+    with pytest.raises(cs.errors.LeaderboardErrors) as info:
         cs.read_leaderboard(path)
     message = str(info.value)
     assert message.startswith("14 systems have an empty name (lines 2, 5, 8, 11, 14, 17, 20, 23 ... and 6 more)")
@@ -307,7 +307,7 @@ def test_identical_problems_are_grouped_in_one_short_line(tmp_path):
     rows[5] = "m4,abc,0.5"
     rows[7] = "m6,0.5,inf"
     path.write_text("\n".join(rows) + "\n", encoding="utf-8")
-    with pytest.raises(cs.LeaderboardErrors) as info:
+    with pytest.raises(cs.errors.LeaderboardErrors) as info:
         cs.read_leaderboard(path, infer=False)
     kinds = str(info.value).splitlines()[1:]
     assert len(kinds) == 3 and kinds[0].startswith("  1. 13 systems have an empty name")
@@ -325,7 +325,7 @@ def test_empty_names_suggest_the_column_that_holds_the_names(tmp_path, capsys):
         for i in range(22)]
     path = tmp_path / "glue_raw.csv"
     path.write_text("\n".join(rows) + "\n", encoding="utf-8")
-    with pytest.raises(cs.LeaderboardErrors, match=r"^16 systems have an empty name \(lines 3, 4, 5, 7, .*pass "
+    with pytest.raises(cs.errors.LeaderboardErrors, match=r"^16 systems have an empty name \(lines 3, 4, 5, 7, .*pass "
                        r"index_col='Model' \(every row has a name there, all different\)"):
         cs.read_leaderboard(path)
     assert main(["analyze", str(path)]) == 2
@@ -333,7 +333,7 @@ def test_empty_names_suggest_the_column_that_holds_the_names(tmp_path, capsys):
     assert err.count("\n") == 1 and len(err) < 300 and "pass --index-col Model (every row has a name there" in err
     assert cs.read_leaderboard(path, index_col="Model").n_systems == 22
     path.write_text(path.read_text().replace("model-5,", ","), encoding="utf-8")  # no complete column left
-    with pytest.raises(cs.LeaderboardErrors, match=r"pass index_col=\.\.\. to take them from another column"):
+    with pytest.raises(cs.errors.LeaderboardErrors, match=r"pass index_col=\.\.\. to take them from another column"):
         cs.read_leaderboard(path)
 
 

@@ -71,7 +71,7 @@ def test_compare_the_toy_against_kemeny(votenrank_toy):
     assert (borda["kendall_tau"], borda["kendall_distance"], borda["gap"]) == (1.0, 0.0, 0.0)
     # plurality: A first, B = C = D tied (published scores 2, 1, 1, 1)
     assert plurality["winner"] == "A" and plurality["tie_groups"] == 2
-    assert plurality["objective"] == pytest.approx(cs.ranking_objective(votenrank_toy, ["A", ("B", "C", "D")]))
+    assert plurality["objective"] == pytest.approx(cs.comparison.ranking_objective(votenrank_toy, ["A", ("B", "C", "D")]))
     assert plurality["gap"] == pytest.approx(plurality["objective"] - 12.0)
     assert plurality["gap_ratio"] == pytest.approx(plurality["objective"] / 12.0)
     assert bool(plurality["condorcet_winner"]) is False and bool(borda["condorcet_winner"]) is True
@@ -255,7 +255,7 @@ def test_comparison_csv_is_the_compare_table(votenrank_toy):
 
 @pytest.mark.slow
 def test_a_time_limited_kemeny_ranking_is_reported_as_such():
-    lb = cs.gumbel_leaderboard(60, 30, phi=0.0, seed=0)  # pure noise: hard to prove in 0.3 s
+    lb = cs.datasets.gumbel_leaderboard(60, 30, phi=0.0, seed=0)  # pure noise: hard to prove in 0.3 s
     comp = cs.compare_rules(lb, rules=["mean", "borda"], time_limit=0.3)
     assert comp.kemeny.status.value == "time_limit" and comp.kemeny.gap > 0
     text = render(comp)

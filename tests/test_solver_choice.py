@@ -18,7 +18,7 @@ def no_cbc(monkeypatch):
 
 
 def test_kemeny_names_the_missing_solver_and_how_to_get_it(no_cbc):
-    lb = cs.gumbel_leaderboard(12, 5, phi=0.0, seed=1)
+    lb = cs.datasets.gumbel_leaderboard(12, 5, phi=0.0, seed=1)
     with pytest.raises(cs.SolverNotAvailableError, match=r"solver 'cbc' is not available here \(.*pulp<4"):
         cs.kemeny(lb, solver="cbc")
 

@@ -38,7 +38,7 @@ def _pulp_highs() -> None:
 @pytest.fixture(scope="module")
 def board():
     # the LPs are really solved here (not all answered by the max-margin shortcut)
-    return cs.gumbel_leaderboard(100, 14, phi=0.05, seed=0)
+    return cs.datasets.gumbel_leaderboard(100, 14, phi=0.05, seed=0)
 
 
 def _weights_for_all(lb) -> set[str]:
@@ -107,7 +107,7 @@ def test_pulp_highs_and_the_batch_path_in_either_order(board, first):
 
 @pytest.mark.slow
 def test_kemeny_mip_phase_after_foreign_thread_counts():
-    lb = cs.gumbel_leaderboard(60, 20, phi=0.0, seed=0)  # pure noise: needs the MIP phase
+    lb = cs.datasets.gumbel_leaderboard(60, 20, phi=0.0, seed=0)  # pure noise: needs the MIP phase
 
     def scenario():
         bare_highs_run(2)
@@ -115,7 +115,7 @@ def test_kemeny_mip_phase_after_foreign_thread_counts():
         res = cs.kemeny(lb, unique=False, progress=lambda p: stages.add(p.stage))
         assert "mip" in stages and res.status is SolveStatus.OPTIMAL and res.gap == 0
         assert cs.kemeny_objective(lb, res.order) == res.objective
-        _prospective(cs.gumbel_leaderboard(100, 14, phi=0.05, seed=0))
+        _prospective(cs.datasets.gumbel_leaderboard(100, 14, phi=0.05, seed=0))
         return True
 
     assert on_fresh_thread(scenario)

@@ -24,7 +24,7 @@ SMALL_RULES = ("mean", "borda", "copeland", "minimax")
 
 @pytest.fixture(scope="module")
 def board() -> cs.Leaderboard:
-    return cs.gumbel_leaderboard(6, 8, phi=0.3, seed=3)
+    return cs.datasets.gumbel_leaderboard(6, 8, phi=0.3, seed=3)
 
 
 def _synthetic(n_systems: int, resamples: int = 40, rules=("mean", "kemeny"), seed: int = 0) -> StabilityResult:
@@ -53,7 +53,7 @@ def test_same_seed_same_positions_and_other_seed_differs(board):
 @pytest.mark.xdist_group(name="serial")  # a Dask cluster: see tests/conftest.py
 def test_the_dask_cluster_gives_the_in_process_positions_value_for_value(dask_cluster):
     distributed = pytest.importorskip("distributed")
-    data = cs.gumbel_leaderboard(8, 6, phi=0.2, seed=1)
+    data = cs.datasets.gumbel_leaderboard(8, 6, phi=0.2, seed=1)
     here = rank_stability(data, DEFAULT_RULES, resamples=20, seed=5)
     with distributed.Client(dask_cluster) as client:
         there = rank_stability(data, DEFAULT_RULES, resamples=20, seed=5, scheduler=client)

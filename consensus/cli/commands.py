@@ -84,7 +84,7 @@ def _list_examples(args: argparse.Namespace) -> int:
 
 
 def _analysis(args: argparse.Namespace) -> Any:
-    """The :class:`~consensus.Analysis` of ``analyze`` and ``report``, from the parsed options."""
+    """The :class:`~consensus.results.Analysis` of ``analyze`` and ``report``, from the parsed options."""
     from ..comparison._analysis import analyze
 
     table, source, example = load(args, leaderboard=True)

@@ -1,6 +1,6 @@
 """The evidence :func:`consensus.condorcet_weights` returns when a system cannot win: certificates.
 
-An LP's dual (or Farkas) solution becomes a :class:`~consensus.CondorcetCertificate`: the
+An LP's dual (or Farkas) solution becomes a :class:`~consensus.results.CondorcetCertificate`: the
 rival mix, the constraint multipliers, the bound, and one sentence saying what it proves.
 A single rival that alone proves "never" is preferred over a blend (:func:`single_rival`).
 Every certificate is verified by :mod:`consensus.exact._certificates` before it is returned.

@@ -3,7 +3,7 @@
 Rofin et al. 2023 (Vote'n'Rank, sec. 3.2) call such a system *prospective*. This runs the
 machinery of :func:`consensus.condorcet_weights` for every system of a leaderboard, sharing
 one HiGHS model across systems on the fast path, and returns a
-:class:`~consensus.ProspectiveResult`.
+:class:`~consensus.results.ProspectiveResult`.
 """
 
 from __future__ import annotations

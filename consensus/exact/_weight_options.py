@@ -1,9 +1,9 @@
 """The weight options of :func:`consensus.condorcet_weights` and :func:`consensus.prospective`, checked.
 
 ``min_weight``, ``max_weight``, ``fixed``, ``group_bounds`` and ``order`` become
-:class:`~consensus.WeightConstraint` rows; ``nearest_to`` a reference weighting; ``objective``
+:class:`~consensus.results.WeightConstraint` rows; ``nearest_to`` a reference weighting; ``objective``
 a (sense, tasks) pair. Every problem is reported as an :class:`~consensus.InvalidOptionError`
-(or :class:`~consensus.UnknownTaskError`, :class:`~consensus.InvalidWeightError`) naming the
+(or :class:`~consensus.UnknownTaskError`, :class:`~consensus.errors.InvalidWeightError`) naming the
 option and the task.
 """
 
@@ -331,7 +331,7 @@ def weight_constraints(
     group_bounds: Mapping[Any, tuple[float | None, float | None]] | None,
     order: Iterable[Sequence[str]] | None,
 ) -> tuple[WeightConstraint, ...]:
-    """Turn the weight options into :class:`~consensus.WeightConstraint` rows.
+    """Turn the weight options into :class:`~consensus.results.WeightConstraint` rows.
 
     Rows come in option order: ``min_weight[t]``, ``max_weight[t]``, ``fixed[t]``,
     ``group[label]``, ``order[a>=b]``; a label that repeats gets a ``#2``, ``#3``, ...

@@ -36,7 +36,7 @@ rule. Conventions (the papers leave some open; these are the decisions):
 Examples
 --------
 >>> import consensus as cs
->>> res = scaling(cs.gumbel_leaderboard(6, 5, phi=0.5, seed=1), ["mean", "borda"], lambdas=(10.0,),
+>>> res = scaling(cs.datasets.gumbel_leaderboard(6, 5, phi=0.5, seed=1), ["mean", "borda"], lambdas=(10.0,),
 ...               repetitions=3, seed=0)
 >>> res.summary()["mean"].round(3).tolist()[1]  # Borda ranks each task: scaling changes nothing
 1.0
@@ -385,7 +385,7 @@ def scaling(
     Examples
     --------
     >>> import consensus as cs
-    >>> res = scaling(cs.gumbel_leaderboard(5, 4, seed=0), ["copeland"], lambdas=(100.0,), repetitions=2)
+    >>> res = scaling(cs.datasets.gumbel_leaderboard(5, 4, seed=0), ["copeland"], lambdas=(100.0,), repetitions=2)
     >>> res.table["tau"].tolist()
     [1.0, 1.0]
     """
@@ -445,7 +445,7 @@ def task_removal(
     Examples
     --------
     >>> import consensus as cs
-    >>> res = task_removal(cs.gumbel_leaderboard(6, 8, phi=0.3, seed=0), ["borda"], kept=(8,), repetitions=2)
+    >>> res = task_removal(cs.datasets.gumbel_leaderboard(6, 8, phi=0.3, seed=0), ["borda"], kept=(8,), repetitions=2)
     >>> res.table["tau"].tolist()  # every task kept: the same ranking
     [1.0, 1.0]
     """

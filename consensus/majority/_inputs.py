@@ -8,7 +8,7 @@ calls :func:`as_pairwise` on its data argument, so each of them accepts:
 - :class:`~consensus.InstanceScores` (the imputed matrix of
   :func:`consensus.impute_pairwise`, one level);
 - any object with a ``to_pairwise()`` method returning a PairwiseMatrix (e.g. an
-  :class:`~consensus.ImputationResult`).
+  :class:`~consensus.results.ImputationResult`).
 """
 
 from __future__ import annotations

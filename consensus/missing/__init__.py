@@ -18,7 +18,7 @@ module                      what it holds
                             direct comparisons only
 :mod:`._instance_source`    Instance-level scores that stay where they are: a path, a glob or a
                             Dask DataFrame, summed in place
-:mod:`._dask_sums`          The pairwise sums of an :class:`~consensus.InstanceSource`, as a
+:mod:`._dask_sums`          The pairwise sums of an :class:`~consensus.missing.InstanceSource`, as a
                             map-reduce over Dask partitions
 ==========================  ======================================================================
 """

@@ -83,7 +83,7 @@ def pairwise_confidence(
     delta : float, default=0.05
         Error level, strictly between 0 and 1.
     scheduler : optional
-        For an :class:`~consensus.InstanceSource` (summed on Dask), see
+        For an :class:`~consensus.missing.InstanceSource` (summed on Dask), see
         :func:`consensus.impute_pairwise`.
 
     Returns

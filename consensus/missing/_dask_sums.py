@@ -1,4 +1,4 @@
-"""The pairwise sums of an :class:`~consensus.InstanceSource`, as a map-reduce over Dask partitions.
+"""The pairwise sums of an :class:`~consensus.missing.InstanceSource`, as a map-reduce over Dask partitions.
 
 :func:`dask_summed` gives what :func:`consensus.missing._imputation_sums.summed` gives for the same
 scores in memory (``InstanceScores.from_long`` of the whole table), without ever holding the

@@ -178,7 +178,7 @@ def impute_pairwise(
     data : Leaderboard, InstanceScores or InstanceSource
         Task-level scores (each task one partial ranking) or instance-level scores (each
         instance of each task one partial ranking). Missing scores allowed. An
-        :class:`~consensus.InstanceSource` (files, a Dask DataFrame) is summed on Dask.
+        :class:`~consensus.missing.InstanceSource` (files, a Dask DataFrame) is summed on Dask.
     levels : {1, 2}, default=1
         1: ``sigma_l``, the sum of the matrices of every partial ranking, ranked by Borda
         (eq. 3). 2: ``sigma_2l``, each task ranked by Borda on the sum over its instances,

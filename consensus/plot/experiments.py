@@ -53,7 +53,7 @@ def plot_experiment(result: ExperimentResult, *, ax: Axes | None = None) -> Figu
     Examples
     --------
     >>> import consensus as cs
-    >>> res = cs.experiments.scaling(cs.gumbel_leaderboard(5, 4, seed=0), ["mean", "borda"], lambdas=(1.0, 10.0),
+    >>> res = cs.experiments.scaling(cs.datasets.gumbel_leaderboard(5, 4, seed=0), ["mean", "borda"], lambdas=(1.0, 10.0),
     ...                              repetitions=3)
     >>> fig = plot_experiment(res)
     >>> [line.get_gid() for line in fig.axes[0].get_lines()]

@@ -400,7 +400,7 @@ def plot_margin_overview(data: Any, *, ranking: Sequence[str] | None = None, out
     Examples
     --------
     >>> import consensus as cs
-    >>> fig = plot_margin_overview(cs.gumbel_leaderboard(40, 5, seed=0), outline=10)
+    >>> fig = plot_margin_overview(cs.datasets.gumbel_leaderboard(40, 5, seed=0), outline=10)
     >>> fig.axes[0].images[0].get_array().shape
     (40, 40)
     """

@@ -1,6 +1,6 @@
 """Coverage warnings on top of every report whose answer names systems (rank, kemeny, compare, prospective).
 
-``analyze`` computes its flags itself (:attr:`consensus.Analysis.coverage_flags`); the other
+``analyze`` computes its flags itself (:attr:`consensus.results.Analysis.coverage_flags`); the other
 reports get them here, from the leaderboard they were computed on: any winner, Kemeny top,
 prospective system or "can win" verdict that rests on a system scored on less than
 :data:`consensus.board._coverage.LOW_COVERAGE` of the task weight is named, with its coverage.

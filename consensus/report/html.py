@@ -1,6 +1,6 @@
 """The HTML report: one self-contained page a maintainer can publish (``consensus report``).
 
-:func:`render_html` turns an :class:`~consensus.Analysis` into a single HTML file: the summary
+:func:`render_html` turns an :class:`~consensus.results.Analysis` into a single HTML file: the summary
 first (winners, the exact Kemeny ranking, warnings about sparsely scored winners), then the
 figure, then every section of ``consensus analyze`` (the scores as read, the majority graph,
 the rankings side by side, the comparison tables, the prospective systems with their
@@ -218,7 +218,7 @@ def render_html(analysis: Analysis, *, figure: bool = True, title: str | None = 
     Raises
     ------
     InvalidOptionError
-        If `analysis` is not an :class:`~consensus.Analysis`.
+        If `analysis` is not an :class:`~consensus.results.Analysis`.
 
     Examples
     --------

@@ -276,7 +276,7 @@ def rank_stability(
     Examples
     --------
     >>> import consensus as cs
-    >>> board = cs.gumbel_leaderboard(5, 12, phi=0.5, seed=0)  # true ranking s5 > s4 > ... > s1
+    >>> board = cs.datasets.gumbel_leaderboard(5, 12, phi=0.5, seed=0)  # true ranking s5 > s4 > ... > s1
     >>> res = rank_stability(board, ["mean", "borda"], resamples=50, seed=0)
     >>> res.positions.shape, res.top_set("borda")
     ((50, 2, 5), ('s5',))

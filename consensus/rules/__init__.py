@@ -5,7 +5,7 @@ Each task is a voter ranking the systems; a rule aggregates those rankings (Rofi
 rules, ``bradley_terry``, ``schulze``, ``ranked_pairs`` and ``kemeny`` also a
 :class:`~consensus.PairwiseMatrix`), its own options, and the options shared by all rules
 (``missing``, ``min_coverage``, ``weighting``, ``group_weights``, ``two_step``,
-``tie_break``; see :func:`rank`), and returns a :class:`~consensus.RuleResult`.
+``tie_break``; see :func:`rank`), and returns a :class:`~consensus.results.RuleResult`.
 
 ==============================  =======================================================
 module                          rules

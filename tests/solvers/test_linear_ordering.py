@@ -308,7 +308,7 @@ def test_bad_options(options, message):
 
 @pytest.mark.slow
 def test_gumbel_leaderboard_with_signal_is_solved_at_the_lp(backend):
-    costs = cs.pairwise(cs.gumbel_leaderboard(60, 20, phi=0.05, seed=1)).preferences
+    costs = cs.pairwise(cs.datasets.gumbel_leaderboard(60, 20, phi=0.05, seed=1)).preferences
     res = solve_linear_ordering(costs, backend=backend, unique=False)
     assert res.optimal and res.objective == ordering_cost(costs, res.order)
     assert sum(len(c) for c in res.components) == 60 and len(res.components) > 1

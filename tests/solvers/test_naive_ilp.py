@@ -181,7 +181,7 @@ _CELLS = [
     ids=lambda v: str(v),
 )
 def test_the_package_solver_agrees_with_the_naive_ilp_on_gumbel_leaderboards(n_systems, phi, seed):
-    costs = cs.pairwise(cs.gumbel_leaderboard(n_systems, 20, phi=phi, seed=seed)).preferences
+    costs = cs.pairwise(cs.datasets.gumbel_leaderboard(n_systems, 20, phi=phi, seed=seed)).preferences
     res = solve_linear_ordering(costs)
     ref = solve_naive_ilp(costs)
     assert res.status is SolveStatus.OPTIMAL and ref.status is SolveStatus.OPTIMAL
