@@ -15,7 +15,7 @@ from .args import (
     split_names,
 )
 from .loading import load
-from .output import emit, save_plot, warn_coverage
+from .output import deliver, emit, save_plot
 
 
 def cmd_analyze(args: argparse.Namespace) -> int:
@@ -200,21 +200,11 @@ def cmd_rank(args: argparse.Namespace) -> int:
         Bad scores, an unknown rule or option, or missing scores without ``--missing``
         (:func:`consensus.cli.main` prints it as one line and returns 2).
     """
-    from ..report import render
     from ..rules import rank
 
     table, source, _ = load(args, leaderboard=True)
     result = rank(table, args.rule, **_rule_options(args))
-    warn_coverage(args, result, table)
-    emit(args, render(result, format=args.format, table=table, source=source, command="rank", top=args.top))
-
-    def figure() -> Any:
-        from ..plot import plot_scores
-
-        return plot_scores(result)
-
-    save_plot(args, figure)
-    return EXIT_OK
+    return deliver(args, result, table, source, ("plot_scores", lambda plot: plot(result)))
 
 
 def cmd_kemeny(args: argparse.Namespace) -> int:
@@ -244,7 +234,6 @@ def cmd_kemeny(args: argparse.Namespace) -> int:
     """
     data, source, _ = load(args, leaderboard=False)
     from ..exact._kemeny import kemeny
-    from ..report import render
 
     progress = progress_for(args, "Kemeny consensus")
     options: dict[str, Any] = {"time_limit": args.time_limit, "solver": args.solver, "missing": args.missing,
@@ -258,16 +247,7 @@ def cmd_kemeny(args: argparse.Namespace) -> int:
         if progress:
             progress.close()
     table = data if is_leaderboard(data) else None
-    warn_coverage(args, result, table)
-    emit(args, render(result, format=args.format, table=table, source=source, command="kemeny", top=args.top))
-
-    def figure() -> Any:
-        from ..plot import plot_majority_graph
-
-        return plot_majority_graph(data, ranking=result.order)
-
-    save_plot(args, figure)
-    return EXIT_OK
+    return deliver(args, result, table, source, ("plot_majority_graph", lambda plot: plot(data, ranking=result.order)))
 
 
 def cmd_prospective(args: argparse.Namespace) -> int:
@@ -300,7 +280,6 @@ def cmd_prospective(args: argparse.Namespace) -> int:
     """
     from ..exact._prospective import prospective
     from ..exact._winning import winning_weights
-    from ..report import render
 
     table, source, _ = load(args, leaderboard=True)
     bounds: dict[str, Any] = {"missing": args.missing, "scored_tasks_only": not args.all_tasks}
@@ -314,31 +293,13 @@ def cmd_prospective(args: argparse.Namespace) -> int:
             raise UsageError("--nearest needs --system (the weights nearest to the official ones for one system)")
         answer = prospective(table, strict=not args.weak, **bounds)
         what = "best smallest margin" if args.rule == "condorcet" else f"best smallest {args.rule} margin"
-        warn_coverage(args, answer, table)
-        emit(args, render(answer, format=args.format, table=table, source=source, command="prospective",
-                          top=args.top))
-
-        def figure() -> Any:
-            from ..plot import plot_bars
-
-            margins = answer.to_frame().set_index("system")["margin"].sort_values(ascending=False, kind="stable")
-            return plot_bars(margins, title=f"prospective systems: {what}")
-
-        save_plot(args, figure)
-        return EXIT_OK
+        margins = answer.to_frame().set_index("system")["margin"].sort_values(ascending=False, kind="stable")
+        return deliver(args, answer, table, source,
+                       ("plot_bars", lambda plot: plot(margins, title=f"prospective systems: {what}")))
     if args.nearest:
         bounds["nearest_to"] = "leaderboard"
     result = winning_weights(table, args.system, strict=not args.weak, **{"rule": "condorcet", **bounds})
-    warn_coverage(args, result, table)
-    emit(args, render(result, format=args.format, table=table, source=source, command="prospective", top=args.top))
-
-    def weights_figure() -> Any:
-        from ..plot import plot_condorcet_weights
-
-        return plot_condorcet_weights(result, table=table)
-
-    save_plot(args, weights_figure)
-    return EXIT_OK
+    return deliver(args, result, table, source, ("plot_condorcet_weights", lambda plot: plot(result, table=table)))
 
 
 def _weight_rule_options(args: argparse.Namespace) -> dict[str, Any]:
@@ -384,7 +345,6 @@ def cmd_sensitivity(args: argparse.Namespace) -> int:
         Bad scores, a rule or target that does not apply, or a failed solve.
     """
     from ..exact._sensitivity import weight_sensitivity
-    from ..report import render
 
     table, source, _ = load(args, leaderboard=True)
     options: dict[str, Any] = {"missing": args.missing, "solver": args.solver, **_weight_rule_options(args)}
@@ -392,16 +352,7 @@ def cmd_sensitivity(args: argparse.Namespace) -> int:
         options["min_coverage"] = args.min_coverage
     options["constraints"] = {"min_weight": args.min_weight, "max_weight": args.max_weight}
     result = weight_sensitivity(table, rule=args.rule, target=args.target, **options)
-    warn_coverage(args, result, table)
-    emit(args, render(result, format=args.format, table=table, source=source, command="sensitivity", top=args.top))
-
-    def figure() -> Any:
-        from ..plot import plot_weight_sensitivity
-
-        return plot_weight_sensitivity(result)
-
-    save_plot(args, figure)
-    return EXIT_OK
+    return deliver(args, result, table, source, ("plot_weight_sensitivity", lambda plot: plot(result)))
 
 
 def cmd_compare(args: argparse.Namespace) -> int:
@@ -429,7 +380,6 @@ def cmd_compare(args: argparse.Namespace) -> int:
         prints it as one line and returns 2).
     """
     from ..comparison._compare import compare_rules
-    from ..report import render
 
     table, source, _ = load(args, leaderboard=True)
     ks = args.k or [1, 3, 5]
@@ -449,16 +399,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
     finally:
         if progress:
             progress.close()
-    warn_coverage(args, comparison, table)
-    emit(args, render(comparison, format=args.format, table=table, source=source, command="compare", top=args.top))
-
-    def figure() -> Any:
-        from ..plot import plot_rank_changes
-
-        return plot_rank_changes(comparison, top=args.top or None)
-
-    save_plot(args, figure)
-    return EXIT_OK
+    return deliver(args, comparison, table, source, ("plot_rank_changes", lambda plot: plot(comparison, top=args.top or None)))
 
 
 def cmd_impute(args: argparse.Namespace) -> int:
@@ -489,23 +430,12 @@ def cmd_impute(args: argparse.Namespace) -> int:
     """
     from ..missing._confidence import pairwise_confidence
     from ..missing._impute import impute_pairwise
-    from ..report import render
 
     data, source, _ = load(args, leaderboard=False)
     imputed = impute_pairwise(data, levels=args.levels)
     confidence = pairwise_confidence(data, delta=args.delta)
     table = data if is_leaderboard(data) else None
-    warn_coverage(args, (imputed, confidence), table)
-    emit(args, render((imputed, confidence), format=args.format, table=table, source=source, command="impute",
-                      top=args.top))
-
-    def figure() -> Any:
-        from ..plot import plot_confidence
-
-        return plot_confidence(confidence)
-
-    save_plot(args, figure)
-    return EXIT_OK
+    return deliver(args, (imputed, confidence), table, source, ("plot_confidence", lambda plot: plot(confidence)))
 
 
 def cmd_inspect(args: argparse.Namespace) -> int:

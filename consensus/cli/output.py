@@ -428,3 +428,48 @@ def warn_coverage(args: argparse.Namespace, obj: Any, table: Any) -> None:
         return
     for flag in coverage_flags(table, claims_of(obj)):
         print(f"{PROG}: warning: {visible(cli_text(flag))}", file=sys.stderr)
+
+
+def deliver(args: argparse.Namespace, result: Any, table: Any, source: str,
+            plot: tuple[str, Callable[[Any], Any]] | None = None) -> int:
+    """The end of every command: low-coverage warnings, the result in ``--format``, its ``--plot``.
+
+    The JSON document's ``command`` is the result's own (``json_command``; for several results
+    rendered together, the first one's).
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed options (``--format``, ``--top``, ``--output``, ``--plot``).
+    result : result object or tuple of them
+    table : Leaderboard or None
+        The scores the result was computed on (coverage warnings, the JSON ``input``).
+    source : str or None
+        Where the scores came from.
+    plot : (str, callable) or None
+        The figure for ``--plot``: the name of a function of :mod:`consensus.plot` and
+        ``make(function) -> Figure``; imported only when a figure is asked for.
+
+    Returns
+    -------
+    int
+        ``EXIT_OK``.
+
+    Raises
+    ------
+    UsageError
+        ``--output`` or ``--plot`` cannot be written.
+    """
+    import importlib
+
+    from ..report import render
+    from .args import EXIT_OK
+
+    warn_coverage(args, result, table)
+    first = result[0] if isinstance(result, tuple) else result
+    emit(args, render(result, format=args.format, table=table, source=source,
+                      command=getattr(first, "json_command", "") or None, top=args.top))
+    if plot is not None:
+        name, make = plot
+        save_plot(args, lambda: make(getattr(importlib.import_module("consensus.plot"), name)))
+    return EXIT_OK

@@ -15,7 +15,7 @@ from typing import Any
 
 from .args import UsageError, is_leaderboard, split_names
 from .loading import load
-from .output import emit, save_plot, warn_coverage
+from .output import deliver
 
 __all__ = ["EXPERIMENTS", "cmd_experiment", "cmd_stability", "parse_synthetic"]
 
@@ -128,7 +128,6 @@ def cmd_stability(args: argparse.Namespace) -> int:
     ConsensusError
         Bad scores or options (:func:`consensus.cli.main` prints it as one line and returns 2).
     """
-    from ..report import render
     from ..resampling._stability import rank_stability
 
     data, source = _data(args, leaderboard=False)
@@ -144,16 +143,7 @@ def cmd_stability(args: argparse.Namespace) -> int:
     with _bar(args, f"{args.resamples} resamples") as progress:
         result = rank_stability(data, progress=progress, **options)
     table = data if is_leaderboard(data) else None  # coverage warnings for top-set systems scored on few tasks
-    warn_coverage(args, result, table)
-    emit(args, render(result, format=args.format, table=table, source=source, command="stability", top=args.top))
-
-    def figure() -> Any:
-        from ..plot import plot_stability
-
-        return plot_stability(result, top=args.top or None)
-
-    save_plot(args, figure)
-    return 0
+    return deliver(args, result, table, source, ("plot_stability", lambda plot: plot(result, top=args.top or None)))
 
 
 def cmd_experiment(args: argparse.Namespace) -> int:
@@ -178,7 +168,6 @@ def cmd_experiment(args: argparse.Namespace) -> int:
         Bad scores or options (:func:`consensus.cli.main` prints it as one line and returns 2).
     """
     from .. import experiments
-    from ..report import render
 
     function_name, keyword, kind = EXPERIMENTS[args.name]
     if args.synthetic is not None and (args.file is not None or args.example is not None):
@@ -207,12 +196,4 @@ def cmd_experiment(args: argparse.Namespace) -> int:
             options["label"] = args.example or source
     with _bar(args, f"{args.name}, {args.repetitions} repetitions") as progress:
         result = getattr(experiments, function_name)(data, progress=progress, **options)
-    emit(args, render(result, format=args.format, source=source, command="experiment", top=args.top))
-
-    def figure() -> Any:
-        from ..plot import plot_experiment
-
-        return plot_experiment(result)
-
-    save_plot(args, figure)
-    return 0
+    return deliver(args, result, None, source, ("plot_experiment", lambda plot: plot(result)))

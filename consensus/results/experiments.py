@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 import pandas as pd
@@ -205,6 +205,8 @@ class ExperimentResult(Displayed):
     >>> res.summary()[["mean", "min", "max", "n"]].round(3).to_dict("index")
     {(1, 'mean'): {'mean': 0.9, 'min': 0.8, 'max': 1.0, 'n': 2}, (1, 'borda'): {'mean': 0.6, 'min': 0.5, 'max': 0.7, 'n': 2}}
     """
+
+    json_command: ClassVar[str] = "experiment"
 
     name: str
     table: Any

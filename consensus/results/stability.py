@@ -10,7 +10,7 @@ from __future__ import annotations
 import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 import pandas as pd
@@ -78,6 +78,8 @@ class StabilityResult(Displayed):
     >>> res.top_set("mean")
     ('a',)
     """
+
+    json_command: ClassVar[str] = "stability"
 
     rules: tuple[str, ...]
     systems: tuple[str, ...]
