@@ -18,8 +18,10 @@ module                      what it holds
                             direct comparisons only
 :mod:`._instance_source`    Instance-level scores that stay where they are: a path, a glob or a
                             Dask DataFrame, summed in place
-:mod:`._dask_sums`          The pairwise sums of an :class:`~consensus.missing.InstanceSource`, as a
-                            map-reduce over Dask partitions
+:mod:`._dask_sums`          The pairwise sums of an :class:`~consensus.missing.InstanceSource`, as
+                            a map-reduce over Dask partitions
+:mod:`._possible`           Who can still win? Possible and necessary winners over every
+                            completion of the missing scores
 ==========================  ======================================================================
 """
 
@@ -65,6 +67,8 @@ _EXPORTS: dict[str, str] = {
     "source_files": "_dask_sums",
     "SPLIT_EVERY": "_dask_sums",
     "FILE_SUFFIXES": "_dask_sums",
+    "POSSIBLE_RULES": "_possible",
+    "possible_winners": "_possible",
 }
 
 __all__ = list(_EXPORTS)
@@ -103,6 +107,7 @@ if TYPE_CHECKING:  # what type checkers see behind the lazy names (a test keeps 
     )
     from ._instance_source import InstanceSource
     from ._partial_sums import KERNELS
+    from ._possible import POSSIBLE_RULES, possible_winners
     from ._preparation import (
         MISSING_POLICIES,
         PAIRWISE_TREATMENT,

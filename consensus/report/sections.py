@@ -21,6 +21,7 @@ from ..results import (
     KemenyResult,
     MajoritySummary,
     PairwiseConfidence,
+    PossibleWinners,
     Preparation,
     ProspectiveResult,
     RuleResult,
@@ -622,3 +623,22 @@ def leaderboard_sections(table: Leaderboard, source: str, top: int | None = DEFA
     'Scores as read (example:votenrank-toy)'
     """
     return _leaderboard_blocks(table, source, top)
+
+
+# ---------------------------------------------------------------------- who can still win
+@sections.register
+def _(result: PossibleWinners, *, top: int | None = DEFAULT_TOP) -> list[Block]:
+    model = ("a missing cell takes any value within its task's bounds" if result.model == "bounds"
+             else "a missing cell takes any position among its task's scores, ties included")
+    verdict = ("the winner is settled: " + name_list(result.necessary_winners, top) if result.settled
+               else f"possible winners: {name_list(result.possible_winners, top) or 'none'}; necessary winners: "
+               f"{name_list(result.necessary_winners, top) or 'none'}")
+    text = (verdict, f"{result.n_missing_cells} missing cell(s); {model}")
+    frame = result.to_frame()
+    order = sorted(range(len(frame)), key=lambda k: (not result.necessary[k], not result.possible[k], k))
+    return _frame_blocks(f"Who can still win ({result.rule})", frame.iloc[order], "system", text, top)
+
+
+@csv_text.register
+def _(result: PossibleWinners) -> str:
+    return frame_csv(result.to_frame(), "system")

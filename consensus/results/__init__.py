@@ -9,6 +9,7 @@ module                 results
 :mod:`.condorcet`      :class:`CondorcetWeightsResult` (also of ``winning_weights``),
                        :class:`CondorcetCertificate`, :class:`WeightConstraint`
 :mod:`.prospective`    :class:`ProspectiveResult`
+:mod:`.possible`       :class:`PossibleWinners` (who can still win under missing scores)
 :mod:`.missing`        :class:`ImputationResult`, :class:`MeanBaselineResult`,
                        :class:`PairwiseConfidence`
 :mod:`.experiments`    :class:`RobustnessResult`, :class:`ExperimentResult`
@@ -43,6 +44,7 @@ from .experiments import ExperimentResult, RobustnessResult
 from .kemeny import KemenyDetermination, KemenyResult
 from .majority import MajoritySummary
 from .missing import ImputationResult, MeanBaselineResult, PairwiseConfidence
+from .possible import PossibleWinners
 from .preparation import Preparation
 from .prospective import ProspectiveResult
 from .rules import RuleResult
@@ -61,6 +63,7 @@ __all__ = [
     "MeanBaselineResult",
     "PairwiseConfidence",
     "Preparation",
+    "PossibleWinners",
     "ProspectiveResult",
     "RankedResult",
     "ExperimentResult",

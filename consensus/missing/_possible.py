@@ -1,0 +1,206 @@
+"""Who can still win? Possible and necessary winners over every completion of the missing scores.
+
+A *completion* gives every missing cell a value. Two models, as the rule asks:
+
+- ``"bounds"`` (score rules: the mean): a missing cell takes any value between its task's
+  bounds, given by ``bounds={task: (low, high)}`` in the task's own units or, by default, the
+  task's observed minimum and maximum (so a missing cell can at best tie the task's best
+  score, never beat it: pass wider bounds, e.g. a metric's natural range, to allow that);
+- ``"positions"`` (rank rules: the Condorcet winner): only a cell's position among the task's
+  scores matters, and a missing cell may take any position, ties included (the
+  compatible-permutation model of Himmi et al., here as a set, not a probability).
+
+A system is a *possible* winner when it is first (alone or tied) under some completion, a
+*necessary* winner when it is first under every completion (Konczak and Lang 2005; Xia and
+Conitzer 2011); the strict variants ask for first alone.
+
+Both rules here are decided exactly by one completion each, because every pairwise comparison
+they rest on involves two systems' own cells only, and each cell moves one system's standing
+monotonically: the completion that fills the system's own missing cells with their best values
+and every rival's with their worst is, at once, the best one for the system against every
+rival (so if the system is not first there, it is first nowhere), and the reverse completion
+is the worst against every rival. The answer is read off by running the rule itself on those
+two completed boards (its own tie tolerance included), and the first of them is the witness.
+The rules whose standings are not pairwise-separable (Borda, Copeland, Kemeny: a rival's
+position on a task moves the others') need integer programs and are not covered yet.
+
+References
+----------
+.. [1] Konczak and Lang, "Voting procedures with incomplete preferences", IJCAI-05
+   workshop on advances in preference handling, 2005.
+.. [2] Xia and Conitzer, "Determining possible and necessary winners given partial orders",
+   JAIR 41, 2011.
+.. [3] Himmi et al., "Towards more robust NLP system evaluation: handling missing scores in
+   benchmarks", 2023 (compatible permutations).
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from ..board._leaderboard import Leaderboard
+from ..errors import DegenerateTaskWarning, InvalidOptionError, UnknownTaskError
+from ..results.possible import PossibleWinners
+from ._preparation import Prepared
+
+__all__ = ["POSSIBLE_RULES", "possible_winners"]
+
+#: The rules :func:`possible_winners` decides, and the completion model of each.
+POSSIBLE_RULES: Mapping[str, str] = {"mean": "bounds", "condorcet": "positions"}
+
+
+def possible_winners(
+    data: Leaderboard | Prepared,
+    rule: str = "mean",
+    *,
+    bounds: Mapping[str, tuple[float, float]] | None = None,
+) -> PossibleWinners:
+    """Who can still be first, and who is first whatever the missing scores turn out to hold.
+
+    Parameters
+    ----------
+    data : Leaderboard or Prepared
+        The scores (prepared data: its leaderboard; no system is set aside here, the question
+        is what each could still reach).
+    rule : {"mean", "condorcet"}, default "mean"
+        ``"mean"``: the weighted mean of the oriented scores (``"bounds"`` model);
+        ``"condorcet"``: the weighted-majority Condorcet winner (``"positions"`` model).
+    bounds : mapping task -> (low, high), optional
+        ``"mean"`` only: the values a missing cell of each task may take, in the task's own
+        units; other tasks use their observed minimum and maximum.
+
+    Returns
+    -------
+    PossibleWinners
+        Per system, possible / necessary (strict and not), a witness completion for each
+        possible winner and the rivals that beat each impossible one in its best completion.
+
+    Raises
+    ------
+    InvalidOptionError
+        An unknown rule, `bounds` with a rule of the positions model, a bound that is not a
+        finite (low, high) pair with low <= high, or a task with no scored system and no
+        bounds (``"mean"``).
+    UnknownTaskError
+        `bounds` names a task that is not on the leaderboard.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> import consensus as cs
+    >>> frame = pd.DataFrame({"qa": [0.9, 0.8, 0.7], "nli": [0.6, None, 0.5]}, index=["a", "b", "c"])
+    >>> res = cs.missing.possible_winners(cs.Leaderboard.from_frame(frame))
+    >>> res.possible_winners, res.necessary_winners, dict(res.beaten_by)  # b's nli lies in [0.5, 0.6]
+    (('a',), ('a',), {'b': ('a',), 'c': ('a',)})
+    >>> wide = cs.missing.possible_winners(cs.Leaderboard.from_frame(frame), bounds={"nli": (0.0, 1.0)})
+    >>> wide.possible_winners, wide.necessary_winners, dict(wide.witnesses["b"])   # nli may be anywhere in [0, 1]
+    (('a', 'b'), (), {'b|nli': 1.0})
+    """
+    lb = data.leaderboard if isinstance(data, Prepared) else data
+    if not isinstance(lb, Leaderboard):
+        raise InvalidOptionError(f"possible_winners needs a Leaderboard, got {type(data).__name__}")
+    if rule not in POSSIBLE_RULES:
+        raise InvalidOptionError(
+            f"possible_winners: rule must be one of {', '.join(map(repr, POSSIBLE_RULES))}, got {rule!r} "
+            "(Borda, Copeland and Kemeny need integer programs, not available yet)"
+        )
+    model = POSSIBLE_RULES[rule]
+    if bounds is not None and model != "bounds":
+        raise InvalidOptionError(f"possible_winners: bounds apply to score rules; rule {rule!r} only uses positions")
+    top, bottom, used = _extremes(lb, model, bounds)
+    holes = lb.missing.to_numpy()
+    values = lb.scores.to_numpy(dtype=np.float64)  # in each task's own units (lb.values is oriented)
+    possible: list[bool] = []
+    possible_strict: list[bool] = []
+    necessary: list[bool] = []
+    necessary_strict: list[bool] = []
+    witnesses: dict[str, dict[str, float]] = {}
+    beaten_by: dict[str, tuple[str, ...]] = {}
+    for i, system in enumerate(lb.systems):
+        mine = np.zeros_like(holes)
+        mine[i] = True
+        best, board = _run(lb, rule, np.where(holes & mine, top, np.where(holes, bottom, values)))
+        worst, _ = _run(lb, rule, np.where(holes & mine, bottom, np.where(holes, top, values)))
+        possible.append(system in best.winners)
+        possible_strict.append(best.winners == (system,))
+        necessary.append(system in worst.winners)
+        necessary_strict.append(worst.winners == (system,))
+        if possible[-1]:  # every missing cell of the completion that makes it first
+            filled = np.where(holes & mine, top, bottom)
+            witnesses[system] = {f"{s}|{t}": float(filled[j, k]) for j, s in enumerate(lb.systems)
+                                 for k, t in enumerate(lb.tasks) if holes[j, k]}
+        else:
+            beaten_by[system] = _beaters(board, rule, best, system)
+    return PossibleWinners(
+        rule=rule, model=model, systems=lb.systems, possible=tuple(possible), possible_strict=tuple(possible_strict),
+        necessary=tuple(necessary), necessary_strict=tuple(necessary_strict), witnesses=witnesses, beaten_by=beaten_by,
+        n_missing_cells=int(holes.sum()), bounds=used,
+    )
+
+
+def _extremes(lb: Leaderboard, model: str, bounds: Mapping[str, tuple[float, float]] | None
+              ) -> tuple[np.ndarray, np.ndarray, dict[str, tuple[float, float]] | None]:
+    """Per cell, the best and the worst value a missing cell of its task may take (raw units)."""
+    raw = lb.scores.to_numpy(dtype=np.float64)
+    low_better = np.array([t in lb.lower_is_better for t in lb.tasks])
+    given = dict(bounds or {})
+    for t in given:
+        if t not in lb.tasks:
+            raise UnknownTaskError(t, lb.tasks, "bounds")
+    lo = np.empty(lb.n_tasks)
+    hi = np.empty(lb.n_tasks)
+    used: dict[str, tuple[float, float]] = {}
+    for k, t in enumerate(lb.tasks):
+        scored = raw[:, k][~np.isnan(raw[:, k])]
+        if t in given:
+            pair = given[t]
+            try:
+                low, high = (float(x) for x in pair)
+            except (TypeError, ValueError):
+                raise InvalidOptionError(f"bounds of task {t!r} must be a (low, high) pair of numbers, got {pair!r}") from None
+            if not (np.isfinite(low) and np.isfinite(high)) or low > high:
+                raise InvalidOptionError(f"bounds of task {t!r} must be finite with low <= high, got {pair!r}")
+        elif scored.size:
+            low, high = float(scored.min()), float(scored.max())
+            if model == "positions":  # strictly outside every score: any position, first or last
+                low, high = float(np.nextafter(low, -np.inf)), float(np.nextafter(high, np.inf))
+        elif model == "positions":
+            low, high = 0.0, 1.0
+        else:
+            raise InvalidOptionError(f"possible_winners: task {t!r} has no scored system; give its bounds=(low, high)")
+        lo[k], hi[k] = low, high
+        used[t] = (low, high)
+    best = np.where(low_better, lo, hi)
+    worst = np.where(low_better, hi, lo)
+    shape = (lb.n_systems, lb.n_tasks)
+    return np.broadcast_to(best, shape), np.broadcast_to(worst, shape), (used if model == "bounds" else None)
+
+
+def _run(lb: Leaderboard, rule: str, values: np.ndarray) -> tuple[Any, Leaderboard]:
+    """The rule on `lb` with every cell of `values` (a completion, every system ranked), and the completed board."""
+    from ..rules import rank
+
+    frame = pd.DataFrame(values, index=pd.Index(lb.systems, dtype=object), columns=pd.Index(lb.tasks, dtype=object))
+    with warnings.catch_warnings():  # a completion can make a task constant: already said of the scores
+        warnings.simplefilter("ignore", DegenerateTaskWarning)
+        completed = Leaderboard(frame, lower_is_better=[t for t in lb.tasks if t in lb.lower_is_better],
+                                weights={t: float(w) for t, w in lb.weights.items()},
+                                groups={g: list(ts) for g, ts in lb.groups.items()})
+        return rank(completed, rule, min_coverage=0), completed
+
+
+def _beaters(board: Leaderboard, rule: str, best: Any, system: str) -> tuple[str, ...]:
+    """The rivals that still keep `system` from first place in its best completion `board`."""
+    if rule == "condorcet":  # the rivals it does not beat strictly by weighted majority
+        from ..majority._pairwise import pairwise
+
+        p = pairwise(board)
+        row = p.majority[p.systems.index(system)]
+        return tuple(r for k, r in enumerate(p.systems) if r != system and not row[k] > 0)
+    first = set(best.ranking[0]) if best.ranking else set()
+    return tuple(r for r in board.systems if r in first and r != system)

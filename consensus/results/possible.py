@@ -1,0 +1,140 @@
+"""PossibleWinners: who can still be first, and who is first whatever the missing scores hold."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+import pandas as pd
+
+from .base import Display, Displayed, freeze_mapping, jsonable
+
+__all__ = ["PossibleWinners"]
+
+
+@dataclass(frozen=True, slots=True, repr=False)
+class PossibleWinners(Displayed):
+    """Possible and necessary winners of one rule over every completion of the missing scores.
+
+    Attributes
+    ----------
+    rule : str
+        The rule (``"mean"`` or ``"condorcet"``).
+    model : str
+        How a missing cell may be filled: ``"bounds"`` (any value between the task's bounds:
+        score rules) or ``"positions"`` (any position among the task's scores, ties
+        included: rank rules).
+    systems : tuple of str
+        Every system, in leaderboard order (none is set aside: the question is what each
+        could still reach).
+    possible, possible_strict, necessary, necessary_strict : tuple of bool
+        Per system: first (alone or tied) under some completion; alone under some
+        completion; first (alone or tied) under every completion; alone under every
+        completion.
+    witnesses : Mapping[str, Mapping[str, float]]
+        Per possible winner, the completion that makes it first: ``"system|task"`` -> value
+        for every missing cell (the rule was run on that completed board to decide it).
+    beaten_by : Mapping[str, tuple of str]
+        Per system that cannot win, the rivals that still beat it when every missing cell
+        is filled in its favour.
+    n_missing_cells : int
+    bounds : Mapping[str, tuple of float] or None
+        ``"bounds"`` model: task -> (lowest, highest) value a missing cell may take, in the
+        task's own units.
+    """
+
+    json_command: ClassVar[str] = ""  # no CLI command prints it yet
+
+    rule: str
+    model: str
+    systems: tuple[str, ...]
+    possible: tuple[bool, ...]
+    possible_strict: tuple[bool, ...]
+    necessary: tuple[bool, ...]
+    necessary_strict: tuple[bool, ...]
+    witnesses: Mapping[str, Mapping[str, float]]
+    beaten_by: Mapping[str, tuple[str, ...]]
+    n_missing_cells: int
+    bounds: Mapping[str, tuple[float, float]] | None = None
+
+    def __post_init__(self) -> None:
+        for name in ("systems", "possible", "possible_strict", "necessary", "necessary_strict"):
+            object.__setattr__(self, name, tuple(getattr(self, name)))
+        object.__setattr__(self, "witnesses", freeze_mapping({k: freeze_mapping(dict(v)) for k, v in self.witnesses.items()}))
+        object.__setattr__(self, "beaten_by", freeze_mapping({k: tuple(v) for k, v in self.beaten_by.items()}))
+        if self.bounds is not None:
+            object.__setattr__(self, "bounds", freeze_mapping({k: tuple(v) for k, v in self.bounds.items()}))
+
+    @property
+    def possible_winners(self) -> tuple[str, ...]:
+        """The systems first (alone or tied) under some completion."""
+        return tuple(s for s, p in zip(self.systems, self.possible) if p)
+
+    @property
+    def necessary_winners(self) -> tuple[str, ...]:
+        """The systems first (alone or tied) under every completion."""
+        return tuple(s for s, n in zip(self.systems, self.necessary) if n)
+
+    @property
+    def settled(self) -> bool:
+        """Whether the missing scores cannot change who is first: one possible winner, and it is necessary."""
+        return len(self.possible_winners) == 1 and self.necessary_winners == self.possible_winners
+
+    def to_frame(self) -> pd.DataFrame:
+        """One row per system: ``possible``, ``possible_strict``, ``necessary``, ``necessary_strict``, ``beaten_by``.
+
+        Returns
+        -------
+        pandas.DataFrame
+            Indexed by system, in leaderboard order.
+        """
+        return pd.DataFrame(
+            {
+                "possible": self.possible,
+                "possible_strict": self.possible_strict,
+                "necessary": self.necessary,
+                "necessary_strict": self.necessary_strict,
+                "beaten_by": [", ".join(self.beaten_by.get(s, ())) for s in self.systems],
+            },
+            index=pd.Index(self.systems, dtype=object, name="system"),
+        )
+
+    def claims(self) -> list[tuple[str, Any]]:
+        """The systems this result puts forward: the necessary winners.
+
+        Returns
+        -------
+        list of (str, object)
+        """
+        return [(f"necessary winner of {self.rule}", self.necessary_winners)]
+
+    def _display(self) -> Display:
+        facts = [("possible winners", ", ".join(self.possible_winners) or "none"),
+                 ("necessary winners", ", ".join(self.necessary_winners) or "none"),
+                 ("missing cells", self.n_missing_cells), ("model", self.model)]
+        return f"PossibleWinners({self.rule}): {len(self.systems)} systems", facts, self.to_frame()
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain JSON-able values: every attribute, and ``possible_winners``, ``necessary_winners``, ``settled``.
+
+        Returns
+        -------
+        dict
+        """
+        return {
+            "rule": self.rule,
+            "model": self.model,
+            "systems": list(self.systems),
+            "possible": list(self.possible),
+            "possible_strict": list(self.possible_strict),
+            "necessary": list(self.necessary),
+            "necessary_strict": list(self.necessary_strict),
+            "possible_winners": list(self.possible_winners),
+            "necessary_winners": list(self.necessary_winners),
+            "settled": self.settled,
+            "witnesses": {s: {k: jsonable(v) for k, v in w.items()} for s, w in self.witnesses.items()},
+            "beaten_by": {s: list(v) for s, v in self.beaten_by.items()},
+            "n_missing_cells": self.n_missing_cells,
+            "bounds": None if self.bounds is None else {t: [jsonable(x) for x in b] for t, b in self.bounds.items()},
+        }

@@ -1,0 +1,149 @@
+"""Possible and necessary winners under missing scores, against brute force over every completion."""
+
+from __future__ import annotations
+
+import itertools
+import warnings
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import assume, given
+
+import consensus as cs
+from consensus.errors import DegenerateTaskWarning, InvalidOptionError, UnknownTaskError
+from consensus.missing import possible_winners
+
+from .strategies import examples, score_tables
+
+
+def _holes(lb: cs.Leaderboard) -> list[tuple[int, int]]:
+    return [(i, k) for i in range(lb.n_systems) for k in range(lb.n_tasks) if np.isnan(lb.values[i, k])]
+
+
+def _raw(lb: cs.Leaderboard) -> np.ndarray:
+    return lb.scores.to_numpy(dtype=float, copy=True)  # each task's own units (lb.values is oriented)
+
+
+def _board(lb: cs.Leaderboard, values: np.ndarray) -> cs.Leaderboard:
+    frame = pd.DataFrame(values, index=list(lb.systems), columns=list(lb.tasks))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DegenerateTaskWarning)
+        return cs.Leaderboard.from_frame(frame, weights=dict(lb.weights), lower_is_better=list(lb.lower_is_better),
+                                         infer=False)
+
+
+def _mean_winners(lb: cs.Leaderboard, values: np.ndarray) -> tuple[str, ...]:
+    return cs.rank(_board(lb, values), "mean", min_coverage=0).winners
+
+
+def _condorcet_winner(values: np.ndarray, weights: np.ndarray) -> int | None:
+    """The weighted-majority Condorcet winner of complete `values` (higher is better), by its definition."""
+    n = values.shape[0]
+    for s in range(n):
+        if all(weights @ (values[s] > values[r]) > weights @ (values[r] > values[s]) for r in range(n) if r != s):
+            return s
+    return None
+
+
+def _truth(per_completion: list[tuple[str, ...]], systems: tuple[str, ...]) -> dict[str, tuple[bool, ...]]:
+    return {
+        "possible": tuple(any(s in w for w in per_completion) for s in systems),
+        "possible_strict": tuple(any(w == (s,) for w in per_completion) for s in systems),
+        "necessary": tuple(all(s in w for w in per_completion) for s in systems),
+        "necessary_strict": tuple(all(w == (s,) for w in per_completion) for s in systems),
+    }
+
+
+def _check(res, truth) -> None:
+    for name, expected in truth.items():
+        assert getattr(res, name) == expected, name
+
+
+@examples(1)  # the brute force over every completion owns this property (up to 2**4 completions each)
+@given(score_tables(max_systems=5, max_tasks=4, missing=True, weighted=True))
+def test_mean_matches_every_vertex_of_the_bounds(lb):
+    holes = _holes(lb)
+    assume(1 <= len(holes) <= 4)
+    res = possible_winners(lb, "mean")
+    lo = np.nanmin(_raw(lb), axis=0)
+    hi = np.nanmax(_raw(lb), axis=0)
+    seen = []
+    for corner in itertools.product((0, 1), repeat=len(holes)):  # the mean is monotone in each cell: vertices suffice
+        values = _raw(lb)
+        for (i, k), up in zip(holes, corner):
+            values[i, k] = hi[k] if up else lo[k]
+        seen.append(_mean_winners(lb, values))
+    _check(res, _truth(seen, lb.systems))
+    for system, cells in res.witnesses.items():  # each witness completion makes its system first
+        values = _raw(lb)
+        for key, value in cells.items():
+            s, t = key.split("|")
+            values[lb.systems.index(s), lb.tasks.index(t)] = value
+        assert system in _mean_winners(lb, values)
+    assert set(res.witnesses) == set(res.possible_winners)
+
+
+@examples(1)  # the brute force over every position owns this property (up to 14**3 completions each)
+@given(score_tables(max_systems=5, max_tasks=4, missing=True, weighted=True))
+def test_condorcet_matches_every_position_of_the_missing_cells(lb):
+    holes = _holes(lb)
+    assume(1 <= len(holes) <= 3)
+    res = possible_winners(lb, "condorcet")
+    options = []
+    for _, k in holes:  # every position on the task: each score (a tie) and two points in every gap
+        scored = np.unique(lb.values[:, k][~np.isnan(lb.values[:, k])])
+        edges = np.concatenate(([scored[0] - 2.0], scored, [scored[-1] + 2.0])) if scored.size else np.array([0.0, 1.0])
+        gaps = [edges[j] + (edges[j + 1] - edges[j]) * f for j in range(len(edges) - 1) for f in (1 / 3, 2 / 3)]
+        options.append(sorted(set(scored.tolist()) | set(gaps)))
+    weights = lb.weight_array
+    seen = []
+    for choice in itertools.product(*options):
+        values = lb.values.copy()
+        for (i, k), v in zip(holes, choice):
+            values[i, k] = v
+        winner = _condorcet_winner(values, weights)
+        seen.append(() if winner is None else (lb.systems[winner],))
+    _check(res, _truth(seen, lb.systems))
+
+
+def test_complete_board_gives_the_rules_winners_and_necessary_is_possible():
+    toy = cs.load_example("votenrank-toy")
+    for rule in ("mean", "condorcet"):
+        res = possible_winners(toy, rule)
+        winners = cs.rank(toy, rule).winners
+        assert res.possible_winners == res.necessary_winners == winners and res.n_missing_cells == 0
+        assert res.settled == (len(winners) == 1)
+
+
+def test_wider_bounds_never_shrink_the_possible_winners():
+    frame = pd.DataFrame({"qa": [0.9, 0.8, 0.7], "nli": [0.6, None, 0.5], "mt": [0.2, 0.9, None]},
+                         index=["a", "b", "c"])
+    lb = cs.Leaderboard.from_frame(frame)
+    narrow = possible_winners(lb)
+    wide = possible_winners(lb, bounds={"nli": (0.0, 1.0), "mt": (0.0, 1.0)})
+    assert set(narrow.possible_winners) <= set(wide.possible_winners)
+    assert set(wide.necessary_winners) <= set(narrow.necessary_winners)
+    median = cs.rank(lb, "mean", missing="median", min_coverage=0).winners  # a real completion
+    assert set(median) <= set(narrow.possible_winners)
+
+
+def test_lower_is_better_tasks_fill_in_the_right_direction():
+    frame = pd.DataFrame({"acc": [0.9, 0.8], "latency": [10.0, None]}, index=["a", "b"])
+    lb = cs.Leaderboard.from_frame(frame, lower_is_better=["latency"])
+    res = possible_winners(lb, bounds={"latency": (1.0, 100.0)})
+    assert dict(res.witnesses["b"]) == {"b|latency": 1.0}  # b first only with the fastest latency
+    assert res.possible_winners == ("a", "b") and res.necessary_winners == ()
+
+
+def test_bad_options_are_named():
+    toy = cs.load_example("votenrank-toy")
+    with pytest.raises(InvalidOptionError, match="rule must be one of 'mean', 'condorcet'"):
+        possible_winners(toy, "borda")
+    with pytest.raises(UnknownTaskError):
+        possible_winners(toy, bounds={"nope": (0, 1)})
+    with pytest.raises(InvalidOptionError, match="low <= high"):
+        possible_winners(toy, bounds={"t1": (2, 1)})
+    with pytest.raises(InvalidOptionError, match="bounds apply to score rules"):
+        possible_winners(toy, "condorcet", bounds={"t1": (0, 1)})
+    assert "Who can still win (mean)" in cs.render(possible_winners(toy))
