@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import json
 import warnings
 
 import numpy as np
@@ -147,3 +148,22 @@ def test_bad_options_are_named():
     with pytest.raises(InvalidOptionError, match="bounds apply to score rules"):
         possible_winners(toy, "condorcet", bounds={"t1": (0, 1)})
     assert "Who can still win (mean)" in cs.render(possible_winners(toy))
+
+
+def test_the_possible_command(tmp_path, capsys):
+    from consensus.cli import main
+
+    path = tmp_path / "holes.csv"
+    path.write_text("model,qa,nli\na,0.9,0.6\nb,0.8,\nc,0.7,0.5\n", encoding="utf-8")
+    assert main(["possible", str(path), "--format", "json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["command"] == "possible" and doc["result"]["possible_winners"] == ["a"]
+    assert main(["possible", str(path), "--bounds", "nli=0:1", "--format", "json"]) == 0
+    assert json.loads(capsys.readouterr().out)["result"]["possible_winners"] == ["a", "b"]
+    assert main(["possible", str(path), "--rule", "condorcet"]) == 0
+    assert "Who can still win (condorcet)" in capsys.readouterr().out
+    for bad in (["--bounds", "nli"], ["--bounds", "nli=0:1", "--bounds", "nli=0:2"], ["--plot", str(tmp_path / "p.png")]):
+        assert main(["possible", str(path), *bad]) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and "error:" in err, err
+    assert not (tmp_path / "p.png").exists()

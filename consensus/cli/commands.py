@@ -468,3 +468,45 @@ def cmd_inspect(args: argparse.Namespace) -> int:
     else:
         emit(args, "\n".join(inspect_lines(data, source, cli=True, top=args.top)) + "\n")
     return EXIT_OK
+
+
+def cmd_possible(args: argparse.Namespace) -> int:
+    """Run ``consensus possible``: who can still win under the missing scores (:func:`consensus.missing.possible_winners`).
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The options parsed by :func:`consensus.cli.build_parser` for ``possible``.
+
+    Returns
+    -------
+    int
+        0.
+
+    Raises
+    ------
+    UsageError
+        A malformed ``--bounds`` or reading option, or ``--output``/``--plot`` cannot be written.
+    ConsensusError
+        Bad scores, or bounds the rule does not take (:func:`consensus.cli.main` prints it as one
+        line and returns 2).
+    """
+    from ..missing._possible import possible_winners
+
+    table, source, _ = load(args, leaderboard=True)
+    bounds: dict[str, tuple[float, float]] = {}
+    for text in args.bounds or ():
+        task, sep, span = text.rpartition("=")
+        low, colon, high = span.partition(":")
+        try:
+            pair = (float(low), float(high))
+        except ValueError:
+            pair = None
+        if not sep or not colon or not task or pair is None:
+            raise UsageError(f"--bounds takes TASK=LOW:HIGH, got {text!r}")
+        if task in bounds:
+            raise UsageError(f"--bounds gives task {task!r} twice")
+        bounds[task] = pair
+    result = possible_winners(table, args.rule, bounds=bounds or None)
+    return deliver(args, result, table, source)
+

@@ -465,8 +465,10 @@ def deliver(args: argparse.Namespace, result: Any, table: Any, source: str,
     from ..report import render
     from .args import EXIT_OK
 
-    warn_coverage(args, result, table)
     first = result[0] if isinstance(result, tuple) else result
+    if plot is None and getattr(args, "plot", None):  # before anything is printed or written
+        raise UsageError(f"{getattr(first, 'json_command', '') or 'this command'} draws no figure yet; drop --plot")
+    warn_coverage(args, result, table)
     emit(args, render(result, format=args.format, table=table, source=source,
                       command=getattr(first, "json_command", "") or None, top=args.top))
     if plot is not None:

@@ -14,6 +14,7 @@ from .commands import (
     cmd_impute,
     cmd_inspect,
     cmd_kemeny,
+    cmd_possible,
     cmd_prospective,
     cmd_rank,
     cmd_report,
@@ -369,6 +370,19 @@ def build_parser() -> argparse.ArgumentParser:
     _coverage_options(p, "sensitivity")
     _output_options(p)
     p.set_defaults(handler=cmd_sensitivity)
+
+    p = sub.add_parser("possible", help="who can still win, whatever the missing scores hold",
+                       description="Possible and necessary winners over every completion of the missing scores "
+                       "(docs/possible.md): who is first under some completion, who under every one, a witness "
+                       "completion for each possible winner and the rivals in the way of the others.")
+    _input_options(p, file_required=True)
+    p.add_argument("--rule", choices=("mean", "condorcet"), default="mean",
+                   help="mean (default: a missing cell within its task's bounds) or condorcet (any position)")
+    p.add_argument("--bounds", metavar="TASK=LOW:HIGH", action="append",
+                   help="mean: the values a missing cell of TASK may take, in its own units (default: the task's "
+                   "observed range); repeatable")
+    _output_options(p)
+    p.set_defaults(handler=cmd_possible)
 
     p = sub.add_parser("compare", help="every rule against the exact Kemeny ranking",
                        description="Kendall tau and distance, Kemeny objective gap, Condorcet winner, "

@@ -44,7 +44,7 @@ class PossibleWinners(Displayed):
         task's own units.
     """
 
-    json_command: ClassVar[str] = ""  # no CLI command prints it yet
+    json_command: ClassVar[str] = "possible"
 
     rule: str
     model: str
