@@ -41,6 +41,7 @@ _EXPORTS: dict[str, str] = {
     "check_group_option": "_preparation",
     "group_weight_values": "_preparation",
     "median_filled": "_preparation",
+    "with_scores": "_preparation",
     "impute_pairwise": "_impute",
     "sigma_l": "_impute",
     "sigma_2l": "_impute",
@@ -120,4 +121,5 @@ if TYPE_CHECKING:  # what type checkers see behind the lazy names (a test keeps 
         median_filled,
         prepare,
         prepared_for,
+        with_scores,
     )

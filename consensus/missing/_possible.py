@@ -46,7 +46,7 @@ import pandas as pd
 from ..board._leaderboard import Leaderboard
 from ..errors import DegenerateTaskWarning, InvalidOptionError, UnknownTaskError
 from ..results.possible import PossibleWinners
-from ._preparation import Prepared
+from ._preparation import Prepared, with_scores
 
 __all__ = ["POSSIBLE_RULES", "possible_winners"]
 
@@ -186,11 +186,9 @@ def _run(lb: Leaderboard, rule: str, values: np.ndarray) -> tuple[Any, Leaderboa
     from ..rules import rank
 
     frame = pd.DataFrame(values, index=pd.Index(lb.systems, dtype=object), columns=pd.Index(lb.tasks, dtype=object))
+    completed = with_scores(lb, frame)
     with warnings.catch_warnings():  # a completion can make a task constant: already said of the scores
         warnings.simplefilter("ignore", DegenerateTaskWarning)
-        completed = Leaderboard(frame, lower_is_better=[t for t in lb.tasks if t in lb.lower_is_better],
-                                weights={t: float(w) for t, w in lb.weights.items()},
-                                groups={g: list(ts) for g, ts in lb.groups.items()})
         return rank(completed, rule, min_coverage=0), completed
 
 

@@ -45,6 +45,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 import numpy as np
+import pandas as pd
 
 from ..arguments import check_min_coverage
 from ..board._coverage import comparability, set_aside
@@ -64,6 +65,7 @@ __all__ = [
     "check_group_option",
     "group_weight_values",
     "median_filled",
+    "with_scores",
 ]
 
 MissingPolicy = Literal["pairwise", "drop_tasks", "drop_systems", "median", "impute"]
@@ -443,13 +445,41 @@ def median_filled(lb: Leaderboard) -> Leaderboard:
         if column.isna().any():
             frame[t] = column.fillna(float(np.nanmedian(column.to_numpy(dtype=np.float64))))
     note = f"missing='median': filled {n} missing score(s) with the median of the scored systems on each task"
+    return with_scores(lb, frame, notes=(*lb.notes, note))
+
+
+def with_scores(lb: Leaderboard, frame: pd.DataFrame, notes: Sequence[str] = ()) -> Leaderboard:
+    """`lb` with the scores of `frame` (same systems and tasks): its directions, weights and groups kept.
+
+    The one way to build a filled or completed copy of a board (a median fill, a completion of
+    the missing scores); task warnings are not repeated (they were given for `lb`).
+
+    Parameters
+    ----------
+    lb : Leaderboard
+    frame : pandas.DataFrame
+        Systems x tasks, in raw units.
+    notes : sequence of str, default ()
+        The notes of the new board.
+
+    Returns
+    -------
+    Leaderboard
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> lb = Leaderboard.from_frame(pd.DataFrame({"qa": [0.9, None]}, index=["a", "b"]))
+    >>> with_scores(lb, pd.DataFrame({"qa": [0.9, 0.1]}, index=["a", "b"])).has_missing
+    False
+    """
     return _quiet(
         lambda: Leaderboard(
             frame,
             lower_is_better=[t for t in lb.tasks if t in lb.lower_is_better],
             weights={t: float(w) for t, w in lb.weights.items()},
             groups={g: list(ts) for g, ts in lb.groups.items()},
-            notes=(*lb.notes, note),
+            notes=tuple(notes),
         )
     )
 

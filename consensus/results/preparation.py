@@ -5,7 +5,7 @@ the weight questions, :func:`consensus.compare_rules`, ...) first runs the one p
 stage, :func:`consensus.prepare`: coverage (``min_coverage``: the systems set aside), the
 missing-score policy (``missing``) and group weighting (``weighting``). Its record is this
 frozen object; every result that answers a question about a leaderboard carries it as
-``result.preparation``, and every report prints it (:meth:`Preparation.lines`).
+``result.preparation``, and every report prints it (``consensus.report.sections.preparation_lines``).
 """
 
 from __future__ import annotations
@@ -101,23 +101,6 @@ class Preparation:
         Preparation
         """
         return replace(self, treatment=treatment)
-
-    def lines(self) -> list[str]:
-        """What the reports print: one line on missing scores, then the notes.
-
-        Returns
-        -------
-        list of str
-            ``missing scores: POLICY (TREATMENT)`` when scores were missing, then every note
-            (systems set aside, tasks or systems dropped).
-
-        Examples
-        --------
-        >>> Preparation("median", "filled 2 missing cell(s)", 2).lines()
-        ['missing scores: median (filled 2 missing cell(s))']
-        """
-        out = [f"missing scores: {self.policy_name} ({self.treatment})"] if self.n_missing_cells else []
-        return out + list(self.notes)
 
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON-able values: every attribute by name.
