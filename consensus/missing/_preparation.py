@@ -469,8 +469,8 @@ def with_scores(lb: Leaderboard, frame: pd.DataFrame, notes: Sequence[str] = ())
     Examples
     --------
     >>> import pandas as pd
-    >>> lb = Leaderboard.from_frame(pd.DataFrame({"qa": [0.9, None]}, index=["a", "b"]))
-    >>> with_scores(lb, pd.DataFrame({"qa": [0.9, 0.1]}, index=["a", "b"])).has_missing
+    >>> lb = Leaderboard.from_frame(pd.DataFrame({"qa": [0.9, None], "nli": [0.5, 0.7]}, index=["a", "b"]))
+    >>> with_scores(lb, pd.DataFrame({"qa": [0.9, 0.1], "nli": [0.5, 0.7]}, index=["a", "b"])).has_missing
     False
     """
     return _quiet(
