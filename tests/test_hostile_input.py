@@ -276,10 +276,53 @@ def test_input_limits_name_the_flag_that_raises_them(tmp_path, capsys, monkeypat
     with pytest.raises(cs.errors.InputTooLargeError, match=r"holds more than 100 cells \(a blank line counts as one\) by line 95"):
         cs.read_leaderboard(plain)
     monkeypatch.delenv("CONSENSUS_MAX_INPUT_BYTES")
-    monkeypatch.setattr("consensus.io._opening.MAX_LINE_CHARS", 1000)
+    monkeypatch.setattr("consensus.io._limits.MAX_LINE_CHARS", 1000)
     plain.write_text("model,t1\na," + "9" * 5000 + "\nb,1\n")
     with pytest.raises(cs.errors.InputTooLargeError, match="line 2 is longer than 1,000 characters"):
         cs.read_leaderboard(plain)
+
+
+def test_every_reading_limit_says_how_to_get_through(tmp_path, capsys, monkeypatch):
+    """A real file that compresses more than 100 times (a long repeated notes column) past the
+    bomb threshold could not be read at all ('decompress it yourself'): --max-input-size set by
+    hand replaces the ratio check (the size limit still holds) and the refusal names it. The
+    line bound names the same flag and yields to it; the csv field limit and the JSON depth
+    name a concrete way through."""
+    import gzip
+
+    from consensus.io._limits import BOMB_AFTER
+
+    monkeypatch.setattr("consensus.io._opening.BOMB_AFTER", BOMB_AFTER // 16)  # the same check, sooner (CI time)
+    rows = "".join(f"m{i},{(i * 37) % 101},{(i * 53) % 97},{'same note ' * 1000}\n" for i in range(40))
+    board = tmp_path / "board.csv.gz"
+    board.write_bytes(gzip.compress(("model,t1,t2,notes\n" + rows).encode()))  # 400 KB in about 1 KB
+    with pytest.raises(cs.errors.InputTooLargeError, match=r"looks like a compression bomb; if you trust the file, "
+                       r"set --max-input-size \(CONSENSUS_MAX_INPUT_BYTES\)"):
+        cs.read_leaderboard(board)
+    assert main(["rank", str(board), "--rule", "borda", "--quiet", "--max-input-size", "1M"]) == 0
+    assert main(["rank", str(board), "--rule", "borda", "--quiet", "--max-input-size", "100k"]) == 2
+    assert "decompresses to more than 102,400 bytes (the input limit)" in capsys.readouterr().err
+    monkeypatch.setenv("CONSENSUS_MAX_INPUT_BYTES", "8M")
+    assert cs.read_leaderboard(board).n_systems == 40
+    monkeypatch.delenv("CONSENSUS_MAX_INPUT_BYTES")
+
+    field = tmp_path / "field.csv"
+    field.write_text('model,t1,notes\na,1,"' + "x" * 200_000 + '"\nb,2,y\n')
+    with pytest.raises(cs.LeaderboardError, match=r"near line 2: a field longer than 131,072 characters .*drop that column"):
+        cs.read_leaderboard(field)
+    deep = tmp_path / "deep.json"
+    deep.write_text("[" * 300 + "]" * 300)
+    assert main(["rank", str(deep), "--rule", "borda"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "nested more than 200 levels deep" in err and "json_normalize" in err
+
+    monkeypatch.setattr("consensus.io._limits.MAX_LINE_CHARS", 1000)
+    long_name = tmp_path / "long.csv"
+    long_name.write_text("model,t1\n" + "a" * 5000 + ",1\nb,2\n")
+    assert main(["rank", str(long_name), "--rule", "borda", "--quiet"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "line 2 is longer than 1,000 characters" in err and "--max-input-size" in err
+    assert main(["rank", str(long_name), "--rule", "borda", "--quiet", "--max-input-size", "1M"]) == 0
 
 
 def test_a_truncated_gzip_and_a_header_alone_are_errors_not_crashes(tmp_path, capsys):

@@ -49,7 +49,8 @@ def _input_options(parser: argparse.ArgumentParser, *, file_required: bool, file
                        "TASK=METRIC per task (a name may hold commas, as lm-evaluation-harness's 'acc,none')")
     group.add_argument("--split", metavar="NAME", help="--from helm/mteb: the data split (default: the tool's own)")
     group.add_argument("--max-input-size", metavar="SIZE",
-                       help="most bytes a compressed input may decompress to (default 2G; e.g. 8G)")
+                       help="most bytes a compressed input may decompress to (default 2G; e.g. 8G); set, it "
+                       "replaces the compression-ratio check and lets a text line be as long")
     group.add_argument("--max-memory", metavar="SIZE",
                        help="most memory the command may hold (default: what the machine, a container and ulimit -v "
                        "leave); checked before the pairwise comparison, the analysis, resamples and repetitions")

@@ -51,6 +51,7 @@ __all__ = [
     "file_format",
     "existing_file",
     "header_fields",
+    "csv_error",
 ]
 
 #: The ``orient=`` values accepted for a JSON object of objects (as in ``DataFrame.to_json``).
@@ -111,6 +112,33 @@ def decode_error(path: Path, line: int, exc: UnicodeDecodeError) -> LeaderboardE
     )
 
 
+def csv_error(path: str | Path, line: int, exc: csv.Error) -> LeaderboardError:
+    """The error for what the :mod:`csv` module could not parse near `line`, saying what to do.
+
+    Parameters
+    ----------
+    path : str or Path
+    line : int
+        Where the record starts.
+    exc : csv.Error
+
+    Returns
+    -------
+    LeaderboardError
+
+    Examples
+    --------
+    >>> str(csv_error("lb.csv", 7, csv.Error("field larger than field limit (131072)")))
+    "cannot parse 'lb.csv' near line 7: a field longer than 131,072 characters (the csv module's limit; no score or name is that long): close a quote left open there, or drop that column before reading (pandas, then Leaderboard.from_frame)"
+    """
+    if str(exc).startswith("field larger than field limit"):
+        return LeaderboardError(
+            f"cannot parse {str(path)!r} near line {line}: a field longer than {csv.field_size_limit():,} characters "
+            "(the csv module's limit; no score or name is that long): close a quote left open there, or drop that "
+            "column before reading (pandas, then Leaderboard.from_frame)")
+    return LeaderboardError(f"cannot parse {str(path)!r} near line {line}: {exc}")
+
+
 def _rows(path: Path, delimiter: str) -> list[tuple[int, list[str]]]:
     """``(first line, fields)`` of every non-blank record."""
     out: list[tuple[int, list[str]]] = []
@@ -132,7 +160,7 @@ def _rows(path: Path, delimiter: str) -> list[tuple[int, list[str]]]:
         except UnicodeDecodeError as exc:
             raise decode_error(path, line, exc) from None
         except csv.Error as exc:
-            raise LeaderboardError(f"cannot parse {str(path)!r} near line {line}: {exc}") from None
+            raise csv_error(path, line, exc) from None
         except OSError as exc:  # a truncated .gz
             raise LeaderboardError(f"cannot read {str(path)!r}: {exc}") from None
     return out
@@ -535,5 +563,5 @@ def header_fields(path: str | Path, delimiter: str) -> tuple[list[str], int]:
         except UnicodeDecodeError as exc:
             raise decode_error(path, reader.line_num + 1, exc) from None
         except csv.Error as exc:
-            raise LeaderboardError(f"cannot parse {str(path)!r} near line {reader.line_num}: {exc}") from None
+            raise csv_error(path, reader.line_num, exc) from None
     raise LeaderboardError(f"file {str(path)!r} is empty")

@@ -15,6 +15,7 @@ import pandas as pd
 from ..board._instances import InstanceScores
 from ..errors import InvalidOptionError, LeaderboardError
 from ._file_tables import (
+    csv_error,
     decode_error,
     existing_file,
     file_format,
@@ -22,6 +23,7 @@ from ._file_tables import (
     open_binary,
     open_text,
 )
+from ._opening import bounded_lines
 
 __all__ = ["read_instances", "ragged_lines", "CHUNKED_FILE_BYTES", "DEFAULT_CHUNKSIZE"]
 
@@ -306,7 +308,7 @@ def ragged_lines(path: str | Path, delimiter: str, width: int, *, limit: int = 5
 def _ragged_by_csv(path: Path, delimiter: str, width: int, limit: int) -> list[tuple[int, int]]:
     bad: list[tuple[int, int]] = []
     with open_text(path) as fh:
-        reader = csv.reader(fh, delimiter=delimiter)
+        reader = csv.reader(bounded_lines(fh, path), delimiter=delimiter)
         line, header_seen = 1, False
         try:
             for fields in reader:
@@ -323,5 +325,5 @@ def _ragged_by_csv(path: Path, delimiter: str, width: int, limit: int) -> list[t
         except UnicodeDecodeError as exc:
             raise decode_error(path, line, exc) from None
         except csv.Error as exc:
-            raise LeaderboardError(f"cannot parse {str(path)!r} near line {line}: {exc}") from None
+            raise csv_error(path, line, exc) from None
     return bad

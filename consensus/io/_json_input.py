@@ -107,8 +107,9 @@ def loads(text: str, where: str = "") -> Any:
     consensus.io._json_input.RepeatedKeyError: --option: key 'qa' appears twice in one JSON object (its values would overwrite each other); keep one
     """
     if text.count("[") + text.count("{") > MAX_DEPTH and _depth(text) > MAX_DEPTH:
-        raise JsonDepthError(f"{where + ': ' if where else ''}JSON nested more than {MAX_DEPTH} levels deep; "
-                             "a leaderboard or result file needs a few")
+        raise JsonDepthError(f"{where + ': ' if where else ''}JSON nested more than {MAX_DEPTH} levels deep (a "
+                             "leaderboard or result file needs a few): extract the part to read as a flat table "
+                             "(e.g. with jq or pandas.json_normalize) and read that")
 
     def unique(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
         out: dict[str, Any] = {}

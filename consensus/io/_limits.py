@@ -17,7 +17,7 @@ import os
 from ..errors import InputTooLargeError
 
 __all__ = ["available_memory", "memory_limits", "check_memory", "check_repetitions", "check_square_matrices", "MATRICES", "max_input_bytes", "MAX_INPUT_VAR", "MAX_MEMORY_VAR", "MAX_LINE_CHARS",
-           "BOMB_RATIO", "parse_size", "max_table_cells"]
+           "BOMB_RATIO", "parse_size", "max_table_cells", "input_limit_given", "max_line_chars"]
 
 _GIB = 1024**3
 
@@ -28,10 +28,12 @@ MAX_INPUT_VAR = "CONSENSUS_MAX_INPUT_BYTES"
 MAX_MEMORY_VAR = "CONSENSUS_MAX_MEMORY"
 #: Default of :func:`max_input_bytes`: generous for any leaderboard, far below what a bomb expands to.
 DEFAULT_MAX_INPUT = 2 * 1024**3
-#: The longest line of a text input (characters): a 64 MiB line is no leaderboard row.
+#: The longest line of a text input (characters) by default: a 64 MiB line is no leaderboard row
+#: (an explicit ``--max-input-size`` raises it: :func:`max_line_chars`).
 MAX_LINE_CHARS = 64 * 1024**2
 #: Past 4 MiB of output, a compressed input expanding more than this many times is refused as a bomb
-#: (leaderboards compress 3-10 times, instance-level files of 0/1 scores up to about 50).
+#: (leaderboards compress 3-10 times, instance-level files of 0/1 scores up to about 50), unless
+#: the user set the input limit (:func:`input_limit_given`).
 BOMB_RATIO = 100
 BOMB_AFTER = 4 * 1024**2
 
@@ -79,6 +81,50 @@ def max_table_cells() -> int:
     True
     """
     return max_input_bytes() // 200
+
+
+def input_limit_given() -> bool:
+    """Whether the user set the input limit (``--max-input-size``, ``CONSENSUS_MAX_INPUT_BYTES``).
+
+    A limit set by hand says how large this input may be: it replaces the compression-ratio check
+    (a real file that compresses more than :data:`BOMB_RATIO` times, e.g. instance-level scores
+    of one repeated value, is then read up to the limit) and raises the line bound to the limit
+    (:func:`max_line_chars`). The limit itself still applies.
+
+    Returns
+    -------
+    bool
+
+    Examples
+    --------
+    >>> import os
+    >>> input_limit_given() == bool(os.environ.get(MAX_INPUT_VAR))
+    True
+    """
+    text = os.environ.get(MAX_INPUT_VAR)
+    if not text:
+        return False
+    try:
+        parse_size(text)
+    except ValueError:
+        return False
+    return True
+
+
+def max_line_chars() -> int:
+    """The longest line of a text input, in characters: :data:`MAX_LINE_CHARS` (64 Mi), or the
+    input limit when the user set one larger (:func:`input_limit_given`).
+
+    Returns
+    -------
+    int
+
+    Examples
+    --------
+    >>> max_line_chars() >= MAX_LINE_CHARS
+    True
+    """
+    return max(MAX_LINE_CHARS, max_input_bytes()) if input_limit_given() else MAX_LINE_CHARS
 
 
 def max_input_bytes() -> int:

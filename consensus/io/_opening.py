@@ -4,8 +4,10 @@ line at a time, UTF-8 with its byte-order mark dropped.
 
 Every reader of the package opens files here (:func:`open_text`, :func:`open_binary`), so a
 1.8 MB ``.csv.gz`` that holds 1.2 GB of rows is refused after reading what the limit allows,
-not after filling the machine's memory. The limits are in :mod:`consensus.io._limits`
-(``--max-input-size`` raises the decompressed one).
+not after filling the machine's memory. The limits are in :mod:`consensus.io._limits`:
+``--max-input-size`` (``CONSENSUS_MAX_INPUT_BYTES``) raises the decompressed one and, set by
+hand, replaces the ratio check and raises the line bound (:func:`~consensus.io._limits.input_limit_given`),
+so that a real file which compresses very well can still be read.
 """
 
 from __future__ import annotations
@@ -21,7 +23,13 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import InputTooLargeError, LeaderboardError
-from ._limits import BOMB_AFTER, BOMB_RATIO, MAX_LINE_CHARS, max_input_bytes
+from ._limits import (
+    BOMB_AFTER,
+    BOMB_RATIO,
+    input_limit_given,
+    max_input_bytes,
+    max_line_chars,
+)
 
 __all__ = ["open_text", "open_binary", "bounded_lines", "GZIP_MAGIC", "COMPRESSIONS", "compression_suffix"]
 
@@ -232,14 +240,17 @@ def open_binary(path: str | Path) -> io.BufferedReader:
 
 class _Capped(io.RawIOBase):
     """A decompressing reader that stops at :func:`~consensus.io._limits.max_input_bytes` of output,
-    and past 4 MiB at a ratio to the compressed size no leaderboard has (a bomb)."""
+    and past 4 MiB at a ratio to the compressed size no leaderboard has (a bomb), unless the user
+    set the limit (:func:`~consensus.io._limits.input_limit_given`). `limits` (the limit, whether
+    it was given) is taken from the environment when None: a Dask worker is given the client's."""
 
-    def __init__(self, inner: Any, path: Path, kind: str = "gzip", compressed: int | None = None) -> None:
+    def __init__(self, inner: Any, path: Path | str, kind: str = "gzip", compressed: int | None = None,
+                 limits: tuple[int, bool] | None = None) -> None:
         self.inner, self.path, self.kind, self.total = inner, path, kind, 0
-        self.limit = max_input_bytes()
+        self.limit, self.given = limits if limits is not None else (max_input_bytes(), input_limit_given())
         if compressed is None:
             try:
-                compressed = max(path.stat().st_size, 1)
+                compressed = max(Path(path).stat().st_size, 1)
             except OSError:
                 compressed = 1
         self.compressed = compressed
@@ -265,11 +276,11 @@ class _Capped(io.RawIOBase):
             raise InputTooLargeError(
                 f"{str(self.path)!r} decompresses to more than {self.limit:,} bytes (the input limit); if it really "
                 "is a leaderboard that large, raise the limit with --max-input-size (CONSENSUS_MAX_INPUT_BYTES)")
-        if self.total > BOMB_AFTER and self.total > BOMB_RATIO * self._consumed():
+        if not self.given and self.total > BOMB_AFTER and self.total > BOMB_RATIO * self._consumed():
             raise InputTooLargeError(
                 f"{str(self.path)!r} expands more than {BOMB_RATIO} times ({self._consumed():,} compressed bytes gave "
-                f"{self.total:,}): no leaderboard compresses so well, it looks like a compression bomb; "
-                "decompress it yourself to check it")
+                f"{self.total:,}): it looks like a compression bomb; if you trust the file, set --max-input-size "
+                "(CONSENSUS_MAX_INPUT_BYTES) to the most it may decompress to, which replaces this check")
         return n
 
     def _consumed(self) -> int:
@@ -286,14 +297,15 @@ class _Capped(io.RawIOBase):
         super().close()
 
 
-def bounded_lines(fh: Any, path: Path) -> Iterator[str]:
+def bounded_lines(fh: Any, path: Path | str) -> Iterator[str]:
     """The lines of the text file `fh`, each read with a bound: a line longer than
-    :data:`~consensus.io._limits.MAX_LINE_CHARS` is refused before it is held in memory whole.
+    :func:`~consensus.io._limits.max_line_chars` (64 Mi characters unless ``--max-input-size``
+    is set larger) is refused before it is held in memory whole.
 
     Parameters
     ----------
     fh : text file
-    path : Path
+    path : Path or str
         For the message.
 
     Yields
@@ -305,13 +317,14 @@ def bounded_lines(fh: Any, path: Path) -> Iterator[str]:
     InputTooLargeError
         A line is longer than the bound.
     """
-    line_no = 0
+    line_no, bound = 0, max_line_chars()
     while True:
-        line = fh.readline(MAX_LINE_CHARS + 1)
+        line = fh.readline(bound + 1)
         if not line:
             return
         line_no += 1
-        if len(line) > MAX_LINE_CHARS:
-            raise InputTooLargeError(f"{str(path)!r} line {line_no} is longer than {MAX_LINE_CHARS:,} characters: "
-                                     "not a leaderboard row (a field without its end quote, or not a text table?)")
+        if len(line) > bound:
+            raise InputTooLargeError(f"{str(path)!r} line {line_no} is longer than {bound:,} characters: not a "
+                                     "leaderboard row (a field without its end quote?); if it is one, raise the "
+                                     "bound with --max-input-size (CONSENSUS_MAX_INPUT_BYTES)")
         yield line
