@@ -138,6 +138,38 @@ def test_csv_glob_one_file_per_task(by_task):
     assert_same_everything(source(str(folder / "*.csv")), in_memory(reference))
 
 
+def test_compressed_csv_is_read_with_the_in_process_bounds(by_task, tmp_path, monkeypatch):
+    """A .csv.gz went to Dask's own decompression (fsspec), with no size limit or bomb check: a
+    1 KB file of gigabytes filled a worker. It is now one partition read through the package's
+    bounded reader, with the client's limits: the same sums, a bomb refused, a limit set by hand
+    lets a very compressible file through."""
+    import gzip
+
+    from consensus.io._limits import BOMB_AFTER
+
+    folder, reference = by_task
+    packed = tmp_path / "packed"
+    packed.mkdir()
+    for path in sorted(folder.glob("*.csv")):
+        (packed / (path.name + ".gz")).write_bytes(gzip.compress(path.read_bytes()))
+    (packed / "zz.csv").write_bytes(b"system,task,instance,score\n")  # a plain file beside them: two runs of files
+    assert_same_everything(source(packed), in_memory(reference))
+    monkeypatch.setattr("consensus.io._opening.BOMB_AFTER", BOMB_AFTER // 16)  # the same check, sooner (CI time)
+    bomb = tmp_path / "bomb"
+    bomb.mkdir()
+    rows = b"system,task,instance,score\n" + b"".join(b"model-%d,qa,%d,1\n" % (k % 2, k // 2) for k in range(40))
+    (bomb / "a.csv.gz").write_bytes(gzip.compress(rows + b"model-0,qa,999," + b"1" * (1 << 20) + b"\n"))
+    with pytest.raises(cs.errors.InputTooLargeError, match="looks like a compression bomb"):
+        cs.impute_pairwise(cs.missing.InstanceSource(bomb / "a.csv.gz"), scheduler=SYNC)
+    monkeypatch.setenv("CONSENSUS_MAX_INPUT_BYTES", "100k")
+    with pytest.raises(cs.errors.InputTooLargeError, match="decompresses to more than 102,400 bytes"):
+        cs.impute_pairwise(cs.missing.InstanceSource(bomb / "a.csv.gz"), scheduler=SYNC)
+    (bomb / "a.csv.gz").write_bytes(gzip.compress(rows + b"model-0,qa,999," + b"0" * (1 << 18) + b"1\n"))
+    monkeypatch.setenv("CONSENSUS_MAX_INPUT_BYTES", "4M")  # set by hand: a real file compressing 1000x is read
+    got = cs.impute_pairwise(cs.missing.InstanceSource(bomb / "a.csv.gz"), scheduler=SYNC)
+    assert got.matrix.systems == ("model-0", "model-1")
+
+
 def test_dask_dataframe(long):
     frame = shuffled(long, 3)
     assert_same_everything(source(dd.from_pandas(frame, npartitions=3)), in_memory(frame))

@@ -325,6 +325,21 @@ def test_every_reading_limit_says_how_to_get_through(tmp_path, capsys, monkeypat
     assert main(["rank", str(long_name), "--rule", "borda", "--quiet", "--max-input-size", "1M"]) == 0
 
 
+def test_a_parquet_table_is_bounded_like_a_csv_one(tmp_path, monkeypatch):
+    """pd.read_parquet decoded any Parquet file whole: its pages are compressed and run-length
+    encoded, so a few KB can hold a billion rows. Its own metadata's cell count is checked first,
+    against the cell limit of a CSV table."""
+    pytest.importorskip("pyarrow")
+    import pandas as pd
+
+    path = tmp_path / "board.parquet"
+    pd.DataFrame({"qa": [0.5] * 40, "nli": [0.25] * 40}, index=[f"m{i}" for i in range(40)]).to_parquet(path)
+    assert cs.read_leaderboard(path).n_systems == 40
+    monkeypatch.setenv("CONSENSUS_MAX_INPUT_BYTES", "20000")  # 100 cells
+    with pytest.raises(cs.errors.InputTooLargeError, match=r"holds 120 cells by its own metadata, more than 100: .*--max-input-size"):
+        cs.read_leaderboard(path)
+
+
 def test_a_truncated_gzip_and_a_header_alone_are_errors_not_crashes(tmp_path, capsys):
     """Found by tests/test_fuzz_inputs.py: two gzip magic bytes alone ended in an internal error
     (EOFError), and a header without rows warned 'Mean of empty slice' from the column analysis."""

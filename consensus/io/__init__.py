@@ -102,6 +102,7 @@ _EXPORTS: dict[str, str] = {
     "instance_paths": "_instance_sets",
     "is_many": "_instance_sets",
     "bounded_lines": "_opening",
+    "bounded_gzip": "_opening",
     "GZIP_MAGIC": "_opening",
     "COMPRESSIONS": "_opening",
     "compression_suffix": "_opening",
@@ -209,7 +210,13 @@ if TYPE_CHECKING:  # what type checkers see behind the lazy names (a test keeps 
         memory_limits,
         parse_size,
     )
-    from ._opening import COMPRESSIONS, GZIP_MAGIC, bounded_lines, compression_suffix
+    from ._opening import (
+        COMPRESSIONS,
+        GZIP_MAGIC,
+        bounded_gzip,
+        bounded_lines,
+        compression_suffix,
+    )
     from ._parsing import ParsedFrame, long_format_columns, name_column, parse_frame
     from ._problems import MAX_LINE, grouped_problems, one_line
     from ._readers import (

@@ -31,7 +31,7 @@ from ._limits import (
     max_line_chars,
 )
 
-__all__ = ["open_text", "open_binary", "bounded_lines", "GZIP_MAGIC", "COMPRESSIONS", "compression_suffix"]
+__all__ = ["open_text", "open_binary", "bounded_gzip", "bounded_lines", "GZIP_MAGIC", "COMPRESSIONS", "compression_suffix"]
 
 #: The first two bytes of a gzip file.
 GZIP_MAGIC = b"\x1f\x8b"
@@ -236,6 +236,30 @@ def open_binary(path: str | Path) -> io.BufferedReader:
         raise LeaderboardError(f"cannot read {str(path)!r}: a damaged zip archive ({exc})") from None
     except OSError as exc:
         raise LeaderboardError(f"cannot read {str(path)!r}: {exc.strerror or exc}") from None
+
+
+def bounded_gzip(raw: Any, name: str, size: int, limits: tuple[int, bool]) -> io.BufferedReader:
+    """The gzip stream of the open binary file `raw` (``size`` compressed bytes), decompressed with
+    the bounds of :func:`open_binary`, for files the package does not open itself (fsspec URLs
+    read by Dask workers, which do not see the client's environment).
+
+    Parameters
+    ----------
+    raw : binary file
+    name : str
+        The file's path or URL, for messages.
+    size : int
+        Its compressed size (the ratio check's base; 1 when unknown).
+    limits : (int, bool)
+        :func:`~consensus.io._limits.max_input_bytes` and
+        :func:`~consensus.io._limits.input_limit_given` as the client has them.
+
+    Returns
+    -------
+    binary file object
+        Raising :class:`~consensus.errors.InputTooLargeError` past the limit or at a bomb's ratio.
+    """
+    return io.BufferedReader(_Capped(gzip.GzipFile(fileobj=raw), name, "gzip", max(size, 1), limits))
 
 
 class _Capped(io.RawIOBase):

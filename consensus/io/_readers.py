@@ -19,7 +19,12 @@ from typing import Any
 import pandas as pd
 
 from ..board._leaderboard import Leaderboard
-from ..errors import InvalidOptionError, LeaderboardError, UnknownTaskError
+from ..errors import (
+    InputTooLargeError,
+    InvalidOptionError,
+    LeaderboardError,
+    UnknownTaskError,
+)
 from ._file_tables import existing_file, file_format, read_delimited, read_json_table
 from ._instance_files import CHUNKED_FILE_BYTES, DEFAULT_CHUNKSIZE, read_instances
 from ._labels import (
@@ -118,6 +123,7 @@ def read_table(
                     )
         return frame
     if fmt == "parquet":
+        _check_parquet_cells(path)
         try:
             return pd.read_parquet(path)
         except ImportError as exc:
@@ -132,6 +138,25 @@ def read_table(
     frame = table.frame
     frame.attrs[NOTES_ATTR] = table.notes
     return frame
+
+
+def _check_parquet_cells(path: Path) -> None:
+    """Refuse a Parquet table of more cells than a CSV may hold (:func:`~consensus.io._limits.max_table_cells`),
+    by the row and column counts of its own metadata, before pyarrow decodes it: its pages are
+    compressed and run-length encoded, so a small file can hold a billion rows."""
+    from ._limits import max_table_cells
+
+    try:
+        import pyarrow.parquet as pq
+
+        meta = pq.read_metadata(path)
+    except Exception:  # no pyarrow, or not Parquet: pd.read_parquet says which
+        return
+    cells, cap = int(meta.num_rows) * max(int(meta.num_columns), 1), max_table_cells()
+    if cells > cap:
+        raise InputTooLargeError(
+            f"{str(path)!r} holds {cells:,} cells by its own metadata, more than {cap:,}: too large a table to read "
+            "whole (instance-level scores: --instances reads them in chunks); raise the limit with --max-input-size")
 
 
 def _system_column(frame: pd.DataFrame, index_col: str | None, path: str) -> str | None:

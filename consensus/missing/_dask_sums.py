@@ -6,6 +6,11 @@ table in one place:
 
 1. **Frame.** :func:`source_frame`: the Dask DataFrame as given, or Parquet/CSV files read
    with ``dask.dataframe`` (only the four columns; CSV cells as text, exactly as written).
+   A ``.csv.gz``/``.tsv.gz`` file is one partition, decompressed by the package's bounded
+   reader (:func:`_opened`), with the limits of the in-process readers taken on the client
+   (``CONSENSUS_MAX_INPUT_BYTES``, 2 GiB by default, and the compression-bomb check unless
+   that limit is set): Dask's own decompression has no bound, and a worker would fill its
+   memory with a bomb. Its header and labels are read through the same reader.
 2. **Labels** (a first pass, over the system and task columns only): each partition of a
    Dask DataFrame, or each file chunk by chunk, lists its labels in order of first
    appearance; concatenated in partition (file) order and de-duplicated, that is the order
@@ -32,11 +37,13 @@ task they are carried back as they are (their ``__init__`` does not survive pick
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import functools
+import io
 import itertools
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
@@ -56,7 +63,8 @@ from ..errors import (
 )
 from ..io._cells import check_instances, label_codes, numeric_scores
 from ..io._labels import normalize_name
-from ..io._limits import check_square_matrices
+from ..io._limits import check_square_matrices, input_limit_given, max_input_bytes
+from ..io._opening import bounded_gzip, bounded_lines
 from ._instance_source import InstanceSource
 from ._partial_sums import PartialSums, Summed
 
@@ -83,7 +91,10 @@ class _Carried(Exception):
 
     def error(self) -> ConsensusError:
         kind, message, attrs = self.args
-        err = kind.__new__(kind)
+        try:
+            err = kind.__new__(kind)
+        except TypeError:  # InputTooLargeError: MemoryError's __new__ refuses a subclass called so
+            err = Exception.__new__(kind)
         Exception.__init__(err, message)
         err.__dict__.update(attrs)
         return err
@@ -182,21 +193,67 @@ def _read(source: InstanceSource) -> tuple[Any, list[tuple[str, str]] | None]:
     files = source_files(data)
     from concurrent.futures import ThreadPoolExecutor
 
+    limits = _limits()
     with ThreadPoolExecutor(max_workers=min(16, len(files))) as pool:  # headers of remote files in parallel
-        list(pool.map(lambda f: _check_file(f[0], f[1], columns), files))
+        list(pool.map(lambda f: _check_file(f[0], f[1], columns, limits), files))
     frames = []
-    for (fmt, packed), run in itertools.groupby(files, key=lambda f: (f[1], f[0].lower().endswith(".gz"))):
+    for (fmt, packed), run in itertools.groupby(files, key=lambda f: (f[1], _packed(f[0]))):
         paths = [p for p, _ in run]
         if fmt == "parquet":
             frames.append(dd.read_parquet(paths, columns=columns))
+        elif packed:  # one partition per file, through the bounded reader (not Dask's unbounded one)
+            meta = pd.DataFrame({c: pd.Series(dtype=object) for c in columns})
+            frames.append(dd.from_map(_packed_csv, paths, meta=meta, sep=_SEPARATORS[fmt], columns=columns,
+                                      limits=limits))
         else:
-            options: dict[str, Any] = {"blocksize": None, "compression": "infer"} if packed else {}
             frames.append(dd.read_csv(
                 paths, sep=_SEPARATORS[fmt], usecols=columns, dtype={c: str for c in columns},
-                keep_default_na=False, na_filter=False, encoding="utf-8-sig", **options,
+                keep_default_na=False, na_filter=False, encoding="utf-8-sig",
             ))
     frame = frames[0] if len(frames) == 1 else dd.concat(frames)
     return frame[columns], files
+
+
+def _limits() -> tuple[int, bool]:
+    """The in-process readers' limits, as this process (the client) sets them: the most bytes a
+    compressed file may decompress to, and whether the user set it (no ratio check then)."""
+    return max_input_bytes(), input_limit_given()
+
+
+def _packed(path: str) -> bool:
+    return path.lower().endswith(".gz")
+
+
+@contextlib.contextmanager
+def _opened(path: str, limits: tuple[int, bool]) -> Iterator[io.TextIOWrapper]:
+    """A CSV/TSV file (local or fsspec URL) as text; a ``.gz`` one decompressed by the package's
+    bounded reader: at most ``limits[0]`` bytes, and no bomb unless ``limits[1]``."""
+    import fsspec
+
+    opened = fsspec.open(path, "rb")
+    with opened as raw:
+        binary: Any = raw
+        if _packed(path):
+            try:
+                size = int(opened.fs.size(opened.path))
+            except Exception:  # a filesystem that cannot tell: the ratio is then taken against 1 byte
+                size = 1
+            binary = bounded_gzip(raw, path, size, limits)
+        text = io.TextIOWrapper(binary, encoding="utf-8-sig", newline="")
+        try:
+            yield text
+        finally:
+            text.detach()  # the raw file is fsspec's to close
+            if binary is not raw:
+                binary.close()
+
+
+@_carry
+def _packed_csv(path: str, sep: str, columns: list[str], limits: tuple[int, bool]) -> pd.DataFrame:
+    """One compressed CSV/TSV file as one partition: the four columns, cells as text."""
+    with _opened(path, limits) as fh:
+        frame = pd.read_csv(fh, sep=sep, usecols=columns, dtype=str, keep_default_na=False, na_filter=False)
+    return frame[columns].astype(object)
 
 
 def _format_of(path: str) -> str | None:
@@ -279,8 +336,8 @@ def source_files(data: object) -> list[tuple[str, str]]:
     return out
 
 
-def _check_file(path: str, fmt: str, columns: Sequence[str]) -> None:
-    """Read the header (CSV) or schema (Parquet) of one file: every column must be there."""
+def _check_file(path: str, fmt: str, columns: Sequence[str], limits: tuple[int, bool]) -> None:
+    """Read the header (CSV, a bounded line) or schema (Parquet) of one file: every column must be there."""
     import fsspec
 
     names: list[str] | None
@@ -291,8 +348,9 @@ def _check_file(path: str, fmt: str, columns: Sequence[str]) -> None:
             with fsspec.open(path, "rb") as fh:
                 names = list(pq.ParquetFile(fh).schema_arrow.names)
         else:
-            with fsspec.open(path, "rt", compression="infer", encoding="utf-8-sig", newline="") as fh:
-                names = next((row for row in csv.reader(fh, delimiter=_SEPARATORS[fmt]) if row), None)
+            with _opened(path, limits) as fh:
+                names = next((row for row in csv.reader(bounded_lines(fh, path), delimiter=_SEPARATORS[fmt]) if row),
+                             None)
             if names is None:
                 raise LeaderboardError(f"file {path!r} is empty")
     except (ConsensusError, ImportError):
@@ -332,7 +390,8 @@ def _labels_of(part: pd.DataFrame, system: str, task: str) -> list[tuple[_LabelI
 
 
 @_carry
-def _file_labels(path: str, fmt: str, system: str, task: str) -> list[tuple[_LabelInfo, _LabelInfo]]:
+def _file_labels(path: str, fmt: str, system: str, task: str,
+                 limits: tuple[int, bool]) -> list[tuple[_LabelInfo, _LabelInfo]]:
     """The labels of one file, chunk by chunk (the system and task columns only)."""
     import fsspec
 
@@ -344,7 +403,7 @@ def _file_labels(path: str, fmt: str, system: str, task: str) -> list[tuple[_Lab
             for batch in pq.ParquetFile(fh).iter_batches(batch_size=_LABEL_ROWS, columns=[system, task]):
                 found += _labels_of(batch.to_pandas(), system, task)
         return found
-    with fsspec.open(path, "rt", compression="infer", encoding="utf-8-sig", newline="") as fh:
+    with _opened(path, limits) as fh:
         for chunk in pd.read_csv(fh, sep=_SEPARATORS[fmt], usecols=[system, task], dtype=str, keep_default_na=False,
                                  na_filter=False, chunksize=_LABEL_ROWS):
             found += _labels_of(chunk, system, task)
@@ -563,7 +622,8 @@ def dask_summed(source: InstanceSource, *, per_task: bool, scheduler: object = N
         parts = frame[[source.system, source.task]].to_delayed()
         pending = [dask.delayed(_labels_of)(p, source.system, source.task) for p in parts]
     else:  # file by file, in source_files order (not Dask's order of Parquet partitions)
-        pending = [dask.delayed(_file_labels)(p, fmt, source.system, source.task) for p, fmt in files]
+        limits = _limits()
+        pending = [dask.delayed(_file_labels)(p, fmt, source.system, source.task, limits) for p, fmt in files]
     found = [info for infos in _compute(*pending, scheduler=scheduler) for info in infos]
     systems = _merge_labels([f[0] for f in found])
     tasks = _merge_labels([f[1] for f in found])
