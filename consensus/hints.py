@@ -10,6 +10,7 @@ from __future__ import annotations
 import ast
 import re
 import shlex
+import unicodedata
 
 __all__ = ["CLI_FLAGS", "cli_text", "visible"]
 
@@ -118,14 +119,27 @@ def cli_text(message: str) -> str:
 #: Characters shown as escapes by :func:`visible`: C0 and C1 controls (a terminal escape sequence
 #: starts with one) and the bidirectional formatting characters (U+202E reverses what follows).
 _CONTROLS = re.compile(r"[\x00-\x08\x0e-\x1b\x7f-\x84\x86-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+#: Unicode categories also shown as escapes: the format characters (Cf: zero width space U+200B,
+#: soft hyphen U+00AD, U+FEFF, word joiner U+2060, zero width joiners, tag characters, the bidi
+#: ones) and the line and paragraph separators (Zl U+2028, Zp U+2029). Looked up in the running
+#: Python's Unicode database, so characters a later Unicode version adds are covered too.
+_INVISIBLE = frozenset({"Cf", "Zl", "Zp"})
+
+
+def _escape(ch: str) -> str:
+    code = ord(ch)
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"
 
 
 def visible(text: str) -> str:
-    """`text` with control and bidirectional formatting characters shown as escapes.
+    """`text` with control, bidirectional and other invisible formatting characters shown as escapes.
 
-    For what a person reads (terminal tables, markdown, error lines, CSV on a terminal): a
+    For what a person reads (terminal tables, markdown, HTML, error lines, CSV on a terminal): a
     terminal escape sequence or a U+202E (which reverses the rest of a line) is shown, not
-    obeyed. Data files keep names byte for byte. Tabs and line breaks are :func:`one_line`'s.
+    obeyed, and a name holding a zero width space (U+200B), a soft hyphen (U+00AD), a U+FEFF or
+    a line separator (U+2028) does not look like another name (every character of Unicode
+    category Cf, Zl or Zp). Data files keep names byte for byte. Tabs and line breaks are
+    :func:`one_line`'s.
 
     Parameters
     ----------
@@ -138,9 +152,13 @@ def visible(text: str) -> str:
 
     Examples
     --------
-    >>> print(visible("model-\u202eevil"), visible("\x1b[2Jclear"))
-    model-\\u202eevil \\x1b[2Jclear
+    >>> print(visible("model-\u202eevil"), visible("\x1b[2Jclear"), visible("gpt\u200b-4\u00ad"))
+    model-\\u202eevil \\x1b[2Jclear gpt\\u200b-4\\xad
     """
-    if not _CONTROLS.search(text):
+    if text.isprintable():  # C speed: no control, format or separator character at all
         return text
-    return _CONTROLS.sub(lambda m: f"\\x{ord(m.group()):02x}" if ord(m.group()) < 0x100 else f"\\u{ord(m.group()):04x}", text)
+    text = _CONTROLS.sub(lambda m: _escape(m.group()), text)
+    hidden = {ch for ch in set(text) if ch > "\x7f" and unicodedata.category(ch) in _INVISIBLE}
+    if not hidden:
+        return text
+    return re.sub("[" + "".join(map(re.escape, sorted(hidden))) + "]", lambda m: _escape(m.group()), text)

@@ -132,6 +132,56 @@ def test_control_and_bidi_characters_are_shown_where_a_person_reads(hostile_boar
     assert "\x1b" not in err and "'\\x1b[2Jkey'" in err
 
 
+
+#: Invisible characters a name can hold, as visible() shows them: zero width space, soft hyphen,
+#: byte-order mark, word joiner, a tag character (outside the BMP), line and paragraph separators.
+INVISIBLE = {"\u200b": "\\u200b", "\u00ad": "\\xad", "\ufeff": "\\ufeff", "\u2060": "\\u2060",
+             "\U000e0041": "\\U000e0041", "\u2028": "\\u2028", "\u2029": "\\u2029"}
+
+
+def test_invisible_characters_are_shown_where_a_person_reads(tmp_path, capsys, monkeypatch):
+    """'gpt\u200b-4' printed as 'gpt-4': a zero width space, a soft hyphen, a U+FEFF and the other
+    format characters (Unicode Cf) and the line/paragraph separators passed through visible()
+    unchanged (only C0/C1 controls and the bidi ones were escaped), so two names could look
+    alike. Tables, markdown, HTML, error lines and CSV on a terminal show them now; data files
+    keep them byte for byte. (A reader splits names at U+2028/U+2029, which are whitespace:
+    those two are checked in an error line and in the rendering functions.)"""
+    from consensus.hints import visible
+    from consensus.report.blocks import md_escape
+    from consensus.report.html import _esc
+    from consensus.results.base import one_line
+
+    for char, shown in INVISIBLE.items():
+        name = f"gpt{char}-4"
+        assert visible(name) == one_line(name) == f"gpt{shown}-4", char
+        assert char not in md_escape(name) and char not in _esc(name), char
+    inside = [c for c in INVISIBLE if not c.isspace()]
+    names = [f"m{char}x" for char in inside]
+    board = tmp_path / "invisible.csv"
+    board.write_text("system,t1,t2\n" + "".join(f"{n},{k},{(k + 2) % 5}\n" for k, n in enumerate(names)), encoding="utf-8")
+    assert cs.read_leaderboard(board).systems == tuple(names)  # data keeps them
+    for fmt in ("table", "markdown"):
+        assert main(["rank", str(board), "--rule", "borda", "--format", fmt]) == 0
+        out = capsys.readouterr().out
+        assert not any(c in out for c in INVISIBLE), (fmt, out)
+        assert all(f"m{INVISIBLE[c] if fmt == 'table' else INVISIBLE[c].replace(chr(92), chr(92) * 2)}x" in out
+                   for c in inside), out
+    page = tmp_path / "report.html"
+    assert main(["report", str(board), "-o", str(page), "--quiet"]) == 0
+    text = page.read_text(encoding="utf-8").split("<svg")[0]
+    assert not any(c in text for c in INVISIBLE) and "m\\u200bx" in text
+    target = tmp_path / "ranking.csv"
+    assert main(["rank", str(board), "--rule", "borda", "--format", "csv", "-o", str(target)]) == 0
+    assert all(n in target.read_text(encoding="utf-8") for n in names)
+    monkeypatch.setattr("sys.stdout.isatty", lambda: True)
+    assert main(["rank", str(board), "--rule", "borda", "--format", "csv"]) == 0
+    shown = capsys.readouterr().out
+    assert not any(c in shown for c in INVISIBLE) and "m\\u200bx" in shown
+    assert main(["prospective", str(board), "--option", "k\u2028e\u200by=1"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "k\\u2028e\\u200by" in err, err
+
+
 # ------------------------------------------------------------------ odd inputs and early errors
 def test_fifos_and_devices_as_input_are_named_as_such(tmp_path, capsys):
     import os

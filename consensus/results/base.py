@@ -326,15 +326,17 @@ def series(values: Any, index: Sequence[str], name: str | None = None) -> pd.Ser
 
 
 #: Line breaks, tabs and the other whitespace controls (with the blanks around them).
-_BREAKS = re.compile(r"[ ]*[\t\n\r\v\f\x1c-\x1f\x85\u2028\u2029]+[ ]*")
+_BREAKS = re.compile(r"[ ]*[\t\n\r\v\f\x1c-\x1f\x85]+[ ]*")  # U+2028/U+2029: escaped by visible()
 
 
 def one_line(text: Any) -> str:
     """`text` on one line: line breaks and tabs (with the spaces around them) become one space.
 
     Other control characters are shown as ``\\xNN`` escapes, and the bidirectional formatting
-    characters (U+202E, ...) as ``\\uNNNN``, so a name never breaks a table's alignment, a
-    report's lines or the direction of the text after it. Runs of ordinary spaces are kept.
+    characters (U+202E, ...), the other invisible ones (U+200B, U+00AD, U+FEFF) and the line and
+    paragraph separators U+2028/U+2029 as escapes (:func:`~consensus.hints.visible`), so a name
+    never breaks a table's alignment, a report's lines or the direction of the text after it, nor
+    passes for another name. Runs of ordinary spaces are kept.
 
     Parameters
     ----------
