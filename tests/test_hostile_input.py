@@ -390,6 +390,32 @@ def test_a_parquet_table_is_bounded_like_a_csv_one(tmp_path, monkeypatch):
         cs.read_leaderboard(path)
 
 
+@pytest.mark.parametrize("columns", [600, 2000])  # below and above column_getter's threshold (1,000 columns)
+def test_reading_a_wide_file_never_deep_copies_the_source_record(columns, tmp_path, monkeypatch):
+    """Reading 20 x 10,000 took 31 s: pandas deep-copies a frame's attrs on every column access,
+    and the Source kept there (a tuple of every column's file position) was copied whole each
+    time, n^2 integers for n columns. Source.__deepcopy__ returns itself (it is immutable); a
+    real copy goes through __reduce_ex__, counted here: none while reading, at either size."""
+    import numpy as np
+    import pandas as pd
+
+    from consensus.io._labels import Source
+
+    rng = np.random.default_rng(0)
+    path = tmp_path / "wide.csv"
+    pd.DataFrame(rng.random((20, columns)).round(4), columns=[f"task-{j}" for j in range(columns)],
+                 index=pd.Index([f"s{i}" for i in range(20)], name="system")).to_csv(path)
+    copies = []
+
+    def counted(self, protocol):
+        copies.append(1)
+        return object.__reduce_ex__(self, protocol)
+
+    monkeypatch.setattr(Source, "__reduce_ex__", counted, raising=False)
+    assert cs.read_leaderboard(path).n_tasks == columns
+    assert sum(copies) == 0, f"the Source was deep-copied {sum(copies)} times reading {columns} columns"
+
+
 def test_a_truncated_gzip_and_a_header_alone_are_errors_not_crashes(tmp_path, capsys):
     """Found by tests/test_fuzz_inputs.py: two gzip magic bytes alone ended in an internal error
     (EOFError), and a header without rows warned 'Mean of empty slice' from the column analysis."""
