@@ -165,6 +165,45 @@ def test_interrupted_outputs_leave_the_old_pair_and_no_temporaries(scores, tmp_p
     assert report.read_text() != "old report" and figure.read_bytes()[:4] == b"\x89PNG"
 
 
+def test_a_failing_second_rename_puts_the_first_output_back(scores, tmp_path, monkeypatch, capsys):
+    """--output and --plot were renamed one after the other: when the second rename failed, the
+    first output was already replaced (a new report beside the old figure). Each replaced file is
+    now kept as a hard link until both renames are done, and put back if the second fails; a new
+    file is removed. Only a file that cannot be put back is left replaced, and the error says so."""
+    pytest.importorskip("matplotlib")
+    report, figure = tmp_path / "report.txt", tmp_path / "figure.png"
+    figure.write_bytes(b"old figure")
+    real_replace = os.replace
+
+    def failing(src, dst, *, fail_restore=False):
+        if Path(dst) == figure and Path(src).name.startswith(".figure.png."):
+            raise OSError(13, "Permission denied")
+        if fail_restore and Path(src).name.endswith(".old"):
+            raise OSError(30, "Read-only file system")
+        return real_replace(src, dst)
+
+    monkeypatch.setattr(os, "replace", failing)
+    command = ["rank", str(scores), "--rule", "borda", "--output", str(report), "--plot", str(figure)]
+    for old in (None, "old report"):  # a new report is removed, an old one put back
+        if old is not None:
+            report.write_text(old)
+        assert main(command) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and f"cannot write --plot {str(figure)!r}: Permission denied" in err, err
+        assert (report.read_text() if old else report.exists()) == (old or False)
+        assert figure.read_bytes() == b"old figure"
+        assert sorted(p.name for p in tmp_path.iterdir()) == sorted(["figure.png", "scores.csv"] + (["report.txt"] if old else []))
+    monkeypatch.setattr(os, "replace", lambda src, dst: failing(src, dst, fail_restore=True))
+    assert main(command) == 2
+    err = capsys.readouterr().err
+    assert f"--output {str(report)!r} was already replaced and could not be put back" in err, err
+    assert report.read_text() != "old report" and sorted(p.name for p in tmp_path.iterdir()) == ["figure.png", "report.txt", "scores.csv"]
+    monkeypatch.setattr(os, "replace", real_replace)
+    assert main(command) == 0
+    assert report.read_text() != "old report" and figure.read_bytes()[:4] == b"\x89PNG"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["figure.png", "report.txt", "scores.csv"]  # no link left
+
+
 # ------------------------------------------------------------------ 4. JSON never holds inf or NaN
 
 

@@ -175,10 +175,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             error, code = "interrupted", 130
         except _Terminated:
             error, code = "terminated", 143
-        except (UsageError, ConsensusError, OSError, ImportError) as exc:
-            error = _message(exc)
+        except (UsageError, ConsensusError, OSError, ImportError) as exc:  # also from commit_outputs, after
+            error, code = _message(exc), EXIT_ERROR                      # the handler returned its code
         except MemoryError as exc:
-            error = _out_of_memory(exc)
+            error, code = _out_of_memory(exc), EXIT_ERROR
         except Exception as exc:  # a bug: still one line, with a way to see the traceback
             if interrupted.is_set():  # Ctrl-C surfacing through a solver callback as another error
                 error, code = "interrupted", 130

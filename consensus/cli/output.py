@@ -237,8 +237,37 @@ def _write(args: argparse.Namespace, option: str, path: Path | None, write: Call
     pending.files.append((_temporary(path, write, option), path, option))
 
 
+def _backup(target: Path) -> Path | None:
+    """A hard link to `target` beside it (hidden, a random name), or None when `target` does not
+    exist or the filesystem has no hard links."""
+    import os
+    import secrets
+
+    if not target.exists():
+        return None
+    for _ in range(3):
+        backup = target.with_name(f".{target.name}.{secrets.token_hex(6)}.old")
+        try:
+            os.link(target, backup)
+        except FileExistsError:
+            continue
+        except OSError:
+            return None
+        return backup
+    return None
+
+
 def commit_outputs(args: argparse.Namespace) -> None:
     """Rename every pending file over its target, then write the pending streams.
+
+    Two renames cannot be one atomic step, so when there are several files each target that
+    exists is first kept as a hard link beside it (``.NAME.xxxx.old``). If a later rename fails,
+    or Ctrl-C or SIGTERM arrives between two renames, the files already renamed are put back
+    (the old file from its link, a new file removed) before the error; the links are removed
+    in every case. An output can be left replaced only where it cannot be put back: a
+    filesystem without hard links (no link can be made; FAT, some network shares), or a folder
+    that stops accepting renames between two of them; the error then names that output. A kill
+    (SIGKILL) between the renames leaves the links beside the targets.
 
     Parameters
     ----------
@@ -248,26 +277,62 @@ def commit_outputs(args: argparse.Namespace) -> None:
     Raises
     ------
     UsageError
-        A rename failed (the files not yet renamed are discarded).
+        A rename failed (the files renamed before it put back, the others discarded).
     """
     import os
 
     pending = _pending(args)
     if pending is None:
         return
+    several = len(pending.files) > 1
+    backups = [_backup(_target(path)) if several else None for _, path, _ in pending.files]
+    done: list[tuple[Path, Path | None, bool, str, Path]] = []  # (target, backup, existed, option, path)
     try:
-        while pending.files:
-            tmp, path, option = pending.files[0]
-            try:
-                os.replace(tmp, _target(path))
-            except OSError as exc:
-                raise UsageError(f"cannot write {option} {str(path)!r}: {exc.strerror or exc}") from None
-            pending.files.pop(0)
+        try:
+            for (tmp, path, option), backup in zip(list(pending.files), backups):
+                target = _target(path)
+                existed = target.exists()
+                try:
+                    os.replace(tmp, target)
+                except OSError as exc:
+                    raise UsageError(f"cannot write {option} {str(path)!r}: {exc.strerror or exc}") from None
+                pending.files.pop(0)
+                done.append((target, backup, existed, option, path))
+        except BaseException as exc:  # a failed rename, Ctrl-C or SIGTERM: put back what was renamed
+            left = _put_back(done)
+            if left and isinstance(exc, UsageError):
+                raise UsageError(f"{exc}; {left} already replaced and could not be put back") from None
+            raise
         for write in pending.streams:
             write()
         pending.streams.clear()
     finally:
+        for backup in backups:
+            if backup is not None:
+                try:
+                    backup.unlink()
+                except OSError:
+                    pass
         discard_outputs(args)
+
+
+def _put_back(done: list[tuple[Path, Path | None, bool, str, Path]]) -> str:
+    """Undo renames, last first: the old file from its link, or a new file removed. Returns the
+    outputs that could not be put back (``"--output 'x'"``), or ``""``."""
+    import os
+
+    left = []
+    for target, backup, existed, option, path in reversed(done):
+        try:
+            if not existed:
+                target.unlink()
+            elif backup is not None:
+                os.replace(backup, target)
+            else:
+                raise OSError("no link to the old file")
+        except OSError:
+            left.append(f"{option} {str(path)!r} was")
+    return " and ".join(left)
 
 
 def discard_outputs(args: argparse.Namespace) -> None:
