@@ -60,8 +60,9 @@ _VALUE = (
     r"|-?\d+(?:\.\d+)?(?:e-?\d+)?|[A-Z][A-Z_]*"
 )
 _HINT = re.compile(rf"(?<![\w.-])({'|'.join(CLI_FLAGS)})=({_VALUE})")
-#: "unknown task 'x' in index_col; ..." (the reader's check of the system column, shared by the CLI)
-_CONTEXT = re.compile(r"\bin (index_col)(?=[;,.:]|$)")
+#: "unknown task 'x' in index_col; ...", "unknown task 'x' in tasks=; ..." (the readers' checks of the
+#: names an option gives, shared by the CLI)
+_CONTEXT = re.compile(r"\bin (index_col|tasks|exclude|keep_columns|lower_is_better|higher_is_better|metric)=?(?=[;,.:)]|$)")
 #: "(metric=)": where a choice came from, an option named alone
 _OPTION = re.compile(rf"\(({'|'.join(CLI_FLAGS)})=\)")
 

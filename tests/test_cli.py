@@ -405,7 +405,7 @@ def test_weights_and_groups_syntaxes(files, capsys):
         (["--weights", "t1=-1"], "weight of task 't1' is negative: -1.0; weights must be >= 0"),
         (["--groups", "g1"], "--groups: 'g1' is neither group=task,...;... nor an existing JSON file"),
         (["--groups", "g1=t1;g2=t1"], "task 't1' is in two groups: 'g1' and 'g2'"),
-        (["--lower-is-better", "t1x"], "unknown task 't1x' in lower_is_better; did you mean 't1'?"),
+        (["--lower-is-better", "t1x"], "unknown task 't1x' in --lower-is-better; did you mean 't1'?"),
         (["--long", "a,b"], "--long: expected 3 comma-separated column names (system,task,score), got 'a,b'"),
         (["--index-col", "nope"], "unknown task 'nope' in --index-col; known tasks: 'model', 't1', 't2', 't3', "
                                   "'t4', 't5'"),

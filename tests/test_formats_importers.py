@@ -201,7 +201,7 @@ def test_harness_runs_on_a_limit_subset_are_noted_and_flags_speak_cli(tmp_path):
     assert "mmlu" in runs[1].stdout.split("tasks: ")[1].splitlines()[0].split(", ")  # the group aggregate kept
     assert "(--metric)" in runs[1].stdout and "limit=100" in runs[1].stdout
     assert "tasks: STS22\n" in runs[2].stdout and "main_score averaged" not in runs[2].stdout  # one subset: no average
-    assert "--latest does not apply to --from mteb (its flags: --split, --subsets, --tasks, --revision" in runs[3].stderr
+    assert "--latest does not apply to --from mteb (its flags: --split, --subsets, --tasks, --exclude, --revision" in runs[3].stderr
     assert "--revision: expected MODEL=REVISION, got 'intfloat/e5-small-v2'" in runs[4].stderr
 
 
@@ -396,7 +396,7 @@ def test_helm_summary_tables_with_helms_own_directions_and_aggregates():
 
 
 def test_helm_summary_errors_name_the_group_table_or_column(tmp_path):
-    with pytest.raises(InvalidOptionError, match=r"no HELM group 'lite' .* its groups: 'core_scenarios', 'mmlu' \(group= / --table GROUP\)"):
+    with pytest.raises(InvalidOptionError, match=r"no HELM group 'lite' .* its groups: 'core_scenarios', 'mmlu'; pick one with group=\.\.\."):
         read_helm_summary(SUITE, group="lite")
     with pytest.raises(InvalidOptionError, match=r"no table 'robustness' in HELM group file 'core_scenarios.json'; its tables: 'accuracy'"):
         read_helm_summary(SUITE, table="robustness")
@@ -443,7 +443,7 @@ def test_helm_summary_through_the_command_line():
     assert json.loads(runs[0].stdout)["result"]["order"][0] == "Pythia (6.9B)"
     assert "HELM group 'mmlu' (as asked), table 'mmlu'" in runs[1].stdout and "lower is better: ECE (10-bin)" in runs[1].stdout
     assert runs[2].stderr.strip() == ("consensus: error: --split does not apply to --from helm-summary (its flags: --table, "
-                                      "--tasks, --higher-is-better, --lower-is-better)")
+                                      "--tasks, --exclude, --keep-columns, --higher-is-better, --lower-is-better)")
     assert "--table picks a HELM group table: it applies to --from helm-summary, not --from helm" in runs[3].stderr
     assert "--table: expected GROUP or GROUP/TABLE" in runs[4].stderr
 
@@ -650,7 +650,9 @@ def test_cli_from_takes_the_tables_reading_options_that_apply() -> None:
     doc = __import__("json").loads(res.stdout)["input"]
     assert doc["tasks"] == tasks[1:] and doc["groups"] == {"g": [tasks[1]]}
     res = _consensus("analyze", harness, "--from", "harness", *metrics, "--keep-columns", "all")
-    assert res.returncode == 2 and "nothing is set aside" in res.stderr and res.stderr.count("\n") == 1
+    assert res.returncode == 2 and "come back with --include-groups" in res.stderr and res.stderr.count("\n") == 1
+    res = _consensus("inspect", "tests/data/formats/mteb/results", "--from", "mteb", "--keep-columns", "all")
+    assert res.returncode == 2 and "nothing is set aside" in res.stderr
 
 
 def test_a_preference_list_falls_back_to_a_tasks_only_metric(tmp_path):
@@ -666,3 +668,82 @@ def test_a_preference_list_falls_back_to_a_tasks_only_metric(tmp_path):
     assert any("'f1,none' (its only metric: none of the preferred metrics)" in n and "squadish" in n for n in lb.notes)
     with pytest.raises(LeaderboardError, match="squadish"):  # one name the task lacks: an error, as before
         read_harness_results(tmp_path, metric="acc")
+
+
+def _harness_with_infinity(root: Path, *, every: bool) -> Path:
+    """Three models; task 'bad' is Infinity for one model (or for every model)."""
+    for k, model in enumerate(("org__a", "org__b", "org__c")):
+        folder = root / model
+        folder.mkdir(parents=True)
+        bad = math.inf if every or k == 0 else 0.3 + k / 10
+        results = {"arc": {"alias": "arc", "acc,none": 0.5 + k / 10}, "hs": {"alias": "hs", "acc,none": 0.7 - k / 10},
+                   "bad": {"alias": "bad", "acc,none": bad}}
+        (folder / f"results_{STAMP}.json").write_text(json.dumps({"results": results, "model_name": model}))
+    return root
+
+
+def test_infinite_scores_are_missing_with_a_note_and_exclude_drops_the_task(tmp_path):
+    """An Infinity in lm-eval results (a failed perplexity) is a missing score with a note, as in a
+    score table; a task infinite for every model is an error naming --exclude, which drops it."""
+    some = _harness_with_infinity(tmp_path / "some", every=False)
+    assert "Infinity" in next(some.glob("org__a/results_*.json")).read_text()  # what json.dumps writes
+    lb = read_harness_results(some)
+    assert lb.tasks == ("arc", "hs", "bad") and math.isnan(lb.scores.loc["org__a", "bad"])
+    said = note_with(lb.notes, "infinite scores as missing")
+    assert "task 'bad': 'org__a'" in said and "exclude=['bad']" in said
+    assert read_harness_results(some, exclude=["bad"]).tasks == ("arc", "hs")
+    every = _harness_with_infinity(tmp_path / "every", every=True)
+    with pytest.raises(LeaderboardError, match=r"task\(s\) 'bad' have no score \(infinite or null for every system\); "
+                                               r"pass exclude=\['bad'\]"):
+        read_harness_results(every)
+    dropped = read_harness_results(every, exclude=["bad"])
+    assert dropped.tasks == ("arc", "hs") and note_with(dropped.notes, "left out task(s) (exclude=): 'bad'")
+    with pytest.raises(UnknownTaskError, match="'bda' in exclude="):
+        read_harness_results(every, exclude=["bda"])
+    runs = run_cli_many([
+        ["inspect", str(some), "--from", "harness"],
+        ["inspect", str(every), "--from", "harness"],
+        ["kemeny", str(every), "--from", "harness", "--exclude", "bad", "--format", "json"],
+        ["inspect", str(every), "--from", "harness", "--tasks", "nope"],
+    ])
+    assert [r.returncode for r in runs] == [0, 2, 0, 2], [r.stderr for r in runs]
+    assert "task 'bad': 'org__a'; pass --exclude bad to leave the task(s) out instead" in runs[0].stdout
+    assert "pass --exclude bad to leave it out" in runs[1].stderr and "drop_empty" not in runs[1].stderr
+    assert json.loads(runs[2].stdout)["input"]["tasks"] == ["arc", "hs"]
+    assert "unknown task 'nope' in --tasks;" in runs[3].stderr
+    # every task skipped: the error says why, in flags
+    res = run_cli("inspect", str(every), "--from", "harness", "--tasks", "arc", "--exclude", "arc")
+    assert res.returncode == 2 and "no result is left to read: every task was skipped (skipped task(s) not in --tasks" in res.stderr
+    assert "tasks=" not in res.stderr
+
+
+def test_helm_summary_brings_back_what_it_sets_aside_when_asked():
+    """The mean win rate HELM computes is set aside, with the option that reads it: keep_columns=
+    (--keep-columns), or tasks= naming it; its direction is HELM's."""
+    lb = read_helm_summary(SUITE)
+    said = note_with(lb.notes, "aggregate column(s)")
+    assert "pass keep_columns=['Mean win rate'] to read them as tasks" in said
+    kept = read_helm_summary(SUITE, keep_columns=["Mean win rate"])
+    assert kept.tasks[0] == "Mean win rate" and kept.n_tasks == 5 and not kept.lower_is_better
+    assert note_with(kept.notes, "read column(s) HELM sets aside as tasks, as asked: 'Mean win rate'")
+    assert read_helm_summary(SUITE, keep_columns=True).tasks == kept.tasks
+    assert read_helm_summary(SUITE, tasks=["Mean win rate", "MMLU - EM"]).tasks == ("Mean win rate", "MMLU - EM")
+    assert read_helm_summary(SUITE, exclude=["IMDB - EM"]).tasks == ("MMLU - EM", "NarrativeQA - F1", "GSM8K - EM")
+    with pytest.raises(UnknownTaskError, match="in keep_columns="):
+        read_helm_summary(SUITE, keep_columns=["Mean win rat"])
+    with pytest.raises(MetricDirectionError):  # a count HELM never compares: no direction unless given
+        read_helm_summary(GROUPS / "mmlu.json", tasks=["# eval"])
+    with pytest.warns(cs.DegenerateTaskWarning):  # every model is evaluated on the same number of items
+        counts = read_helm_summary(GROUPS / "mmlu.json", tasks=["# eval", "EM"], higher_is_better=["# eval"])
+    assert counts.tasks == ("EM", "# eval")  # in the order of the header
+    runs = run_cli_many([
+        ["inspect", str(SUITE), "--from", "helm-summary"],
+        ["inspect", str(SUITE), "--from", "helm-summary", "--keep-columns", "Mean win rate"],
+        ["inspect", str(SUITE), "--from", "helm-summary", "--tasks", "Mean win rate,MMLU - EM"],
+        ["inspect", str(SUITE), "--from", "helm-summary", "--table", "nope"],
+    ])
+    assert [r.returncode for r in runs] == [0, 0, 0, 2], [r.stderr for r in runs]
+    assert "pass --keep-columns 'Mean win rate' to read them as tasks" in runs[0].stdout
+    assert "pick one with --table GROUP/TABLE)" in runs[0].stdout and "/ --table" not in runs[0].stdout
+    assert "tasks: Mean win rate, MMLU - EM, " in runs[1].stdout and "tasks: Mean win rate, MMLU - EM\n" in runs[2].stdout
+    assert runs[3].stderr.endswith("pick one with --table GROUP\n") and "group=" not in runs[3].stderr

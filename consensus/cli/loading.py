@@ -55,7 +55,8 @@ FROM_FILE_NAME = "@file"
 #: An importer's option -> the flag that sets it.
 _FLAG_OF = {"metric": "--metric", "split": "--split", "group": "--table", "table": "--table", "tasks": "--tasks",
             "subsets": "--subsets", "revision": "--revision", "include_groups": "--include-groups", "latest": "--latest",
-            "higher_is_better": "--higher-is-better", "lower_is_better": "--lower-is-better"}
+            "higher_is_better": "--higher-is-better", "lower_is_better": "--lower-is-better", "exclude": "--exclude",
+            "keep_columns": "--keep-columns"}
 
 
 def _revisions(values: list[str] | None) -> dict[str, str] | None:
@@ -72,7 +73,8 @@ def _revisions(values: list[str] | None) -> dict[str, str] | None:
         out[model.strip()] = rev.strip()
     return out
 
-#: Reading options that only apply to score tables, not to ``--from`` (another tool's files).
+#: Reading options that only apply to score tables, not to ``--from`` (another tool's files);
+#: ``--keep-columns`` applies to the importers that set columns aside (they take ``keep_columns``).
 _TABLE_ONLY = ("input_format", "sep", "orient", "index_col", "long", "instances", "split_composite", "dedupe",
                "keep_columns", "drop_empty", "no_infer")
 
@@ -99,13 +101,23 @@ def _read_tool_output(args: argparse.Namespace) -> tuple[Any, list[str]]:
     from ..formats import format_options, read_format
     from ..io._readers import apply_reading_options
 
-    given = [name for name in _TABLE_ONLY if getattr(args, name, None) not in (None, False, [])]
+    accepted = format_options(args.from_format)
+    given = [name for name in _TABLE_ONLY if getattr(args, name, None) not in (None, False, [])
+             and not (name == "keep_columns" and name in accepted)]
     if given:
         flags = ", ".join("--" + name.replace("_", "-") for name in given)
-        why = " (an importer reads each metric it is told to as a task: nothing is set aside)" if {
-            "keep_columns", "no_infer"} & set(given) else ""
+        why = ""
+        if {"keep_columns", "no_infer"} & set(given):
+            why = (" (group aggregates come back with --include-groups)" if "include_groups" in accepted else
+                   " (an importer reads each metric it is told to as a task: nothing is set aside)")
         raise UsageError(f"--from {args.from_format} reads the tool's own files: {flags} do not apply{why}")
     options: dict[str, Any] = {"split": args.split} if args.split is not None else {}
+    keep = getattr(args, "keep_columns", None)
+    if keep is not None:
+        options["keep_columns"] = True if keep.strip().lower() == "all" else split_names(keep)
+    exclude = _names(args.exclude)
+    if exclude and "exclude" in accepted:  # left out before the importer reads the values (an infinite task)
+        options["exclude"] = exclude
     if getattr(args, "table", None) is not None:
         if args.from_format != "helm-summary":
             raise UsageError(f"--table picks a HELM group table: it applies to --from helm-summary, not --from {args.from_format}")
@@ -125,7 +137,6 @@ def _read_tool_output(args: argparse.Namespace) -> tuple[Any, list[str]]:
             raise UsageError("--weights with --from harness-samples: instance files carry no task weights here; "
                              "read them with consensus.formats.read_harness_samples and weight the leaderboard")
         options["notes"] = notes
-    accepted = format_options(args.from_format)
     for name in options:
         if name not in accepted and name != "notes":
             own_flags = dict.fromkeys(_FLAG_OF[a] for a in accepted if a in _FLAG_OF)
@@ -133,7 +144,8 @@ def _read_tool_output(args: argparse.Namespace) -> tuple[Any, list[str]]:
                              f"{', '.join(own_flags)})")
     data = read_format(args.file, args.from_format, **options)
     if is_leaderboard(data):  # the table's reading options that apply to what was read (--tasks went to the importer)
-        reading: dict[str, Any] = {"weights": parse_weights(args.weights), "groups": parse_groups(args.groups), "exclude": _names(args.exclude)}
+        reading: dict[str, Any] = {"weights": parse_weights(args.weights), "groups": parse_groups(args.groups),
+                                   "exclude": [] if "exclude" in options else exclude}
         data = apply_reading_options(data, **reading) if any(reading.values()) else data
         notes = list(data.notes)
     elif args.exclude or args.groups:

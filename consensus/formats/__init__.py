@@ -140,7 +140,7 @@ def format_options(kind: str) -> list[str]:
     Examples
     --------
     >>> format_options("helm-summary")
-    ['group', 'table', 'tasks', 'higher_is_better', 'lower_is_better']
+    ['group', 'table', 'tasks', 'exclude', 'keep_columns', 'higher_is_better', 'lower_is_better']
     """
     import inspect
 

@@ -167,6 +167,7 @@ def read_harness_results(
     *,
     metric: MetricSpec = None,
     tasks: Iterable[str] | None = None,
+    exclude: Iterable[str] = (),
     include_groups: bool = False,
     latest: bool = False,
     higher_is_better: Iterable[str] = (),
@@ -187,6 +188,9 @@ def read_harness_results(
         is an error listing them.
     tasks : list of str, optional
         Read only these tasks (the others are skipped, with a note).
+    exclude : list of str, optional
+        Leave out these tasks (with a note), before metrics are chosen and values read: a
+        task whose scores are infinite or null for every model can be dropped this way.
     include_groups : bool, default=False
         Keep group aggregates (``mmlu`` over its subtasks, from ``group_subtasks`` /
         ``groups``). By default they are excluded, with a note, so that a subtask does not
@@ -305,7 +309,7 @@ def read_harness_results(
                      + (f", and not comparable with the {rest} model(s) run on every item" if rest else ""))
     kept = _keep_latest(entries, latest, lambda e: (e.system, e.task), notes)
     return entries_to_leaderboard(kept, metric=metric, higher_is_better=higher_is_better,
-                                  lower_is_better=lower_is_better, notes=notes, hint=_LATEST_HINT)
+                                  lower_is_better=lower_is_better, notes=notes, hint=_LATEST_HINT, exclude=exclude)
 
 
 def _limit_of(data: Mapping[str, Any]) -> str:

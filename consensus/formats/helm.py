@@ -220,6 +220,7 @@ def read_helm(
     metric: MetricSpec = None,
     split: str | None = None,
     tasks: Iterable[str] | None = None,
+    exclude: Iterable[str] = (),
     higher_is_better: Iterable[str] = (),
     lower_is_better: Iterable[str] = (),
 ) -> Leaderboard:
@@ -242,6 +243,9 @@ def read_helm(
         ``"test"``.
     tasks : list of str, optional
         Read only these tasks (the others are skipped, with a note).
+    exclude : list of str, optional
+        Leave out these tasks (with a note), before metrics are chosen and values read: a
+        task whose scores are infinite or null for every model can be dropped this way.
     higher_is_better, lower_is_better : list of str
         Directions of metrics (or tasks) that
         :func:`~consensus.formats.metrics.metric_direction` does not know.
@@ -328,5 +332,5 @@ def read_helm(
         notes.append(f"excluded {' and '.join(x for x in left_out if x)}: scores are the means over the unperturbed "
                      "instances of the whole split")
     return entries_to_leaderboard(entries, metric=metric, higher_is_better=higher_is_better,
-                                  lower_is_better=lower_is_better, notes=notes,
+                                  lower_is_better=lower_is_better, notes=notes, exclude=exclude,
                                   hint="each model should have one run per scenario and arguments")

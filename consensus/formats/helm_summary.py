@@ -20,6 +20,8 @@ declares decides the rest, each stated in a note:
   (``Mean win rate``, ``Mean score``): excluded;
 - a column whose ``lower_is_better`` is absent (HELM: "comparisons are not meaningful", e.g.
   ``# eval``, ``# train``, truncation counts) is not a score: excluded;
+- either comes back as a task when the user asks (``keep_columns=``, or ``tasks=`` naming it),
+  with HELM's direction where the header gives one;
 - the direction of every other column is HELM's ``lower_is_better`` (inference time,
   calibration error, toxicity and bias metrics are lower-is-better there);
 - a cell without a ``value`` ("No matching runs") is a missing score.
@@ -120,8 +122,8 @@ def _pick_table(tables: list[dict[str, Any]], table: str | None, f: Path) -> tup
     for t, label in zip(tables, labels):
         if table in (t.get("name"), t.get("title"), label):
             return t, label
-    raise InvalidOptionError(f"no table {table!r} in HELM group file {f.name!r}; its tables: {shortlist(labels, 8)} "
-                             "(table= / --table GROUP/TABLE)")
+    raise InvalidOptionError(f"no table {table!r} in HELM group file {f.name!r}; its tables: {shortlist(labels, 8)}; "
+                             "pick one with table=...")
 
 
 def _cell_text(cell: Any) -> str:
@@ -135,6 +137,8 @@ def read_helm_summary(
     group: str | None = None,
     table: str | None = None,
     tasks: Iterable[str] | None = None,
+    exclude: Iterable[str] = (),
+    keep_columns: Iterable[str] | bool | None = None,
     higher_is_better: Iterable[str] = (),
     lower_is_better: Iterable[str] = (),
 ) -> Leaderboard:
@@ -154,7 +158,14 @@ def read_helm_summary(
         The table of the group, by ``name`` or ``title`` (``"accuracy"``, ``"Efficiency"``).
         Default: the group's first table.
     tasks : list of str, optional
-        Read only these columns (headers).
+        Read only these columns (headers); a column HELM sets aside (an aggregate such as
+        ``Mean win rate``, a count) named here is read as a task.
+    exclude : list of str, optional
+        Leave out these columns (with a note), before values are read.
+    keep_columns : list of str or True, optional
+        Columns HELM sets aside (aggregates, counts) to read as tasks all the same; True: all
+        of them. The direction is HELM's ``lower_is_better`` where the header gives one, else
+        `higher_is_better` / `lower_is_better` must give it.
     higher_is_better, lower_is_better : list of str
         Columns (or HELM metric names, e.g. ``"EM"``) whose direction overrides HELM's.
 
@@ -172,7 +183,7 @@ def read_helm_summary(
     InvalidOptionError
         `group` or `table` names one the files do not have (the message lists them).
     UnknownTaskError
-        `tasks` names a column the table does not have.
+        `tasks`, `exclude` or `keep_columns` name a column the table does not have.
     LeaderboardError
         `path` holds no group file, or several groups and `group` is not given; the table
         has no score column or fewer than 2 models.
@@ -208,12 +219,12 @@ def read_helm_summary(
             group = DEFAULT_GROUP
         else:
             raise LeaderboardError(f"{str(path)!r} holds {len(groups)} HELM groups ({shortlist(groups, 8)}): "
-                                   "pick one with group=... (--table GROUP on the command line)")
+                                   "pick one with group=...")
         chosen = "the only group" if len(groups) == 1 else "the default"
     else:
         if group not in groups:
-            raise InvalidOptionError(f"no HELM group {group!r} in {str(path)!r}; its groups: {shortlist(groups, 8)} "
-                                     "(group= / --table GROUP)")
+            raise InvalidOptionError(f"no HELM group {group!r} in {str(path)!r}; its groups: {shortlist(groups, 8)}; "
+                                     "pick one with group=...")
         chosen = "as asked"
     f = groups[group]
     data = load_json(f)
@@ -223,7 +234,7 @@ def read_helm_summary(
     notes.append((f"HELM table {label!r} (the file {f.name!r} holds it alone)" if isinstance(data, dict) else
                   f"HELM group {group!r} ({chosen}), table {label!r}")
                  + (f" ({'the first ' if table is None else ''}of {len(tables)}; the others: {shortlist(others, 4)}; "
-                    "pick one with table=... / --table GROUP/TABLE)" if others else ""))
+                    "pick one with table=...)" if others else ""))
     header = picked["header"]
     names = [_cell_text(h) for h in header]
     if len(header) < 2 or any(not n for n in names):
@@ -232,27 +243,37 @@ def read_helm_summary(
     repeated = sorted({n for n in names if names.count(n) > 1})
     if repeated:
         raise FormatError(f, f"table {label!r}: column(s) {shortlist(repeated)} appear twice", field="header")
-    kept, aggregates, not_comparable = [], [], []
+    keep_all = keep_columns is True
+    keep = [] if keep_columns is None or isinstance(keep_columns, bool) else check_names(keep_columns, "keep_columns")
+    for option, given in (("tasks=", wanted or []), ("keep_columns=", keep)):
+        for name in given:
+            if name not in names[1:]:
+                raise UnknownTaskError(name, names[1:], option)
+    asked = set(keep) | set(wanted or ())
+    kept: list[tuple[int, str, dict[str, bool]]] = []
+    aggregates: list[str] = []
+    not_comparable: list[str] = []
+    brought: list[str] = []
     for j, h in enumerate(header[1:], start=1):
         meta = h.get("metadata") if isinstance(h.get("metadata"), dict) else {}
-        if not meta.get("run_group"):
-            aggregates.append(names[j])
-        elif h.get("lower_is_better") is None:
-            not_comparable.append(names[j])
-        elif wanted is None or names[j] in wanted:
-            kept.append((j, str(meta.get("metric") or names[j]), bool(h["lower_is_better"])))
+        set_aside = "aggregate" if not meta.get("run_group") else "count" if h.get("lower_is_better") is None else ""
+        if set_aside and not (keep_all or names[j] in asked):
+            (aggregates if set_aside == "aggregate" else not_comparable).append(names[j])
+            continue
+        if wanted is None or names[j] in wanted:
+            metric = str(meta.get("metric") or names[j])
+            lower = h.get("lower_is_better")
+            kept.append((j, metric, {} if lower is None else {normalize_metric(metric): not lower}))
+            if set_aside:
+                brought.append(names[j])
     if aggregates:
-        notes.append(f"excluded HELM's aggregate column(s), computed from the others: {shortlist(aggregates, 4)}")
+        notes.append(f"excluded HELM's aggregate column(s), computed from the others: {shortlist(aggregates, 4)}; "
+                     f"pass {_keep_hint(aggregates)} to read them as tasks")
     if not_comparable:
         notes.append(f"excluded {len(not_comparable)} column(s) HELM marks as not comparable (no lower_is_better; counts, "
                      f"not scores): {shortlist(not_comparable, 4)}")
-    if wanted is not None:
-        for name in wanted:
-            if name not in names[1:]:
-                raise UnknownTaskError(name, names[1:], "tasks=")
-            if name in aggregates or name in not_comparable:
-                raise LeaderboardError(f"column {name!r} of table {label!r} is not a score HELM compares (see the notes "
-                                       "of the table read without tasks=)")
+    if brought:
+        notes.append(f"read column(s) HELM sets aside as tasks, as asked: {shortlist(brought, 4)}")
     if not kept:
         raise LeaderboardError(f"table {label!r} of HELM group {group!r} has no score column (only "
                                f"{shortlist(names[1:], 4)}); pick another table with table=...")
@@ -268,9 +289,15 @@ def read_helm_summary(
         if model in seen:
             raise FormatError(f, f"table {label!r}: model {model!r} is in rows {seen[model]} and {r}", field="rows")
         seen[model] = r
-        for j, metric, lower in kept:
+        for j, metric, declared in kept:
             cell = row[j] if isinstance(row[j], dict) else {}
             entries.append(ResultEntry(model, names[j], {metric: cell.get("value")}, f"{f.name} row {r}",
-                                       declared={normalize_metric(metric): not lower}))
+                                       declared=declared))
     return entries_to_leaderboard(entries, higher_is_better=higher_is_better, lower_is_better=lower_is_better,
-                                  notes=notes, hint="a HELM table has one row per model")
+                                  notes=notes, hint="a HELM table has one row per model", exclude=exclude)
+
+
+def _keep_hint(columns: list[str]) -> str:
+    """``keep_columns=[...]`` naming `columns` (a few), else with a placeholder."""
+    return f"keep_columns={columns!r}" if len(columns) <= 3 else "keep_columns=..."
+

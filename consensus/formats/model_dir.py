@@ -146,6 +146,7 @@ def read_model_dir(
     metric: str | None = None,
     higher_is_better: Iterable[str] = (),
     lower_is_better: Iterable[str] = (),
+    exclude: Iterable[str] = (),
     task_column: str = "task",
     score_column: str = "score",
     sep: str | None = None,
@@ -163,6 +164,9 @@ def read_model_dir(
         metric (:func:`~consensus.formats.metrics.metric_direction`).
     higher_is_better, lower_is_better : list of str
         Tasks whose direction is given.
+    exclude : list of str, optional
+        Leave out these tasks (with a note), before metrics are chosen and values read: a
+        task whose scores are infinite or null for every model can be dropped this way.
     task_column, score_column : str
         See :func:`read_model_file`.
     sep : str, optional
@@ -238,4 +242,4 @@ def read_model_dir(
         tasks = list(dict.fromkeys(e.task for e in entries if e.task not in given and not metric_direction(e.task)))
         notes.append(f"metric={metric!r} given: the metric of {len(tasks)} task(s)")
     return entries_to_leaderboard(entries, higher_is_better=higher_is_better, lower_is_better=lower_is_better,
-                                  notes=notes, hint="name each model's file once")
+                                  notes=notes, hint="name each model's file once", exclude=exclude)

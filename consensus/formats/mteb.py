@@ -220,6 +220,7 @@ def read_mteb(
     split: str | Sequence[str] = "test",
     subsets: Iterable[str] | None = None,
     tasks: Iterable[str] | None = None,
+    exclude: Iterable[str] = (),
     revision: Mapping[str, str] | None = None,
     higher_is_better: Iterable[str] = (),
     lower_is_better: Iterable[str] = (),
@@ -243,6 +244,9 @@ def read_mteb(
         subsets averaged.
     tasks : list of str, optional
         Read only these tasks.
+    exclude : list of str, optional
+        Leave out these tasks (with a note), before metrics are chosen and values read: a
+        task whose scores are infinite or null for every model can be dropped this way.
     revision : Mapping, optional
         Model -> revision directory to read, for models with results for several revisions.
     higher_is_better, lower_is_better : list of str
@@ -368,5 +372,5 @@ def read_mteb(
         shown = ", ".join(f"{t} ({len(n)})" for t, n in list(multi.items())[:4]) + (", ..." if len(multi) > 4 else "")
         notes.append(f"main_score averaged over hf_subsets, unweighted as mteb's TaskResult.get_score: {shown}")
     return entries_to_leaderboard(entries, metric="main_score", higher_is_better=higher_is_better,
-                                  lower_is_better=lower_is_better, notes=notes,
+                                  lower_is_better=lower_is_better, notes=notes, exclude=exclude,
                                   hint="keep one file per task in each model's revision directory")

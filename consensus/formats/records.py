@@ -7,8 +7,11 @@ importer shares:
 - picks the metric of each task (:func:`choose_metrics`): the user's ``metric=``, the tool's
   own default, or the only metric there is; the same metric for every system of a task;
 - refuses a (system, task) given twice, naming both files;
+- leaves out the tasks the user excludes (``exclude=``), before anything else is checked;
 - reads the chosen values: a number is a score, a JSON ``null`` (or NaN) a missing score stated
-  in a note, anything else an error naming the file and field;
+  in a note, an infinite value (``Infinity``, a failed perplexity) a missing score too, stated
+  in its own note (the missing-score policy decides, as for a score table), anything else an
+  error naming the file and field;
 - sets each task's direction (:func:`consensus.formats.metrics.direction_of`) and refuses, in
   one error, every metric whose direction is unknown;
 - builds the :class:`~consensus.Leaderboard` and adds the notes.
@@ -327,6 +330,7 @@ def entries_to_leaderboard(
     lower_is_better: Iterable[str] = (),
     notes: Sequence[str] = (),
     hint: str = "",
+    exclude: Iterable[str] = (),
 ) -> Leaderboard:
     """One leaderboard from result entries (see the module docs for what is checked).
 
@@ -342,12 +346,16 @@ def entries_to_leaderboard(
         The importer's own notes, kept first.
     hint : str, default=""
         How to fix a duplicate (system, task), for :class:`DuplicateResultError`.
+    exclude : iterable of str, default ()
+        Tasks left out (with a note) before metrics are chosen and values read: a task whose
+        values cannot be read (no score for any system, no metric) can be dropped this way.
 
     Returns
     -------
     Leaderboard
         Systems x tasks, lower-is-better tasks marked, `notes` plus the metric choices,
-        missing values and directions in :attr:`~consensus.Leaderboard.notes`.
+        missing and infinite values (read as missing) and directions in
+        :attr:`~consensus.Leaderboard.notes`.
 
     Raises
     ------
@@ -359,16 +367,28 @@ def entries_to_leaderboard(
         Some tasks' metrics have no known direction (all listed).
     InvalidOptionError
         `higher_is_better` and `lower_is_better` both name something, or are not lists.
+    UnknownTaskError
+        `exclude` names a task no entry has.
     LeaderboardError
-        The scores do not form a leaderboard (fewer than 2 systems, a system without scores).
+        The scores do not form a leaderboard (fewer than 2 systems, a system without scores,
+        a task without a score for any system: the message names ``exclude=``).
     """
     higher = check_names(higher_is_better, "higher_is_better")
     lower = check_names(lower_is_better, "lower_is_better")
+    left_out = check_names(exclude, "exclude")
     both = sorted(set(higher) & set(lower))
     if both:
         raise InvalidOptionError(f"{shortlist(both)} named in both higher_is_better and lower_is_better")
+    notes = list(notes)
+    if left_out:
+        known = list(dict.fromkeys(e.task for e in entries))
+        for name in left_out:
+            if name not in known:
+                raise UnknownTaskError(name, known, "exclude=")
+        entries = [e for e in entries if e.task not in set(left_out)]
+        notes.append(f"left out task(s) (exclude=): {shortlist(left_out, 5)}")
     if not entries:
-        raise LeaderboardError("no result is left to read (every task was skipped: see tasks= and include_groups=)")
+        raise LeaderboardError(_nothing_left(notes))
     seen: dict[tuple[str, str], str] = {}
     for e in entries:
         if (e.system, e.task) in seen:
@@ -377,12 +397,17 @@ def entries_to_leaderboard(
     chosen, out_notes = choose_metrics(entries, metric)
     cells: dict[str, dict[str, float]] = {}
     missing: list[str] = []
+    infinite: dict[str, list[str]] = {}
     for e in entries:
         value = number_or_none(e.values[chosen[e.task]], e.path, chosen[e.task])
         if value is None:
             missing.append(f"{e.system}/{e.task} ({e.path})")
+        elif math.isinf(value):  # a failed perplexity, a division by zero: measures nothing
+            infinite.setdefault(e.task, []).append(e.system)
+            value = None
         cells.setdefault(e.system, {})[e.task] = math.nan if value is None else value
     tasks = list(dict.fromkeys(e.task for e in entries))
+    _check_scored(tasks, cells, infinite)
     for name in higher + lower:
         if not any(name == t or (chosen[t] and normalize_metric(name) == normalize_metric(chosen[t])) for t in tasks):
             raise UnknownTaskError(name, tasks + sorted({split_filter(m)[0] for m in chosen.values()}),
@@ -407,10 +432,34 @@ def entries_to_leaderboard(
         raise MetricDirectionError(metrics, "task(s) " + shortlist([t for t, _ in unknown]))
     if missing:
         out_notes.append(f"{len(missing)} result(s) hold no value (null), kept as missing scores: {shortlist(missing, 5)}")
+    if infinite:
+        where = "; ".join(f"task {t!r}: {shortlist(s, 3)}" for t, s in list(infinite.items())[:5])
+        more = f"; and {len(infinite) - 5} more tasks" if len(infinite) > 5 else ""
+        drop = f"exclude={list(infinite)!r}" if len(infinite) <= 5 else "exclude=..."
+        out_notes.append(f"read infinite scores as missing (the missing-score policy decides): {where}{more}; "
+                         f"pass {drop} to leave the task(s) out instead")
     parts = [f"{shortlist(ts, 4)} {way} is better (given)" if src == "given" else
              f"{m} {way} is better ({src}; {len(ts)} task(s))" for (m, way, src), ts in sources.items()]
     out_notes.append("directions: " + "; ".join(parts))
     frame = pd.DataFrame.from_dict(cells, orient="index").reindex(columns=tasks)
     # every task and its direction come from the tool's own records (stated in the notes above): nothing inferred
     lb = Leaderboard.from_frame(frame, lower_is_better=[t for t in tasks if directions[t] == "lower"], infer=False)
-    return lb.with_notes(list(notes) + out_notes)
+    return lb.with_notes(notes + out_notes)
+
+
+def _nothing_left(notes: Sequence[str]) -> str:
+    """The error when every task was skipped: why, from the importer's notes (cut to fit a line)."""
+    said = "; ".join(notes)
+    if len(said) > 200:
+        said = said[:197] + "..."
+    return "no result is left to read: every task was skipped" + (f" ({said})" if said else "")
+
+
+def _check_scored(tasks: Sequence[str], cells: Mapping[str, Mapping[str, float]], infinite: Mapping[str, list[str]]) -> None:
+    """A task with no score for any system (every value null or infinite): an error naming ``exclude=``."""
+    empty = [t for t in tasks if all(math.isnan(row.get(t, math.nan)) for row in cells.values())]
+    if not empty:
+        return
+    why = "infinite or null for every system" if any(t in infinite for t in empty) else "null for every system"
+    raise LeaderboardError(f"task(s) {shortlist(empty, 5)} have no score ({why}); pass exclude={empty!r} to leave "
+                           f"{'it' if len(empty) == 1 else 'them'} out")
