@@ -244,3 +244,44 @@ def test_sorting_a_column_in_the_browser_orders_numbers_as_numbers(tmp_path: Pat
     # the self-test ended on the third column (t2) sorted descending: as numbers c, b, a, d
     # (as text it would be a, d, c, b: "9" > "2" > "100" > "10")
     assert [r[0] for r in scores["rows"][2:]] == ["c", "b", "a", "d"]
+
+
+def test_the_page_says_how_the_scores_were_read_escaped_and_compact() -> None:
+    """The reading summary (columns set aside, inferred directions, each with the option that
+    reverses it) follows the summary, escaped; past 20 decisions the rest are one click away."""
+    import numpy as np
+    import pandas as pd
+
+    rng = np.random.default_rng(0)
+    scores = np.round(rng.uniform(0, 1, (20, 22)), 3)  # 20 systems: no task looks like a mix of the others
+    frame = pd.DataFrame(scores, columns=[f"t{k}" for k in range(22)], index=[f"s{i}" for i in range(20)])
+    frame["Average"] = frame.mean(axis=1).round(3)
+    frame["<i>Latency</i> (ms)"] = np.round(rng.uniform(10, 90, 20), 1)
+    for k in range(22):  # 22 standard-error columns: a decision each
+        frame[f"t{k}_stderr"] = 0.01
+    analysis = cs.analyze(cs.Leaderboard.from_frame(frame), prospective=False)
+    page = render_html(analysis, figure=False)
+    dom = Dom(page)
+    assert dom.h2[:2] == ["summary", "how-the-scores-were-read"] and '<a href="#how-the-scores-were-read">' in page
+    section = page[page.index('<section class="reading">'):page.index("</section>", page.index('<section class="reading">'))]
+    assert "<li>read 46 columns: 23 tasks, 23 excluded</li>" in section
+    assert "Average: excluded, aggregate: named like an aggregate (keep it: keep_columns=[&#x27;Average&#x27;])" in section
+    assert "&lt;i&gt;Latency&lt;/i&gt; (ms): lower is better" in section and "<i>" not in section
+    assert "t0_stderr: standard error of t0, kept beside the scores, not a task (read it as a task: " in section
+    assert section.count("<li>") == 25 and "<details><summary>4 more</summary>" in section  # 24 decisions: 20 shown
+    plain = render_html(cs.analyze(cs.load_example("votenrank-toy"), prospective=False), figure=False)
+    assert "How the scores were read" not in plain  # nothing decided: nothing said
+
+
+def test_the_report_command_speaks_flags(tmp_path: Path) -> None:
+    """``consensus report`` names flags (--min-coverage 0, --keep-columns X), Analysis.to_html options."""
+    from . import real_shapes as shapes
+
+    path = shapes.write_csv(shapes.gem_like(), tmp_path / "gem.csv")
+    res = _cli("report", str(path), "-o", "page.html", "--no-figure", "--quiet", cwd=tmp_path)
+    assert res.returncode == 0, res.stderr
+    page = (tmp_path / "page.html").read_text(encoding="utf-8")
+    assert "--min-coverage 0" in page and "min_coverage=0" not in page
+    assert "(keep it: --keep-columns &#x27;Avg length&#x27;)" in page and "keep_columns=" not in page
+    api = cs.analyze(cs.read_leaderboard(path), prospective=False).to_html(figure=False)
+    assert "min_coverage=0" in api and "keep_columns=[&#x27;Avg length&#x27;]" in api

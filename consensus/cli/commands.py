@@ -146,7 +146,7 @@ def cmd_report(args: argparse.Namespace) -> int:
     if args.list_examples:
         return _list_examples(args)
     analysis = _analysis(args)
-    emit(args, render_html(analysis, figure=not args.no_figure, title=args.title))
+    emit(args, render_html(analysis, figure=not args.no_figure, title=args.title, cli=True))
     return EXIT_OK if analysis.checks_ok else EXIT_CHECK_FAILED
 
 

@@ -24,6 +24,12 @@ Decisions:
   one click away (:data:`FOLD_CHARS`).
 - **Pinned rows**: a row whose first cell ends with ``:`` (the ``better:`` row of the scores
   table) describes the columns; it is kept in the table head and never sorted.
+- **How the scores were read** comes right after the summary when the reading step decided
+  anything (columns set aside as aggregates, duplicates, model information or standard errors,
+  inferred directions), each decision with the option that reverses it: the first
+  :data:`READING_LINES` decisions shown, the rest one click away.
+- **Command-line wording**: ``consensus report`` renders with ``cli=True``, so hints name flags
+  (``--min-coverage 0``), as in the text report; the API's page names options.
 - **Reproducible**: no timestamp, no random ids (a packed table's id is a hash of its rows);
   the same analysis gives the same bytes.
 - Without matplotlib the page is complete but for the figure, and says so.
@@ -43,13 +49,13 @@ from typing import Any
 
 from .._version import __version__
 from ..errors import InvalidOptionError
-from ..hints import visible
+from ..hints import cli_text, visible
 from ..results import Analysis
 from .blocks import Block, Heading, Lines, Table
 from .html_assets import SCRIPT, STYLE
 from .sections import sections
 
-__all__ = ["render_html", "blocks_html", "FOLD_ROWS", "FOLD_CHARS", "SVG_MAX_SYSTEMS", "PACK_ROWS"]
+__all__ = ["render_html", "blocks_html", "FOLD_ROWS", "FOLD_CHARS", "SVG_MAX_SYSTEMS", "PACK_ROWS", "READING_LINES"]
 
 #: Tables with more rows than this are folded (``<details>``), one click away.
 FOLD_ROWS = 30
@@ -64,6 +70,9 @@ SVG_MAX_SYSTEMS = 30
 #: script when opened (the 58,000 majority edges of a 350-system board: 15 MB of HTML rows,
 #: about 1 MB packed); JSON output (``--format json``) has them too.
 PACK_ROWS = 1000
+
+#: Decisions of the reading summary shown; the others are folded (``<details>``), one click away.
+READING_LINES = 20
 
 #: The longest side of the page's PNG figure, in pixels (the 350 x 350 margin heatmap at 100 dpi
 #: alone was 2.9 MB).
@@ -167,6 +176,37 @@ def blocks_html(blocks: Sequence[Block], *, anchors: dict[str, str] | None = Non
     return "\n".join(out)
 
 
+def _cli_blocks(blocks: Sequence[Block]) -> list[Block]:
+    """`blocks` with API option hints as command-line flags (``min_coverage=0`` -> ``--min-coverage 0``)."""
+    out: list[Block] = []
+    for block in blocks:
+        if isinstance(block, Lines):
+            out.append(Lines(tuple(cli_text(line) for line in block.lines)))
+        elif isinstance(block, Table):
+            rows = tuple(tuple(cli_text(str(c)) for c in row) for row in block.rows)
+            out.append(Table(block.headers, rows, block.align))
+        else:
+            out.append(block)
+    return out
+
+
+def _reading_html(analysis: Analysis, anchors: dict[str, str], *, cli: bool) -> str:
+    """How the scores were read (the reading summary), when the reading step decided anything;
+    "" otherwise. The first :data:`READING_LINES` decisions, the rest folded."""
+    reading = analysis.leaderboard.reading
+    if not reading.decisions() and not reading.skipped:
+        return ""
+    lines = [line.strip() for line in reading.lines(cli=cli)]
+    head, decisions = lines[0], lines[1:]
+    shown, rest = decisions[:READING_LINES], decisions[READING_LINES:]
+    out = [blocks_html([Heading("How the scores were read")], anchors=anchors),
+           '<ul class="lines">' + "".join(_line_html(x) for x in [head, *shown]) + "</ul>"]
+    if rest:
+        out.append(f"<details><summary>{len(rest)} more</summary><ul class=\"lines\">"
+                   + "".join(_line_html(x) for x in rest) + "</ul></details>")
+    return "\n".join(out)
+
+
 def _figure_html(analysis: Analysis) -> tuple[str, str]:
     """The analysis figure as inline SVG or PNG, and a note when it cannot be drawn."""
     try:
@@ -195,7 +235,7 @@ def _figure_html(analysis: Analysis) -> tuple[str, str]:
     return f'<figure id="figure">{image}<figcaption>{_esc(caption)}</figcaption></figure>', ""
 
 
-def render_html(analysis: Analysis, *, figure: bool = True, title: str | None = None) -> str:
+def render_html(analysis: Analysis, *, figure: bool = True, title: str | None = None, cli: bool = False) -> str:
     """The analysis as one self-contained HTML page: summary, figure, every table, certificates.
 
     Parameters
@@ -208,12 +248,16 @@ def render_html(analysis: Analysis, *, figure: bool = True, title: str | None = 
         matplotlib, else a note says it is missing).
     title : str, optional
         The page title; default ``consensus report: SOURCE``.
+    cli : bool, default=False
+        Name command-line flags in hints (``--min-coverage 0``, ``--keep-columns X``) instead
+        of API options (``consensus report``).
 
     Returns
     -------
     str
         A complete HTML5 document (UTF-8), ending with a newline. Every table holds every
-        row; the page needs no network.
+        row; the page needs no network. How the scores were read follows the summary when
+        the reading step decided anything.
 
     Raises
     ------
@@ -230,19 +274,22 @@ def render_html(analysis: Analysis, *, figure: bool = True, title: str | None = 
     if not isinstance(analysis, Analysis):
         raise InvalidOptionError(f"render_html takes an Analysis (from consensus.analyze), got {type(analysis).__name__}")
     blocks = sections(analysis, top=None)
+    if cli:
+        blocks = _cli_blocks(blocks)
     heading = title or (f"consensus report: {analysis.source}" if analysis.source else "consensus report")
     if blocks and isinstance(blocks[0], Heading) and blocks[0].level == 1:
         blocks = blocks[1:]
     summary_end = next((i for i, b in enumerate(blocks[1:], 1) if isinstance(b, Heading)), len(blocks))
     anchors: dict[str, str] = {}
     summary_html = blocks_html(blocks[:summary_end], anchors=anchors)
+    reading_html = _reading_html(analysis, anchors, cli=cli)
     rest = blocks[summary_end:]
     fig_html, fig_note = _figure_html(analysis) if figure else ("", "")
     lb = analysis.leaderboard
     rest_html = blocks_html(rest, anchors=anchors)
     toc = list(anchors.items())
-    if fig_html:  # the figure comes right after the summary
-        toc.insert(1, ("figure", "Figure"))
+    if fig_html:  # the figure comes right after the summary (and how the scores were read)
+        toc.insert(2 if reading_html else 1, ("figure", "Figure"))
     parts = [
         "<!DOCTYPE html>",
         '<html lang="en"><head><meta charset="utf-8">',
@@ -255,6 +302,8 @@ def render_html(analysis: Analysis, *, figure: bool = True, title: str | None = 
         f"{_esc(__version__)}. Click a column header to sort a table.</p></header>",
     ]
     parts.append(f'<section class="summary">{summary_html}</section>')
+    if reading_html:
+        parts.append(f'<section class="reading">{reading_html}</section>')
     parts.append('<nav class="toc"><ul>' + "".join(f'<li><a href="#{a}">{_esc(t)}</a></li>' for a, t in toc) + "</ul></nav>")
     if fig_html:
         parts.append(f'<h2 id="figure-heading">Figure</h2>{fig_html}')
