@@ -65,6 +65,15 @@ _HINT = re.compile(rf"(?<![\w.-])({'|'.join(CLI_FLAGS)})=({_VALUE})")
 _CONTEXT = re.compile(r"\bin (index_col|tasks|exclude|keep_columns|lower_is_better|higher_is_better|metric)=?(?=[;,.:)]|$)")
 #: "(metric=)": where a choice came from, an option named alone
 _OPTION = re.compile(rf"\(({'|'.join(CLI_FLAGS)})=\)")
+#: Calls an API message names whose command-line form is another command or ``--from``:
+#: ``cs.kemeny(..., determine=True)`` -> ``consensus kemeny --determined`` (never longer than the API
+#: wording: a report wraps its lines at 200 characters before the rewrite), ``cs.read_format(FILE, 'harness')``
+#: (or ``FOLDER``) -> ``--from harness``, ``cs.read_format(FOLDER, KIND)`` -> ``--from TOOL``.
+_CALLS = (
+    (re.compile(r"\bcs\.kemeny\(\.\.\., determine=True\)"), "consensus kemeny --determined"),
+    (re.compile(r"\bcs\.read_format\((?:FILE|FOLDER), '([\w-]+)'\)"), r"--from \1"),
+    (re.compile(r"\bcs\.read_format\((?:FILE|FOLDER), KIND\)"), "--from TOOL"),
+)
 
 
 def _flag_text(name: str, raw: str) -> str | None:
@@ -106,12 +115,16 @@ def cli_text(message: str) -> str:
     'pass --long system,task,score or --index-col COL; pass --keep-columns all'
     >>> cli_text("unknown task 'Modle' in index_col; did you mean 'Model'?")
     "unknown task 'Modle' in --index-col; did you mean 'Model'?"
+    >>> cli_text("lm-evaluation-harness output: read it with cs.read_format(FILE, 'harness')")
+    'lm-evaluation-harness output: read it with --from harness'
     """
 
     def replace(match: re.Match[str]) -> str:
         text = _flag_text(match.group(1), match.group(2))
         return match.group(0) if text is None else text
 
+    for call, flags in _CALLS:
+        message = call.sub(flags, message)
     message = _CONTEXT.sub(lambda m: f"in {CLI_FLAGS[m.group(1)][0]}", message)
     message = _OPTION.sub(lambda m: f"({CLI_FLAGS[m.group(1)][0]})", message)
     return _HINT.sub(replace, message)

@@ -226,3 +226,17 @@ def test_tied_systems_share_a_position_in_frame_table_and_csv(tmp_path, capsys):
     frame.to_csv(path)
     assert main(["kemeny", str(path), "--weak-order", "--quiet", "--format", "csv"]) == 0
     assert capsys.readouterr().out.split() == ["position,system", "1,A", "1,B", "3,C"]
+
+
+def test_the_hint_to_find_the_shared_positions_speaks_the_callers_language(tmp_path, capsys):
+    """Several optima: the API names cs.kemeny(..., determine=True), the command line consensus kemeny --determined."""
+    from consensus.report.sections import optima_lines
+
+    path = tmp_path / "cycle.csv"
+    path.write_text("model,t1,t2,t3\na,3,1,2\nb,2,3,1\nc,1,2,3\n", encoding="utf-8")
+    lb = cs.read_leaderboard(path)
+    assert "; cs.kemeny(..., determine=True) shows which positions every optimum shares" in optima_lines(cs.kemeny(lb))[0]
+    assert main(["analyze", str(path), "--quiet", "--no-prospective"]) == 0
+    out = capsys.readouterr().out
+    assert "consensus kemeny --determined shows which positions" in out and "consensus kemeny --determined says which" in out
+    assert "determine=True" not in out

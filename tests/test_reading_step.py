@@ -146,6 +146,10 @@ def test_standard_error_columns_are_kept_beside_the_scores():
     assert lb.stderr.to_dict("list") == {"qa": [0.01, 0.02, 0.015], "nli": [0.03, 0.01, 0.02]}
     assert lb.select(systems=["b", "a"], tasks=["nli"]).stderr.to_dict("list") == {"nli": [0.01, 0.03]}
     assert lb.to_dict()["reading"]["stderr_of"] == {"qa": "qa_stderr", "nli": "Std. error"}
+    # the line names the option that reads a standard error as a task, and it works
+    assert "qa_stderr: standard error of qa, kept beside the scores, not a task (read it as a task: " \
+           "keep_columns=['qa_stderr'])" in str(lb.reading)
+    assert _read(frame, keep_columns=["qa_stderr"]).tasks == ("qa", "qa_stderr", "nli")
 
 
 # ---------------------------------------------------------------- comparability and set-aside
@@ -346,3 +350,31 @@ def test_the_cli_prints_grouped_problems_as_one_line(tmp_path, capsys):
     assert main(["analyze", str(path)]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and len(err) < 300 and "20 systems have an empty name" in err and "--index-col" in err
+
+
+def test_other_tools_output_read_as_a_table_names_its_importer(tmp_path):
+    """A HELM group file, lm-evaluation-harness results or an MTEB folder given as FILE: the error
+    names the --from format (cs.read_format in the API), in one line of at most 300 characters."""
+    groups = HELM_SUITE / "groups"
+    with pytest.raises(cs.LeaderboardError, match=r"not a score table; it looks like a HELM group file .*"
+                                                  r"cs\.read_format\(FILE, 'helm-summary'\)"):
+        cs.read_leaderboard(groups / "core_scenarios.json")
+    harness = FORMATS / "harness" / "output"
+    cases = [(groups / "core_scenarios.json", "helm-summary"), (groups / "json" / "core_scenarios_efficiency.json", "helm-summary"),
+             (HELM_SUITE, "helm-summary"), (harness, "harness"), (next(harness.glob("*/results_*.json")), "harness"),
+             (FORMATS / "mteb" / "results", "mteb"), (MTEB_LEGACY, "mteb"), (tmp_path, "TOOL")]
+    runs = [run_cli("inspect", str(path)) for path, _ in cases]
+    for (path, kind), res in zip(cases, runs):
+        assert res.returncode == 2 and res.stderr.count("\n") == 1, (path, res.stderr)
+        assert f"--from {kind}" in res.stderr and "read_format" not in res.stderr and len(res.stderr) <= 301, res.stderr
+
+
+def test_the_note_listing_excluded_columns_stays_short(tmp_path):
+    """Seven columns set aside on an OLL-v2-like export: the stderr note is cut with "... and N more"
+    (the reading summary keeps every reason); a short list keeps its reasons and names."""
+    lb = _read(shapes.oll_v2_like())
+    said = next(n for n in lb.notes if n.startswith("excluded column(s), not tasks"))
+    assert len(said) <= 180 and "... and 5 more" in said and "keep_columns=..." in said
+    res = run_cli("rank", str(shapes.write_csv(shapes.oll_v2_like(), tmp_path / "v2.csv")), "--rule", "mean")
+    assert res.returncode == 0 and max(len(line) for line in res.stderr.splitlines()) <= 200, res.stderr
+    assert "pass --keep-columns COL,... to keep them" in res.stderr

@@ -31,6 +31,8 @@ module                     what it holds
                            too-large input is refused
 :mod:`._problems`          Several problems of a table reported together: identical ones grouped,
                            one short CLI line
+:mod:`._tool_output`       Other tools' output recognised where a score table is expected, for
+                           an error naming its importer
 =========================  ======================================================================
 """
 

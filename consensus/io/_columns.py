@@ -59,7 +59,7 @@ only the row-mean test (linear) and the duplicate test (one correlation matrix) 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -75,6 +75,7 @@ __all__ = [
     "METADATA_NAMES",
     "MAX_FIT_COLUMNS",
     "MAX_DUPLICATE_COLUMNS",
+    "excluded_note",
     "ColumnReading",
     "ReadingSummary",
     "column_key",
@@ -339,6 +340,41 @@ def fit_names(names: Sequence[str], width: int) -> str:
     return ", ".join(shown)
 
 
+#: The longest note of :func:`excluded_note` with every reason; a longer one lists roles only.
+_NOTE_WIDTH = 180
+_ROLE_WORDS = {"aggregate": "aggregate", "duplicate": "duplicate", "rank": "rank", "metadata": "not a score"}
+
+
+def excluded_note(excluded: Mapping[str, tuple[str, str]]) -> str:
+    """The note of the columns set aside, with their reasons and the option that keeps them; past
+    :data:`_NOTE_WIDTH` characters, their roles only (aggregates and duplicates first), cut to fit.
+
+    Parameters
+    ----------
+    excluded : Mapping
+        Column -> (role, reason), in column order.
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> excluded_note({"Rank": ("rank", "named like a rank")})
+    "excluded column(s), not tasks: 'Rank' (named like a rank); pass keep_columns=['Rank'] to keep them"
+    >>> excluded_note({f"info {k}": ("metadata", "named like model information") for k in range(9)})[31:]
+    "'info 0' (not a score), 'info 1' (not a score), ... and 7 more (reasons: the reading summary); pass keep_columns=... to keep them"
+    """
+    listed = ", ".join(f"{c!r} ({why})" for c, (_, why) in excluded.items())
+    note = f"excluded column(s), not tasks: {listed}; pass keep_columns={list(excluded)!r} to keep them"
+    if len(note) <= _NOTE_WIDTH:
+        return note
+    roles = list(_ROLE_WORDS)
+    order = sorted(excluded.items(), key=lambda item: roles.index(item[1][0]) if item[1][0] in roles else len(roles))
+    short = fit_names([f"{c!r} ({_ROLE_WORDS.get(role, role)})" for c, (role, _) in order], 64)
+    return f"excluded column(s), not tasks: {short} (reasons: the reading summary); pass keep_columns=... to keep them"
+
+
 @dataclass(frozen=True)
 class ReadingSummary:
     """How a file's columns were read: one :class:`ColumnReading` per column, in file order.
@@ -487,7 +523,8 @@ class ReadingSummary:
             return f"{c.column}: excluded as asked ({c.reason})" if c.reason else f"{c.column}: excluded as asked"
         if c.role == "stderr":
             target = f" of {c.of[0]}" if c.of else " of no task found (ignored)"
-            return f"{c.column}: standard error{target}, kept beside the scores, not a task"
+            keep = f" (read it as a task: {_option(*c.override)})" if c.override else ""
+            return f"{c.column}: standard error{target}, kept beside the scores, not a task{keep}"
         return f"{c.column}: excluded, {what[c.role]}: {c.reason}{undo}"
 
     def __str__(self) -> str:

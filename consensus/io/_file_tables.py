@@ -370,8 +370,11 @@ def existing_file(path: str | Path, sep: object = None) -> Path:
     path = Path(path)
     if not path.exists():
         raise LeaderboardError(f"file not found: {str(path)!r}")
-    if path.is_dir():
-        raise LeaderboardError(f"{str(path)!r} is a directory, not a file")
+    if path.is_dir():  # another tool's output folder: its importer named
+        from ._tool_output import tool_hint
+
+        hint = tool_hint(path) or "; another tool's output folder is read with cs.read_format(FOLDER, KIND)"
+        raise LeaderboardError(f"{str(path)!r} is a directory, not a file{hint}")
     if not path.is_file():  # a FIFO, a device (/dev/zero, /dev/stdin), a socket: no size, maybe no end
         import stat
 
@@ -491,6 +494,11 @@ def read_json_table(path: str | Path, orient: str | None = None) -> RawTable:
         raise decode_error(path, 1, exc) from None
     except json.JSONDecodeError as exc:
         raise LeaderboardError(f"cannot read {shown!r} as json: {exc.msg} (line {exc.lineno}, column {exc.colno})") from None
+    from ._tool_output import tool_hint
+
+    hint = tool_hint(path, data)
+    if hint:  # another tool's file (a HELM group table, lm-evaluation-harness results): its importer reads it
+        raise LeaderboardError(f"{shown!r} is not a score table{hint}")
     if isinstance(data, list):
         if not data:
             raise LeaderboardError(f"{shown!r} holds an empty JSON list")

@@ -42,6 +42,7 @@ from ._columns import (
     ColumnReading,
     ReadingSummary,
     direction_reading,
+    excluded_note,
     is_text_column,
     role_by_name,
     stderr_target,
@@ -334,11 +335,8 @@ def parse_frame(
     if infer_roles and not failed:
         by_values, suspects, skipped = _roles_by_values(parsed, protected)
     excluded = {c: (r[0], r[1], ()) for c, r in by_name.items()} | by_values
-    if excluded:
-        listed = ", ".join(f"{c!r} ({r[1]})" for c, r in excluded.items() if r[0] != "stderr")
-        if listed:
-            kept = [c for c, r in excluded.items() if r[0] != "stderr"]
-            notes.append(f"excluded column(s), not tasks: {listed}; pass keep_columns={kept!r} to keep them")
+    if any(r[0] != "stderr" for r in excluded.values()):
+        notes.append(excluded_note({c: r[:2] for c, r in excluded.items() if r[0] != "stderr"}))
     columns = [t for t in selected if t in parsed and t not in excluded]
 
     renamed: dict[str, list[str]] = {}

@@ -13,8 +13,12 @@ from ..hints import cli_text
 
 __all__ = ["MAX_LINE", "grouped_problems", "one_line"]
 
-#: The length a one-line CLI error of several problems keeps to (a single problem is shown whole).
+#: The length a one-line CLI error of several problems keeps to, the command line's
+#: ``consensus: error: `` included (a single problem is shown whole).
 MAX_LINE = 300
+
+#: What the command line prints before the message.
+_PREFIX = len("consensus: error: ")
 
 
 def grouped_problems(problems: Sequence[Any]) -> list[str]:
@@ -71,18 +75,20 @@ def one_line(summary: Sequence[str], n_found: int) -> str:
     Returns
     -------
     str
-        API hints rewritten as CLI flags (``index_col=...`` -> ``--index-col COL``).
+        API hints rewritten as CLI flags (``index_col=...`` -> ``--index-col COL``), at most
+        :data:`MAX_LINE` characters once the command line's prefix is added.
     """
+    limit = MAX_LINE - _PREFIX
     head = f"{n_found} problems in the scores: "
     shown: list[str] = []
     for k, text in enumerate(summary, 1):
         item = f"{k}. {cli_text(text)}"
-        if shown and len(head) + sum(len(x) + 1 for x in shown) + len(item) > MAX_LINE - 40:
+        if shown and len(head) + sum(len(x) + 1 for x in shown) + len(item) > limit - 40:
             break
         shown.append(item)
     rest = len(summary) - len(shown)
     more = f" ... and {rest} more kind(s) of problem" if rest else ""
-    room = MAX_LINE - len(head) - len(more) - len(shown) + 1
+    room = limit - len(head) - len(more) - len(shown) + 1
     if sum(len(x) for x in shown) > room:  # a long first problem: shortened, never past the line
         shown = [shown[0][: max(room, 40) - 3] + "..."]
         rest = len(summary) - 1

@@ -312,8 +312,7 @@ def optima_lines(result: KemenyResult, top: int | None = DEFAULT_TOP) -> list[st
         if result.unique:
             text.append("unique optimum: yes")
         else:
-            hint = "" if d is not None else ("; consensus kemeny --determined (determine=True) shows which positions "
-                                              "every optimum shares")
+            hint = "" if d is not None else "; cs.kemeny(..., determine=True) shows which positions every optimum shares"
             text.append(f"unique optimum: no (other rankings reach the same objective{hint})")
     if result.optima:
         more = "more exist" if result.optima_truncated else "all of them"

@@ -108,7 +108,7 @@ def summary_lines(analysis: Analysis, top: int | None = DEFAULT_TOP) -> list[str
             status += ", other orders reach the same objective: positions " + ", ".join(
                 f"{first}-{last}" for first, last, _ in groups[:3]) + (" ..." if len(groups) > 3 else "") + " interchangeable"
         else:
-            status += ", other orders reach the same objective (consensus kemeny --determined says which positions)"
+            status += ", other orders reach the same objective (cs.kemeny(..., determine=True) says which positions)"
     text.append(f"Kemeny top {min(5, len(kem.order))}: {format_ranking(kem.ranking, 5)} ({status})")
     text.append(_winners_line(analysis, top))
     policies = _policies_line(analysis)
