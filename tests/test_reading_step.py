@@ -241,6 +241,35 @@ def test_inspect_and_overrides_through_the_installed_cli(tmp_path):
     assert json.loads(runs[4].stdout)["result"]["order"][0] == "fast-model"
 
 
+def test_v1_gem_and_calibration_exports_through_the_installed_cli(tmp_path):
+    """The OLL-v1-like (Parameters), GEM-like (sparse submission, error rate, length) and HELM-like
+    calibration exports through the console script: `inspect` states each decision with its flag,
+    and the sparse submission is not ranked (one batch of concurrent processes)."""
+    v1 = shapes.write_csv(shapes.oll_v1_like(), tmp_path / "v1.csv")
+    gem = shapes.write_csv(shapes.gem_like(), tmp_path / "gem.csv")
+    cal = shapes.write_csv(shapes.helm_calibration_like(), tmp_path / "cal.csv")
+    runs = installed_many([["inspect", str(v1)], ["inspect", str(gem)], ["inspect", str(cal)],
+                           ["kemeny", str(gem), "--format", "json"]])
+    assert all(r.returncode == 0 for r in runs), [r.stderr for r in runs]
+    for r in runs[:3]:
+        assert "keep_columns=" not in r.stdout and "higher_is_better=" not in r.stdout
+        assert max(len(line) for line in r.stdout.splitlines()) <= 200
+    v1_out, gem_out, cal_out = (r.stdout for r in runs[:3])
+    assert v1_out.startswith(f"{v1}: 40 systems x 6 tasks\nread 8 columns: 6 tasks, 2 excluded\n")
+    assert "excluded, not scores: named like model information: Parameters, Architecture (keep one: --keep-columns" in v1_out
+    assert "tasks: ARC, HellaSwag, MMLU, TruthfulQA, Winogrande, GSM8K\n" in v1_out
+    assert "12 systems x 16 tasks" in gem_out and "lower is better: Hallucination error rate\n" in gem_out
+    assert ("Hallucination error rate: lower is better, named like an error: 'error' (reverse: --higher-is-better "
+            "'Hallucination error rate')") in gem_out
+    assert "Avg length: excluded, not a score: named like model information (keep it: --keep-columns 'Avg length')" in gem_out
+    assert "Mean win rate: excluded, aggregate: named like an aggregate (keep it: --keep-columns 'Mean win rate')" in cal_out
+    assert "4 tasks lower is better, named like a calibration error: 'ece'" in cal_out
+    assert cal_out.count("ECE (10-bin)", cal_out.index("lower is better: ")) == 4 and "Mean win rate" not in cal_out.split("tasks: ")[1]
+    result = json.loads(runs[3].stdout)["result"]
+    assert "sparse-sub" not in result["order"] and len(result["order"]) == 11
+    assert any("'sparse-sub' (4/16 tasks, 25% of the weight" in n for n in result["preparation"]["notes"])
+
+
 def test_preflib_alternative_ranked_by_one_voter_is_set_aside(tmp_path):
     # 15 voters rank a, b, c, d; one of them also ranks 'rare' first: on its only ballot it beats everyone
     path = tmp_path / "election.toi"

@@ -485,15 +485,15 @@ class ReadingSummary:
             if len(members) == 1:
                 lines.append(self.line(members[0]))
                 continue
-            names = fit_names([c.column for c in members], 100)
-            first = members[0]
+            first = members[0]  # names cut so that the line, "... and N more" and the flags included, stays under 200
             if role == "task":
                 undo = f" (reverse one: {first.override[0]}=...)" if first.override else ""
-                lines.append(f"{len(members)} tasks {first.direction} is better, {first.direction_source}: {names}{undo}")
-            elif role == "excluded":
-                lines.append(f"excluded as asked: {names}")
+                head = f"{len(members)} tasks {first.direction} is better, {first.direction_source}: "
             else:
-                lines.append(f"excluded, not scores: {first.reason}: {names} (keep one: keep_columns=...)")
+                undo = "" if role == "excluded" else " (keep one: keep_columns=...)"
+                head = "excluded as asked: " if role == "excluded" else f"excluded, not scores: {first.reason}: "
+            names = fit_names([c.column for c in members], max(40, min(100, 170 - len(head) - len(undo))))
+            lines.append(f"{head}{names}{undo}")
         return lines
 
     def line(self, c: ColumnReading) -> str:
