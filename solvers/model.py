@@ -144,7 +144,7 @@ class LinearModel:
         """Number of rows (constraints) in the model."""
         return self._impl.n_rows
 
-    def add_columns(self, lower: ArrayLike, upper: ArrayLike, cost: ArrayLike) -> None:
+    def add_columns(self, lower: ArrayLike, upper: ArrayLike, cost: ArrayLike, *, continuous: bool = False) -> None:
         """Append columns.
 
         Parameters
@@ -153,6 +153,9 @@ class LinearModel:
             Column bounds; ``-inf`` / ``+inf`` for none.
         cost : array_like (k,)
             Objective coefficients; their number sets `k`.
+        continuous : bool, default=False
+            Keep these columns continuous in a MIP (:meth:`set_integer`): a margin or a
+            weighted score beside the integer columns.
 
         Raises
         ------
@@ -168,7 +171,7 @@ class LinearModel:
         """
         cost = np.asarray(cost, dtype=np.float64).reshape(-1)
         n = cost.shape[0]
-        self._impl.add_columns(_as_f64(lower, n, "lower"), _as_f64(upper, n, "upper"), cost)
+        self._impl.add_columns(_as_f64(lower, n, "lower"), _as_f64(upper, n, "upper"), cost, bool(continuous))
 
     def add_rows(self, lower: ArrayLike, upper: ArrayLike, starts: ArrayLike, index: ArrayLike, value: ArrayLike) -> None:
         """Append rows ``lower <= A x <= upper``, ``A`` in compressed-row form (see :func:`dense_rows`).
@@ -247,7 +250,8 @@ class LinearModel:
         Parameters
         ----------
         integer : bool
-            True: a MIP (columns added later are integer too); False: an LP.
+            True: a MIP (columns added later are integer too), except the columns added with
+            ``continuous=True``; False: an LP.
         """
         self._impl.set_integer(bool(integer))
 

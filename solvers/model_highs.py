@@ -185,6 +185,7 @@ class _HighsImpl:
         self.n_rows = 0
         self.cost = np.zeros(0)  # our copy of the objective, to check returned points
         self.integer = False
+        self.continuous = np.zeros(0, dtype=bool)  # columns kept continuous in a MIP
         self.cumulative_clock = _clock_is_cumulative(self.h)
 
     @property
@@ -204,7 +205,7 @@ class _HighsImpl:
         kind = self.hs.ObjSense.kMaximize if self.owner.sense == "max" else self.hs.ObjSense.kMinimize
         self._check(self.h.changeObjectiveSense(kind), "changeObjectiveSense")
 
-    def add_columns(self, lower: FloatArray, upper: FloatArray, cost: FloatArray) -> None:
+    def add_columns(self, lower: FloatArray, upper: FloatArray, cost: FloatArray, continuous: bool) -> None:
         n = len(cost)
         inf = self.hs.kHighsInf
         lo = np.where(np.isfinite(lower), lower, -inf)
@@ -213,9 +214,10 @@ class _HighsImpl:
         self._check(
             self.h.addCols(n, cost, lo, hi, 0, np.zeros(n, dtype=np.int32), empty_i, np.zeros(0)), "addCols"
         )
-        if self.integer:
+        if self.integer and not continuous:
             self._integrality(np.arange(self.n_cols, self.n_cols + n), True)
         self.cost = np.concatenate([self.cost, cost])
+        self.continuous = np.concatenate([self.continuous, np.full(n, continuous)])
 
     def add_rows(self, lower: FloatArray, upper: FloatArray, starts: Any, index: Any, value: Any) -> None:
         inf = self.hs.kHighsInf
@@ -238,7 +240,7 @@ class _HighsImpl:
 
     def set_integer(self, integer: bool) -> None:
         if integer != self.integer:
-            self._integrality(np.arange(self.n_cols), integer)
+            self._integrality(np.flatnonzero(~self.continuous), integer)
             self.integer = integer
 
     def clear(self) -> None:
@@ -247,6 +249,7 @@ class _HighsImpl:
         self.n_rows = 0
         self.cost = np.zeros(0)
         self.integer = False
+        self.continuous = np.zeros(0, dtype=bool)
 
     def _check(self, status: Any, what: str) -> None:
         if status == self.hs.HighsStatus.kError:

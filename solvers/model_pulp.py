@@ -114,6 +114,7 @@ class _PulpImpl:
         self.lower = np.zeros(0)
         self.upper = np.zeros(0)
         self.cost = np.zeros(0)
+        self.continuous = np.zeros(0, dtype=bool)  # columns kept continuous in a MIP
         self.rows: list[tuple[float, float, NDArray[np.int32], FloatArray]] = []
         self.integer = False
 
@@ -125,7 +126,8 @@ class _PulpImpl:
     def n_rows(self) -> int:
         return len(self.rows)
 
-    def add_columns(self, lower: FloatArray, upper: FloatArray, cost: FloatArray) -> None:
+    def add_columns(self, lower: FloatArray, upper: FloatArray, cost: FloatArray, continuous: bool) -> None:
+        self.continuous = np.concatenate([self.continuous, np.full(len(cost), continuous)])
         self.lower = np.concatenate([self.lower, lower])
         self.upper = np.concatenate([self.upper, upper])
         self.cost = np.concatenate([self.cost, cost])
@@ -148,12 +150,12 @@ class _PulpImpl:
         import pulp
 
         prob = pulp.LpProblem("model", pulp.LpMaximize if self.owner.sense == "max" else pulp.LpMinimize)
-        cat = pulp.LpInteger if self.integer else pulp.LpContinuous
         cols = [
             _pulp_variable(
-                prob, f"x{k}", lo if math.isfinite(lo) else None, hi if math.isfinite(hi) else None, cat
+                prob, f"x{k}", lo if math.isfinite(lo) else None, hi if math.isfinite(hi) else None,
+                pulp.LpInteger if self.integer and not kept else pulp.LpContinuous,
             )
-            for k, (lo, hi) in enumerate(zip(self.lower.tolist(), self.upper.tolist()))
+            for k, (lo, hi, kept) in enumerate(zip(self.lower.tolist(), self.upper.tolist(), self.continuous.tolist()))
         ]
         # every column in the objective, zeros too, so that the solver sees (and returns) it
         prob += pulp.lpSum(c * cols[k] for k, c in enumerate(self.cost.tolist()))
