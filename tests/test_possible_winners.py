@@ -108,9 +108,62 @@ def test_condorcet_matches_every_position_of_the_missing_cells(lb):
     _check(res, _truth(seen, lb.systems))
 
 
+def _positions(lb: cs.Leaderboard, holes: list[tuple[int, int]]) -> list[list[float]]:
+    """Every position of each missing cell (oriented): each score (a tie) and three points in every gap,
+    so that up to three missing cells of one task can take any weak order among themselves."""
+    options = []
+    for _, k in holes:
+        scored = np.unique(lb.values[:, k][~np.isnan(lb.values[:, k])])
+        edges = np.concatenate(([scored[0] - 2.0], scored, [scored[-1] + 2.0])) if scored.size else np.array([0.0, 1.0])
+        gaps = [edges[j] + (edges[j + 1] - edges[j]) * f for j in range(len(edges) - 1) for f in (0.25, 0.5, 0.75)]
+        options.append(sorted(set(scored.tolist()) | set(gaps)))
+    return options
+
+
+def _borda_scores(values: np.ndarray, weights: np.ndarray) -> np.ndarray:
+    """Borda scores of complete oriented boards (..., systems, tasks): rivals beaten plus half the ties."""
+    beats = (values[..., :, None, :] > values[..., None, :, :]).sum(axis=-2)
+    ties = (values[..., :, None, :] == values[..., None, :, :]).sum(axis=-2) - 1
+    return (beats + 0.5 * ties) @ weights
+
+
+def _all_completions(lb: cs.Leaderboard, holes: list[tuple[int, int]]) -> np.ndarray:
+    grid = np.array(list(itertools.product(*_positions(lb, holes))))
+    boards = np.repeat(lb.values[None, :, :], len(grid), axis=0)
+    for h, (i, k) in enumerate(holes):
+        boards[:, i, k] = grid[:, h]
+    return boards
+
+
+@examples(1)  # the brute force over every position with ties owns this property (up to 23**3 completions each)
+@given(score_tables(max_systems=5, max_tasks=4, missing=True, weighted=True))
+def test_borda_matches_every_position_of_the_missing_cells(lb):
+    holes = _holes(lb)
+    assume(1 <= len(holes) <= 3)
+    res = possible_winners(lb, "borda")
+    scores = _borda_scores(_all_completions(lb, holes), lb.weight_array)
+    top = scores.max(axis=1, keepdims=True)
+    tol = 1e-9 * max(1.0, float(lb.weight_array.sum()) * lb.n_systems)
+    first = scores >= top - tol
+    alone = first & ((scores >= top - tol).sum(axis=1, keepdims=True) == 1)
+    truth = {"possible": tuple(first.any(axis=0).tolist()), "possible_strict": tuple(alone.any(axis=0).tolist()),
+             "necessary": tuple(first.all(axis=0).tolist()), "necessary_strict": tuple(alone.all(axis=0).tolist())}
+    _check(res, truth)
+    assert set(res.witnesses) == set(res.possible_winners)
+    for system, cells in res.witnesses.items():  # each witness, run through the rule itself
+        values = _raw(lb)
+        for key, value in cells.items():
+            s, t = key.split("|")
+            values[lb.systems.index(s), lb.tasks.index(t)] = value
+        winners = cs.rank(_board(lb, values), "borda", min_coverage=0).winners
+        assert system in winners and (winners == (system,)) == res.possible_strict[lb.systems.index(system)]
+    for system, rivals in res.beaten_by.items():  # a rival named in the way is never behind it everywhere
+        assert rivals and system not in rivals
+
+
 def test_complete_board_gives_the_rules_winners_and_necessary_is_possible():
     toy = cs.load_example("votenrank-toy")
-    for rule in ("mean", "condorcet"):
+    for rule in ("mean", "condorcet", "borda"):
         res = possible_winners(toy, rule)
         winners = cs.rank(toy, rule).winners
         assert res.possible_winners == res.necessary_winners == winners and res.n_missing_cells == 0
@@ -139,8 +192,8 @@ def test_lower_is_better_tasks_fill_in_the_right_direction():
 
 def test_bad_options_are_named():
     toy = cs.load_example("votenrank-toy")
-    with pytest.raises(InvalidOptionError, match="rule must be one of 'mean', 'condorcet'"):
-        possible_winners(toy, "borda")
+    with pytest.raises(InvalidOptionError, match="rule must be one of 'mean', 'condorcet', 'borda'"):
+        possible_winners(toy, "copeland")
     with pytest.raises(UnknownTaskError):
         possible_winners(toy, bounds={"nope": (0, 1)})
     with pytest.raises(InvalidOptionError, match="low <= high"):

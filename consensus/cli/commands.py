@@ -507,6 +507,7 @@ def cmd_possible(args: argparse.Namespace) -> int:
         if task in bounds:
             raise UsageError(f"--bounds gives task {task!r} twice")
         bounds[task] = pair
-    result = possible_winners(table, args.rule, bounds=bounds or None)
+    result = possible_winners(table, args.rule, bounds=bounds or None,
+                              time_limit=args.time_limit if args.rule == "borda" else None)
     return deliver(args, result, table, source)
 

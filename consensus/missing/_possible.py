@@ -43,6 +43,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ..arguments import check_seconds
 from ..board._leaderboard import Leaderboard
 from ..errors import DegenerateTaskWarning, InvalidOptionError, UnknownTaskError
 from ..results.possible import PossibleWinners
@@ -51,7 +52,7 @@ from ._preparation import Prepared, with_scores
 __all__ = ["POSSIBLE_RULES", "possible_winners"]
 
 #: The rules :func:`possible_winners` decides, and the completion model of each.
-POSSIBLE_RULES: Mapping[str, str] = {"mean": "bounds", "condorcet": "positions"}
+POSSIBLE_RULES: Mapping[str, str] = {"mean": "bounds", "condorcet": "positions", "borda": "positions"}
 
 
 def possible_winners(
@@ -59,6 +60,7 @@ def possible_winners(
     rule: str = "mean",
     *,
     bounds: Mapping[str, tuple[float, float]] | None = None,
+    time_limit: float | None = None,
 ) -> PossibleWinners:
     """Who can still be first, and who is first whatever the missing scores turn out to hold.
 
@@ -73,6 +75,10 @@ def possible_winners(
     bounds : mapping task -> (low, high), optional
         ``"mean"`` only: the values a missing cell of each task may take, in the task's own
         units; other tasks use their observed minimum and maximum.
+    time_limit : float, optional
+        ``"borda"``: seconds of integer programming per system; a system whose search stops
+        there undecided has `possible` None and its solver status in ``decided_by``.
+        None (the default): no limit.
 
     Returns
     -------
@@ -83,7 +89,8 @@ def possible_winners(
     Raises
     ------
     InvalidOptionError
-        An unknown rule, `bounds` with a rule of the positions model, a bound that is not a
+        An unknown rule, a `time_limit` that is not a positive number of seconds, `bounds`
+        with a rule of the positions model, a bound that is not a
         finite (low, high) pair with low <= high, or a task with no scored system and no
         bounds (``"mean"``).
     UnknownTaskError
@@ -107,11 +114,14 @@ def possible_winners(
     if rule not in POSSIBLE_RULES:
         raise InvalidOptionError(
             f"possible_winners: rule must be one of {', '.join(map(repr, POSSIBLE_RULES))}, got {rule!r} "
-            "(Borda, Copeland and Kemeny need integer programs, not available yet)"
+            "(Copeland, Minimax, the other positional rules and Kemeny are not available yet)"
         )
     model = POSSIBLE_RULES[rule]
     if bounds is not None and model != "bounds":
         raise InvalidOptionError(f"possible_winners: bounds apply to score rules; rule {rule!r} only uses positions")
+    time_limit = check_seconds(time_limit, "time_limit")
+    if rule == "borda":
+        return _borda(lb, time_limit)
     top, bottom, used = _extremes(lb, model, bounds)
     holes = lb.missing.to_numpy()
     values = lb.scores.to_numpy(dtype=np.float64)  # in each task's own units (lb.values is oriented)
@@ -202,3 +212,52 @@ def _beaters(board: Leaderboard, rule: str, best: Any, system: str) -> tuple[str
         return tuple(r for k, r in enumerate(p.systems) if r != system and not row[k] > 0)
     first = set(best.ranking[0]) if best.ranking else set()
     return tuple(r for r in board.systems if r in first and r != system)
+
+
+def _raw_cells(lb: Leaderboard, oriented: np.ndarray) -> dict[str, float]:
+    """The missing cells of a completion given in oriented scores, in each task's own units."""
+    holes = lb.missing.to_numpy()
+    low_better = np.array([t in lb.lower_is_better for t in lb.tasks])
+    raw = np.where(low_better, -oriented, oriented)
+    return {f"{s}|{t}": float(raw[j, k]) for j, s in enumerate(lb.systems) for k, t in enumerate(lb.tasks) if holes[j, k]}
+
+
+def _borda(lb: Leaderboard, time_limit: float | None) -> PossibleWinners:
+    """possible_winners(lb, "borda"): pairwise bounds, a greedy completion, then integer programs."""
+    from ._possible_borda import board_arrays, borda_search, pair_bounds, tolerance
+
+    values, weights = board_arrays(lb)
+    n = lb.n_systems
+    upper = pair_bounds(values, weights)  # upper[k, i]: the most k can score above i
+    tol = tolerance(weights, n)
+    possible: list[bool | None] = []
+    possible_strict: list[bool | None] = []
+    witnesses: dict[str, dict[str, float]] = {}
+    beaten_by: dict[str, tuple[str, ...]] = {}
+    decided_by: list[str] = []
+    programs = 0
+    for i, system in enumerate(lb.systems):
+        found = borda_search(values, weights, upper, i, time_limit)
+        programs += found.programs
+        possible.append(found.possible)
+        possible_strict.append(found.possible_strict)
+        decided_by.append(found.decided_by)
+        if found.witness is not None and found.possible:
+            board = with_scores(lb, pd.DataFrame(np.where([t in lb.lower_is_better for t in lb.tasks],
+                                                          -found.witness, found.witness),
+                                                 index=pd.Index(lb.systems, dtype=object),
+                                                 columns=pd.Index(lb.tasks, dtype=object)))
+            check, _ = _run(board, "borda", board.scores.to_numpy(dtype=np.float64))
+            if system not in check.winners or (found.possible_strict and check.winners != (system,)):
+                raise RuntimeError(f"possible_winners: the witness of {system!r} does not make it first under borda")
+            witnesses[system] = _raw_cells(lb, found.witness)
+        elif found.possible is False:
+            beaten_by[system] = tuple(lb.systems[k] for k in found.beaten_by)
+    necessary = tuple(bool((upper[:, i] <= tol).all()) for i in range(n))
+    necessary_strict = tuple(bool((np.delete(upper[:, i], i) < -tol).all()) for i in range(n))
+    return PossibleWinners(
+        rule="borda", model="positions", systems=lb.systems, possible=tuple(possible),
+        possible_strict=tuple(possible_strict), necessary=necessary, necessary_strict=necessary_strict,
+        witnesses=witnesses, beaten_by=beaten_by, n_missing_cells=int(lb.missing.to_numpy().sum()),
+        decided_by=tuple(decided_by), programs=programs,
+    )

@@ -632,7 +632,10 @@ def _(result: PossibleWinners, *, top: int | None = DEFAULT_TOP) -> list[Block]:
     verdict = ("the winner is settled: " + name_list(result.necessary_winners, top) if result.settled
                else f"possible winners: {name_list(result.possible_winners, top) or 'none'}; necessary winners: "
                f"{name_list(result.necessary_winners, top) or 'none'}")
-    text = (verdict, f"{result.n_missing_cells} missing cell(s); {model}")
+    undecided = [s for s, p in zip(result.systems, result.possible) if p is None]
+    text = (verdict, f"{result.n_missing_cells} missing cell(s); {model}"
+            + (f"; {result.programs} integer program(s)" if result.programs else "")
+            + (f"; undecided within the time limit: {name_list(tuple(undecided), top)}" if undecided else ""))
     frame = result.to_frame()
     order = sorted(range(len(frame)), key=lambda k: (not result.necessary[k], not result.possible[k], k))
     return _frame_blocks(f"Who can still win ({result.rule})", frame.iloc[order], "system", text, top)

@@ -31,7 +31,8 @@ class PossibleWinners(Displayed):
     possible, possible_strict, necessary, necessary_strict : tuple of bool
         Per system: first (alone or tied) under some completion; alone under some
         completion; first (alone or tied) under every completion; alone under every
-        completion.
+        completion. `possible` and `possible_strict` are None for a system whose search
+        stopped at its time limit undecided (Borda; see `decided_by`).
     witnesses : Mapping[str, Mapping[str, float]]
         Per possible winner, the completion that makes it first: ``"system|task"`` -> value
         for every missing cell (the rule was run on that completed board to decide it).
@@ -42,6 +43,12 @@ class PossibleWinners(Displayed):
     bounds : Mapping[str, tuple of float] or None
         ``"bounds"`` model: task -> (lowest, highest) value a missing cell may take, in the
         task's own units.
+    decided_by : tuple of str
+        Per system, what decided it (Borda: ``"pairwise bound"``, ``"greedy completion"``,
+        ``"integer program"``, or the solver's status such as ``"time_limit"``, with
+        `possible` None); empty for the rules decided by one completion per system.
+    programs : int
+        Integer programs solved.
     """
 
     json_command: ClassVar[str] = "possible"
@@ -49,17 +56,19 @@ class PossibleWinners(Displayed):
     rule: str
     model: str
     systems: tuple[str, ...]
-    possible: tuple[bool, ...]
-    possible_strict: tuple[bool, ...]
+    possible: tuple[bool | None, ...]
+    possible_strict: tuple[bool | None, ...]
     necessary: tuple[bool, ...]
     necessary_strict: tuple[bool, ...]
     witnesses: Mapping[str, Mapping[str, float]]
     beaten_by: Mapping[str, tuple[str, ...]]
     n_missing_cells: int
     bounds: Mapping[str, tuple[float, float]] | None = None
+    decided_by: tuple[str, ...] = ()
+    programs: int = 0
 
     def __post_init__(self) -> None:
-        for name in ("systems", "possible", "possible_strict", "necessary", "necessary_strict"):
+        for name in ("systems", "possible", "possible_strict", "necessary", "necessary_strict", "decided_by"):
             object.__setattr__(self, name, tuple(getattr(self, name)))
         object.__setattr__(self, "witnesses", freeze_mapping({k: freeze_mapping(dict(v)) for k, v in self.witnesses.items()}))
         object.__setattr__(self, "beaten_by", freeze_mapping({k: tuple(v) for k, v in self.beaten_by.items()}))
@@ -96,6 +105,7 @@ class PossibleWinners(Displayed):
                 "necessary": self.necessary,
                 "necessary_strict": self.necessary_strict,
                 "beaten_by": [", ".join(self.beaten_by.get(s, ())) for s in self.systems],
+                **({"decided_by": self.decided_by} if self.decided_by else {}),
             },
             index=pd.Index(self.systems, dtype=object, name="system"),
         )
@@ -137,4 +147,6 @@ class PossibleWinners(Displayed):
             "beaten_by": {s: list(v) for s, v in self.beaten_by.items()},
             "n_missing_cells": self.n_missing_cells,
             "bounds": None if self.bounds is None else {t: [jsonable(x) for x in b] for t, b in self.bounds.items()},
+            "decided_by": list(self.decided_by),
+            "programs": self.programs,
         }

@@ -1,0 +1,265 @@
+"""Borda under missing scores: possible and necessary winners and rank ranges, exactly.
+
+Borda (averaged ties) is not decided by one completion per system: a rival's position on a task
+moves the others' points, and deciding a possible winner is NP-complete in general (Xia and
+Conitzer 2011). The package answers it in three steps, cheapest first:
+
+1. **Pairwise bounds, closed form.** For every pair, the largest and smallest difference of
+   Borda scores over all completions (:func:`solvers.completion_borda.borda_pair_bounds`).
+   They decide the *necessary* winners outright (first under every completion iff no rival
+   can get ahead), and they prove a system *impossible* when one rival is ahead under every
+   completion (that rival is named).
+2. **A greedy completion**: the system first on every task it misses, every missing rival
+   last, tied. When the system is first there alone, that is its witness.
+3. **An integer program with constraint generation** for the rest
+   (:func:`solvers.completion_borda.best_borda_completion`): it models the rivals the last
+   completion let through, finds the completion best for the system against them, and runs
+   the rule on it; a rival it did not model that still gets ahead is added and the program
+   solved again. Modelling fewer rivals only relaxes the question, so a program that
+   proves no completion can beat the modelled rivals proves the system impossible.
+
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..board._leaderboard import Leaderboard
+from ..rules.spec import SCORE_TOL
+
+__all__ = ["BordaSearch", "borda_search"]
+
+
+@dataclass(frozen=True)
+class BordaSearch:
+    """One system's answer under Borda: possible, strict, the witness and how it was decided."""
+
+    possible: bool | None
+    possible_strict: bool | None
+    witness: np.ndarray | None  # oriented completed scores
+    beaten_by: tuple[int, ...]
+    decided_by: str  # "pairwise bound", "greedy completion", "integer program", or the solver's status
+    programs: int
+
+
+def _scores(values: np.ndarray, weights: np.ndarray) -> np.ndarray:
+    """Borda scores (averaged ties) of complete oriented `values`."""
+    v = values
+    points = (v[:, None, :] > v[None, :, :]).sum(axis=1) + 0.5 * ((v[:, None, :] == v[None, :, :]).sum(axis=1) - 1)
+    return points @ weights
+
+
+def pair_bounds(values: np.ndarray, weights: np.ndarray) -> np.ndarray:
+    """The largest Borda score of each system minus that of each other over every completion.
+
+    Parameters
+    ----------
+    values : numpy.ndarray
+        Oriented scores (systems x tasks, higher is better), NaN where missing.
+    weights : numpy.ndarray
+        One weight per task.
+
+    Returns
+    -------
+    numpy.ndarray
+        ``upper[k, i]``: the largest ``score(k) - score(i)`` (closed form,
+        :func:`solvers.completion_borda.borda_pair_bounds`).
+    """
+    from solvers.completion_borda import borda_pair_bounds
+
+    return np.column_stack([borda_pair_bounds(values, weights, i) for i in range(values.shape[0])])
+
+
+def _greedy(values: np.ndarray, target: int, safe: np.ndarray | None = None) -> np.ndarray:
+    """The target first on every task it misses; a missing `safe` rival (one that can never get ahead
+    of the target) just below the target, where it takes points from the rivals below; every other
+    missing cell last (tied)."""
+    out = values.copy()
+    for t in range(values.shape[1]):
+        column = values[:, t]
+        holes = np.isnan(column)
+        scored = np.unique(column[~holes])
+        high, low = (scored.max() + 1.0, scored.min() - 1.0) if scored.size else (1.0, -1.0)
+        out[holes, t] = low
+        if holes[target]:
+            out[target, t] = high
+        if safe is not None:
+            mine = out[target, t]
+            under = scored[scored < mine]
+            out[holes & safe, t] = (mine + (under.max() if under.size else mine - 2.0)) / 2.0
+    return out
+
+
+def _improve(values: np.ndarray, weights: np.ndarray, target: int, completion: np.ndarray) -> np.ndarray:
+    """Move whole rivals' missing cells from last place to just below the target, while each stays behind it.
+
+    A missing cell just below the target instead of last takes a point from every system
+    below the target on that task and from no one else (the target keeps its point), so
+    every margin of the target improves but the moved rival's own; the move is kept when
+    that rival still scores below the target. Rivals are tried from the lowest score up.
+    """
+    tol = tolerance(weights, values.shape[0])
+    out = completion.copy()
+    holes = np.isnan(values)
+    scores = _scores(out, weights)
+    for x in np.argsort(scores, kind="stable"):
+        if x == target or not holes[x].any():
+            continue
+        trial = out.copy()
+        for t in np.flatnonzero(holes[x] & ~holes[target]):
+            mine = trial[target, t]
+            column = np.delete(trial[:, t], x)
+            under = column[column < mine]
+            trial[x, t] = (mine + (under.max() if under.size else mine - 2.0)) / 2.0
+        new = _scores(trial, weights)
+        if new[x] < new[target] - tol:
+            out, scores = trial, new
+    return out
+
+
+def _set_bound(values: np.ndarray, weights: np.ndarray, target: int, rivals: np.ndarray) -> float:
+    """The smallest ``sum over rivals k of score(k) - score(target)`` over every completion (Borda, averaged ties).
+
+    Exact in closed form: the rivals' pairs among themselves always share the same points, so
+    on each task the target goes first when missing, a missing rival last, and every other
+    missing system (an outsider, whose own score is not counted) at the one position that
+    costs least: ``sum_k rel(k, x) - |K| rel(target, x)`` (``rel``: 1 ahead, 1/2 tied, 0
+    behind) over the positions of the rivals and the target on the task. When this smallest
+    sum exceeds the tie tolerance times the number of rivals, some rival is strictly ahead of
+    the target under every completion: the target cannot be first.
+    """
+    K = np.flatnonzero(rivals)
+    size = len(K)
+    out = values.copy()
+    for t in range(values.shape[1]):
+        column = values[:, t]
+        holes = np.isnan(column)
+        scored = column[~holes]
+        high, low = (scored.max() + 1.0, scored.min() - 1.0) if scored.size else (1.0, -1.0)
+        if holes[target]:
+            out[target, t] = high
+        out[K[holes[K]], t] = low
+        keys = np.unique(np.concatenate([out[K, t], [out[target, t]]]))
+        edges = np.concatenate([[keys[0] - 1.0], keys, [keys[-1] + 1.0]])
+        candidates = np.unique(np.concatenate([keys, (edges[:-1] + edges[1:]) / 2.0]))
+        rel = lambda v, p: (v[:, None] > p[None, :]) + 0.5 * (v[:, None] == p[None, :])  # noqa: E731
+        cost = rel(out[K, t], candidates).sum(axis=0) - size * rel(out[[target], t], candidates)[0]
+        outsiders = holes.copy()
+        outsiders[K] = False
+        outsiders[target] = False
+        out[outsiders, t] = candidates[int(np.argmin(cost))]
+    rows = np.concatenate([K, [target]])
+    v = out[rows]
+    points = (v[:, None, :] > out[None, :, :]).sum(axis=1) + 0.5 * ((v[:, None, :] == out[None, :, :]).sum(axis=1) - 1)
+    scores = points @ weights
+    return float(scores[:-1].sum() - size * scores[-1])
+
+
+def tolerance(weights: np.ndarray, n: int) -> float:
+    """How far apart two Borda scores may be and still tie.
+
+    Parameters
+    ----------
+    weights : numpy.ndarray
+        One weight per task.
+    n : int
+        Number of systems.
+
+    Returns
+    -------
+    float
+        The rules' relative :data:`~consensus.rules.spec.SCORE_TOL` at the largest possible
+        score, ``W (n - 1)``.
+    """
+    return SCORE_TOL * max(1.0, float(np.abs(weights).sum()) * max(n - 1, 1))
+
+
+def borda_search(values: np.ndarray, weights: np.ndarray, upper: np.ndarray, target: int,
+                 time_limit: float | None) -> BordaSearch:
+    """Whether `target` is first (alone) under some completion of oriented `values` under Borda.
+
+    Parameters
+    ----------
+    values : numpy.ndarray
+        Oriented scores (systems x tasks, higher is better), NaN where missing.
+    weights : numpy.ndarray
+        One weight per task.
+    upper : numpy.ndarray
+        :func:`pair_bounds` of `values`.
+    target : int
+        The system asked about.
+    time_limit : float or None
+        Seconds for each integer program.
+
+    Returns
+    -------
+    BordaSearch
+        Possible and possible strictly (None when undecided), the witness completion
+        (oriented), the rivals in the way, and what decided it.
+    """
+    from solvers.completion_borda import best_borda_completion
+    from solvers.status import SolveStatus
+
+    n = values.shape[0]
+    tol = tolerance(weights, n)
+    always = tuple(int(k) for k in np.flatnonzero(-upper[target, :] > tol) if k != target)
+    if always:  # a rival ahead under every completion
+        return BordaSearch(False, False, None, always, "pairwise bound", 0)
+    safe = upper[:, target] <= tol
+    safe[target] = False
+    tried = [_greedy(values, target), _greedy(values, target, safe)]
+    tried.append(_improve(values, weights, target, tried[-1]))
+    for completion in tried:
+        scores = _scores(completion, weights)
+        margins = scores[target] - np.delete(scores, target)
+        if margins.min(initial=np.inf) > tol:
+            return BordaSearch(True, True, completion, (), "greedy completion", 0)
+    scores = _scores(tried[0], weights)
+    ahead = [int(k) for k in np.argsort(-scores, kind="stable") if k != target and scores[k] > scores[target] + tol]
+    sizes = sorted({2**e for e in range(len(ahead).bit_length()) if 2**e <= len(ahead)} | {len(ahead)} - {0})
+    for size in sizes:  # the rivals ahead in the greedy completion, best first: does one of them always lead?
+        group = np.zeros(n, dtype=bool)
+        group[ahead[:size]] = True
+        if _set_bound(values, weights, target, group) > tol * size:
+            return BordaSearch(False, False, None, tuple(ahead[:size]), "set bound", 0)
+    modelled = np.zeros(n, dtype=bool)
+    scores = _scores(tried[-1], weights)
+    programs = 0
+    while True:
+        modelled |= scores >= scores[target] - tol
+        modelled[target] = False
+        out = best_borda_completion(values, weights, target, modelled, objective="margin", time_limit=time_limit)
+        programs += out.solves
+        if out.bound is not None and out.bound < -tol:  # proven even when the search stopped early
+            return BordaSearch(False, False, None, tuple(np.flatnonzero(modelled).tolist()), "integer program", programs)
+        if out.status is not SolveStatus.OPTIMAL or out.values is None or out.objective is None:
+            return BordaSearch(None, None, None, (), out.status.value, programs)
+        if out.objective < -tol:  # even the modelled rivals alone keep it from first place
+            return BordaSearch(False, False, None, tuple(np.flatnonzero(modelled).tolist()), "integer program", programs)
+        scores = _scores(out.values, weights)
+        others = np.delete(np.arange(n), target)
+        gap = scores[target] - scores[others]
+        strict_wanted = out.objective > tol
+        blocking = others[(gap <= tol) if strict_wanted else (gap < -tol)]
+        if not (blocking[~modelled[blocking]]).size:
+            first = bool((gap >= -tol).all())
+            alone = bool((gap > tol).all())
+            return BordaSearch(first, alone, out.values, (), "integer program", programs)
+        modelled[blocking] = True
+
+
+def board_arrays(lb: Leaderboard) -> tuple[np.ndarray, np.ndarray]:
+    """The oriented scores and the task weights of a leaderboard.
+
+    Parameters
+    ----------
+    lb : Leaderboard
+
+    Returns
+    -------
+    (numpy.ndarray, numpy.ndarray)
+        Oriented scores (systems x tasks, NaN where missing) and one weight per task.
+    """
+    return np.array(lb.values, dtype=np.float64), np.asarray(lb.weight_array, dtype=np.float64)

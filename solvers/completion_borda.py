@@ -1,0 +1,448 @@
+"""The best completion of missing scores for one system under Borda: an integer program.
+
+A board's tasks each rank their scored systems (a weak order, ties allowed); a *completion*
+inserts every missing cell at some position of its task's order, tied with a scored group or
+strictly between two (the positions model). Under Borda with averaged ties a system's points on
+a task are the systems it beats plus half the systems it ties, so its weighted score is a sum
+of pairwise relations, which makes the question linear in 0/1 relation variables.
+
+:func:`best_borda_completion` finds, for a `target` system and a set of `rivals`, the completion
+that either maximizes the target's smallest margin over the rivals (``objective="margin"``:
+is the target first, or first alone, under some completion?) or minimizes the number of rivals
+strictly ahead of it (``objective="count"``: its best position). Systems outside `rivals` are
+not modelled (their scores are free): the result is a relaxation, exact for the rivals it
+models, and the caller adds the rivals the returned completion lets through and solves again
+(constraint generation).
+
+The model is small because only the rivals' and the target's positions matter:
+
+- a task's *boundary* groups are its scored tie groups that hold the target or a modelled
+  rival; every missing system (but the target) chooses a *slot* among ``2 r + 1`` (above the
+  first boundary, tied with it, strictly between it and the next, ..., below the last), as
+  threshold binaries ``d[s] = [slot >= s]``;
+- a modelled rival missing on the task sits at the bottom of its slot's region (below the
+  unmodelled systems there: it beats fewer of them, and no modelled score changes); two
+  modelled rivals in the same region form any weak order (relation binaries, transitivity
+  added lazily when a solution breaks it);
+- the target, when missing, is first on the task (that only helps it).
+
+Points of the target and the rivals are then linear in the slot and relation variables.
+
+References
+----------
+.. [1] Xia and Conitzer, "Determining possible and necessary winners given partial orders",
+   JAIR 41, 2011 (Borda possible winner is NP-complete).
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Literal
+
+import numpy as np
+from numpy.typing import NDArray
+
+from .model import LinearModel
+from .status import SolveStatus
+
+__all__ = ["CompletionOutcome", "best_borda_completion", "borda_pair_bounds"]
+
+FloatArray = NDArray[np.float64]
+
+
+@dataclass(frozen=True)
+class CompletionOutcome:
+    """What :func:`best_borda_completion` found.
+
+    Attributes
+    ----------
+    status : SolveStatus
+        ``OPTIMAL`` (the objective is proven for the modelled rivals) or the solver's status.
+    objective : float or None
+        The best margin (``"margin"``) or the fewest modelled rivals strictly ahead
+        (``"count"``) the solver found.
+    bound : float or None
+        The solver's proven bound on it (equal to `objective` when optimal).
+    values : numpy.ndarray or None
+        The completed oriented scores (systems x tasks, higher is better) of the solution.
+    solves : int
+        Integer programs solved (one plus one per round of transitivity cuts).
+    """
+
+    status: SolveStatus
+    objective: float | None
+    bound: float | None
+    values: FloatArray | None
+    solves: int
+
+
+def _scored_points(column: FloatArray, scored: NDArray[np.bool_]) -> FloatArray:
+    """Borda points (averaged ties) of each scored system among the scored systems only (0 elsewhere)."""
+    v = column[scored]
+    out = np.zeros(len(column))
+    out[scored] = (v[:, None] > v[None, :]).sum(axis=1) + 0.5 * ((v[:, None] == v[None, :]).sum(axis=1) - 1)
+    return out
+
+
+def borda_pair_bounds(values: FloatArray, weights: FloatArray, target: int) -> FloatArray:
+    """Per system ``k``, the largest ``score(k) - score(target)`` any completion gives (Borda, averaged ties).
+
+    Exact in closed form: on each task the difference is a sum over the third systems of
+    terms that each involve one missing cell at most, so every missing cell takes its best
+    place independently (a missing `k` first, a missing target last, a missing third system
+    between `k` and the target when `k` is ahead). Per task, with ``B`` the points among the
+    scored systems and ``m`` the number of missing systems: both scored, ``B(k) - B(t)``
+    plus ``m`` if `k` is ahead; `k` missing, ``n - 1 - B(t)``; the target missing,
+    ``B(k) + m``; both missing, ``n - 1``. The smallest difference is ``-bounds(target=k)[t]``.
+
+    Parameters
+    ----------
+    values : numpy.ndarray
+        Oriented scores (systems x tasks, higher is better), NaN for a missing cell.
+    weights : numpy.ndarray
+        One weight per task.
+    target : int
+        The system the differences are taken against.
+
+    Returns
+    -------
+    numpy.ndarray
+        One value per system (0 for the target itself).
+
+    Examples
+    --------
+    >>> v = np.array([[1.0, np.nan], [0.0, 1.0], [np.nan, 0.0]])
+    >>> borda_pair_bounds(v, np.ones(2), 0).tolist()   # 1 can gain up to 2, 2 up to 1 on system 0
+    [0.0, 2.0, 1.0]
+    """
+    n, n_tasks = values.shape
+    out = np.zeros(n)
+    for t in range(n_tasks):
+        column = values[:, t]
+        scored = ~np.isnan(column)
+        m = int((~scored).sum())
+        points = _scored_points(column, scored)
+        if scored[target]:
+            ahead = scored & (column > column[target])
+            per = np.where(scored, points - points[target] + m * ahead, n - 1 - points[target])
+        else:
+            per = np.where(scored, points + m, n - 1.0)
+        out += weights[t] * per
+    out[target] = 0.0
+    return out
+
+
+class _Task:
+    """One task's slots: its scored tie groups, the boundary groups and the missing systems."""
+
+    def __init__(self, column: FloatArray, target: int, modelled: NDArray[np.bool_]) -> None:
+        scored = ~np.isnan(column)
+        self.n = len(column)
+        self.groups = np.unique(column[scored])[::-1]  # group values, best first
+        self.group_of = {int(j): int(np.searchsorted(-self.groups, -column[j])) for j in np.flatnonzero(scored)}
+        self.size = np.array([int((column[scored] == g).sum()) for g in self.groups])
+        self.below = np.concatenate([np.cumsum(self.size[::-1])[::-1][1:], [0]]) if len(self.groups) else np.zeros(0)
+        keys = {self.group_of[j] for j in self.group_of if j == target or modelled[j]}
+        self.boundary = sorted(keys)  # group indices, best first
+        self.r = len(self.boundary)
+        self.missing = [int(j) for j in np.flatnonzero(~scored) if j != target]
+        self.target_missing = not scored[target]
+        self.points = _scored_points(column, scored)
+
+    def slot_base(self) -> FloatArray:
+        """Points from the scored systems of a modelled missing system in each slot 0..2r."""
+        base = np.zeros(2 * self.r + 1)
+        for q in range(self.r + 1):  # even slot 2q: just above boundary q+1 (or last)
+            base[2 * q] = self.below[self.boundary[q]] + self.size[self.boundary[q]] if q < self.r else 0.0
+        for q in range(1, self.r + 1):  # odd slot 2q-1: tied with boundary q
+            g = self.boundary[q - 1]
+            base[2 * q - 1] = self.below[g] + 0.5 * self.size[g]
+        return base
+
+
+def best_borda_completion(
+    values: FloatArray,
+    weights: FloatArray,
+    target: int,
+    rivals: NDArray[np.bool_],
+    *,
+    objective: Literal["margin", "count"] = "margin",
+    tol: float = 0.0,
+    big_m: FloatArray | None = None,
+    time_limit: float | None = None,
+    backend: str = "highs",
+) -> CompletionOutcome:
+    """The completion best for `target` against the modelled `rivals` under Borda (averaged ties).
+
+    Parameters
+    ----------
+    values : numpy.ndarray
+        Oriented scores (systems x tasks, higher is better), NaN for a missing cell.
+    weights : numpy.ndarray
+        One weight per task.
+    target : int
+        The system the completion favours.
+    rivals : numpy.ndarray of bool
+        The rivals modelled (one flag per system; the target's is ignored).
+    objective : {"margin", "count"}, default="margin"
+        Maximize ``min_k score(target) - score(k)`` over the rivals, or minimize the number
+        of rivals with ``score(k) - score(target) > tol``.
+    tol : float, default=0.0
+        ``"count"``: the difference up to which a rival is not ahead.
+    big_m : numpy.ndarray, optional
+        ``"count"``: per system, an upper bound on ``score(k) - score(target)`` (see
+        :func:`borda_pair_bounds`); required with ``"count"``.
+    time_limit : float, optional
+        Seconds for the whole search.
+    backend : str, default="highs"
+        The solver (:class:`~solvers.model.LinearModel`).
+
+    Returns
+    -------
+    CompletionOutcome
+
+    Examples
+    --------
+    >>> v = np.array([[2.0, np.nan], [1.0, 1.0], [0.0, 0.0]])
+    >>> out = best_borda_completion(v, np.ones(2), 0, np.array([False, True, True]))
+    >>> out.status.value, out.objective, out.values[0, 1] > 1.0   # 0 first on task 2: margin 1
+    ('optimal', 1.0, True)
+    """
+    n, n_tasks = values.shape
+    modelled = np.asarray(rivals, dtype=bool).copy()
+    modelled[target] = False
+    tasks = [_Task(values[:, t], target, modelled) for t in range(n_tasks)]
+    m = LinearModel(backend=backend, sense="max" if objective == "margin" else "min")
+    score: dict[int, dict[int, float]] = {k: {} for k in [target, *np.flatnonzero(modelled).tolist()]}
+    const = dict.fromkeys(score, 0.0)
+    rows: list[tuple[float, float, dict[int, float]]] = []
+
+    def column(lower: float, upper: float, cost: float = 0.0, continuous: bool = False) -> int:
+        m.add_columns([lower], [upper], [cost], continuous=continuous)
+        return m.n_cols - 1
+
+    def add(row: dict[int, float], lower: float, upper: float) -> None:
+        rows.append((lower, upper, row))
+
+    def gain(k: int, col: int, coef: float) -> None:
+        score[k][col] = score[k].get(col, 0.0) + coef
+
+    d_of: list[dict[int, list[int]]] = []
+    pairs: list[list[tuple[int, int, int, int]]] = []  # per task: (j, x, a_jx, a_xj) of modelled missing pairs
+    for t, task in enumerate(tasks):
+        w = float(weights[t])
+        d: dict[int, list[int]] = {}
+        for x in task.missing:  # threshold binaries d[s] = [slot >= s], s = 1..2r
+            d[x] = [column(0.0, 1.0) for _ in range(2 * task.r)]
+            for s in range(1, 2 * task.r):
+                add({d[x][s]: 1.0, d[x][s - 1]: -1.0}, -np.inf, 0.0)
+        d_of.append(d)
+
+        def thr(x: int, s: int, dx: dict[int, list[int]] = d, r: int = task.r) -> int | None:
+            """The column of [slot_x >= s], None for s <= 0 (always 1) or s > 2r (always 0)."""
+            return dx[x][s - 1] if 1 <= s <= 2 * r else None
+
+        # scored boundary systems: the target and modelled rivals scored here
+        for k in score:
+            if k in task.group_of:
+                q = task.boundary.index(task.group_of[k]) + 1
+                const[k] += w * task.points[k]
+                if task.target_missing and k != target:
+                    pass  # the target is first here: k gets nothing from it
+                for x in task.missing:  # x strictly below k's group (slot >= 2q) or tied with it (2q - 1)
+                    below, tied = thr(x, 2 * q), thr(x, 2 * q - 1)
+                    if below is not None:
+                        gain(k, below, 0.5 * w)
+                    if tied is not None:
+                        gain(k, tied, 0.5 * w)
+            elif k == target:  # missing target: first, beats every other system
+                const[k] += w * (task.n - 1)
+        # modelled rivals missing here: points from the scored systems by slot, and from the other missing
+        base = task.slot_base()
+        in_task = [x for x in task.missing if modelled[x]]
+        for j in in_task:
+            const[j] += w * base[0]
+            for s in range(1, 2 * task.r + 1):
+                gain(j, d[j][s - 1], w * (base[s] - base[s - 1]))
+        task_pairs: list[tuple[int, int, int, int]] = []
+        for j in in_task:
+            for x in task.missing:
+                if x == j or (modelled[x] and x < j):
+                    continue
+                if modelled[x]:  # two modelled: a weak order inside a shared region
+                    a_jx, a_xj = column(0.0, 1.0), column(0.0, 1.0)
+                    add({a_jx: 1.0, a_xj: 1.0}, -np.inf, 1.0)
+                    for s in range(1, 2 * task.r + 1):  # slot order forces the relation
+                        add({a_jx: 1.0, d[x][s - 1]: -1.0, d[j][s - 1]: 1.0}, 0.0, np.inf)
+                        add({a_xj: 1.0, d[j][s - 1]: -1.0, d[x][s - 1]: 1.0}, 0.0, np.inf)
+                    for q in range(1, task.r + 1):  # both tied with boundary q: tied together
+                        s = 2 * q - 1
+                        row = {a_jx: 1.0, a_xj: 1.0}
+                        for z in (j, x):
+                            row[d[z][s - 1]] = row.get(d[z][s - 1], 0.0) + 1.0
+                            if s < 2 * task.r:
+                                row[d[z][s]] = row.get(d[z][s], 0.0) - 1.0
+                        add(row, -np.inf, 2.0)
+                    # rel(j, x) = 1/2 + (a_jx - a_xj) / 2, and the reverse
+                    const[j] += 0.5 * w
+                    const[x] += 0.5 * w
+                    gain(j, a_jx, 0.5 * w)
+                    gain(j, a_xj, -0.5 * w)
+                    gain(x, a_xj, 0.5 * w)
+                    gain(x, a_jx, -0.5 * w)
+                    task_pairs.append((j, x, a_jx, a_xj))
+                else:  # x unmodelled: above j inside a shared region; j above x only when its slot is higher
+                    a_jx = column(0.0, 1.0, continuous=True)
+                    for s in range(1, 2 * task.r + 1):
+                        add({a_jx: 1.0, d[x][s - 1]: -1.0, d[j][s - 1]: 1.0}, 0.0, np.inf)
+                    gain(j, a_jx, w)
+                    for q in range(1, task.r + 1):  # tied with the same boundary group: half a point
+                        s = 2 * q - 1
+                        tie = column(0.0, 1.0, continuous=True)
+                        row = {tie: 1.0}
+                        for z in (j, x):
+                            row[d[z][s - 1]] = row.get(d[z][s - 1], 0.0) - 1.0
+                            if s < 2 * task.r:
+                                row[d[z][s]] = row.get(d[z][s], 0.0) + 1.0
+                        add(row, -1.0, np.inf)
+                        gain(j, tie, 0.5 * w)
+        pairs.append(task_pairs)
+
+    rivals_list = [k for k in score if k != target]
+    if objective == "margin":
+        z = column(-np.inf, np.inf, 1.0, continuous=True)
+        for k in rivals_list:  # z <= score(target) - score(k)
+            row = {z: 1.0}
+            for col, c in score[target].items():
+                row[col] = row.get(col, 0.0) - c
+            for col, c in score[k].items():
+                row[col] = row.get(col, 0.0) + c
+            add(row, -np.inf, const[target] - const[k])
+    else:
+        if big_m is None:
+            raise ValueError("objective='count' needs big_m")
+        for k in rivals_list:  # score(k) - score(target) - M_k u_k <= tol
+            u = column(0.0, 1.0, 1.0)
+            row = {u: -max(float(big_m[k]) - tol, 0.0)}
+            for col, c in score[k].items():
+                row[col] = row.get(col, 0.0) + c
+            for col, c in score[target].items():
+                row[col] = row.get(col, 0.0) - c
+            add(row, -np.inf, tol - const[k] + const[target])
+    if not rivals_list:  # nothing to beat
+        m.add_columns([0.0], [0.0], [0.0])
+    _flush(m, rows)
+    m.set_integer(True)
+    solves = 0
+    end = None if time_limit is None else time.perf_counter() + float(time_limit)
+    while True:
+        solves += 1
+        left = None if end is None else end - time.perf_counter()
+        sol = m.solve(time_limit=left, gap_abs=1e-9 * max(1.0, float(np.abs(weights).sum()) * n),
+                      highs_options={"mip_rel_gap": 0.0})
+        if sol.x is None or sol.status is not SolveStatus.OPTIMAL:
+            return CompletionOutcome(sol.status, sol.objective, sol.dual_bound, None, solves)
+        point = np.round(sol.x)
+        cuts = _transitivity_cuts(point, pairs)
+        if not cuts:
+            break
+        rows = cuts
+        _flush(m, rows)
+    objective_value = float(sol.objective) if sol.objective is not None else None
+    if not rivals_list:
+        objective_value = float("inf") if objective == "margin" else 0.0
+    completed = _completion(values, tasks, d_of, pairs, point, modelled, target)
+    return CompletionOutcome(SolveStatus.OPTIMAL, objective_value, sol.dual_bound, completed, solves)
+
+
+def _flush(m: LinearModel, rows: list[tuple[float, float, dict[int, float]]]) -> None:
+    if not rows:
+        return
+    lower = np.array([r[0] for r in rows])
+    upper = np.array([r[1] for r in rows])
+    starts: list[int] = []
+    index: list[int] = []
+    value: list[float] = []
+    for _, _, row in rows:
+        starts.append(len(index))
+        index.extend(row.keys())
+        value.extend(row.values())
+    m.add_rows(lower, upper, np.array(starts, dtype=np.int32), np.array(index, dtype=np.int32), np.array(value))
+
+
+def _relation(x: FloatArray, task_pairs: list[tuple[int, int, int, int]]) -> dict[tuple[int, int], int]:
+    """(j, k) -> 1 when j is strictly above k among the modelled missing of one task."""
+    out: dict[tuple[int, int], int] = {}
+    for j, k, a_jk, a_kj in task_pairs:
+        out[j, k] = int(x[a_jk] > 0.5)
+        out[k, j] = int(x[a_kj] > 0.5)
+    return out
+
+
+def _transitivity_cuts(x: FloatArray, pairs: list[list[tuple[int, int, int, int]]]) -> list[tuple[float, float, dict[int, float]]]:
+    """Rows cutting off the triples of one task whose relations are not a weak order."""
+    cuts: list[tuple[float, float, dict[int, float]]] = []
+    for task_pairs in pairs:
+        if len(task_pairs) < 3:
+            continue
+        rel = _relation(x, task_pairs)
+        col = {}
+        for j, k, a_jk, a_kj in task_pairs:
+            col[j, k], col[k, j] = a_jk, a_kj
+        members = sorted({j for j, _ in rel})
+        for a in members:
+            for b in members:
+                for c in members:
+                    if len({a, b, c}) < 3:
+                        continue
+                    if rel[a, b] and rel[b, c] and not rel[a, c]:  # a > b > c needs a > c
+                        cuts.append((-np.inf, 1.0, {col[a, b]: 1.0, col[b, c]: 1.0, col[a, c]: -1.0}))
+                    elif rel[a, c] and not rel[a, b] and not rel[b, c]:  # a > c needs a > b or b > c
+                        cuts.append((0.0, np.inf, {col[a, b]: 1.0, col[b, c]: 1.0, col[a, c]: -1.0}))
+    return cuts
+
+
+def _completion(
+    values: FloatArray,
+    tasks: list[_Task],
+    d_of: list[dict[int, list[int]]],
+    pairs: list[list[tuple[int, int, int, int]]],
+    x: FloatArray,
+    modelled: NDArray[np.bool_],
+    target: int,
+) -> FloatArray:
+    """The oriented scores of the solution: every missing cell at a value that realizes its slot."""
+    out = values.copy()
+    for t, task in enumerate(tasks):
+        g = task.groups
+        span = float(g[0] - g[-1]) if len(g) > 1 else 1.0
+        span = span if span > 0 else 1.0
+        rel = _relation(x, pairs[t])
+        if task.target_missing:
+            out[target, t] = (g[0] if len(g) else 0.0) + 2.0 * span
+        regions: dict[int, list[int]] = {}
+        for j in task.missing:
+            slot = int(sum(x[c] > 0.5 for c in d_of[t][j]))
+            if slot % 2:  # tied with boundary group (slot + 1) / 2
+                out[j, t] = g[task.boundary[(slot - 1) // 2]]
+            else:
+                regions.setdefault(slot // 2, []).append(j)
+        for q, members in regions.items():  # the bottom of the region: just above boundary q + 1
+            if not len(g):
+                low, high = -1.0, 1.0
+            elif q < task.r:
+                below = task.boundary[q]
+                low = float(g[below])
+                high = float(g[below - 1]) if below > 0 else float(g[0]) + span
+            else:
+                low, high = float(g[-1]) - span, float(g[-1])
+            mod = [j for j in members if modelled[j]]
+            level = {j: sum(rel.get((j, k), 0) == 0 and rel.get((k, j), 0) == 1 for k in mod) for j in mod}
+            # a modelled system's level: how many of the region's modelled systems are above it
+            top = max(level.values(), default=-1) + 1
+            steps = top + 2
+            for j in members:
+                rank_from_bottom = (top - level[j]) if modelled[j] else top + 1
+                out[j, t] = low + (high - low) * rank_from_bottom / (steps + 1)
+    return out
