@@ -519,3 +519,26 @@ def test_instance_files_are_decompressed_with_the_same_bounds(tmp_path, monkeypa
         cs.read_instances(folder)
     with pytest.raises(cs.errors.InputTooLargeError, match="it looks like a compression bomb"):
         cs.read_instances(folder / "zbomb.csv.gz")
+
+
+def test_json_lines_and_preflib_lines_are_bounded_before_they_are_held(tmp_path, monkeypatch):
+    """A JSON-lines sample file and a PrefLib file read each line with the same bound as a score
+    table (lowered here to 100 characters so that the test stays small): a longer line is refused
+    with the flag that raises it, before the line is held whole."""
+    import consensus.io._opening as opening
+    from consensus.errors import InputTooLargeError
+    from consensus.formats.files import json_lines
+    from consensus.formats.preflib import read_preflib
+
+    monkeypatch.setattr(opening, "max_line_chars", lambda: 100)
+    samples = tmp_path / "samples_qa.jsonl"
+    samples.write_text('{"doc_id": 0}\n{"doc_id": 1, "pad": "' + "x" * 500 + '"}\n', encoding="utf-8")
+    with pytest.raises(InputTooLargeError, match="line 2 is longer than 100 characters.*--max-input-size"):
+        list(json_lines(samples))
+    votes = tmp_path / "e.soc"
+    votes.write_text("# FILE NAME: e.soc\n# ALTERNATIVE NAME 1: " + "a" * 500 + "\n1: 1\n", encoding="utf-8")
+    with pytest.raises(InputTooLargeError, match="line 2 is longer than 100 characters"):
+        read_preflib(votes)
+    short = tmp_path / "ok.jsonl"
+    short.write_text('{"doc_id": 0}\n\n{"doc_id": 1}\n', encoding="utf-8")
+    assert [n for n, _ in json_lines(short)] == [1, 3]  # line numbers as before

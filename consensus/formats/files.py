@@ -16,6 +16,7 @@ from typing import Any
 from ..errors import InvalidOptionError, LeaderboardError
 from ..io import _json_input as json_input
 from ..io._file_tables import decode_error, open_binary, open_text
+from ..io._opening import bounded_lines
 from .errors import FormatError
 
 __all__ = ["find_files", "load_json", "json_lines", "PathSpec"]
@@ -130,6 +131,8 @@ def json_lines(path: str | Path) -> Iterator[tuple[int, Any]]:
     ------
     FormatError
         A line is not valid JSON (naming the line), or the file is not UTF-8.
+    InputTooLargeError
+        A line is longer than the reading bound (:func:`~consensus.io._opening.bounded_lines`).
 
     Examples
     --------
@@ -141,7 +144,7 @@ def json_lines(path: str | Path) -> Iterator[tuple[int, Any]]:
     """
     path = Path(path)
     with open_binary(path) as fh:
-        for number, raw in enumerate(fh, start=1):
+        for number, raw in enumerate(bounded_lines(fh, path), start=1):  # a line is refused before it is held whole
             try:
                 text = raw.decode("utf-8-sig" if number == 1 else "utf-8")
             except UnicodeDecodeError as exc:

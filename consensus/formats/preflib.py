@@ -260,10 +260,12 @@ def from_orders(
 # ---------------------------------------------------------------------- reading
 def _read_lines(path: object) -> tuple[Path, list[str]]:
     from ..io._file_tables import decode_error, existing_file
+    from ..io._opening import bounded_lines, open_text
 
     path = existing_file(path)  # type: ignore[arg-type]
-    try:
-        return path, path.read_text(encoding="utf-8-sig").splitlines()
+    try:  # each line bounded before it is held whole, as in a score table
+        with open_text(path) as fh:
+            return path, [line.rstrip("\r\n") for line in bounded_lines(fh, path)]
     except UnicodeDecodeError as exc:
         raise decode_error(path, 1, exc) from None
     except OSError as exc:

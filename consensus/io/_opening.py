@@ -321,20 +321,20 @@ class _Capped(io.RawIOBase):
         super().close()
 
 
-def bounded_lines(fh: Any, path: Path | str) -> Iterator[str]:
-    """The lines of the text file `fh`, each read with a bound: a line longer than
+def bounded_lines(fh: Any, path: Path | str) -> Iterator[Any]:
+    """The lines of the file `fh` (str, or bytes from a binary file), each read with a bound: a line longer than
     :func:`~consensus.io._limits.max_line_chars` (64 Mi characters unless ``--max-input-size``
     is set larger) is refused before it is held in memory whole.
 
     Parameters
     ----------
-    fh : text file
+    fh : text or binary file
     path : Path or str
         For the message.
 
     Yields
     ------
-    str
+    str or bytes
 
     Raises
     ------
