@@ -220,3 +220,106 @@ def test_the_possible_command(tmp_path, capsys):
         err = capsys.readouterr().err
         assert err.count("\n") == 1 and "error:" in err, err
     assert not (tmp_path / "p.png").exists()
+
+
+def _ranges_from(scores: np.ndarray, tol: float) -> tuple[np.ndarray, np.ndarray]:
+    """Per completion (rows) and system: 1 + the systems strictly ahead, and those ahead or tied."""
+    diff = scores[:, None, :] - scores[:, :, None]  # [c, i, k] = score k - score i
+    ahead = (diff > tol).sum(axis=2)
+    tied_or_ahead = (diff >= -tol).sum(axis=2)
+    return 1 + ahead, tied_or_ahead
+
+
+@examples(1)  # brute force over every vertex of the bounds (the mean is monotone in each cell)
+@given(score_tables(max_systems=5, max_tasks=4, missing=True, weighted=True))
+def test_mean_rank_ranges_match_every_vertex(lb):
+    holes = _holes(lb)
+    assume(1 <= len(holes) <= 4)
+    res = cs.missing.rank_ranges(lb, "mean")
+    lo = np.nanmin(_raw(lb), axis=0)
+    hi = np.nanmax(_raw(lb), axis=0)
+    firsts, lasts = [], []
+    for corner in itertools.product((0, 1), repeat=len(holes)):
+        values = _raw(lb)
+        for (i, k), up in zip(holes, corner):
+            values[i, k] = hi[k] if up else lo[k]
+        ranking = cs.rank(_board(lb, values), "mean", min_coverage=0).ranking
+        seen = 0
+        first, last = {}, {}
+        for group in ranking:
+            for s in group:
+                first[s], last[s] = seen + 1, seen + len(group)
+            seen += len(group)
+        firsts.append([first[s] for s in lb.systems])
+        lasts.append([last[s] for s in lb.systems])
+    assert res.best == tuple(np.min(firsts, axis=0).tolist())
+    assert res.worst == tuple(np.max(lasts, axis=0).tolist())
+    assert all(b <= m <= w for b, m, w in zip(res.best, res.median_position, res.worst))  # the median fill is a completion
+
+
+@examples(1)  # brute force over every position with ties (up to 23**3 completions each)
+@given(score_tables(max_systems=5, max_tasks=4, missing=True, weighted=True))
+def test_borda_rank_ranges_match_every_position(lb):
+    holes = _holes(lb)
+    assume(1 <= len(holes) <= 3)
+    res = cs.missing.rank_ranges(lb, "borda")
+    scores = _borda_scores(_all_completions(lb, holes), lb.weight_array)
+    tol = 1e-9 * max(1.0, float(lb.weight_array.sum()) * lb.n_systems)
+    first, last = _ranges_from(scores, tol)
+    assert all(res.exact)
+    assert res.best == tuple(first.min(axis=0).tolist()) == res.best_bound
+    assert res.worst == tuple(last.max(axis=0).tolist()) == res.worst_bound
+    assert all(b <= m <= w for b, m, w in zip(res.best, res.median_position, res.worst))
+    for system, ends in res.witnesses.items():  # each witness reaches its end, run through the rule
+        i = lb.systems.index(system)
+        for end, cells in ends.items():
+            values = _raw(lb)
+            for key, value in cells.items():
+                s, t = key.split("|")
+                values[lb.systems.index(s), lb.tasks.index(t)] = value
+            ranking = cs.rank(_board(lb, values), "borda", min_coverage=0).ranking
+            before = 0
+            for group in ranking:
+                if system in group:
+                    position = before + 1 if end == "best" else before + len(group)
+                    break
+                before += len(group)
+            assert position == (res.best[i] if end == "best" else res.worst[i]), (system, end)
+
+
+def test_the_ranges_command_and_its_figure(tmp_path, capsys):
+    pytest.importorskip("matplotlib")
+    from consensus.cli import main
+
+    path = tmp_path / "holes.csv"
+    path.write_text("model,qa,nli\na,0.9,0.6\nb,0.8,\nc,0.7,0.5\n", encoding="utf-8")
+    figure = tmp_path / "ranges.png"
+    assert main(["possible", str(path), "--ranges", "--bounds", "nli=0:1", "--format", "json", "--plot", str(figure)]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    result = doc["result"]
+    assert doc["command"] == "ranges" and result["best"] == [1, 1, 2] and result["worst"] == [2, 3, 3]
+    assert result["witnesses"]["b"] == {"best": {"b|nli": 1.0}, "worst": {"b|nli": 0.0}}
+    assert figure.stat().st_size > 0
+    assert main(["possible", str(path), "--ranges", "--rule", "borda"]) == 0
+    assert "Rank ranges under the missing scores (borda)" in capsys.readouterr().out
+    assert main(["possible", str(path), "--ranges", "--rule", "condorcet"]) == 2
+    assert "rank_ranges: rule must be one of 'mean', 'borda'" in capsys.readouterr().err
+
+
+def test_the_ranges_figure_names_every_system_in_median_order():
+    pytest.importorskip("matplotlib")
+    from consensus.plot import plot_rank_ranges
+
+    rng = np.random.default_rng(0)
+    values = np.round(rng.normal(size=(100, 6)), 2)
+    values[rng.random(values.shape) < 0.2] = np.nan
+    values[:, 0] = np.where(np.isnan(values[:, 0]), 0.0, values[:, 0])  # every system keeps a score
+    lb = cs.Leaderboard.from_frame(pd.DataFrame(values, index=[f"s{i:03d}" for i in range(100)],
+                                                columns=[f"t{k}" for k in range(6)]), infer=False)
+    res = cs.missing.rank_ranges(lb)
+    fig = plot_rank_ranges(res)
+    labels = [t.get_text() for t in fig.axes[0].get_yticklabels()]
+    order = sorted(range(100), key=lambda i: (res.median_position[i], res.best[i], i))
+    assert labels == [lb.systems[i] for i in order]
+    width, height = fig.get_size_inches() * fig.dpi
+    assert width <= 4000 and height <= 4000

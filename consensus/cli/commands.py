@@ -471,7 +471,8 @@ def cmd_inspect(args: argparse.Namespace) -> int:
 
 
 def cmd_possible(args: argparse.Namespace) -> int:
-    """Run ``consensus possible``: who can still win under the missing scores (:func:`consensus.missing.possible_winners`).
+    """Run ``consensus possible``: who can still win under the missing scores (:func:`consensus.missing.possible_winners`),
+    or with ``--ranges`` each system's rank range (:func:`consensus.missing.rank_ranges`).
 
     Parameters
     ----------
@@ -507,7 +508,12 @@ def cmd_possible(args: argparse.Namespace) -> int:
         if task in bounds:
             raise UsageError(f"--bounds gives task {task!r} twice")
         bounds[task] = pair
-    result = possible_winners(table, args.rule, bounds=bounds or None,
-                              time_limit=args.time_limit if args.rule == "borda" else None)
+    limit = args.time_limit if args.rule == "borda" else None
+    if args.ranges:
+        from ..missing._possible import rank_ranges
+
+        ranges = rank_ranges(table, args.rule, bounds=bounds or None, time_limit=limit)
+        return deliver(args, ranges, table, source, ("plot_rank_ranges", lambda plot: plot(ranges)))
+    result = possible_winners(table, args.rule, bounds=bounds or None, time_limit=limit)
     return deliver(args, result, table, source)
 

@@ -380,6 +380,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--rule", choices=("mean", "condorcet", "borda"), default="mean",
                    help="mean (default: a missing cell within its task's bounds), condorcet or borda (any position, "
                    "ties included)")
+    p.add_argument("--ranges", action="store_true",
+                   help="each system's best and worst position over every completion instead (mean or borda; "
+                   "--plot draws them)")
     p.add_argument("--time-limit", type=_positive, default=5.0, metavar="S",
                    help="borda: seconds of integer programming per system before it is reported undecided "
                    "(default: 5)")

@@ -20,8 +20,10 @@ module                      what it holds
                             Dask DataFrame, summed in place
 :mod:`._dask_sums`          The pairwise sums of an :class:`~consensus.missing.InstanceSource`, as
                             a map-reduce over Dask partitions
-:mod:`._possible`           Who can still win? Possible and necessary winners over every
-                            completion of the missing scores
+:mod:`._possible`           Who can still win? Possible and necessary winners and rank ranges
+                            over every completion of the missing scores
+:mod:`._possible_borda`     Borda under missing scores: bounds, greedy completions and the
+                            integer programs of :mod:`solvers.completion_borda`
 ==========================  ======================================================================
 """
 
@@ -69,7 +71,9 @@ _EXPORTS: dict[str, str] = {
     "SPLIT_EVERY": "_dask_sums",
     "FILE_SUFFIXES": "_dask_sums",
     "POSSIBLE_RULES": "_possible",
+    "RANGE_RULES": "_possible",
     "possible_winners": "_possible",
+    "rank_ranges": "_possible",
 }
 
 __all__ = list(_EXPORTS)
@@ -108,7 +112,7 @@ if TYPE_CHECKING:  # what type checkers see behind the lazy names (a test keeps 
     )
     from ._instance_source import InstanceSource
     from ._partial_sums import KERNELS
-    from ._possible import POSSIBLE_RULES, possible_winners
+    from ._possible import POSSIBLE_RULES, RANGE_RULES, possible_winners, rank_ranges
     from ._preparation import (
         MISSING_POLICIES,
         PAIRWISE_TREATMENT,

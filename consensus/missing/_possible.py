@@ -46,10 +46,10 @@ import pandas as pd
 from ..arguments import check_seconds
 from ..board._leaderboard import Leaderboard
 from ..errors import DegenerateTaskWarning, InvalidOptionError, UnknownTaskError
-from ..results.possible import PossibleWinners
+from ..results.possible import PossibleWinners, RankRanges
 from ._preparation import Prepared, with_scores
 
-__all__ = ["POSSIBLE_RULES", "possible_winners"]
+__all__ = ["POSSIBLE_RULES", "RANGE_RULES", "possible_winners", "rank_ranges"]
 
 #: The rules :func:`possible_winners` decides, and the completion model of each.
 POSSIBLE_RULES: Mapping[str, str] = {"mean": "bounds", "condorcet": "positions", "borda": "positions"}
@@ -261,3 +261,134 @@ def _borda(lb: Leaderboard, time_limit: float | None) -> PossibleWinners:
         witnesses=witnesses, beaten_by=beaten_by, n_missing_cells=int(lb.missing.to_numpy().sum()),
         decided_by=tuple(decided_by), programs=programs,
     )
+
+
+#: The rules :func:`rank_ranges` decides, and the completion model of each.
+RANGE_RULES: Mapping[str, str] = {"mean": "bounds", "borda": "positions"}
+
+
+def rank_ranges(
+    data: Leaderboard | Prepared,
+    rule: str = "mean",
+    *,
+    bounds: Mapping[str, tuple[float, float]] | None = None,
+    time_limit: float | None = None,
+) -> RankRanges:
+    """Each system's best and worst position over every completion of the missing scores.
+
+    Parameters
+    ----------
+    data : Leaderboard or Prepared
+        The scores (no system is set aside: the question is what each could still reach).
+    rule : {"mean", "borda"}, default="mean"
+        ``"mean"`` (``"bounds"`` model): exact in closed form, one completion per end (the
+        system's own missing cells at their best and every rival's at its worst, and the
+        reverse). ``"borda"`` (``"positions"`` model): pairwise bounds, greedy completions,
+        then integer programs minimizing the rivals ahead (the worst end on the reversed
+        board, every task read the other way round).
+    bounds : mapping task -> (low, high), optional
+        ``"mean"`` only, as in :func:`possible_winners`.
+    time_limit : float, optional
+        ``"borda"``: seconds per integer program; a system whose programs stop there gets
+        its best-found positions and proven bounds, with `exact` False.
+
+    Returns
+    -------
+    RankRanges
+
+    Raises
+    ------
+    InvalidOptionError
+        An unknown rule, a bad `time_limit`, or `bounds` as in :func:`possible_winners`.
+    UnknownTaskError
+        `bounds` names a task that is not on the leaderboard.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> import consensus as cs
+    >>> frame = pd.DataFrame({"qa": [0.9, 0.8, 0.7], "nli": [0.6, None, 0.5]}, index=["a", "b", "c"])
+    >>> res = cs.missing.rank_ranges(cs.Leaderboard.from_frame(frame), bounds={"nli": (0.0, 1.0)})
+    >>> list(zip(res.systems, res.best, res.worst))   # b: first with nli above 0.7, last below 0.6
+    [('a', 1, 2), ('b', 1, 3), ('c', 2, 3)]
+    """
+    lb = data.leaderboard if isinstance(data, Prepared) else data
+    if not isinstance(lb, Leaderboard):
+        raise InvalidOptionError(f"rank_ranges needs a Leaderboard, got {type(data).__name__}")
+    if rule not in RANGE_RULES:
+        raise InvalidOptionError(f"rank_ranges: rule must be one of {', '.join(map(repr, RANGE_RULES))}, got {rule!r}")
+    time_limit = check_seconds(time_limit, "time_limit")
+    model = RANGE_RULES[rule]
+    if bounds is not None and model != "bounds":
+        raise InvalidOptionError(f"rank_ranges: bounds apply to score rules; rule {rule!r} only uses positions")
+    from ..rules import rank
+
+    median = rank(lb, rule, missing="median", min_coverage=0)
+    median_position = tuple(_positions(median.ranking, lb.systems)[0])
+    if rule == "mean":
+        return _mean_ranges(lb, bounds, median_position)
+    return _borda_ranges(lb, time_limit, median_position)
+
+
+def _positions(ranking: tuple[tuple[str, ...], ...], systems: tuple[str, ...]) -> tuple[list[int], list[int]]:
+    """Per system, 1 + the systems strictly ahead, and the systems ahead or tied (itself included)."""
+    first: dict[str, int] = {}
+    last: dict[str, int] = {}
+    seen = 0
+    for group in ranking:
+        for s in group:
+            first[s], last[s] = seen + 1, seen + len(group)
+        seen += len(group)
+    return [first[s] for s in systems], [last[s] for s in systems]
+
+
+def _mean_ranges(lb: Leaderboard, bounds: Mapping[str, tuple[float, float]] | None,
+                 median_position: tuple[int, ...]) -> RankRanges:
+    top, bottom, _ = _extremes(lb, "bounds", bounds)
+    holes = lb.missing.to_numpy()
+    values = lb.scores.to_numpy(dtype=np.float64)
+    best: list[int] = []
+    worst: list[int] = []
+    witnesses: dict[str, dict[str, dict[str, float]]] = {}
+    for i, system in enumerate(lb.systems):
+        mine = np.zeros_like(holes)
+        mine[i] = True
+        up = np.where(holes & mine, top, bottom)
+        down = np.where(holes & mine, bottom, top)
+        high, _ = _run(lb, "mean", np.where(holes, up, values))
+        low, _ = _run(lb, "mean", np.where(holes, down, values))
+        best.append(_positions(high.ranking, lb.systems)[0][i])
+        worst.append(_positions(low.ranking, lb.systems)[1][i])
+        cells = lambda filled: {f"{s}|{t}": float(filled[j, k]) for j, s in enumerate(lb.systems)  # noqa: E731
+                                for k, t in enumerate(lb.tasks) if holes[j, k]}
+        witnesses[system] = {"best": cells(up), "worst": cells(down)}
+    n = lb.n_systems
+    return RankRanges(rule="mean", model="bounds", systems=lb.systems, best=tuple(best), worst=tuple(worst),
+                      best_bound=tuple(best), worst_bound=tuple(worst), exact=(True,) * n,
+                      median_position=median_position, witnesses=witnesses, decided_by=("one completion",) * n)
+
+
+def _borda_ranges(lb: Leaderboard, time_limit: float | None, median_position: tuple[int, ...]) -> RankRanges:
+    from ._possible_borda import best_position, board_arrays, pair_bounds
+
+    values, weights = board_arrays(lb)
+    n = lb.n_systems
+    upper, upper_reversed = pair_bounds(values, weights), pair_bounds(-values, weights)
+    best, worst, best_bound, worst_bound, exact, decided_by = [], [], [], [], [], []
+    witnesses: dict[str, dict[str, dict[str, float]]] = {}
+    programs = 0
+    for i, system in enumerate(lb.systems):
+        high = best_position(values, weights, upper, i, time_limit)
+        low = best_position(-values, weights, upper_reversed, i, time_limit)  # the reversed board's best = our worst
+        programs += high.programs + low.programs
+        best.append(high.found)
+        best_bound.append(high.lower)
+        worst.append(n + 1 - low.found)
+        worst_bound.append(n + 1 - low.lower)
+        exact.append(high.found == high.lower and low.found == low.lower)
+        decided_by.append(high.decided_by if high.decided_by == low.decided_by else f"{high.decided_by} / {low.decided_by}")
+        witnesses[system] = {"best": _raw_cells(lb, high.witness), "worst": _raw_cells(lb, -low.witness)}
+    return RankRanges(rule="borda", model="positions", systems=lb.systems, best=tuple(best), worst=tuple(worst),
+                      best_bound=tuple(best_bound), worst_bound=tuple(worst_bound), exact=tuple(exact),
+                      median_position=median_position, witnesses=witnesses, decided_by=tuple(decided_by),
+                      programs=programs)

@@ -263,3 +263,76 @@ def board_arrays(lb: Leaderboard) -> tuple[np.ndarray, np.ndarray]:
         Oriented scores (systems x tasks, NaN where missing) and one weight per task.
     """
     return np.array(lb.values, dtype=np.float64), np.asarray(lb.weight_array, dtype=np.float64)
+
+
+@dataclass(frozen=True)
+class BestPosition:
+    """The best position of one system under Borda over every completion, as far as the search went."""
+
+    found: int  # 1 + rivals strictly ahead in the best completion found (a real one: `witness`)
+    lower: int  # a proven lower bound on the best position (equal to `found` when decided)
+    witness: np.ndarray  # oriented completed scores
+    decided_by: str
+    programs: int
+
+
+def best_position(values: np.ndarray, weights: np.ndarray, upper: np.ndarray, target: int,
+                  time_limit: float | None) -> BestPosition:
+    """1 + the fewest rivals strictly ahead of `target` under some completion of oriented `values` (Borda).
+
+    Rivals ahead under every completion (pairwise bound) are counted; the greedy completions
+    give an upper bound; when they do not meet the count, an integer program minimizes the
+    number of rivals ahead among those that could be either side, with constraint generation
+    as in :func:`borda_search`.
+
+    Parameters
+    ----------
+    values : numpy.ndarray
+        Oriented scores (systems x tasks, higher is better), NaN where missing.
+    weights : numpy.ndarray
+        One weight per task.
+    upper : numpy.ndarray
+        :func:`pair_bounds` of `values`.
+    target : int
+        The system asked about.
+    time_limit : float or None
+        Seconds for each integer program.
+
+    Returns
+    -------
+    BestPosition
+    """
+    from solvers.completion_borda import best_borda_completion
+    from solvers.status import SolveStatus
+
+    n = values.shape[0]
+    tol = tolerance(weights, n)
+    others = np.arange(n) != target
+    always = int((others & (-upper[target, :] > tol)).sum())
+    unsure = others & (-upper[target, :] <= tol) & (upper[:, target] > tol)
+    safe = others & (upper[:, target] <= tol)
+    tried = [_greedy(values, target), _greedy(values, target, safe)]
+    tried.append(_improve(values, weights, target, tried[-1]))
+    counts = [int((_scores(c, weights) - _scores(c, weights)[target] > tol).sum()) for c in tried]
+    best = int(np.argmin(counts))
+    found, witness = 1 + counts[best], tried[best]
+    if counts[best] == always:
+        return BestPosition(found, found, witness, "greedy completion", 0)
+    scores = _scores(witness, weights)
+    modelled = (scores - scores[target] > tol) & unsure
+    programs = 0
+    while True:
+        out = best_borda_completion(values, weights, target, modelled, objective="count", tol=tol,
+                                    big_m=upper[:, target], time_limit=time_limit)
+        programs += out.solves
+        if out.status is not SolveStatus.OPTIMAL or out.values is None or out.objective is None:
+            lower = 1 + always + (int(np.ceil(out.bound - 1e-6)) if out.bound is not None else 0)
+            return BestPosition(found, min(max(lower, 1 + always), found), witness, out.status.value, programs)
+        scores = _scores(out.values, weights)
+        ahead = scores - scores[target] > tol
+        if 1 + int(ahead.sum()) < found:
+            found, witness = 1 + int(ahead.sum()), out.values
+        extra = ahead & unsure & ~modelled
+        if not extra.any():  # a real completion meets the modelled count, a lower bound: optimal
+            return BestPosition(found, found, witness, "integer program", programs)
+        modelled |= extra

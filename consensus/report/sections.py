@@ -24,6 +24,7 @@ from ..results import (
     PossibleWinners,
     Preparation,
     ProspectiveResult,
+    RankRanges,
     RuleResult,
     walk_tiers,
 )
@@ -643,4 +644,23 @@ def _(result: PossibleWinners, *, top: int | None = DEFAULT_TOP) -> list[Block]:
 
 @csv_text.register
 def _(result: PossibleWinners) -> str:
+    return frame_csv(result.to_frame(), "system")
+
+
+@sections.register
+def _(result: RankRanges, *, top: int | None = DEFAULT_TOP) -> list[Block]:
+    model = ("a missing cell takes any value within its task's bounds" if result.model == "bounds"
+             else "a missing cell takes any position among its task's scores, ties included")
+    open_ = [s for s, e in zip(result.systems, result.exact) if not e]
+    text = ("positions count ties as rankings do: best = 1 + the systems strictly ahead, worst = the systems "
+            f"ahead or tied; median_position: the missing cells filled by their task's median; {model}"
+            + (f"; {result.programs} integer program(s)" if result.programs else "")
+            + (f"; not proven within the time limit (bounds given): {name_list(tuple(open_), top)}" if open_ else ""),)
+    frame = result.to_frame()
+    order = sorted(range(len(frame)), key=lambda k: (result.median_position[k], result.best[k], k))
+    return _frame_blocks(f"Rank ranges under the missing scores ({result.rule})", frame.iloc[order], "system", text, top)
+
+
+@csv_text.register
+def _(result: RankRanges) -> str:
     return frame_csv(result.to_frame(), "system")

@@ -9,7 +9,8 @@ module                 results
 :mod:`.condorcet`      :class:`CondorcetWeightsResult` (also of ``winning_weights``),
                        :class:`CondorcetCertificate`, :class:`WeightConstraint`
 :mod:`.prospective`    :class:`ProspectiveResult`
-:mod:`.possible`       :class:`PossibleWinners` (who can still win under missing scores)
+:mod:`.possible`       :class:`PossibleWinners`, :class:`RankRanges` (who can still win, and where each
+                       system can still end, under missing scores)
 :mod:`.missing`        :class:`ImputationResult`, :class:`MeanBaselineResult`,
                        :class:`PairwiseConfidence`
 :mod:`.experiments`    :class:`RobustnessResult`, :class:`ExperimentResult`
@@ -44,7 +45,7 @@ from .experiments import ExperimentResult, RobustnessResult
 from .kemeny import KemenyDetermination, KemenyResult
 from .majority import MajoritySummary
 from .missing import ImputationResult, MeanBaselineResult, PairwiseConfidence
-from .possible import PossibleWinners
+from .possible import PossibleWinners, RankRanges
 from .preparation import Preparation
 from .prospective import ProspectiveResult
 from .rules import RuleResult
@@ -64,6 +65,7 @@ __all__ = [
     "PairwiseConfidence",
     "Preparation",
     "PossibleWinners",
+    "RankRanges",
     "ProspectiveResult",
     "RankedResult",
     "ExperimentResult",

@@ -10,7 +10,7 @@ import pandas as pd
 
 from .base import Display, Displayed, freeze_mapping, jsonable
 
-__all__ = ["PossibleWinners"]
+__all__ = ["PossibleWinners", "RankRanges"]
 
 
 @dataclass(frozen=True, slots=True, repr=False)
@@ -149,4 +149,113 @@ class PossibleWinners(Displayed):
             "bounds": None if self.bounds is None else {t: [jsonable(x) for x in b] for t, b in self.bounds.items()},
             "decided_by": list(self.decided_by),
             "programs": self.programs,
+        }
+
+
+@dataclass(frozen=True, slots=True, repr=False)
+class RankRanges(Displayed):
+    """Each system's best and worst position over every completion of the missing scores.
+
+    A position counts ties as the rules' rankings do: a system's best position in a completion
+    is one plus the systems strictly ahead of it, its worst the systems ahead of it or tied with
+    it (itself included). The range is the best of the first over every completion and the
+    worst of the second.
+
+    Attributes
+    ----------
+    rule : str
+        ``"mean"`` or ``"borda"``.
+    model : str
+        ``"bounds"`` or ``"positions"`` (see :class:`PossibleWinners`).
+    systems : tuple of str
+        Every system, in leaderboard order.
+    best, worst : tuple of int
+        Per system, the best and the worst position reached by a real completion (its
+        witness); exact where `exact` says so.
+    best_bound, worst_bound : tuple of int
+        Proven bounds: no completion puts the system above `best_bound` or below
+        `worst_bound` (equal to `best` / `worst` when exact).
+    exact : tuple of bool
+        Per system, whether both ends are proven (Borda: False when an integer program
+        reached its time limit; see `decided_by`).
+    median_position : tuple of int
+        The system's position (one plus the systems strictly ahead) when the missing cells
+        are filled by their task's median: one real completion, inside every range.
+    witnesses : Mapping[str, Mapping[str, Mapping[str, float]]]
+        Per system, ``{"best": cells, "worst": cells}``: ``"system|task"`` -> value of every
+        missing cell, in the task's own units, of the completions that reach `best` and
+        `worst`.
+    decided_by : tuple of str
+        Per system, what decided its range (``"one completion"`` for the mean; Borda: the
+        steps, best end then worst end).
+    programs : int
+        Integer programs solved.
+    """
+
+    json_command: ClassVar[str] = "ranges"
+
+    rule: str
+    model: str
+    systems: tuple[str, ...]
+    best: tuple[int, ...]
+    worst: tuple[int, ...]
+    best_bound: tuple[int, ...]
+    worst_bound: tuple[int, ...]
+    exact: tuple[bool, ...]
+    median_position: tuple[int, ...]
+    witnesses: Mapping[str, Mapping[str, Mapping[str, float]]]
+    decided_by: tuple[str, ...]
+    programs: int = 0
+
+    def __post_init__(self) -> None:
+        for name in ("systems", "best", "worst", "best_bound", "worst_bound", "exact", "median_position", "decided_by"):
+            object.__setattr__(self, name, tuple(getattr(self, name)))
+        object.__setattr__(self, "witnesses", freeze_mapping(
+            {s: freeze_mapping({end: freeze_mapping(dict(cells)) for end, cells in w.items()})
+             for s, w in self.witnesses.items()}))
+
+    def to_frame(self) -> pd.DataFrame:
+        """One row per system: ``best``, ``worst``, ``median_position``, ``exact`` (and the bounds where not exact).
+
+        Returns
+        -------
+        pandas.DataFrame
+            Indexed by system, in leaderboard order.
+        """
+        columns: dict[str, Any] = {"best": self.best, "worst": self.worst, "median_position": self.median_position,
+                                   "exact": self.exact}
+        if not all(self.exact):
+            columns["best_bound"] = self.best_bound
+            columns["worst_bound"] = self.worst_bound
+        return pd.DataFrame(columns, index=pd.Index(self.systems, dtype=object, name="system"))
+
+    def claims(self) -> list[tuple[str, Any]]:
+        """The systems this result puts forward: those first in every completion.
+
+        Returns
+        -------
+        list of (str, object)
+        """
+        return [(f"first under every completion ({self.rule})",
+                 tuple(s for s, w, e in zip(self.systems, self.worst, self.exact) if w == 1 and e))]
+
+    def _display(self) -> Display:
+        facts = [("systems", len(self.systems)), ("exact ranges", f"{sum(self.exact)} of {len(self.exact)}"),
+                 ("model", self.model)]
+        return f"RankRanges({self.rule})", facts, self.to_frame()
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain JSON-able values: every attribute.
+
+        Returns
+        -------
+        dict
+        """
+        return {
+            "rule": self.rule, "model": self.model, "systems": list(self.systems), "best": list(self.best),
+            "worst": list(self.worst), "best_bound": list(self.best_bound), "worst_bound": list(self.worst_bound),
+            "exact": list(self.exact), "median_position": list(self.median_position),
+            "witnesses": {s: {end: {k: jsonable(v) for k, v in cells.items()} for end, cells in w.items()}
+                          for s, w in self.witnesses.items()},
+            "decided_by": list(self.decided_by), "programs": self.programs,
         }
