@@ -47,6 +47,7 @@ from ..arguments import check_seconds
 from ..board._leaderboard import Leaderboard
 from ..errors import DegenerateTaskWarning, InvalidOptionError, UnknownTaskError
 from ..results.possible import PossibleWinners, RankRanges
+from ..rules.spec import SCORE_TOL
 from ._preparation import Prepared, with_scores
 
 __all__ = ["POSSIBLE_RULES", "RANGE_RULES", "possible_winners", "rank_ranges"]
@@ -150,7 +151,52 @@ def possible_winners(
         rule=rule, model=model, systems=lb.systems, possible=tuple(possible), possible_strict=tuple(possible_strict),
         necessary=tuple(necessary), necessary_strict=tuple(necessary_strict), witnesses=witnesses, beaten_by=beaten_by,
         n_missing_cells=int(holes.sum()), bounds=used,
+        pivotal=_pivotal(lb, rule, top, bottom, [s for s, p in zip(lb.systems, possible) if p]),
     )
+
+
+def _pivotal(lb: Leaderboard, rule: str, top: np.ndarray, bottom: np.ndarray,
+             winners: list[str]) -> dict[str, tuple[str, ...]]:
+    """Per missing cell that can change the possible winners, the possible winners it can knock out.
+
+    Fixing a cell only removes completions, so it can only shrink the set of possible winners.
+    A possible winner ``i`` stays possible whatever one cell holds iff it is still first in its
+    best completion with that cell at its worst for ``i``: its own cell at the task's worst
+    value (bounds) or below every scored system (positions), a rival's at the best (bounds) or
+    above ``i`` (positions; no change when ``i``'s own cell on that task is missing, since it
+    can still be placed above). The mean and the Condorcet winner change in closed form: the
+    mean by the cell's weighted span, a majority margin by twice the task's weight.
+    """
+    holes = lb.missing.to_numpy()
+    w = np.asarray(lb.weight_array, dtype=np.float64)
+    raw = lb.scores.to_numpy(dtype=np.float64)
+    low_better = np.array([t in lb.lower_is_better for t in lb.tasks])
+    sign = np.where(low_better, -1.0, 1.0)
+    out: dict[str, list[str]] = {}
+    for system in winners:
+        i = lb.systems.index(system)
+        mine = np.zeros_like(holes)
+        mine[i] = True
+        best = sign * np.where(holes & mine, top, np.where(holes, bottom, raw))  # oriented
+        for j, k in zip(*np.nonzero(holes)):
+            if rule == "mean":
+                span = abs(float(top[j, k] - bottom[j, k])) * w[k] / w.sum()
+                scores = best @ w / w.sum()
+                scores[j] += -span if j == i else span
+                rivals = np.delete(scores, i)
+                ref = scores[i]
+                keeps = bool((rivals - ref <= SCORE_TOL * np.maximum(1.0, np.maximum(abs(ref), np.abs(rivals)))).all())
+            else:
+                margins = (np.sign(best[i] - best) * w).sum(axis=1)  # i's weighted majority margin over each rival
+                if j == i:
+                    scored = ~holes[:, k]
+                    margins = margins - 2.0 * w[k] * scored
+                elif not holes[i, k]:
+                    margins[j] -= 2.0 * w[k]
+                keeps = bool((np.delete(margins, i) > 1e-9 * max(1.0, float(w.sum()))).all())
+            if not keeps:
+                out.setdefault(f"{lb.systems[j]}|{lb.tasks[k]}", []).append(system)
+    return {cell: tuple(v) for cell, v in sorted(out.items())}
 
 
 def _extremes(lb: Leaderboard, model: str, bounds: Mapping[str, tuple[float, float]] | None

@@ -636,7 +636,8 @@ def _(result: PossibleWinners, *, top: int | None = DEFAULT_TOP) -> list[Block]:
     undecided = [s for s, p in zip(result.systems, result.possible) if p is None]
     text = (verdict, f"{result.n_missing_cells} missing cell(s); {model}"
             + (f"; {result.programs} integer program(s)" if result.programs else "")
-            + (f"; undecided within the time limit: {name_list(tuple(undecided), top)}" if undecided else ""))
+            + (f"; undecided within the time limit: {name_list(tuple(undecided), top)}" if undecided else ""),
+            result.next_evaluations)
     frame = result.to_frame()
     order = sorted(range(len(frame)), key=lambda k: (not result.necessary[k], not result.possible[k], k))
     return _frame_blocks(f"Who can still win ({result.rule})", frame.iloc[order], "system", text, top)

@@ -49,6 +49,11 @@ class PossibleWinners(Displayed):
         `possible` None); empty for the rules decided by one completion per system.
     programs : int
         Integer programs solved.
+    pivotal : Mapping[str, tuple of str] or None
+        What to evaluate next: every missing cell (``"system|task"``) whose value can still
+        change the set of possible winners, with the possible winners it can knock out (the
+        set can only shrink once a cell is known). Empty: no single cell changes who can win.
+        None where not computed (Borda).
     """
 
     json_command: ClassVar[str] = "possible"
@@ -66,8 +71,11 @@ class PossibleWinners(Displayed):
     bounds: Mapping[str, tuple[float, float]] | None = None
     decided_by: tuple[str, ...] = ()
     programs: int = 0
+    pivotal: Mapping[str, tuple[str, ...]] | None = None
 
     def __post_init__(self) -> None:
+        if self.pivotal is not None:
+            object.__setattr__(self, "pivotal", freeze_mapping({k: tuple(v) for k, v in self.pivotal.items()}))
         for name in ("systems", "possible", "possible_strict", "necessary", "necessary_strict", "decided_by"):
             object.__setattr__(self, name, tuple(getattr(self, name)))
         object.__setattr__(self, "witnesses", freeze_mapping({k: freeze_mapping(dict(v)) for k, v in self.witnesses.items()}))
@@ -84,6 +92,19 @@ class PossibleWinners(Displayed):
     def necessary_winners(self) -> tuple[str, ...]:
         """The systems first (alone or tied) under every completion."""
         return tuple(s for s, n in zip(self.systems, self.necessary) if n)
+
+    @property
+    def next_evaluations(self) -> str:
+        """One line: whether the winner is settled, or which cells can still change who can win."""
+        if self.settled:
+            return "the winner is settled: no completion of the missing cells changes it"
+        if self.pivotal is None:
+            return "the cells that can still change the winner are not computed for this rule"
+        if not self.pivotal:
+            return "no single missing cell, once known, changes who can win"
+        cells = list(self.pivotal)
+        shown = ", ".join(cells[:10]) + (f" ... and {len(cells) - 10} more" if len(cells) > 10 else "")
+        return f"{len(cells)} cell(s) can still change who can win: {shown}"
 
     @property
     def settled(self) -> bool:
@@ -149,6 +170,7 @@ class PossibleWinners(Displayed):
             "bounds": None if self.bounds is None else {t: [jsonable(x) for x in b] for t, b in self.bounds.items()},
             "decided_by": list(self.decided_by),
             "programs": self.programs,
+            "pivotal": None if self.pivotal is None else {k: list(v) for k, v in self.pivotal.items()},
         }
 
 
