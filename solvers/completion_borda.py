@@ -172,6 +172,7 @@ def best_borda_completion(
     big_m: FloatArray | None = None,
     time_limit: float | None = None,
     backend: str = "highs",
+    cap: float | None = None,
 ) -> CompletionOutcome:
     """The completion best for `target` against the modelled `rivals` under Borda (averaged ties).
 
@@ -197,6 +198,10 @@ def best_borda_completion(
         Seconds for the whole search.
     backend : str, default="highs"
         The solver (:class:`~solvers.model.LinearModel`).
+    cap : float, optional
+        ``"margin"``: the largest margin sought. A margin past it is worth nothing more, so
+        the solver stops pushing one rival far down at the others' expense; the returned
+        objective is then the smaller of the best margin and `cap` (its sign is exact).
 
     Returns
     -------
@@ -311,7 +316,7 @@ def best_borda_completion(
 
     rivals_list = [k for k in score if k != target]
     if objective == "margin":
-        z = column(-np.inf, np.inf, 1.0, continuous=True)
+        z = column(-np.inf, np.inf if cap is None else float(cap), 1.0, continuous=True)
         for k in rivals_list:  # z <= score(target) - score(k)
             row = {z: 1.0}
             for col, c in score[target].items():

@@ -230,7 +230,10 @@ def borda_search(values: np.ndarray, weights: np.ndarray, upper: np.ndarray, tar
     while True:
         modelled |= scores >= scores[target] - tol
         modelled[target] = False
-        out = best_borda_completion(values, weights, target, modelled, objective="margin", time_limit=time_limit)
+        # a margin past a few ties' worth buys nothing: the cap keeps the program from trading the
+        # unmodelled rivals' standing for one modelled rival's
+        out = best_borda_completion(values, weights, target, modelled, objective="margin", time_limit=time_limit,
+                                    cap=float(weights[weights > 0].min(initial=1.0)) / 2.0)
         programs += out.solves
         if out.bound is not None and out.bound < -tol:  # proven even when the search stopped early
             return BordaSearch(False, False, None, tuple(np.flatnonzero(modelled).tolist()), "integer program", programs)
@@ -238,7 +241,8 @@ def borda_search(values: np.ndarray, weights: np.ndarray, upper: np.ndarray, tar
             return BordaSearch(None, None, None, (), out.status.value, programs)
         if out.objective < -tol:  # even the modelled rivals alone keep it from first place
             return BordaSearch(False, False, None, tuple(np.flatnonzero(modelled).tolist()), "integer program", programs)
-        scores = _scores(out.values, weights)
+        completion = _improve(values, weights, target, out.values)
+        scores = _scores(completion, weights)
         others = np.delete(np.arange(n), target)
         gap = scores[target] - scores[others]
         strict_wanted = out.objective > tol
@@ -246,7 +250,7 @@ def borda_search(values: np.ndarray, weights: np.ndarray, upper: np.ndarray, tar
         if not (blocking[~modelled[blocking]]).size:
             first = bool((gap >= -tol).all())
             alone = bool((gap > tol).all())
-            return BordaSearch(first, alone, out.values, (), "integer program", programs)
+            return BordaSearch(first, alone, completion, (), "integer program", programs)
         modelled[blocking] = True
 
 
