@@ -19,10 +19,12 @@ they rest on involves two systems' own cells only, and each cell moves one syste
 monotonically: the completion that fills the system's own missing cells with their best values
 and every rival's with their worst is, at once, the best one for the system against every
 rival (so if the system is not first there, it is first nowhere), and the reverse completion
-is the worst against every rival. The answer is read off by running the rule itself on those
-two completed boards (its own tie tolerance included), and the first of them is the witness.
-The rules whose standings are not pairwise-separable (Borda, Copeland, Kemeny: a rival's
-position on a task moves the others') need integer programs and are not covered yet.
+is the worst against every rival. The means of those completions come from two runs of the
+rule (every missing cell at its best, every one at its worst), the Condorcet margins from one
+row of weighted majority margins per system, both compared with the rules' tie tolerance; the
+first completion is the witness, run through the rule itself before it is returned. Borda
+(:mod:`._possible_borda`) needs integer programs; Copeland, Minimax, the other positional
+rules and Kemeny are not covered yet.
 
 References
 ----------
@@ -132,27 +134,55 @@ def possible_winners(
     necessary_strict: list[bool] = []
     witnesses: dict[str, dict[str, float]] = {}
     beaten_by: dict[str, tuple[str, ...]] = {}
+    if rule == "mean":  # separable: every system's best and worst mean, from two runs of the rule
+        high = _run(lb, rule, np.where(holes, top, values))[0].scores.to_numpy(dtype=np.float64)
+        low = _run(lb, rule, np.where(holes, bottom, values))[0].scores.to_numpy(dtype=np.float64)
+    else:  # every pair's weighted majority margin in the first system's best and worst completion
+        sign = np.where([t in lb.lower_is_better for t in lb.tasks], -1.0, 1.0)
+        up, down = sign * np.where(holes, top, values), sign * np.where(holes, bottom, values)
+        w = np.asarray(lb.weight_array, dtype=np.float64)
+        thr = 1e-9 * max(1.0, float(w.sum()))
     for i, system in enumerate(lb.systems):
         mine = np.zeros_like(holes)
         mine[i] = True
-        best, board = _run(lb, rule, np.where(holes & mine, top, np.where(holes, bottom, values)))
-        worst, _ = _run(lb, rule, np.where(holes & mine, bottom, np.where(holes, top, values)))
-        possible.append(system in best.winners)
-        possible_strict.append(best.winners == (system,))
-        necessary.append(system in worst.winners)
-        necessary_strict.append(worst.winners == (system,))
+        others = np.arange(lb.n_systems) != i
+        if rule == "mean":
+            best_scores, worst_scores = low.copy(), high.copy()
+            best_scores[i], worst_scores[i] = high[i], low[i]
+            best_first, worst_first = _first(lb.systems, best_scores), _first(lb.systems, worst_scores)
+        else:  # first = the Condorcet winner: beats every rival strictly (one row at a time: n x T memory)
+            best_margin = (np.sign(up[i] - down) * w).sum(axis=1)
+            worst_margin = (np.sign(down[i] - up) * w).sum(axis=1)
+            best_first = (system,) if (best_margin[others] > thr).all() else ()
+            worst_first = (system,) if (worst_margin[others] > thr).all() else ()
+        possible.append(system in best_first)
+        possible_strict.append(best_first == (system,))
+        necessary.append(system in worst_first)
+        necessary_strict.append(worst_first == (system,))
         if possible[-1]:  # every missing cell of the completion that makes it first
             filled = np.where(holes & mine, top, bottom)
             witnesses[system] = {f"{s}|{t}": float(filled[j, k]) for j, s in enumerate(lb.systems)
                                  for k, t in enumerate(lb.tasks) if holes[j, k]}
-        else:
-            beaten_by[system] = _beaters(board, rule, best, system)
+            check = _run(lb, rule, np.where(holes, filled, values))[0].winners  # the witness, through the rule
+            if system not in check or (possible_strict[-1] and check != (system,)):
+                raise RuntimeError(f"possible_winners: the witness of {system!r} does not make it first")
+        elif rule == "mean":  # the rivals still ahead in its best completion
+            beaten_by[system] = tuple(lb.systems[k] for k in np.flatnonzero(best_scores > best_scores[i]) if k != i)
+        else:  # the rivals it does not beat strictly by weighted majority in its best completion
+            beaten_by[system] = tuple(lb.systems[k] for k in np.flatnonzero(others & (best_margin <= thr)))
     return PossibleWinners(
         rule=rule, model=model, systems=lb.systems, possible=tuple(possible), possible_strict=tuple(possible_strict),
         necessary=tuple(necessary), necessary_strict=tuple(necessary_strict), witnesses=witnesses, beaten_by=beaten_by,
         n_missing_cells=int(holes.sum()), bounds=used,
         pivotal=_pivotal(lb, rule, top, bottom, [s for s, p in zip(lb.systems, possible) if p]),
     )
+
+
+def _first(systems: tuple[str, ...], scores: np.ndarray) -> tuple[str, ...]:
+    """The systems of the first tie group of `scores`, grouped as the rules group them."""
+    from ..rules.spec import tiers
+
+    return tiers(systems, scores)[0]
 
 
 def _pivotal(lb: Leaderboard, rule: str, top: np.ndarray, bottom: np.ndarray,
@@ -173,29 +203,36 @@ def _pivotal(lb: Leaderboard, rule: str, top: np.ndarray, bottom: np.ndarray,
     low_better = np.array([t in lb.lower_is_better for t in lb.tasks])
     sign = np.where(low_better, -1.0, 1.0)
     out: dict[str, list[str]] = {}
+    rows, cols = np.nonzero(holes)
+    span = np.abs(top - bottom)[rows, cols] * w[cols] / w.sum()  # the mean's move per cell
+    thr = 1e-9 * max(1.0, float(w.sum()))
     for system in winners:
         i = lb.systems.index(system)
         mine = np.zeros_like(holes)
         mine[i] = True
         best = sign * np.where(holes & mine, top, np.where(holes, bottom, raw))  # oriented
-        for j, k in zip(*np.nonzero(holes)):
-            if rule == "mean":
-                span = abs(float(top[j, k] - bottom[j, k])) * w[k] / w.sum()
-                scores = best @ w / w.sum()
-                scores[j] += -span if j == i else span
-                rivals = np.delete(scores, i)
-                ref = scores[i]
-                keeps = bool((rivals - ref <= SCORE_TOL * np.maximum(1.0, np.maximum(abs(ref), np.abs(rivals)))).all())
-            else:
-                margins = (np.sign(best[i] - best) * w).sum(axis=1)  # i's weighted majority margin over each rival
-                if j == i:
-                    scored = ~holes[:, k]
-                    margins = margins - 2.0 * w[k] * scored
-                elif not holes[i, k]:
-                    margins[j] -= 2.0 * w[k]
-                keeps = bool((np.delete(margins, i) > 1e-9 * max(1.0, float(w.sum()))).all())
-            if not keeps:
-                out.setdefault(f"{lb.systems[j]}|{lb.tasks[k]}", []).append(system)
+        own = rows == i
+        if rule == "mean":
+            scores = best @ w / w.sum()
+            rivals = np.delete(scores, i)
+            top_rival = float(rivals.max(initial=-np.inf))
+
+            def ahead(a: np.ndarray, b: np.ndarray) -> np.ndarray:  # a strictly above b, as the rules' tiers
+                return a - b > SCORE_TOL * np.maximum(1.0, np.maximum(np.abs(a), np.abs(b)))
+
+            drops = np.where(own, ahead(np.full(len(rows), top_rival), scores[i] - span),
+                             ahead(scores[rows] + span, np.full(len(rows), scores[i])))
+        else:
+            margins = (np.sign(best[i] - best) * w).sum(axis=1)  # i's weighted majority margin over each rival
+            others = np.arange(lb.n_systems) != i
+            scored = ~holes  # own cell below every scored rival: each such margin falls by 2 w
+            worst_own = np.array([(margins[others & scored[:, c]] - 2.0 * w[c]).min(initial=np.inf)
+                                  for c in range(lb.n_tasks)])
+            worst_own = np.minimum(worst_own, margins[others].min(initial=np.inf))
+            drops = np.where(own, worst_own[cols] <= thr,
+                             ~holes[i, cols] & (margins[rows] - 2.0 * w[cols] <= thr))
+        for j, k in zip(rows[drops], cols[drops]):
+            out.setdefault(f"{lb.systems[j]}|{lb.tasks[k]}", []).append(system)
     return {cell: tuple(v) for cell, v in sorted(out.items())}
 
 
@@ -246,18 +283,6 @@ def _run(lb: Leaderboard, rule: str, values: np.ndarray) -> tuple[Any, Leaderboa
     with warnings.catch_warnings():  # a completion can make a task constant: already said of the scores
         warnings.simplefilter("ignore", DegenerateTaskWarning)
         return rank(completed, rule, min_coverage=0), completed
-
-
-def _beaters(board: Leaderboard, rule: str, best: Any, system: str) -> tuple[str, ...]:
-    """The rivals that still keep `system` from first place in its best completion `board`."""
-    if rule == "condorcet":  # the rivals it does not beat strictly by weighted majority
-        from ..majority._pairwise import pairwise
-
-        p = pairwise(board)
-        row = p.majority[p.systems.index(system)]
-        return tuple(r for k, r in enumerate(p.systems) if r != system and not row[k] > 0)
-    first = set(best.ranking[0]) if best.ranking else set()
-    return tuple(r for r in board.systems if r in first and r != system)
 
 
 def _raw_cells(lb: Leaderboard, oriented: np.ndarray) -> dict[str, float]:
