@@ -371,3 +371,17 @@ def test_the_ranges_figure_names_every_system_in_median_order():
     assert labels == [lb.systems[i] for i in order]
     width, height = fig.get_size_inches() * fig.dpi
     assert width <= 4000 and height <= 4000
+
+
+def test_analyze_says_who_can_still_win_on_a_board_with_holes():
+    frame = pd.DataFrame({"qa": [0.9, 0.8, 0.7, 0.6], "nli": [0.6, None, 0.5, 0.9], "mt": [None, 0.2, 0.9, 0.3]},
+                         index=["a", "b", "c", "d"])
+    lb = cs.Leaderboard.from_frame(frame)
+    analysis = cs.analyze(lb, prospective=False)
+    expected = possible_winners(lb, "mean")
+    assert analysis.possible.possible_winners == expected.possible_winners
+    assert analysis.to_dict()["possible"]["pivotal"] == {k: list(v) for k, v in expected.pivotal.items()}
+    text = cs.render(analysis)
+    assert "who can still win under the mean" in text and expected.next_evaluations in text
+    assert max(map(len, text.splitlines())) <= 200
+    assert cs.analyze(cs.load_example("votenrank-toy"), prospective=False).possible is None  # complete: nothing to say

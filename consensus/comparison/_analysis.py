@@ -133,6 +133,14 @@ def analyze(
                                         min_coverage=min_coverage)
         except ConsensusError as exc:
             notes.append(f"prospective systems not computed: {type(exc).__name__}: {exc}")
+    possible = None
+    if bool(data.missing.to_numpy().any()):  # who can still win, over every system read (set-aside ones too)
+        from ..missing._possible import possible_winners
+
+        try:
+            possible = possible_winners(data, "mean")
+        except ConsensusError as exc:
+            notes.append(f"who can still win not computed: {type(exc).__name__}: {exc}")
     checks = example_checks(example, comparison=comparison, majority=summary) if example else ()
     flags = coverage_flags(table, claims_of(comparison, summary, frame), coverage_threshold)
     return Analysis(
@@ -141,6 +149,7 @@ def analyze(
         majority=summary,
         comparison=comparison,
         prospective=frame,
+        possible=possible,
         checks=checks,
         notes=tuple(notes),
         coverage=table.coverage.to_dict(),

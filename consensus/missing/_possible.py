@@ -106,7 +106,7 @@ def possible_winners(
     >>> frame = pd.DataFrame({"qa": [0.9, 0.8, 0.7], "nli": [0.6, None, 0.5]}, index=["a", "b", "c"])
     >>> res = cs.missing.possible_winners(cs.Leaderboard.from_frame(frame))
     >>> res.possible_winners, res.necessary_winners, dict(res.beaten_by)  # b's nli lies in [0.5, 0.6]
-    (('a',), ('a',), {'b': ('a',), 'c': ('a',)})
+    (('a',), ('a',), {'b': ('a',), 'c': ('a', 'b')})
     >>> wide = cs.missing.possible_winners(cs.Leaderboard.from_frame(frame), bounds={"nli": (0.0, 1.0)})
     >>> wide.possible_winners, wide.necessary_winners, dict(wide.witnesses["b"])   # nli may be anywhere in [0, 1]
     (('a', 'b'), (), {'b|nli': 1.0})

@@ -116,6 +116,12 @@ def summary_lines(analysis: Analysis, top: int | None = DEFAULT_TOP) -> list[str
         text.append(policies)
     if analysis.prospective is not None:
         text.append(prospective_line(analysis.prospective, top))
+    if analysis.possible is not None:
+        pw = analysis.possible
+        text.append(f"who can still win under the mean, whatever the {pw.n_missing_cells} missing cell(s) hold (each within "
+                    f"its task's observed range): {name_list(pw.possible_winners, top) or 'none'}; in every case: "
+                    f"{name_list(pw.necessary_winners, top) or 'none'}")
+        text.append(pw.next_evaluations + " (consensus possible FILE: the table, witnesses and other rules)")
     flags, more = capped(list(analysis.coverage_flags), 5)
     text += [f"warning: {flag}" for flag in flags] + ([f"... and {more} more warnings (JSON: coverage_flags)"]
                                                       if more else [])

@@ -88,6 +88,11 @@ class Analysis(Displayed):
         threshold (:data:`consensus.board._coverage.LOW_COVERAGE` by default).
     coverage_threshold : float
         That threshold (``analyze(coverage_threshold=...)``).
+    possible : PossibleWinners or None
+        When the scores have holes: who can still win under the mean, whatever the missing
+        cells hold (each within its task's observed range), over every system read, the set-aside
+        ones included, and the cells that can still change it
+        (:func:`consensus.missing.possible_winners`); None for a complete board.
     """
 
     json_command: ClassVar[str] = "analyze"
@@ -102,6 +107,7 @@ class Analysis(Displayed):
     coverage: Mapping[str, float] = field(default_factory=dict)
     coverage_flags: tuple[str, ...] = ()
     coverage_threshold: float = 0.5  # consensus.board._coverage.LOW_COVERAGE
+    possible: Any = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "checks", tuple(self.checks))
@@ -170,7 +176,7 @@ class Analysis(Displayed):
             ``source``, ``majority``, ``kemeny`` (the full KemenyResult), ``rules`` (rule ->
             RuleResult, Kemeny excluded), ``comparison``, ``prospective`` (None when not
             computed), ``checks``, ``notes``, ``coverage`` (system -> share of the task
-            weight scored) and ``coverage_flags``.
+            weight scored), ``coverage_flags`` and ``possible`` (None for a complete board).
         """
         comparison = self.comparison
         return {
@@ -184,4 +190,5 @@ class Analysis(Displayed):
             "notes": list(self.notes),
             "coverage": dict(self.coverage),
             "coverage_flags": list(self.coverage_flags),
+            "possible": None if self.possible is None else self.possible.to_dict(),
         }

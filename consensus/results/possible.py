@@ -38,7 +38,9 @@ class PossibleWinners(Displayed):
         for every missing cell (the rule was run on that completed board to decide it).
     beaten_by : Mapping[str, tuple of str]
         Per system that cannot win, the rivals that still beat it when every missing cell
-        is filled in its favour.
+        is filled in its favour (the mean: every rival still ahead; the Condorcet winner:
+        every rival it does not beat strictly by weighted majority; Borda: the rival ahead
+        under every completion, or the rivals modelled by the program that proved it).
     n_missing_cells : int
     bounds : Mapping[str, tuple of float] or None
         ``"bounds"`` model: task -> (lowest, highest) value a missing cell may take, in the
