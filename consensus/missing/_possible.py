@@ -111,18 +111,7 @@ def possible_winners(
     >>> wide.possible_winners, wide.necessary_winners, dict(wide.witnesses["b"])   # nli may be anywhere in [0, 1]
     (('a', 'b'), (), {'b|nli': 1.0})
     """
-    lb = data.leaderboard if isinstance(data, Prepared) else data
-    if not isinstance(lb, Leaderboard):
-        raise InvalidOptionError(f"possible_winners needs a Leaderboard, got {type(data).__name__}")
-    if rule not in POSSIBLE_RULES:
-        raise InvalidOptionError(
-            f"possible_winners: rule must be one of {', '.join(map(repr, POSSIBLE_RULES))}, got {rule!r} "
-            "(Copeland, Minimax, the other positional rules and Kemeny are not available yet)"
-        )
-    model = POSSIBLE_RULES[rule]
-    if bounds is not None and model != "bounds":
-        raise InvalidOptionError(f"possible_winners: bounds apply to score rules; rule {rule!r} only uses positions")
-    time_limit = check_seconds(time_limit, "time_limit")
+    lb, model, time_limit = _checked("possible_winners", POSSIBLE_RULES, data, rule, bounds, time_limit)
     if rule == "borda":
         return _borda(lb, time_limit)
     top, bottom, used = _extremes(lb, model, bounds)
@@ -383,15 +372,7 @@ def rank_ranges(
     >>> list(zip(res.systems, res.best, res.worst))   # b: first with nli above 0.7, last below 0.6
     [('a', 1, 2), ('b', 1, 3), ('c', 2, 3)]
     """
-    lb = data.leaderboard if isinstance(data, Prepared) else data
-    if not isinstance(lb, Leaderboard):
-        raise InvalidOptionError(f"rank_ranges needs a Leaderboard, got {type(data).__name__}")
-    if rule not in RANGE_RULES:
-        raise InvalidOptionError(f"rank_ranges: rule must be one of {', '.join(map(repr, RANGE_RULES))}, got {rule!r}")
-    time_limit = check_seconds(time_limit, "time_limit")
-    model = RANGE_RULES[rule]
-    if bounds is not None and model != "bounds":
-        raise InvalidOptionError(f"rank_ranges: bounds apply to score rules; rule {rule!r} only uses positions")
+    lb, _, time_limit = _checked("rank_ranges", RANGE_RULES, data, rule, bounds, time_limit)
     from ..rules import rank
 
     median = rank(lb, rule, missing="median", min_coverage=0)
@@ -399,6 +380,23 @@ def rank_ranges(
     if rule == "mean":
         return _mean_ranges(lb, bounds, median_position)
     return _borda_ranges(lb, time_limit, median_position)
+
+
+def _checked(name: str, rules: Mapping[str, str], data: object, rule: str,
+             bounds: Mapping[str, tuple[float, float]] | None, time_limit: float | None
+             ) -> tuple[Leaderboard, str, float | None]:
+    """The options of `name` (possible_winners or rank_ranges), checked once: board, model, time limit."""
+    lb = data.leaderboard if isinstance(data, Prepared) else data
+    if not isinstance(lb, Leaderboard):
+        raise InvalidOptionError(f"{name} needs a Leaderboard, got {type(data).__name__}")
+    if rule not in rules:
+        raise InvalidOptionError(
+            f"{name}: rule must be one of {', '.join(map(repr, rules))}, got {rule!r} "
+            "(Copeland, Minimax, the other positional rules and Kemeny are not available yet)"
+        )
+    if bounds is not None and rules[rule] != "bounds":
+        raise InvalidOptionError(f"{name}: bounds apply to score rules; rule {rule!r} only uses positions")
+    return lb, rules[rule], check_seconds(time_limit, "time_limit")
 
 
 def _positions(ranking: tuple[tuple[str, ...], ...], systems: tuple[str, ...]) -> tuple[list[int], list[int]]:
