@@ -8,6 +8,7 @@ equations) run on random small boards with hypothesis.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import json
 import math
@@ -325,7 +326,7 @@ def test_ranked_pairs_on_the_schulze_example():
     assert res.ranking == (("A",), ("C",), ("E",), ("B",), ("D",))
     assert [(a, b) for a, b, _ in res.details["skipped"]] == [("D", "C"), ("B", "A"), ("E", "A")]
     assert [s for _, _, s in res.details["locked"]] == [21.0, 17.0, 15.0, 13.0, 9.0, 7.0, 3.0]
-    assert res.details["order_dependent"] is False and res.details["possible_winners"] == ("A",)
+    assert res.details["order_dependent"] is False and res.winners == ("A",) and res.details["tie_break_orders"] == {}
 
 
 def test_tennessee_capital():
@@ -344,7 +345,8 @@ def test_ranked_pairs_never_breaks_an_equal_margin_cycle_silently():
     res = rules.ranked_pairs(cycle)
     assert res.ranking == (("a", "b", "c"),) and res.details["order_dependent"] is True
     assert res.details["contested"] == ({"strength": 1.0, "pairs": (("a", "b"), ("b", "c"), ("c", "a")), "tied": ("a", "b", "c")},)
-    assert res.details["possible_winners"] == ("a", "b", "c")  # each order elects another
+    assert res.winners == ("a", "b", "c") and res.details["status"] == "optimal"  # each order elects another
+    assert set(res.details["tie_break_orders"]) == {"a", "b", "c"}
     assert rules.schulze(cycle).ranking == (("a", "b", "c"),)
     json.dumps(res.to_dict())
 
@@ -354,7 +356,7 @@ def test_ranked_pairs_keeps_stronger_locks_around_a_contested_batch():
     profile = [("dabc", 1), ("dbca", 1), ("dcab", 1)]
     res = rules.ranked_pairs(from_rankings([(list(r), c) for r, c in profile]))
     assert res.ranking == (("d",), ("a", "b", "c")) and res.winners == ("d",)
-    assert res.details["possible_winners"] == ("d",)
+    assert res.details["status"] == "optimal" and set(res.details["tie_break_orders"]) == {"d"}
 
 
 def test_schulze_relation_that_is_not_a_weak_order():
@@ -400,13 +402,105 @@ def test_ranked_pairs_flags_exactly_the_order_dependent_profiles(lb):
     assert res.details["order_dependent"] == (len(outcomes) > 1)
     n = lb.n_systems
     winners = {lb.systems[i] for o in outcomes for i in np.nonzero(~np.frombuffer(o, bool).reshape(n, n).any(axis=0))[0]}
-    assert set(res.details["possible_winners"]) == winners
-    assert winners <= set(res.winners)
+    assert set(res.winners) == winners and res.details["status"] == "optimal"
+    tier = {s: k for k, g in enumerate(res.ranking) for s in g}
     if len(outcomes) == 1:  # the classic result, whatever the order
         above = np.frombuffer(outcomes.pop(), bool).reshape(n, n)
-        tier = {s: k for k, g in enumerate(res.ranking) for s in g}
         for i, j in zip(*np.nonzero(above)):
             assert tier[lb.systems[i]] < tier[lb.systems[j]]
+
+
+def _winners_over_orders(margins: np.ndarray) -> set[int]:
+    """Brute force: the unbeaten systems of every order of the equal-margin links, walking each
+    order one link at a time (memoized on the links left and the locked closure only)."""
+    n = len(margins)
+    values = sorted({int(m) for m in margins[margins > 0].tolist()}, reverse=True)
+    batches = [frozenset(zip(*(x.tolist() for x in np.nonzero(margins == m)))) for m in values]
+    found: set[int] = set()
+
+    @functools.lru_cache(maxsize=None)
+    def walk(b: int, left: frozenset, state: bytes) -> None:
+        above = np.frombuffer(state, bool).reshape(n, n)
+        if not left:
+            if b + 1 >= len(batches):
+                found.update(np.nonzero(~above.any(axis=0))[0].tolist())
+            else:
+                walk(b + 1, batches[b + 1], state)
+            return
+        for i, j in left:
+            after = above
+            if not above[j, i]:
+                after = above | np.outer(above[:, i] | (np.arange(n) == i), above[j, :] | (np.arange(n) == j))
+            walk(b, left - {(i, j)}, after.tobytes())
+
+    if not batches:
+        return set(range(n))
+    walk(0, batches[0], np.zeros((n, n), bool).tobytes())
+    return found
+
+
+def _replayed_winner(margins: np.ndarray, first: list[tuple[int, int]]) -> set[int]:
+    """The classic procedure when each margin class takes the links of `first` first."""
+    n = len(margins)
+    above = np.zeros((n, n), bool)
+    for m in sorted({int(v) for v in margins[margins > 0].tolist()}, reverse=True):
+        links = [q for q in first if margins[q] == m]
+        links += [q for q in zip(*(x.tolist() for x in np.nonzero(margins == m))) if q not in links]
+        for i, j in links:
+            if not above[j, i]:
+                above |= np.outer(above[:, i] | (np.arange(n) == i), above[j, :] | (np.arange(n) == j))
+    return set(np.nonzero(~above.any(axis=0))[0].tolist())
+
+
+@st.composite
+def _boards_with_equal_margins(draw):
+    n = draw(st.integers(3, 6))
+    tasks = draw(st.integers(2, 5))
+    cells = draw(st.lists(st.integers(0, 2), min_size=n * tasks, max_size=n * tasks))
+    frame = pd.DataFrame(np.array(cells, float).reshape(n, tasks), index=[f"c{i}" for i in range(n)],
+                         columns=[f"t{k}" for k in range(tasks)])
+    return _board(frame)
+
+
+@given(_boards_with_equal_margins())
+def test_ranked_pairs_winners_are_those_of_some_tie_break_order(lb):
+    # winners: exactly the unbeaten systems over every order (brute force over the orders, up
+    # to 6 systems with small integer scores: majority ties and equal margins everywhere)
+    p = cs.pairwise(lb)
+    margins = np.where(p.majority > 0, p.exact_margins, 0).astype(np.int64)
+    res = rules.ranked_pairs(lb)
+    assert res.details["status"] == "optimal"
+    assert {lb.systems.index(s) for s in res.winners} == _winners_over_orders(margins)
+    index = {s: k for k, s in enumerate(lb.systems)}
+    for winner, links in res.details["tie_break_orders"].items():  # each witness, replayed here
+        assert index[winner] in _replayed_winner(margins, [(index[a], index[b]) for a, b in links])
+    later = {s: float(sum(len(g) for g in res.ranking[k + 1:])) for k, tier in enumerate(res.ranking) for s in tier}
+    assert res.scores.to_dict() == later  # scores: the systems in lower tiers
+
+
+def test_ranked_pairs_first_tier_holds_every_winner_of_some_order():
+    # the issue's board: the tie blocks put c2 first alone; the order taking c0's pair first elects c0
+    frame = pd.DataFrame([[0, 2, 1], [2, 1, 0], [2, 2, 0], [1, 0, 2]], index=["c0", "c1", "c2", "c3"],
+                         columns=["t1", "t2", "t3"]).astype(float)
+    res = rules.ranked_pairs(_board(frame))
+    assert res.winners == ("c0", "c2") and res.details["status"] == "optimal"
+    assert res.details["order_dependent"] is True and res.details["undecided"] == ()
+    assert set(res.details["tie_break_orders"]) == {"c0", "c2"}
+
+
+def test_ranked_pairs_search_stops_at_its_time_limit_with_an_honest_first_tier():
+    rng = np.random.default_rng(3)
+    frame = pd.DataFrame(rng.integers(0, 3, size=(30, 4)).astype(float), index=[f"s{i}" for i in range(30)],
+                         columns=[f"t{k}" for k in range(4)])
+    lb = _board(frame)
+    full = rules.ranked_pairs(lb)
+    cut = rules.ranked_pairs(lb, time_limit=0.0)
+    assert full.details["order_dependent"] and full.details["status"] == "optimal"
+    assert cut.details["status"] == "time_limit" and cut.details["undecided"]
+    # nothing that can win is left out of the first tier: found plus undecided
+    assert set(full.winners) <= set(cut.winners) == set(cut.details["undecided"]) | set(cut.details["tie_break_orders"])
+    with pytest.raises(InvalidOptionError, match="time_limit"):
+        rules.ranked_pairs(lb, time_limit=-1)
 
 
 def _schulze_naive(p: PairwiseMatrix) -> np.ndarray:

@@ -159,7 +159,7 @@ def test_conversions_round_trip_and_keep_margins():
 
 # ---------------------------------------------------------------------- rules against pref_voting's
 RULE_CHECK = """
-import json, random, warnings
+import inspect, json, random, warnings
 warnings.simplefilter("ignore")
 from pref_voting.profiles import Profile
 import pref_voting.voting_methods as vm
@@ -171,8 +171,10 @@ from consensus.formats.pref_voting import from_pref_voting
 pairs = [("copeland", vm.copeland, {}), ("minimax", vm.minimax, {"variant": "margins"}), ("borda", vm.borda, {})]
 if "schulze" in RULES:
     pairs.append(("schulze", vm.beat_path, {"variant": "margins"}))
-if "ranked_pairs" in RULES:
-    pairs.append(("ranked_pairs", vm.ranked_pairs, {"variant": "margins"}))
+if "ranked_pairs" in RULES:  # the winners of every tie-breaking order (pref_voting's stack search where it has one)
+    stacks = "algorithm" in inspect.signature(vm.ranked_pairs).parameters
+    pairs.append(("ranked_pairs", (lambda prof: vm.ranked_pairs(prof, algorithm="from_stacks")) if stacks else vm.ranked_pairs,
+                  {"variant": "margins"}))
 rng = random.Random(2024)
 compared = {name: 0 for name, _, _ in pairs}
 parity = {"odd": 0, "even": 0}
@@ -185,8 +187,6 @@ def check(prof, n):
     margins = [abs(int(prof.margin(i, j))) for i in range(n) for j in range(i + 1, n)]
     distinct = 0 not in margins and len(set(margins)) == len(margins)
     for name, method, options in pairs:
-        if name == "ranked_pairs" and not distinct:
-            continue  # equal margins: pref_voting takes every tie-breaking order (parallel universes)
         ours = sorted(cs.rank(lb, name, **options).winners)
         theirs = sorted(prof.cmap[c] for c in method(prof))
         compared[name] += 1
@@ -218,9 +218,8 @@ print(json.dumps({"compared": compared, "parity": parity, "mismatches": mismatch
 def test_rule_winners_match_pref_voting_on_random_strict_profiles():
     """copeland, minimax (margins, pref_voting's measure), borda and, when registered, schulze
     (pref_voting's beat_path) and ranked_pairs: the same winner sets on random profiles of strict
-    complete orders, 3-6 candidates, odd and even numbers of voters. Ranked pairs is compared only
-    where all margins are distinct and nonzero: with equal margins pref_voting returns the winners
-    of every tie-breaking order, while consensus's ranked_pairs ties the contested systems."""
+    complete orders, 3-6 candidates, odd and even numbers of voters. Ranked pairs with equal
+    margins included: both return the winners of every tie-breaking order."""
     report = _run(RULE_CHECK)
     assert report["mismatches"] == []
     assert report["parity"]["odd"] > 100 and report["parity"]["even"] > 100

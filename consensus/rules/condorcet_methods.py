@@ -39,8 +39,6 @@ References
 
 from __future__ import annotations
 
-import itertools
-import math
 from collections.abc import Mapping
 from typing import Any, Literal, Unpack
 
@@ -54,6 +52,7 @@ from solvers.ordering_costs import PAIR_RTOL
 from ..board._leaderboard import Leaderboard
 from ..majority._pairwise import PairwiseMatrix
 from ..results import RuleResult
+from ._tie_orders import tie_order_winners
 from .declaration import rule
 from .engine import run_rule
 from .spec import (
@@ -187,56 +186,20 @@ def _ranked_pairs_core(data: Any, opts: Mapping[str, Any], impute: bool) -> Core
             up = above[:, i] | same[:, i]
             down = above[j, :] | same[j, :]
             above |= np.outer(up, down)
-    out = _output(names, _tiers_of(above), {})
-    possible = _possible_winners(levels, names) if contested else out.winners
-    out.details.update(
-        locked=tuple(locked),
-        skipped=tuple(skipped),
-        contested=tuple(contested),
-        order_dependent=bool(contested),
-        possible_winners=possible,
-    )
+    tier = _tiers_of(above)
+    details: dict[str, Any] = {"status": "optimal", "undecided": (), "tie_break_orders": {}}
+    if contested:  # the winners over every order of the equal links, searched (module notes)
+        search = tie_order_winners(levels, opts["time_limit"])
+        first = [*search.winners, *search.undecided]
+        tier = np.where(np.isin(np.arange(n), first), 0, tier + 1)
+        details.update(
+            status=search.status,
+            undecided=tuple(names[i] for i in search.undecided),
+            tie_break_orders={names[s]: tuple((names[i], names[j]) for i, j in links) for s, links in search.witnesses.items()},
+        )
+    out = _output(names, tier, details)
+    out.details.update(locked=tuple(locked), skipped=tuple(skipped), contested=tuple(contested), order_dependent=bool(contested))
     return out
-
-
-#: At most this many orders of equal-strength pairs are tried for ``possible_winners``.
-_ORDER_BUDGET = 20_000
-
-
-def _lock(above: np.ndarray, order: Any) -> np.ndarray:
-    """Tideman's procedure on `order`: lock each pair unless the closure `above` reverses it."""
-    above = above.copy()
-    for i, j in order:
-        if not above[j, i]:
-            up, down = above[:, i].copy(), above[j, :].copy()
-            up[i] = down[j] = True
-            above |= np.outer(up, down)
-    return above
-
-
-def _possible_winners(levels: np.ndarray, names: tuple[str, ...]) -> tuple[str, ...] | None:
-    """Every winner of the classic procedure over all orders of the equal-strength pairs (Tideman's
-    "parallel universes"); None when that takes more than :data:`_ORDER_BUDGET` orders."""
-    n = len(names)
-    states = {np.zeros((n, n), dtype=bool).tobytes()}
-    tried = 0
-    for level in range(int(levels.max(initial=0)), 0, -1):
-        pairs = list(zip(*(x.tolist() for x in np.nonzero(levels == level))))
-        after = set()
-        for state in states:
-            above = np.frombuffer(state, dtype=bool).reshape(n, n)
-            fresh = [(i, j) for i, j in pairs if not above[i, j] and not above[j, i]]
-            tried += math.factorial(len(fresh))
-            if tried > _ORDER_BUDGET:  # counted before trying any: give up at once
-                return None
-            for order in itertools.permutations(fresh):
-                after.add(_lock(above, order).tobytes())
-        states = after
-    found = set()
-    for state in states:
-        above = np.frombuffer(state, dtype=bool).reshape(n, n)
-        found.update(np.nonzero(~above.any(axis=0))[0].tolist())
-    return tuple(names[i] for i in sorted(found))
 
 
 def _condensed(graph: np.ndarray, comp: np.ndarray) -> np.ndarray:
@@ -355,6 +318,7 @@ def ranked_pairs(
     *,
     variant: StrengthVariant = "margins",
     tie_tol: float = 0.0,
+    time_limit: float = 10.0,
     **options: Unpack[SharedOptions],
 ) -> RuleResult:
     """Ranked pairs (Tideman): lock majorities from the strongest down, skipping any that closes a cycle.
@@ -368,13 +332,30 @@ def ranked_pairs(
     is Tideman's. When they do close one, the result of the classic procedure depends on
     the order in which the equal pairs are taken (the known tie problem of ranked pairs;
     Tideman fixes it with a tie-breaking ranking of the candidates, which is not neutral).
-    This function never picks an order: the systems on such a cycle are **tied** (merged
-    into one tie block, which stronger locks already placed as a whole), the batch's other
-    pairs are locked, and the weaker batches go on between the blocks. The result then
-    says so: ``details["order_dependent"]`` is True and ``details["contested"]`` lists each
-    such batch (``strength``, the ``pairs`` on the cycle, and the systems ``tied``), and the
-    ranking shows the tie. The rule is therefore neutral (relabelling systems relabels the
-    result) and Condorcet consistent (a Condorcet winner is never on a cycle).
+    This function never picks an order. Its **winners are the systems that win under some
+    order** of the equal pairs (Tideman's "parallel universes"), found by a search over the
+    procedure's states rather than the orders (:mod:`consensus.rules._tie_orders`: forced
+    pairs locked at once, memoized states, pruning by the systems still to find); deciding
+    them is NP-complete (Brill and Fischer 2012), so the search has a `time_limit` and
+    ``details["status"]`` says ``"optimal"`` (the winners are exact) or ``"time_limit"``
+    (the first tier then holds the winners found plus ``details["undecided"]``, the systems
+    neither found nor proven never to win: no possible winner is left out). Each winner's
+    ``details["tie_break_orders"]`` is the pairs locked, in order, by an order that elects
+    it, replayed by the classic procedure before it is returned.
+
+    Below the winners, the systems on such a cycle are **tied** (merged into one tie block,
+    which stronger locks already placed as a whole), the batch's other pairs are locked, and
+    the weaker batches go on between the blocks; the ranking is these tiers, one tier down,
+    without the winners. ``details["order_dependent"]`` is True and ``details["contested"]``
+    lists each such batch (``strength``, the ``pairs`` on the cycle, and the systems
+    ``tied``). The rule is therefore neutral (relabelling systems relabels the result) and
+    Condorcet consistent (a Condorcet winner is never on a cycle, and wins under every
+    order).
+
+    Earlier versions ranked the tie blocks alone, whose first tier could miss a winner: on
+    the board ``[[0, 2, 1], [2, 1, 0], [2, 2, 0], [1, 0, 2]]`` (systems ``c0..c3`` in rows,
+    three tasks) the blocks put ``c2`` first alone, while the order that locks ``c0``'s pair
+    first elects ``c0``; the winners are now ``("c0", "c2")``.
 
     Parameters
     ----------
@@ -386,6 +367,9 @@ def ranked_pairs(
     tie_tol : float, default=0.0
         Scores within `tie_tol` of each other count as a tied task (used on a
         Leaderboard; a pairwise matrix is taken as it is).
+    time_limit : float, default=10.0
+        Seconds for the search of the winners over the orders of equal pairs (only run when
+        an order matters).
     **options
         The options shared by every rule (``missing``, ``min_coverage``, ``weighting``,
         ``group_weights``, ``two_step``, ``tie_break``), as documented in
@@ -396,14 +380,11 @@ def ranked_pairs(
     -------
     RuleResult
         ``scores``: the number of systems ranked in lower tiers; ``winners``: the systems
-        no locked pair ranks below another. ``details``: ``locked`` and ``skipped``
-        (``(winner, loser, strength)`` in processing order; a pair is skipped when stronger
-        locks rank it the other way or a contested batch tied it), ``contested`` and
-        ``order_dependent`` (above), and ``possible_winners``: the systems that win under
-        some order of the equal-strength pairs (Tideman's "parallel universes"; the
-        winners when nothing is contested; None when more than 20,000 orders would have to
-        be tried). The tied first tier contained them in every case the tests enumerate,
-        and may hold more (a tie block is conservative).
+        that win under some order of the equal pairs (above). ``details``: ``locked`` and
+        ``skipped`` (``(winner, loser, strength)`` in processing order; a pair is skipped
+        when stronger locks rank it the other way or a contested batch tied it),
+        ``contested`` and ``order_dependent``, ``status``, ``undecided`` and
+        ``tie_break_orders`` (empty when nothing is contested), all above.
 
     Raises
     ------
@@ -422,9 +403,7 @@ def ranked_pairs(
     Why a tie: when the batch's lockable pairs close a cycle, take a cycle with the fewest
     of them, ``s_1, ..., s_k`` (k >= 2). Taking ``s_1 ... s_(k-1)`` first locks them all and
     then skips ``s_k``; taking ``s_k`` first locks it. The two orders rank the ends of
-    ``s_k`` oppositely, so no single order speaks for the rule. Deciding the winners over
-    every order is NP-hard (Brill and Fischer 2012), which is why the cycle is tied rather
-    than enumerated.
+    ``s_k`` oppositely, so no single order speaks for the rule. That is why, below the winners (searched), the cycle is tied.
 
     References
     ----------
@@ -456,4 +435,6 @@ def ranked_pairs(
     ((('a', 'b', 'c'),), True, ('a', 'b', 'c'))
     """
     variant = check_choice("variant", variant, _VARIANTS, "ranked_pairs")
-    return run_rule(_SPECS["ranked_pairs"], data, {"variant": variant, "tie_tol": check_number(tie_tol, "tie_tol", non_negative=True)}, options)
+    limit = check_number(time_limit, "time_limit", "ranked_pairs", non_negative=True)
+    return run_rule(_SPECS["ranked_pairs"], data, {"variant": variant, "tie_tol": check_number(tie_tol, "tie_tol", non_negative=True),
+                                                   "time_limit": limit}, options)
