@@ -209,6 +209,37 @@ def test_borda_matches_every_position_of_the_missing_cells(lb):
         assert rivals and system not in rivals
 
 
+def _copeland_scores(values: np.ndarray, weights: np.ndarray) -> np.ndarray:
+    """Copeland scores (wins minus losses by weighted majority) of complete oriented boards (..., systems, tasks)."""
+    diff = np.sign(values[..., :, None, :] - values[..., None, :, :]) @ weights
+    return np.sign(np.where(np.abs(diff) < 1e-9, 0.0, diff)).sum(axis=-1)
+
+
+@examples(1)  # the brute force over every position with ties owns this property (up to 23**3 completions each)
+@given(score_tables(max_systems=5, max_tasks=4, missing=True, weighted=True))
+def test_copeland_matches_every_position_of_the_missing_cells(lb):
+    holes = _holes(lb)
+    assume(1 <= len(holes) <= 3)
+    res = possible_winners(lb, "copeland")
+    scores = _copeland_scores(_all_completions(lb, holes), lb.weight_array)
+    top = scores.max(axis=1, keepdims=True)
+    first = scores == top
+    alone = first & (first.sum(axis=1, keepdims=True) == 1)
+    truth = {"possible": tuple(first.any(axis=0).tolist()), "possible_strict": tuple(alone.any(axis=0).tolist()),
+             "necessary": tuple(first.all(axis=0).tolist()), "necessary_strict": tuple(alone.all(axis=0).tolist())}
+    _check(res, truth)
+    assert set(res.witnesses) == set(res.possible_winners)
+    for system, cells in res.witnesses.items():  # each witness, run through the rule itself
+        values = _raw(lb)
+        for key, value in cells.items():
+            s, t = key.split("|")
+            values[lb.systems.index(s), lb.tasks.index(t)] = value
+        winners = cs.rank(_board(lb, values), "copeland", min_coverage=0).winners
+        assert system in winners and (winners == (system,)) == res.possible_strict[lb.systems.index(system)]
+    for system, rivals in res.beaten_by.items():
+        assert rivals and system not in rivals
+
+
 def test_complete_board_gives_the_rules_winners_and_necessary_is_possible():
     toy = cs.load_example("votenrank-toy")
     for rule in ("mean", "condorcet", "borda"):

@@ -55,7 +55,8 @@ from ._preparation import Prepared, with_scores
 __all__ = ["POSSIBLE_RULES", "RANGE_RULES", "possible_winners", "rank_ranges"]
 
 #: The rules :func:`possible_winners` decides, and the completion model of each.
-POSSIBLE_RULES: Mapping[str, str] = {"mean": "bounds", "condorcet": "positions", "borda": "positions"}
+POSSIBLE_RULES: Mapping[str, str] = {"mean": "bounds", "condorcet": "positions", "borda": "positions",
+                                     "copeland": "positions"}
 
 
 def possible_winners(
@@ -112,8 +113,8 @@ def possible_winners(
     (('a', 'b'), (), {'b|nli': 1.0})
     """
     lb, model, time_limit = _checked("possible_winners", POSSIBLE_RULES, data, rule, bounds, time_limit)
-    if rule == "borda":
-        return _borda(lb, time_limit)
+    if rule in ("borda", "copeland"):
+        return _searched(lb, rule, time_limit)
     top, bottom, used = _extremes(lb, model, bounds)
     holes = lb.missing.to_numpy()
     values = lb.scores.to_numpy(dtype=np.float64)  # in each task's own units (lb.values is oriented)
@@ -282,14 +283,23 @@ def _raw_cells(lb: Leaderboard, oriented: np.ndarray) -> dict[str, float]:
     return {f"{s}|{t}": float(raw[j, k]) for j, s in enumerate(lb.systems) for k, t in enumerate(lb.tasks) if holes[j, k]}
 
 
-def _borda(lb: Leaderboard, time_limit: float | None) -> PossibleWinners:
-    """possible_winners(lb, "borda"): pairwise bounds, a greedy completion, then integer programs."""
+def _searched(lb: Leaderboard, rule: str, time_limit: float | None) -> PossibleWinners:
+    """possible_winners under Borda or Copeland: bounds, a greedy completion, then integer programs."""
     from ._possible_borda import board_arrays, borda_search, pair_bounds, tolerance
+    from ._possible_copeland import copeland_bounds, copeland_necessary, copeland_search, weight_unit
 
     values, weights = board_arrays(lb)
     n = lb.n_systems
-    upper = pair_bounds(values, weights)  # upper[k, i]: the most k can score above i
-    tol = tolerance(weights, n)
+    necessary: list[bool | None] = []
+    necessary_strict: list[bool | None] = []
+    if rule == "borda":
+        upper = pair_bounds(values, weights)  # upper[k, i]: the most k can score above i
+        tol = tolerance(weights, n)
+        necessary = [bool((upper[:, i] <= tol).all()) for i in range(n)]
+        necessary_strict = [bool((np.delete(upper[:, i], i) < -tol).all()) for i in range(n)]
+    else:
+        unit = weight_unit(weights)
+        bounds = copeland_bounds(values, weights, unit if unit is not None else 1e-9 * float(weights.sum()))
     possible: list[bool | None] = []
     possible_strict: list[bool | None] = []
     witnesses: dict[str, dict[str, float]] = {}
@@ -297,7 +307,10 @@ def _borda(lb: Leaderboard, time_limit: float | None) -> PossibleWinners:
     decided_by: list[str] = []
     programs = 0
     for i, system in enumerate(lb.systems):
-        found = borda_search(values, weights, upper, i, time_limit)
+        if rule == "borda":
+            found = borda_search(values, weights, upper, i, time_limit)
+        else:
+            found = copeland_search(values, weights, unit, bounds, i, time_limit)
         programs += found.programs
         possible.append(found.possible)
         possible_strict.append(found.possible_strict)
@@ -307,17 +320,24 @@ def _borda(lb: Leaderboard, time_limit: float | None) -> PossibleWinners:
                                                           -found.witness, found.witness),
                                                  index=pd.Index(lb.systems, dtype=object),
                                                  columns=pd.Index(lb.tasks, dtype=object)))
-            check, _ = _run(board, "borda", board.scores.to_numpy(dtype=np.float64))
+            check, _ = _run(board, rule, board.scores.to_numpy(dtype=np.float64))
             if system not in check.winners or (found.possible_strict and check.winners != (system,)):
-                raise RuntimeError(f"possible_winners: the witness of {system!r} does not make it first under borda")
+                raise RuntimeError(f"possible_winners: the witness of {system!r} does not make it first under {rule}")
             witnesses[system] = _raw_cells(lb, found.witness)
         elif found.possible is False:
             beaten_by[system] = tuple(lb.systems[k] for k in found.beaten_by)
-    necessary = tuple(bool((upper[:, i] <= tol).all()) for i in range(n))
-    necessary_strict = tuple(bool((np.delete(upper[:, i], i) < -tol).all()) for i in range(n))
+        if rule == "copeland":  # necessary winners are possible ones
+            if found.possible is False:
+                necessary.append(False)
+                necessary_strict.append(False)
+            else:
+                first, alone, solved = copeland_necessary(values, weights, unit, bounds, i, time_limit)
+                programs += solved
+                necessary.append(first)
+                necessary_strict.append(alone)
     return PossibleWinners(
-        rule="borda", model="positions", systems=lb.systems, possible=tuple(possible),
-        possible_strict=tuple(possible_strict), necessary=necessary, necessary_strict=necessary_strict,
+        rule=rule, model="positions", systems=lb.systems, possible=tuple(possible),
+        possible_strict=tuple(possible_strict), necessary=tuple(necessary), necessary_strict=tuple(necessary_strict),
         witnesses=witnesses, beaten_by=beaten_by, n_missing_cells=int(lb.missing.to_numpy().sum()),
         decided_by=tuple(decided_by), programs=programs,
     )
@@ -392,7 +412,7 @@ def _checked(name: str, rules: Mapping[str, str], data: object, rule: str,
     if rule not in rules:
         raise InvalidOptionError(
             f"{name}: rule must be one of {', '.join(map(repr, rules))}, got {rule!r} "
-            "(Copeland, Minimax, the other positional rules and Kemeny are not available yet)"
+            "(Minimax, the other positional rules and Kemeny are not available yet)"
         )
     if bounds is not None and rules[rule] != "bounds":
         raise InvalidOptionError(f"{name}: bounds apply to score rules; rule {rule!r} only uses positions")

@@ -65,8 +65,8 @@ class PossibleWinners(Displayed):
     systems: tuple[str, ...]
     possible: tuple[bool | None, ...]
     possible_strict: tuple[bool | None, ...]
-    necessary: tuple[bool, ...]
-    necessary_strict: tuple[bool, ...]
+    necessary: tuple[bool | None, ...]
+    necessary_strict: tuple[bool | None, ...]
     witnesses: Mapping[str, Mapping[str, float]]
     beaten_by: Mapping[str, tuple[str, ...]]
     n_missing_cells: int
