@@ -31,7 +31,13 @@ import time
 import numpy as np
 from numpy.typing import NDArray
 
-from .completion_borda import CompletionOutcome, _completion, _flush, _Task, _transitivity_cuts
+from .completion_borda import (
+    CompletionOutcome,
+    _completion,
+    _flush,
+    _Task,
+    _transitivity_cuts,
+)
 from .model import LinearModel
 from .status import SolveStatus
 
@@ -241,6 +247,6 @@ def best_copeland_completion(
         if not cuts:
             break
         _flush(m, cuts)
-    objective = float(cap) if len(active) == 1 else float(np.round(sol.objective))
+    objective = float(cap) if len(active) == 1 or sol.objective is None else float(np.round(sol.objective))
     completed = _completion(values, tasks, d_of, relation_pairs, point, modelled, target)
     return CompletionOutcome(SolveStatus.OPTIMAL, objective, sol.dual_bound, completed, solves)

@@ -242,7 +242,7 @@ def test_copeland_matches_every_position_of_the_missing_cells(lb):
 
 def test_complete_board_gives_the_rules_winners_and_necessary_is_possible():
     toy = cs.load_example("votenrank-toy")
-    for rule in ("mean", "condorcet", "borda"):
+    for rule in ("mean", "condorcet", "borda", "copeland"):
         res = possible_winners(toy, rule)
         winners = cs.rank(toy, rule).winners
         assert res.possible_winners == res.necessary_winners == winners and res.n_missing_cells == 0
@@ -271,8 +271,8 @@ def test_lower_is_better_tasks_fill_in_the_right_direction():
 
 def test_bad_options_are_named():
     toy = cs.load_example("votenrank-toy")
-    with pytest.raises(InvalidOptionError, match="rule must be one of 'mean', 'condorcet', 'borda'"):
-        possible_winners(toy, "copeland")
+    with pytest.raises(InvalidOptionError, match="rule must be one of 'mean', 'condorcet', 'borda', 'copeland'"):
+        possible_winners(toy, "minimax")
     with pytest.raises(UnknownTaskError):
         possible_winners(toy, bounds={"nope": (0, 1)})
     with pytest.raises(InvalidOptionError, match="low <= high"):
@@ -294,6 +294,11 @@ def test_the_possible_command(tmp_path, capsys):
     assert json.loads(capsys.readouterr().out)["result"]["possible_winners"] == ["a", "b"]
     assert main(["possible", str(path), "--rule", "condorcet"]) == 0
     assert "Who can still win (condorcet)" in capsys.readouterr().out
+    assert main(["possible", str(path), "--rule", "copeland", "--format", "json"]) == 0
+    # b above a on nli ties them 1-1 (both beat c): b can tie a for first, never pass it
+    doc = json.loads(capsys.readouterr().out)["result"]
+    assert doc["rule"] == "copeland" and doc["possible_winners"] == ["a", "b"] and doc["necessary_winners"] == ["a"]
+    assert doc["possible_strict"] == [True, False, False] and doc["necessary_strict"] == [False, False, False]
     for bad in (["--bounds", "nli"], ["--bounds", "nli=0:1", "--bounds", "nli=0:2"], ["--plot", str(tmp_path / "p.png")]):
         assert main(["possible", str(path), *bad]) == 2
         err = capsys.readouterr().err

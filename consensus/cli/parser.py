@@ -377,14 +377,14 @@ def build_parser() -> argparse.ArgumentParser:
                        "(docs/possible.md): who is first under some completion, who under every one, a witness "
                        "completion for each possible winner and the rivals in the way of the others.")
     _input_options(p, file_required=True)
-    p.add_argument("--rule", choices=("mean", "condorcet", "borda"), default="mean",
-                   help="mean (default: a missing cell within its task's bounds), condorcet or borda (any position, "
-                   "ties included)")
+    p.add_argument("--rule", choices=("mean", "condorcet", "borda", "copeland"), default="mean",
+                   help="mean (default: a missing cell within its task's bounds), condorcet, borda or copeland (any "
+                   "position, ties included)")
     p.add_argument("--ranges", action="store_true",
                    help="each system's best and worst position over every completion instead (mean or borda; "
                    "--plot draws them)")
     p.add_argument("--time-limit", type=_positive, default=5.0, metavar="S",
-                   help="borda: seconds of integer programming per system before it is reported undecided "
+                   help="borda, copeland: seconds per integer program before the system is reported undecided "
                    "(default: 5)")
     p.add_argument("--bounds", metavar="TASK=LOW:HIGH", action="append",
                    help="mean: the values a missing cell of TASK may take, in its own units (default: the task's "

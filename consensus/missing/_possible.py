@@ -23,8 +23,8 @@ is the worst against every rival. The means of those completions come from two r
 rule (every missing cell at its best, every one at its worst), the Condorcet margins from one
 row of weighted majority margins per system, both compared with the rules' tie tolerance; the
 first completion is the witness, run through the rule itself before it is returned. Borda
-(:mod:`._possible_borda`) needs integer programs; Copeland, Minimax, the other positional
-rules and Kemeny are not covered yet.
+(:mod:`._possible_borda`) and Copeland (:mod:`._possible_copeland`) need integer programs;
+Minimax, the other positional rules and Kemeny are not covered yet.
 
 References
 ----------
@@ -73,16 +73,18 @@ def possible_winners(
     data : Leaderboard or Prepared
         The scores (prepared data: its leaderboard; no system is set aside here, the question
         is what each could still reach).
-    rule : {"mean", "condorcet"}, default "mean"
+    rule : {"mean", "condorcet", "borda", "copeland"}, default "mean"
         ``"mean"``: the weighted mean of the oriented scores (``"bounds"`` model);
-        ``"condorcet"``: the weighted-majority Condorcet winner (``"positions"`` model).
+        ``"condorcet"``: the weighted-majority Condorcet winner, ``"borda"`` (averaged ties)
+        and ``"copeland"`` (wins minus losses by weighted majority): the ``"positions"``
+        model.
     bounds : mapping task -> (low, high), optional
         ``"mean"`` only: the values a missing cell of each task may take, in the task's own
         units; other tasks use their observed minimum and maximum.
     time_limit : float, optional
-        ``"borda"``: seconds of integer programming per system; a system whose search stops
-        there undecided has `possible` None and its solver status in ``decided_by``.
-        None (the default): no limit.
+        ``"borda"``, ``"copeland"``: seconds per integer program; a system whose search stops
+        there undecided has `possible` None and its solver status in ``decided_by``
+        (Copeland: `necessary` None likewise). None (the default): no limit.
 
     Returns
     -------
@@ -286,7 +288,12 @@ def _raw_cells(lb: Leaderboard, oriented: np.ndarray) -> dict[str, float]:
 def _searched(lb: Leaderboard, rule: str, time_limit: float | None) -> PossibleWinners:
     """possible_winners under Borda or Copeland: bounds, a greedy completion, then integer programs."""
     from ._possible_borda import board_arrays, borda_search, pair_bounds, tolerance
-    from ._possible_copeland import copeland_bounds, copeland_necessary, copeland_search, weight_unit
+    from ._possible_copeland import (
+        copeland_bounds,
+        copeland_necessary,
+        copeland_search,
+        weight_unit,
+    )
 
     values, weights = board_arrays(lb)
     n = lb.n_systems

@@ -22,14 +22,16 @@ Conitzer 2011). The package answers it in three steps, cheapest first:
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
 from ..board._leaderboard import Leaderboard
 from ..rules.spec import SCORE_TOL
 
-__all__ = ["BordaSearch", "borda_search"]
+__all__ = ["BordaSearch", "borda_search", "generated"]
 
 
 @dataclass(frozen=True)
@@ -200,7 +202,6 @@ def borda_search(values: np.ndarray, weights: np.ndarray, upper: np.ndarray, tar
         (oriented), the rivals in the way, and what decided it.
     """
     from solvers.completion_borda import best_borda_completion
-    from solvers.status import SolveStatus
 
     n = values.shape[0]
     tol = tolerance(weights, n)
@@ -224,16 +225,52 @@ def borda_search(values: np.ndarray, weights: np.ndarray, upper: np.ndarray, tar
         group[ahead[:size]] = True
         if _set_bound(values, weights, target, group) > tol * size:
             return BordaSearch(False, False, None, tuple(ahead[:size]), "set bound", 0)
+    return generated(
+        target, _scores(tried[-1], weights), tol,
+        # a margin past a few ties' worth buys nothing: the cap keeps the program from trading the
+        # unmodelled rivals' standing for one modelled rival's
+        lambda modelled: best_borda_completion(values, weights, target, modelled, objective="margin", time_limit=time_limit,
+                                               cap=float(weights[weights > 0].min(initial=1.0)) / 2.0),
+        lambda completed: _scores(completed, weights),
+        lambda completed: _improve(values, weights, target, completed),
+    )
+
+
+def generated(target: int, scores: np.ndarray, tol: float, solve: Callable[[np.ndarray], Any],
+              rescore: Callable[[np.ndarray], np.ndarray], polish: Callable[[np.ndarray], np.ndarray] | None = None,
+              ) -> BordaSearch:
+    """Constraint generation over the rivals: model those in the way, solve, add any that got through.
+
+    Parameters
+    ----------
+    target : int
+        The system asked about.
+    scores : numpy.ndarray
+        The rule's scores on a first completion: the rivals at or above the target are modelled first.
+    tol : float
+        Scores within `tol` tie.
+    solve : callable
+        ``solve(modelled)``: a :class:`~solvers.completion_borda.CompletionOutcome` maximizing
+        the target's smallest margin over the `modelled` rivals (a relaxation: the others are free).
+    rescore : callable
+        ``rescore(values)``: the rule's scores of the completion `values` (after `polish`).
+    polish : callable, optional
+        ``polish(values)``: the completion kept (e.g. improved greedily); the solver's by default.
+
+    Returns
+    -------
+    BordaSearch
+    """
+    from solvers.status import SolveStatus
+
+    n = len(scores)
     modelled = np.zeros(n, dtype=bool)
-    scores = _scores(tried[-1], weights)
+    others = np.delete(np.arange(n), target)
     programs = 0
     while True:
         modelled |= scores >= scores[target] - tol
         modelled[target] = False
-        # a margin past a few ties' worth buys nothing: the cap keeps the program from trading the
-        # unmodelled rivals' standing for one modelled rival's
-        out = best_borda_completion(values, weights, target, modelled, objective="margin", time_limit=time_limit,
-                                    cap=float(weights[weights > 0].min(initial=1.0)) / 2.0)
+        out = solve(modelled)
         programs += out.solves
         if out.bound is not None and out.bound < -tol:  # proven even when the search stopped early
             return BordaSearch(False, False, None, tuple(np.flatnonzero(modelled).tolist()), "integer program", programs)
@@ -241,16 +278,14 @@ def borda_search(values: np.ndarray, weights: np.ndarray, upper: np.ndarray, tar
             return BordaSearch(None, None, None, (), out.status.value, programs)
         if out.objective < -tol:  # even the modelled rivals alone keep it from first place
             return BordaSearch(False, False, None, tuple(np.flatnonzero(modelled).tolist()), "integer program", programs)
-        completion = _improve(values, weights, target, out.values)
-        scores = _scores(completion, weights)
-        others = np.delete(np.arange(n), target)
+        completion = out.values if polish is None else polish(out.values)
+        scores = rescore(completion)
         gap = scores[target] - scores[others]
         strict_wanted = out.objective > tol
         blocking = others[(gap <= tol) if strict_wanted else (gap < -tol)]
         if not (blocking[~modelled[blocking]]).size:
-            first = bool((gap >= -tol).all())
-            alone = bool((gap > tol).all())
-            return BordaSearch(first, alone, completion, (), "integer program", programs)
+            return BordaSearch(bool((gap >= -tol).all()), bool((gap > tol).all()), completion, (), "integer program",
+                               programs)
         modelled[blocking] = True
 
 

@@ -36,7 +36,7 @@ from math import gcd
 
 import numpy as np
 
-from ._possible_borda import BordaSearch
+from ._possible_borda import BordaSearch, generated
 
 __all__ = ["copeland_bounds", "copeland_necessary", "copeland_scores", "copeland_search", "weight_unit"]
 
@@ -164,9 +164,7 @@ def copeland_search(values: np.ndarray, weights: np.ndarray, unit: float | None,
         (oriented), the rivals in the way, and what decided it.
     """
     from solvers.completion_copeland import best_copeland_completion
-    from solvers.status import SolveStatus
 
-    n = values.shape[0]
     best, worst = bounds
     top = best[target].sum()  # the target's best score: every pair at its best at once (step 1)
     low = worst.sum(axis=1)  # each rival's worst score
@@ -189,28 +187,11 @@ def copeland_search(values: np.ndarray, weights: np.ndarray, unit: float | None,
         return BordaSearch(True, True, completion, (), "greedy completion", 0)
     if unit is None:
         return BordaSearch(None, None, None, (), "weights without a common measure", 0)
-    modelled = np.zeros(n, dtype=bool)
-    programs = 0
-    others = np.delete(np.arange(n), target)
-    while True:
-        modelled |= scores >= scores[target]
-        modelled[target] = False
-        out = best_copeland_completion(values, weights, target, modelled, unit, cap=1.0, time_limit=time_limit)
-        programs += out.solves
-        if out.bound is not None and out.bound < -0.5:  # proven even when the search stopped early
-            return BordaSearch(False, False, None, tuple(np.flatnonzero(modelled).tolist()), "integer program", programs)
-        if out.status is not SolveStatus.OPTIMAL or out.values is None or out.objective is None:
-            return BordaSearch(None, None, None, (), out.status.value, programs)
-        if out.objective < -0.5:
-            return BordaSearch(False, False, None, tuple(np.flatnonzero(modelled).tolist()), "integer program", programs)
-        completion = out.values
-        scores = copeland_scores(completion, weights, unit)
-        gap = scores[target] - scores[others]
-        strict_wanted = out.objective > 0.5
-        blocking = others[(gap <= 0) if strict_wanted else (gap < 0)]
-        if not blocking[~modelled[blocking]].size:
-            return BordaSearch(bool((gap >= 0).all()), bool((gap > 0).all()), completion, (), "integer program", programs)
-        modelled[blocking] = True
+    return generated(
+        target, scores, 0.5,  # scores are whole numbers
+        lambda modelled: best_copeland_completion(values, weights, target, modelled, unit, cap=1.0, time_limit=time_limit),
+        lambda completed: copeland_scores(completed, weights, unit),
+    )
 
 
 def copeland_necessary(values: np.ndarray, weights: np.ndarray, unit: float | None, bounds: tuple[np.ndarray, np.ndarray],
