@@ -10,6 +10,7 @@ import numpy as np
 import pandas as pd
 import pytest
 from hypothesis import assume, given
+from hypothesis import strategies as st
 
 import consensus as cs
 from consensus.errors import DegenerateTaskWarning, InvalidOptionError, UnknownTaskError
@@ -34,8 +35,19 @@ def _board(lb: cs.Leaderboard, values: np.ndarray) -> cs.Leaderboard:
                                          infer=False)
 
 
-def _mean_winners(lb: cs.Leaderboard, values: np.ndarray) -> tuple[str, ...]:
-    return cs.rank(_board(lb, values), "mean", min_coverage=0).winners
+def _mean_winners(lb: cs.Leaderboard, values: np.ndarray, rule: str = "mean", **options) -> tuple[str, ...]:
+    return cs.rank(_board(lb, values), rule, min_coverage=0, **options).winners
+
+
+def _normalization(lb: cs.Leaderboard) -> dict[str, dict[str, float]]:
+    """normalized_mean options that clip: each task's baseline at its median score, its maximum past its best."""
+    raw = _raw(lb)
+    baseline, maximum = {}, {}
+    for k, t in enumerate(lb.tasks):
+        scored = raw[:, k][~np.isnan(raw[:, k])]
+        baseline[t] = float(np.median(scored))
+        maximum[t] = float(scored.min() - 1.0) if t in lb.lower_is_better else float(scored.max() + 1.0)
+    return {"baseline": baseline, "maximum": maximum}
 
 
 def _condorcet_winner(values: np.ndarray, weights: np.ndarray) -> int | None:
@@ -77,11 +89,13 @@ def _check(res, truth) -> None:
 
 
 @examples(1)  # the brute force over every completion owns this property (up to 2**4 completions each)
-@given(score_tables(max_systems=5, max_tasks=4, missing=True, weighted=True))
-def test_mean_matches_every_vertex_of_the_bounds(lb):
+@given(score_tables(max_systems=5, max_tasks=4, missing=True, weighted=True), st.sampled_from(["mean", "normalized_mean"]))
+def test_mean_matches_every_vertex_of_the_bounds(lb, rule):
+    # normalized_mean with baselines at each task's median: clipped cells included
     holes = _holes(lb)
     assume(1 <= len(holes) <= 4)
-    res = possible_winners(lb, "mean")
+    options = _normalization(lb) if rule == "normalized_mean" else {}
+    res = possible_winners(lb, rule, rule_options=options)
     lo = np.nanmin(_raw(lb), axis=0)
     hi = np.nanmax(_raw(lb), axis=0)
     seen = []
@@ -90,7 +104,7 @@ def test_mean_matches_every_vertex_of_the_bounds(lb):
         values = _raw(lb)
         for (i, k), up in zip(holes, corner):
             values[i, k] = hi[k] if up else lo[k]
-        seen.append(_mean_winners(lb, values))
+        seen.append(_mean_winners(lb, values, rule, **options))
     _check(res, _truth(seen, lb.systems))
     assert res.pivotal == _pivotal_truth(lb, holes, corners, seen)
     for system, cells in res.witnesses.items():  # each witness completion makes its system first
@@ -98,8 +112,9 @@ def test_mean_matches_every_vertex_of_the_bounds(lb):
         for key, value in cells.items():
             s, t = key.split("|")
             values[lb.systems.index(s), lb.tasks.index(t)] = value
-        assert system in _mean_winners(lb, values)
+        assert system in _mean_winners(lb, values, rule, **options)
     assert set(res.witnesses) == set(res.possible_winners)
+    assert dict(res.rule_options) == options
 
 
 @examples(1)  # the brute force over every position owns this property (up to 14**3 completions each)
@@ -271,7 +286,7 @@ def test_lower_is_better_tasks_fill_in_the_right_direction():
 
 def test_bad_options_are_named():
     toy = cs.load_example("votenrank-toy")
-    with pytest.raises(InvalidOptionError, match="rule must be one of 'mean', 'condorcet', 'borda', 'copeland'"):
+    with pytest.raises(InvalidOptionError, match="rule must be one of 'mean', 'normalized_mean', 'condorcet', 'borda', 'copeland'"):
         possible_winners(toy, "minimax")
     with pytest.raises(UnknownTaskError):
         possible_winners(toy, bounds={"nope": (0, 1)})
@@ -279,6 +294,10 @@ def test_bad_options_are_named():
         possible_winners(toy, bounds={"t1": (2, 1)})
     with pytest.raises(InvalidOptionError, match="bounds apply to score rules"):
         possible_winners(toy, "condorcet", bounds={"t1": (0, 1)})
+    with pytest.raises(InvalidOptionError, match="'ties' do not apply to rule 'borda'"):
+        possible_winners(toy, "borda", rule_options={"ties": "min"})
+    with pytest.raises(InvalidOptionError, match="baseline"):  # the rule's own check names the option
+        possible_winners(toy, "normalized_mean", rule_options={"baseline": {"t1": "x"}})
     assert "Who can still win (mean)" in cs.render(possible_winners(toy))
 
 
@@ -299,6 +318,13 @@ def test_the_possible_command(tmp_path, capsys):
     doc = json.loads(capsys.readouterr().out)["result"]
     assert doc["rule"] == "copeland" and doc["possible_winners"] == ["a", "b"] and doc["necessary_winners"] == ["a"]
     assert doc["possible_strict"] == [True, False, False] and doc["necessary_strict"] == [False, False, False]
+    # normalized_mean, baselines at 0.75 on qa: a 0.6, c clipped to 0; b's nli in [0.5, 0.6] can't make up
+    assert main(["possible", str(path), "--rule", "normalized_mean", "--option", 'baseline={"qa": 0.75}',
+                 "--format", "json"]) == 0
+    doc = json.loads(capsys.readouterr().out)["result"]
+    assert doc["possible_winners"] == ["a"] and doc["rule_options"] == {"baseline": {"qa": 0.75}}
+    assert main(["possible", str(path), "--rule", "normalized_mean", "--option", "ties=min"]) == 2
+    assert "'ties' do not apply to rule 'normalized_mean'" in capsys.readouterr().err
     for bad in (["--bounds", "nli"], ["--bounds", "nli=0:1", "--bounds", "nli=0:2"], ["--plot", str(tmp_path / "p.png")]):
         assert main(["possible", str(path), *bad]) == 2
         err = capsys.readouterr().err
@@ -315,11 +341,12 @@ def _ranges_from(scores: np.ndarray, tol: float) -> tuple[np.ndarray, np.ndarray
 
 
 @examples(1)  # brute force over every vertex of the bounds (the mean is monotone in each cell)
-@given(score_tables(max_systems=5, max_tasks=4, missing=True, weighted=True))
-def test_mean_rank_ranges_match_every_vertex(lb):
+@given(score_tables(max_systems=5, max_tasks=4, missing=True, weighted=True), st.sampled_from(["mean", "normalized_mean"]))
+def test_mean_rank_ranges_match_every_vertex(lb, rule):
     holes = _holes(lb)
     assume(1 <= len(holes) <= 4)
-    res = cs.missing.rank_ranges(lb, "mean")
+    options = _normalization(lb) if rule == "normalized_mean" else {}
+    res = cs.missing.rank_ranges(lb, rule, rule_options=options)
     lo = np.nanmin(_raw(lb), axis=0)
     hi = np.nanmax(_raw(lb), axis=0)
     firsts, lasts = [], []
@@ -327,7 +354,7 @@ def test_mean_rank_ranges_match_every_vertex(lb):
         values = _raw(lb)
         for (i, k), up in zip(holes, corner):
             values[i, k] = hi[k] if up else lo[k]
-        ranking = cs.rank(_board(lb, values), "mean", min_coverage=0).ranking
+        ranking = cs.rank(_board(lb, values), rule, min_coverage=0, **options).ranking
         seen = 0
         first, last = {}, {}
         for group in ranking:
@@ -387,7 +414,7 @@ def test_the_ranges_command_and_its_figure(tmp_path, capsys):
     assert main(["possible", str(path), "--ranges", "--rule", "borda"]) == 0
     assert "Rank ranges under the missing scores (borda)" in capsys.readouterr().out
     assert main(["possible", str(path), "--ranges", "--rule", "condorcet"]) == 2
-    assert "rank_ranges: rule must be one of 'mean', 'borda'" in capsys.readouterr().err
+    assert "rank_ranges: rule must be one of 'mean', 'normalized_mean', 'borda'" in capsys.readouterr().err
 
 
 def test_the_ranges_figure_names_every_system_in_median_order():

@@ -156,15 +156,22 @@ def _default_rules() -> list[str]:
     return list(DEFAULT_RULES)
 
 
-def _rule_options(args: argparse.Namespace) -> dict[str, Any]:
+def _given_options(args: argparse.Namespace) -> dict[str, Any]:
+    """``--option KEY=VALUE`` (repeatable) as a dict, each value parsed by :func:`option_value`."""
     options: dict[str, Any] = {}
     for item in args.option or []:
         key, sep, value = item.partition("=")
-        if not sep or not key.strip():
+        key = key.strip().replace("-", "_")
+        if not sep or not key:
             raise UsageError(f"--option: expected KEY=VALUE, got {item!r}")
-        if key.strip().replace("-", "_") in options:
-            raise UsageError(f"--option {key.strip()!r} is given twice")
-        options[key.strip().replace("-", "_")] = option_value(value.strip())
+        if key in options:
+            raise UsageError(f"--option {key!r} is given twice")
+        options[key] = option_value(value.strip())
+    return options
+
+
+def _rule_options(args: argparse.Namespace) -> dict[str, Any]:
+    options = _given_options(args)
     if args.missing:
         options["missing"] = args.missing
     if args.min_coverage is not None:
@@ -304,17 +311,10 @@ def cmd_prospective(args: argparse.Namespace) -> int:
 
 def _weight_rule_options(args: argparse.Namespace) -> dict[str, Any]:
     """``--option KEY=VALUE`` of ``prospective`` / ``sensitivity``: the rule's own options only."""
-    options: dict[str, Any] = {}
-    for item in args.option or []:
-        key, sep, value = item.partition("=")
-        key = key.strip().replace("-", "_")
-        if not sep or not key:
-            raise UsageError(f"--option: expected KEY=VALUE, got {item!r}")
+    options = _given_options(args)
+    for key, parsed in options.items():
         if key not in ("ties", "vector", "normalize"):
             raise UsageError(f"--option {key!r}: the options here are ties, vector (scoring) and normalize (mean)")
-        if key in options:
-            raise UsageError(f"--option {key!r} is given twice")
-        parsed = option_value(value.strip())
         options[key] = tuple(parsed) if isinstance(parsed, list) else parsed
     return options
 
@@ -512,8 +512,8 @@ def cmd_possible(args: argparse.Namespace) -> int:
     if args.ranges:
         from ..missing._possible import rank_ranges
 
-        ranges = rank_ranges(table, args.rule, bounds=bounds or None, time_limit=limit)
+        ranges = rank_ranges(table, args.rule, bounds=bounds or None, time_limit=limit, rule_options=_given_options(args))
         return deliver(args, ranges, table, source, ("plot_rank_ranges", lambda plot: plot(ranges)))
-    result = possible_winners(table, args.rule, bounds=bounds or None, time_limit=limit)
+    result = possible_winners(table, args.rule, bounds=bounds or None, time_limit=limit, rule_options=_given_options(args))
     return deliver(args, result, table, source)
 

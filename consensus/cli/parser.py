@@ -377,11 +377,15 @@ def build_parser() -> argparse.ArgumentParser:
                        "(docs/possible.md): who is first under some completion, who under every one, a witness "
                        "completion for each possible winner and the rivals in the way of the others.")
     _input_options(p, file_required=True)
-    p.add_argument("--rule", choices=("mean", "condorcet", "borda", "copeland"), default="mean",
-                   help="mean (default: a missing cell within its task's bounds), condorcet, borda or copeland (any "
-                   "position, ties included)")
+    p.add_argument("--rule", choices=("mean", "normalized_mean", "condorcet", "borda", "copeland"), default="mean",
+                   help="mean (default) or normalized_mean (a missing cell within its task's bounds), condorcet, borda "
+                   "or copeland (any position, ties included)")
+    p.add_argument("--option", metavar="KEY=VALUE", action="append",
+                   help="normalized_mean's options: baseline=V or a JSON object '{\"TASK\": V}', maximum=..., "
+                   "clip=false (repeatable)")
     p.add_argument("--ranges", action="store_true",
-                   help="each system's best and worst position over every completion instead (mean or borda; "
+                   help="each system's best and worst position over every completion instead (mean, normalized_mean "
+                   "or borda; "
                    "--plot draws them)")
     p.add_argument("--time-limit", type=_positive, default=5.0, metavar="S",
                    help="borda, copeland: seconds per integer program before the system is reported undecided "

@@ -55,8 +55,8 @@ from ._preparation import Prepared, with_scores
 __all__ = ["POSSIBLE_RULES", "RANGE_RULES", "possible_winners", "rank_ranges"]
 
 #: The rules :func:`possible_winners` decides, and the completion model of each.
-POSSIBLE_RULES: Mapping[str, str] = {"mean": "bounds", "condorcet": "positions", "borda": "positions",
-                                     "copeland": "positions"}
+POSSIBLE_RULES: Mapping[str, str] = {"mean": "bounds", "normalized_mean": "bounds", "condorcet": "positions",
+                                     "borda": "positions", "copeland": "positions"}
 
 
 def possible_winners(
@@ -65,6 +65,7 @@ def possible_winners(
     *,
     bounds: Mapping[str, tuple[float, float]] | None = None,
     time_limit: float | None = None,
+    rule_options: Mapping[str, Any] | None = None,
 ) -> PossibleWinners:
     """Who can still be first, and who is first whatever the missing scores turn out to hold.
 
@@ -73,9 +74,11 @@ def possible_winners(
     data : Leaderboard or Prepared
         The scores (prepared data: its leaderboard; no system is set aside here, the question
         is what each could still reach).
-    rule : {"mean", "condorcet", "borda", "copeland"}, default "mean"
-        ``"mean"``: the weighted mean of the oriented scores (``"bounds"`` model);
-        ``"condorcet"``: the weighted-majority Condorcet winner, ``"borda"`` (averaged ties)
+    rule : {"mean", "normalized_mean", "condorcet", "borda", "copeland"}, default "mean"
+        ``"mean"``: the weighted mean of the oriented scores, ``"normalized_mean"``: the
+        Open LLM Leaderboard's mean of scores rescaled per task from a fixed baseline to a
+        fixed maximum (both ``"bounds"`` model: each system's score moves only with its own
+        cells, monotonically, clipping included); ``"condorcet"``: the weighted-majority Condorcet winner, ``"borda"`` (averaged ties)
         and ``"copeland"`` (wins minus losses by weighted majority): the ``"positions"``
         model.
     bounds : mapping task -> (low, high), optional
@@ -85,6 +88,9 @@ def possible_winners(
         ``"borda"``, ``"copeland"``: seconds per integer program; a system whose search stops
         there undecided has `possible` None and its solver status in ``decided_by``
         (Copeland: `necessary` None likewise). None (the default): no limit.
+    rule_options : mapping, optional
+        ``"normalized_mean"`` only: its ``baseline``, ``maximum`` and ``clip``
+        (:func:`consensus.rules.normalized_mean`); the rule's defaults otherwise.
 
     Returns
     -------
@@ -98,7 +104,8 @@ def possible_winners(
         An unknown rule, a `time_limit` that is not a positive number of seconds, `bounds`
         with a rule of the positions model, a bound that is not a
         finite (low, high) pair with low <= high, or a task with no scored system and no
-        bounds (``"mean"``).
+        bounds (``"mean"``), or `rule_options` that the rule does not take (a bad value is
+        refused by the rule itself, naming the option).
     UnknownTaskError
         `bounds` names a task that is not on the leaderboard.
 
@@ -114,7 +121,8 @@ def possible_winners(
     >>> wide.possible_winners, wide.necessary_winners, dict(wide.witnesses["b"])   # nli may be anywhere in [0, 1]
     (('a', 'b'), (), {'b|nli': 1.0})
     """
-    lb, model, time_limit = _checked("possible_winners", POSSIBLE_RULES, data, rule, bounds, time_limit)
+    lb, model, time_limit, options = _checked("possible_winners", POSSIBLE_RULES, data, rule, bounds, time_limit,
+                                              rule_options)
     if rule in ("borda", "copeland"):
         return _searched(lb, rule, time_limit)
     top, bottom, used = _extremes(lb, model, bounds)
@@ -126,9 +134,9 @@ def possible_winners(
     necessary_strict: list[bool] = []
     witnesses: dict[str, dict[str, float]] = {}
     beaten_by: dict[str, tuple[str, ...]] = {}
-    if rule == "mean":  # separable: every system's best and worst mean, from two runs of the rule
-        high = _run(lb, rule, np.where(holes, top, values))[0].scores.to_numpy(dtype=np.float64)
-        low = _run(lb, rule, np.where(holes, bottom, values))[0].scores.to_numpy(dtype=np.float64)
+    if model == "bounds":  # separable: every system's best and worst score, from two runs of the rule
+        high = _run(lb, rule, np.where(holes, top, values), options)[0].scores.to_numpy(dtype=np.float64)
+        low = _run(lb, rule, np.where(holes, bottom, values), options)[0].scores.to_numpy(dtype=np.float64)
     else:  # every pair's weighted majority margin in the first system's best and worst completion
         sign = np.where([t in lb.lower_is_better for t in lb.tasks], -1.0, 1.0)
         up, down = sign * np.where(holes, top, values), sign * np.where(holes, bottom, values)
@@ -138,7 +146,7 @@ def possible_winners(
         mine = np.zeros_like(holes)
         mine[i] = True
         others = np.arange(lb.n_systems) != i
-        if rule == "mean":
+        if model == "bounds":
             best_scores, worst_scores = low.copy(), high.copy()
             best_scores[i], worst_scores[i] = high[i], low[i]
             best_first, worst_first = _first(lb.systems, best_scores), _first(lb.systems, worst_scores)
@@ -155,10 +163,10 @@ def possible_winners(
             filled = np.where(holes & mine, top, bottom)
             witnesses[system] = {f"{s}|{t}": float(filled[j, k]) for j, s in enumerate(lb.systems)
                                  for k, t in enumerate(lb.tasks) if holes[j, k]}
-            check = _run(lb, rule, np.where(holes, filled, values))[0].winners  # the witness, through the rule
+            check = _run(lb, rule, np.where(holes, filled, values), options)[0].winners  # the witness, through the rule
             if system not in check or (possible_strict[-1] and check != (system,)):
                 raise RuntimeError(f"possible_winners: the witness of {system!r} does not make it first")
-        elif rule == "mean":  # the rivals still ahead in its best completion
+        elif model == "bounds":  # the rivals still ahead in its best completion
             beaten_by[system] = tuple(lb.systems[k] for k in np.flatnonzero(best_scores > best_scores[i]) if k != i)
         else:  # the rivals it does not beat strictly by weighted majority in its best completion
             beaten_by[system] = tuple(lb.systems[k] for k in np.flatnonzero(others & (best_margin <= thr)))
@@ -166,7 +174,8 @@ def possible_winners(
         rule=rule, model=model, systems=lb.systems, possible=tuple(possible), possible_strict=tuple(possible_strict),
         necessary=tuple(necessary), necessary_strict=tuple(necessary_strict), witnesses=witnesses, beaten_by=beaten_by,
         n_missing_cells=int(holes.sum()), bounds=used,
-        pivotal=_pivotal(lb, rule, top, bottom, [s for s, p in zip(lb.systems, possible) if p]),
+        pivotal=_pivotal(lb, rule, top, bottom, [s for s, p in zip(lb.systems, possible) if p], options),
+        rule_options=dict(options),
     )
 
 
@@ -178,7 +187,7 @@ def _first(systems: tuple[str, ...], scores: np.ndarray) -> tuple[str, ...]:
 
 
 def _pivotal(lb: Leaderboard, rule: str, top: np.ndarray, bottom: np.ndarray,
-             winners: list[str]) -> dict[str, tuple[str, ...]]:
+             winners: list[str], options: Mapping[str, Any]) -> dict[str, tuple[str, ...]]:
     """Per missing cell that can change the possible winners, the possible winners it can knock out.
 
     Fixing a cell only removes completions, so it can only shrink the set of possible winners.
@@ -186,8 +195,9 @@ def _pivotal(lb: Leaderboard, rule: str, top: np.ndarray, bottom: np.ndarray,
     best completion with that cell at its worst for ``i``: its own cell at the task's worst
     value (bounds) or below every scored system (positions), a rival's at the best (bounds) or
     above ``i`` (positions; no change when ``i``'s own cell on that task is missing, since it
-    can still be placed above). The mean and the Condorcet winner change in closed form: the
-    mean by the cell's weighted span, a majority margin by twice the task's weight.
+    can still be placed above). The means and the Condorcet winner change in closed form: a
+    mean by the cell's weighted span (of its normalized values under ``normalized_mean``, whose
+    normalization is fixed per task), a majority margin by twice the task's weight.
     """
     holes = lb.missing.to_numpy()
     w = np.asarray(lb.weight_array, dtype=np.float64)
@@ -196,16 +206,20 @@ def _pivotal(lb: Leaderboard, rule: str, top: np.ndarray, bottom: np.ndarray,
     sign = np.where(low_better, -1.0, 1.0)
     out: dict[str, list[str]] = {}
     rows, cols = np.nonzero(holes)
-    span = np.abs(top - bottom)[rows, cols] * w[cols] / w.sum()  # the mean's move per cell
+    if rule == "normalized_mean":  # each cell's contribution, normalized (oriented): fixed per task
+        high = _run(lb, rule, np.where(holes, top, raw), options)[0].details["normalized"].to_numpy(dtype=np.float64)
+        low = _run(lb, rule, np.where(holes, bottom, raw), options)[0].details["normalized"].to_numpy(dtype=np.float64)
+    else:
+        high, low = sign * np.where(holes, top, raw), sign * np.where(holes, bottom, raw)
+    span = np.abs(high - low)[rows, cols] * w[cols] / w.sum()  # the mean's move per cell
     thr = 1e-9 * max(1.0, float(w.sum()))
     for system in winners:
         i = lb.systems.index(system)
         mine = np.zeros_like(holes)
         mine[i] = True
-        best = sign * np.where(holes & mine, top, np.where(holes, bottom, raw))  # oriented
         own = rows == i
-        if rule == "mean":
-            scores = best @ w / w.sum()
+        if rule != "condorcet":
+            scores = np.where(mine, high, low) @ w / w.sum()  # its best completion: own cells high, the rest low
             rivals = np.delete(scores, i)
             top_rival = float(rivals.max(initial=-np.inf))
 
@@ -215,6 +229,7 @@ def _pivotal(lb: Leaderboard, rule: str, top: np.ndarray, bottom: np.ndarray,
             drops = np.where(own, ahead(np.full(len(rows), top_rival), scores[i] - span),
                              ahead(scores[rows] + span, np.full(len(rows), scores[i])))
         else:
+            best = sign * np.where(holes & mine, top, np.where(holes, bottom, raw))  # oriented
             margins = (np.sign(best[i] - best) * w).sum(axis=1)  # i's weighted majority margin over each rival
             others = np.arange(lb.n_systems) != i
             scored = ~holes  # own cell below every scored rival: each such margin falls by 2 w
@@ -266,7 +281,8 @@ def _extremes(lb: Leaderboard, model: str, bounds: Mapping[str, tuple[float, flo
     return np.broadcast_to(best, shape), np.broadcast_to(worst, shape), (used if model == "bounds" else None)
 
 
-def _run(lb: Leaderboard, rule: str, values: np.ndarray) -> tuple[Any, Leaderboard]:
+def _run(lb: Leaderboard, rule: str, values: np.ndarray, options: Mapping[str, Any] | None = None
+         ) -> tuple[Any, Leaderboard]:
     """The rule on `lb` with every cell of `values` (a completion, every system ranked), and the completed board."""
     from ..rules import rank
 
@@ -274,7 +290,7 @@ def _run(lb: Leaderboard, rule: str, values: np.ndarray) -> tuple[Any, Leaderboa
     completed = with_scores(lb, frame)
     with warnings.catch_warnings():  # a completion can make a task constant: already said of the scores
         warnings.simplefilter("ignore", DegenerateTaskWarning)
-        return rank(completed, rule, min_coverage=0), completed
+        return rank(completed, rule, min_coverage=0, **dict(options or {})), completed
 
 
 def _raw_cells(lb: Leaderboard, oriented: np.ndarray) -> dict[str, float]:
@@ -351,7 +367,7 @@ def _searched(lb: Leaderboard, rule: str, time_limit: float | None) -> PossibleW
 
 
 #: The rules :func:`rank_ranges` decides, and the completion model of each.
-RANGE_RULES: Mapping[str, str] = {"mean": "bounds", "borda": "positions"}
+RANGE_RULES: Mapping[str, str] = {"mean": "bounds", "normalized_mean": "bounds", "borda": "positions"}
 
 
 def rank_ranges(
@@ -360,6 +376,7 @@ def rank_ranges(
     *,
     bounds: Mapping[str, tuple[float, float]] | None = None,
     time_limit: float | None = None,
+    rule_options: Mapping[str, Any] | None = None,
 ) -> RankRanges:
     """Each system's best and worst position over every completion of the missing scores.
 
@@ -367,8 +384,8 @@ def rank_ranges(
     ----------
     data : Leaderboard or Prepared
         The scores (no system is set aside: the question is what each could still reach).
-    rule : {"mean", "borda"}, default="mean"
-        ``"mean"`` (``"bounds"`` model): exact in closed form, one completion per end (the
+    rule : {"mean", "normalized_mean", "borda"}, default="mean"
+        ``"mean"``, ``"normalized_mean"`` (``"bounds"`` model): exact in closed form, one completion per end (the
         system's own missing cells at their best and every rival's at its worst, and the
         reverse). ``"borda"`` (``"positions"`` model): pairwise bounds, greedy completions,
         then integer programs minimizing the rivals ahead (the worst end on the reversed
@@ -378,6 +395,8 @@ def rank_ranges(
     time_limit : float, optional
         ``"borda"``: seconds per integer program; a system whose programs stop there gets
         its best-found positions and proven bounds, with `exact` False.
+    rule_options : mapping, optional
+        ``"normalized_mean"`` only, as in :func:`possible_winners`.
 
     Returns
     -------
@@ -399,20 +418,20 @@ def rank_ranges(
     >>> list(zip(res.systems, res.best, res.worst))   # b: first with nli above 0.7, last below 0.6
     [('a', 1, 2), ('b', 1, 3), ('c', 2, 3)]
     """
-    lb, _, time_limit = _checked("rank_ranges", RANGE_RULES, data, rule, bounds, time_limit)
+    lb, model, time_limit, options = _checked("rank_ranges", RANGE_RULES, data, rule, bounds, time_limit, rule_options)
     from ..rules import rank
 
-    median = rank(lb, rule, missing="median", min_coverage=0)
+    median = rank(lb, rule, missing="median", min_coverage=0, **options)
     median_position = tuple(_positions(median.ranking, lb.systems)[0])
-    if rule == "mean":
-        return _mean_ranges(lb, bounds, median_position)
+    if model == "bounds":
+        return _mean_ranges(lb, rule, options, bounds, median_position)
     return _borda_ranges(lb, time_limit, median_position)
 
 
 def _checked(name: str, rules: Mapping[str, str], data: object, rule: str,
-             bounds: Mapping[str, tuple[float, float]] | None, time_limit: float | None
-             ) -> tuple[Leaderboard, str, float | None]:
-    """The options of `name` (possible_winners or rank_ranges), checked once: board, model, time limit."""
+             bounds: Mapping[str, tuple[float, float]] | None, time_limit: float | None,
+             rule_options: Mapping[str, Any] | None) -> tuple[Leaderboard, str, float | None, dict[str, Any]]:
+    """The options of `name` (possible_winners or rank_ranges), checked once: board, model, time limit, rule options."""
     lb = data.leaderboard if isinstance(data, Prepared) else data
     if not isinstance(lb, Leaderboard):
         raise InvalidOptionError(f"{name} needs a Leaderboard, got {type(data).__name__}")
@@ -423,7 +442,13 @@ def _checked(name: str, rules: Mapping[str, str], data: object, rule: str,
         )
     if bounds is not None and rules[rule] != "bounds":
         raise InvalidOptionError(f"{name}: bounds apply to score rules; rule {rule!r} only uses positions")
-    return lb, rules[rule], check_seconds(time_limit, "time_limit")
+    options = dict(rule_options or {})
+    allowed = {"baseline", "maximum", "clip"} if rule == "normalized_mean" else set()
+    unknown = sorted(set(options) - allowed)
+    if unknown:
+        raise InvalidOptionError(f"{name}: rule_options {', '.join(map(repr, unknown))} do not apply to rule {rule!r} "
+                                 + (f"(it takes {', '.join(sorted(allowed))})" if allowed else "(it takes none here)"))
+    return lb, rules[rule], check_seconds(time_limit, "time_limit"), options
 
 
 def _positions(ranking: tuple[tuple[str, ...], ...], systems: tuple[str, ...]) -> tuple[list[int], list[int]]:
@@ -438,7 +463,7 @@ def _positions(ranking: tuple[tuple[str, ...], ...], systems: tuple[str, ...]) -
     return [first[s] for s in systems], [last[s] for s in systems]
 
 
-def _mean_ranges(lb: Leaderboard, bounds: Mapping[str, tuple[float, float]] | None,
+def _mean_ranges(lb: Leaderboard, rule: str, options: Mapping[str, Any], bounds: Mapping[str, tuple[float, float]] | None,
                  median_position: tuple[int, ...]) -> RankRanges:
     top, bottom, _ = _extremes(lb, "bounds", bounds)
     holes = lb.missing.to_numpy()
@@ -451,15 +476,15 @@ def _mean_ranges(lb: Leaderboard, bounds: Mapping[str, tuple[float, float]] | No
         mine[i] = True
         up = np.where(holes & mine, top, bottom)
         down = np.where(holes & mine, bottom, top)
-        high, _ = _run(lb, "mean", np.where(holes, up, values))
-        low, _ = _run(lb, "mean", np.where(holes, down, values))
+        high, _ = _run(lb, rule, np.where(holes, up, values), options)
+        low, _ = _run(lb, rule, np.where(holes, down, values), options)
         best.append(_positions(high.ranking, lb.systems)[0][i])
         worst.append(_positions(low.ranking, lb.systems)[1][i])
         cells = lambda filled: {f"{s}|{t}": float(filled[j, k]) for j, s in enumerate(lb.systems)  # noqa: E731
                                 for k, t in enumerate(lb.tasks) if holes[j, k]}
         witnesses[system] = {"best": cells(up), "worst": cells(down)}
     n = lb.n_systems
-    return RankRanges(rule="mean", model="bounds", systems=lb.systems, best=tuple(best), worst=tuple(worst),
+    return RankRanges(rule=rule, model="bounds", systems=lb.systems, best=tuple(best), worst=tuple(worst),
                       best_bound=tuple(best), worst_bound=tuple(worst), exact=(True,) * n,
                       median_position=median_position, witnesses=witnesses, decided_by=("one completion",) * n)
 

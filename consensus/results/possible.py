@@ -20,7 +20,7 @@ class PossibleWinners(Displayed):
     Attributes
     ----------
     rule : str
-        The rule (``"mean"`` or ``"condorcet"``).
+        The rule (``"mean"``, ``"normalized_mean"``, ``"condorcet"``, ``"borda"`` or ``"copeland"``).
     model : str
         How a missing cell may be filled: ``"bounds"`` (any value between the task's bounds:
         score rules) or ``"positions"`` (any position among the task's scores, ties
@@ -46,9 +46,10 @@ class PossibleWinners(Displayed):
         ``"bounds"`` model: task -> (lowest, highest) value a missing cell may take, in the
         task's own units.
     decided_by : tuple of str
-        Per system, what decided it (Borda: ``"pairwise bound"``, ``"greedy completion"``,
-        ``"integer program"``, or the solver's status such as ``"time_limit"``, with
-        `possible` None); empty for the rules decided by one completion per system.
+        Per system, what decided it (Borda, Copeland: ``"pairwise bound"``, ``"set bound"``,
+        ``"greedy completion"``, ``"local search"`` (Copeland), ``"integer program"``, or the
+        solver's status such as ``"time_limit"``, with `possible` None); empty for the rules
+        decided by one completion per system.
     programs : int
         Integer programs solved.
     pivotal : Mapping[str, tuple of str] or None
@@ -56,6 +57,9 @@ class PossibleWinners(Displayed):
         change the set of possible winners, with the possible winners it can knock out (the
         set can only shrink once a cell is known). Empty: no single cell changes who can win.
         None where not computed (Borda).
+    rule_options : Mapping[str, Any]
+        The rule's own options the completions were ranked with (``normalized_mean``:
+        ``baseline``, ``maximum``, ``clip``); empty for the rules' defaults.
     """
 
     json_command: ClassVar[str] = "possible"
@@ -74,8 +78,10 @@ class PossibleWinners(Displayed):
     decided_by: tuple[str, ...] = ()
     programs: int = 0
     pivotal: Mapping[str, tuple[str, ...]] | None = None
+    rule_options: Mapping[str, Any] | None = None
 
     def __post_init__(self) -> None:
+        object.__setattr__(self, "rule_options", freeze_mapping(dict(self.rule_options or {})))
         if self.pivotal is not None:
             object.__setattr__(self, "pivotal", freeze_mapping({k: tuple(v) for k, v in self.pivotal.items()}))
         for name in ("systems", "possible", "possible_strict", "necessary", "necessary_strict", "decided_by"):
@@ -173,6 +179,7 @@ class PossibleWinners(Displayed):
             "decided_by": list(self.decided_by),
             "programs": self.programs,
             "pivotal": None if self.pivotal is None else {k: list(v) for k, v in self.pivotal.items()},
+            "rule_options": {k: jsonable(v) for k, v in (self.rule_options or {}).items()},
         }
 
 
