@@ -2,13 +2,13 @@
 
 Boards: latent quality plus task noise (sd 1 each, two decimals), a share of cells missing at
 random (``--missing``, default 30%), every task weighted 1; seeds 0-2 (``--seeds``), min / median /
-max over the seeds. Per rule (mean, condorcet, borda, copeland) and size (``--sizes``, default
+max over the seeds. Per rule (mean, condorcet, borda, copeland, minimax) and size (``--sizes``, default
 100x20 and 350x8): the wall time of the whole call, the possible and necessary winners counted, and
-for Borda and Copeland what decided each system (pairwise bound, set bound, greedy completion, integer program, or the
+for Borda, Copeland and Minimax what decided each system (pairwise bound, set bound, greedy completion, integer program, or the
 solver's status when a system's programs reach ``--time-limit`` seconds undecided) and the
 integer programs solved.
 
-Baseline in the same run (Borda, Copeland): the naive method, one integer program per system with every
+Baseline in the same run (Borda, Copeland, Minimax): the naive method, one integer program per system with every
 rival modelled and no shortcut, on ``--sample`` systems of the first seed, each under the same time
 limit; its statuses and its total extrapolated to every system, and the ratio to the package's
 time.
@@ -30,6 +30,8 @@ import pandas as pd
 import consensus as cs
 from consensus.missing import possible_winners
 
+SEARCHED = ("borda", "copeland", "minimax")  # the rules decided by integer programs
+
 
 def board(n: int, t: int, missing: float, seed: int) -> cs.Leaderboard:
     """Latent quality plus task noise, `missing` of the cells empty (every system and task keeps one score)."""
@@ -47,7 +49,10 @@ def board(n: int, t: int, missing: float, seed: int) -> cs.Leaderboard:
 def naive(lb: cs.Leaderboard, rule: str, sample: int, time_limit: float) -> tuple[float, collections.Counter]:
     """Seconds per system of one full integer program (every rival modelled), over `sample` systems."""
     from solvers.completion_borda import best_borda_completion
-    from solvers.completion_copeland import best_copeland_completion
+    from solvers.completion_majority import (
+        best_copeland_completion,
+        best_minimax_completion,
+    )
 
     values = np.array(lb.values, dtype=float)
     weights = np.asarray(lb.weight_array, dtype=float)
@@ -58,8 +63,10 @@ def naive(lb: cs.Leaderboard, rule: str, sample: int, time_limit: float) -> tupl
         begin = time.perf_counter()
         if rule == "borda":
             out = best_borda_completion(values, weights, int(target), everyone, time_limit=time_limit)
-        else:
+        elif rule == "copeland":
             out = best_copeland_completion(values, weights, int(target), everyone, 1.0, time_limit=time_limit)
+        else:
+            out = best_minimax_completion(values, weights, int(target), everyone, 1.0, time_limit=time_limit)
         spent += time.perf_counter() - begin
         statuses[out.status.value] += 1
     return spent / sample, statuses
@@ -70,12 +77,12 @@ def main() -> None:
     parser.add_argument("--seeds", type=int, default=3)
     parser.add_argument("--sizes", default="100x20,350x8")
     parser.add_argument("--missing", type=float, default=0.3)
-    parser.add_argument("--rules", default="mean,condorcet,borda,copeland")
+    parser.add_argument("--rules", default="mean,condorcet,borda,copeland,minimax")
     parser.add_argument("--time-limit", type=float, default=2.0)
     parser.add_argument("--sample", type=int, default=3)
     args = parser.parse_args()
     print(f"possible winners: {args.missing:.0%} of cells missing, seeds 0-{args.seeds - 1}, "
-          f"Borda and Copeland time limit {args.time_limit:g} s per integer program")
+          f"Borda, Copeland and Minimax time limit {args.time_limit:g} s per integer program")
     for size in args.sizes.split(","):
         n, t = (int(x) for x in size.split("x"))
         for rule in args.rules.split(","):
@@ -83,14 +90,14 @@ def main() -> None:
             for seed in range(args.seeds):
                 lb = board(n, t, args.missing, seed)
                 begin = time.perf_counter()
-                res = possible_winners(lb, rule, time_limit=args.time_limit if rule in ("borda", "copeland") else None)
+                res = possible_winners(lb, rule, time_limit=args.time_limit if rule in SEARCHED else None)
                 times.append(time.perf_counter() - begin)
                 counts.append((len(res.possible_winners), len(res.necessary_winners)))
                 decided.update(res.decided_by)
                 programs.append(res.programs)
             print(f"{n:>4} x {t:<3} {rule:<10} {min(times):7.2f} / {statistics.median(times):7.2f} / {max(times):7.2f} s"
                   f"  possible/necessary per seed {counts}")
-            if rule in ("borda", "copeland"):
+            if rule in SEARCHED:
                 print(f"{'':16}decided by (all seeds): {dict(decided)}; integer programs per seed {programs}")
                 per_system, statuses = naive(board(n, t, args.missing, 0), rule, args.sample, args.time_limit)
                 total = per_system * n

@@ -230,13 +230,31 @@ def _copeland_scores(values: np.ndarray, weights: np.ndarray) -> np.ndarray:
     return np.sign(np.where(np.abs(diff) < 1e-9, 0.0, diff)).sum(axis=-1)
 
 
+def _minimax_scores(values: np.ndarray, weights: np.ndarray, variant: str) -> np.ndarray:
+    """Minus the worst defeat of each system of complete oriented boards (..., systems, tasks)."""
+    wins = (values[..., :, None, :] > values[..., None, :, :]).astype(float) @ weights
+    margins = wins - np.swapaxes(wins, -1, -2)
+    against = {"margins": margins, "pairwise_opposition": wins,
+               "winning_votes": np.where(margins > 1e-9, wins, 0.0)}[variant]
+    n = values.shape[-2]
+    against = np.where(np.eye(n, dtype=bool), -np.inf, against)
+    return -against.max(axis=-2)
+
+
 @examples(1)  # the brute force over every position with ties owns this property (up to 23**3 completions each)
-@given(score_tables(max_systems=5, max_tasks=4, missing=True, weighted=True))
-def test_copeland_matches_every_position_of_the_missing_cells(lb):
+@given(score_tables(max_systems=5, max_tasks=4, missing=True, weighted=True),
+       st.sampled_from([("copeland", None), ("minimax", "winning_votes"), ("minimax", "margins"),
+                        ("minimax", "pairwise_opposition")]))
+def test_copeland_and_minimax_match_every_position_of_the_missing_cells(lb, rule_variant):
+    rule, variant = rule_variant
     holes = _holes(lb)
     assume(1 <= len(holes) <= 3)
-    res = possible_winners(lb, "copeland")
-    scores = _copeland_scores(_all_completions(lb, holes), lb.weight_array)
+    options = {} if variant is None else {"variant": variant}
+    res = possible_winners(lb, rule, rule_options=options)
+    boards = _all_completions(lb, holes)
+    scores = (_copeland_scores(boards, lb.weight_array) if rule == "copeland"
+              else _minimax_scores(boards, lb.weight_array, variant))
+    scores = np.round(scores, 9)
     top = scores.max(axis=1, keepdims=True)
     first = scores == top
     alone = first & (first.sum(axis=1, keepdims=True) == 1)
@@ -249,7 +267,7 @@ def test_copeland_matches_every_position_of_the_missing_cells(lb):
         for key, value in cells.items():
             s, t = key.split("|")
             values[lb.systems.index(s), lb.tasks.index(t)] = value
-        winners = cs.rank(_board(lb, values), "copeland", min_coverage=0).winners
+        winners = cs.rank(_board(lb, values), rule, min_coverage=0, **options).winners
         assert system in winners and (winners == (system,)) == res.possible_strict[lb.systems.index(system)]
     for system, rivals in res.beaten_by.items():
         assert rivals and system not in rivals
@@ -257,7 +275,7 @@ def test_copeland_matches_every_position_of_the_missing_cells(lb):
 
 def test_complete_board_gives_the_rules_winners_and_necessary_is_possible():
     toy = cs.load_example("votenrank-toy")
-    for rule in ("mean", "condorcet", "borda", "copeland"):
+    for rule in ("mean", "normalized_mean", "condorcet", "borda", "copeland", "minimax"):
         res = possible_winners(toy, rule)
         winners = cs.rank(toy, rule).winners
         assert res.possible_winners == res.necessary_winners == winners and res.n_missing_cells == 0
@@ -286,8 +304,8 @@ def test_lower_is_better_tasks_fill_in_the_right_direction():
 
 def test_bad_options_are_named():
     toy = cs.load_example("votenrank-toy")
-    with pytest.raises(InvalidOptionError, match="rule must be one of 'mean', 'normalized_mean', 'condorcet', 'borda', 'copeland'"):
-        possible_winners(toy, "minimax")
+    with pytest.raises(InvalidOptionError, match="rule must be one of 'mean', 'normalized_mean', 'condorcet', 'borda', 'copeland', 'minimax'"):
+        possible_winners(toy, "kemeny")
     with pytest.raises(UnknownTaskError):
         possible_winners(toy, bounds={"nope": (0, 1)})
     with pytest.raises(InvalidOptionError, match="low <= high"):

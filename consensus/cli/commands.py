@@ -508,7 +508,7 @@ def cmd_possible(args: argparse.Namespace) -> int:
         if task in bounds:
             raise UsageError(f"--bounds gives task {task!r} twice")
         bounds[task] = pair
-    limit = args.time_limit if args.rule in ("borda", "copeland") else None
+    limit = args.time_limit if args.rule in ("borda", "copeland", "minimax") else None
     if args.ranges:
         from ..missing._possible import rank_ranges
 

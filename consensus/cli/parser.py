@@ -377,18 +377,18 @@ def build_parser() -> argparse.ArgumentParser:
                        "(docs/possible.md): who is first under some completion, who under every one, a witness "
                        "completion for each possible winner and the rivals in the way of the others.")
     _input_options(p, file_required=True)
-    p.add_argument("--rule", choices=("mean", "normalized_mean", "condorcet", "borda", "copeland"), default="mean",
-                   help="mean (default) or normalized_mean (a missing cell within its task's bounds), condorcet, borda "
-                   "or copeland (any position, ties included)")
+    p.add_argument("--rule", choices=("mean", "normalized_mean", "condorcet", "borda", "copeland", "minimax"),
+                   default="mean", help="mean (default) or normalized_mean (a missing cell within its task's bounds), "
+                   "condorcet, borda, copeland or minimax (any position, ties included)")
     p.add_argument("--option", metavar="KEY=VALUE", action="append",
-                   help="normalized_mean's options: baseline=V or a JSON object '{\"TASK\": V}', maximum=..., "
-                   "clip=false (repeatable)")
+                   help="the rule's options: normalized_mean baseline=V or a JSON object '{\"TASK\": V}', maximum=..., "
+                   "clip=false; minimax variant=margins (repeatable)")
     p.add_argument("--ranges", action="store_true",
                    help="each system's best and worst position over every completion instead (mean, normalized_mean "
                    "or borda; "
                    "--plot draws them)")
     p.add_argument("--time-limit", type=_positive, default=5.0, metavar="S",
-                   help="borda, copeland: seconds per integer program before the system is reported undecided "
+                   help="borda, copeland, minimax: seconds per integer program before the system is reported undecided "
                    "(default: 5)")
     p.add_argument("--bounds", metavar="TASK=LOW:HIGH", action="append",
                    help="mean: the values a missing cell of TASK may take, in its own units (default: the task's "

@@ -23,8 +23,8 @@ is the worst against every rival. The means of those completions come from two r
 rule (every missing cell at its best, every one at its worst), the Condorcet margins from one
 row of weighted majority margins per system, both compared with the rules' tie tolerance; the
 first completion is the witness, run through the rule itself before it is returned. Borda
-(:mod:`._possible_borda`) and Copeland (:mod:`._possible_copeland`) need integer programs;
-Minimax, the other positional rules and Kemeny are not covered yet.
+(:mod:`._possible_borda`), Copeland and Minimax (:mod:`._possible_majority`) need integer
+programs; the other positional rules and Kemeny are not covered yet.
 
 References
 ----------
@@ -56,7 +56,7 @@ __all__ = ["POSSIBLE_RULES", "RANGE_RULES", "possible_winners", "rank_ranges"]
 
 #: The rules :func:`possible_winners` decides, and the completion model of each.
 POSSIBLE_RULES: Mapping[str, str] = {"mean": "bounds", "normalized_mean": "bounds", "condorcet": "positions",
-                                     "borda": "positions", "copeland": "positions"}
+                                     "borda": "positions", "copeland": "positions", "minimax": "positions"}
 
 
 def possible_winners(
@@ -123,8 +123,8 @@ def possible_winners(
     """
     lb, model, time_limit, options = _checked("possible_winners", POSSIBLE_RULES, data, rule, bounds, time_limit,
                                               rule_options)
-    if rule in ("borda", "copeland"):
-        return _searched(lb, rule, time_limit)
+    if rule in ("borda", "copeland", "minimax"):
+        return _searched(lb, rule, time_limit, options)
     top, bottom, used = _extremes(lb, model, bounds)
     holes = lb.missing.to_numpy()
     values = lb.scores.to_numpy(dtype=np.float64)  # in each task's own units (lb.values is oriented)
@@ -301,15 +301,10 @@ def _raw_cells(lb: Leaderboard, oriented: np.ndarray) -> dict[str, float]:
     return {f"{s}|{t}": float(raw[j, k]) for j, s in enumerate(lb.systems) for k, t in enumerate(lb.tasks) if holes[j, k]}
 
 
-def _searched(lb: Leaderboard, rule: str, time_limit: float | None) -> PossibleWinners:
-    """possible_winners under Borda or Copeland: bounds, a greedy completion, then integer programs."""
+def _searched(lb: Leaderboard, rule: str, time_limit: float | None, options: Mapping[str, Any]) -> PossibleWinners:
+    """possible_winners under Borda, Copeland or Minimax: bounds, a greedy completion, then integer programs."""
     from ._possible_borda import board_arrays, borda_search, pair_bounds, tolerance
-    from ._possible_copeland import (
-        copeland_bounds,
-        copeland_necessary,
-        copeland_search,
-        weight_unit,
-    )
+    from ._possible_majority import MajorityBoard, majority_necessary, majority_search
 
     values, weights = board_arrays(lb)
     n = lb.n_systems
@@ -321,8 +316,7 @@ def _searched(lb: Leaderboard, rule: str, time_limit: float | None) -> PossibleW
         necessary = [bool((upper[:, i] <= tol).all()) for i in range(n)]
         necessary_strict = [bool((np.delete(upper[:, i], i) < -tol).all()) for i in range(n)]
     else:
-        unit = weight_unit(weights)
-        bounds = copeland_bounds(values, weights, unit if unit is not None else 1e-9 * float(weights.sum()))
+        board = MajorityBoard.of(values, weights, rule, str(options.get("variant", "winning_votes")))
     possible: list[bool | None] = []
     possible_strict: list[bool | None] = []
     witnesses: dict[str, dict[str, float]] = {}
@@ -330,31 +324,28 @@ def _searched(lb: Leaderboard, rule: str, time_limit: float | None) -> PossibleW
     decided_by: list[str] = []
     programs = 0
     for i, system in enumerate(lb.systems):
-        if rule == "borda":
-            found = borda_search(values, weights, upper, i, time_limit)
-        else:
-            found = copeland_search(values, weights, unit, bounds, i, time_limit)
+        found = borda_search(values, weights, upper, i, time_limit) if rule == "borda" else majority_search(board, i, time_limit)
         programs += found.programs
         possible.append(found.possible)
         possible_strict.append(found.possible_strict)
         decided_by.append(found.decided_by)
         if found.witness is not None and found.possible:
-            board = with_scores(lb, pd.DataFrame(np.where([t in lb.lower_is_better for t in lb.tasks],
-                                                          -found.witness, found.witness),
-                                                 index=pd.Index(lb.systems, dtype=object),
-                                                 columns=pd.Index(lb.tasks, dtype=object)))
-            check, _ = _run(board, rule, board.scores.to_numpy(dtype=np.float64))
+            board_i = with_scores(lb, pd.DataFrame(np.where([t in lb.lower_is_better for t in lb.tasks],
+                                                            -found.witness, found.witness),
+                                                   index=pd.Index(lb.systems, dtype=object),
+                                                   columns=pd.Index(lb.tasks, dtype=object)))
+            check, _ = _run(board_i, rule, board_i.scores.to_numpy(dtype=np.float64), options)
             if system not in check.winners or (found.possible_strict and check.winners != (system,)):
                 raise RuntimeError(f"possible_winners: the witness of {system!r} does not make it first under {rule}")
             witnesses[system] = _raw_cells(lb, found.witness)
         elif found.possible is False:
             beaten_by[system] = tuple(lb.systems[k] for k in found.beaten_by)
-        if rule == "copeland":  # necessary winners are possible ones
+        if rule != "borda":  # necessary winners are possible ones
             if found.possible is False:
                 necessary.append(False)
                 necessary_strict.append(False)
             else:
-                first, alone, solved = copeland_necessary(values, weights, unit, bounds, i, time_limit)
+                first, alone, solved = majority_necessary(board, i, time_limit)
                 programs += solved
                 necessary.append(first)
                 necessary_strict.append(alone)
@@ -362,7 +353,7 @@ def _searched(lb: Leaderboard, rule: str, time_limit: float | None) -> PossibleW
         rule=rule, model="positions", systems=lb.systems, possible=tuple(possible),
         possible_strict=tuple(possible_strict), necessary=tuple(necessary), necessary_strict=tuple(necessary_strict),
         witnesses=witnesses, beaten_by=beaten_by, n_missing_cells=int(lb.missing.to_numpy().sum()),
-        decided_by=tuple(decided_by), programs=programs,
+        decided_by=tuple(decided_by), programs=programs, rule_options=dict(options),
     )
 
 
@@ -438,12 +429,13 @@ def _checked(name: str, rules: Mapping[str, str], data: object, rule: str,
     if rule not in rules:
         raise InvalidOptionError(
             f"{name}: rule must be one of {', '.join(map(repr, rules))}, got {rule!r} "
-            "(Minimax, the other positional rules and Kemeny are not available yet)"
+            "(the other positional rules and Kemeny are not available yet)"
         )
     if bounds is not None and rules[rule] != "bounds":
         raise InvalidOptionError(f"{name}: bounds apply to score rules; rule {rule!r} only uses positions")
     options = dict(rule_options or {})
-    allowed = {"baseline", "maximum", "clip"} if rule == "normalized_mean" else set()
+    allowed = {"normalized_mean": {"baseline", "maximum", "clip"}, "copeland": {"variant"},
+               "minimax": {"variant"}}.get(rule, set())
     unknown = sorted(set(options) - allowed)
     if unknown:
         raise InvalidOptionError(f"{name}: rule_options {', '.join(map(repr, unknown))} do not apply to rule {rule!r} "

@@ -1,0 +1,398 @@
+"""Copeland and Minimax under missing scores: possible and necessary winners, exactly.
+
+Copeland (wins minus losses by weighted majority, :func:`consensus.rules.copeland`) and
+Minimax (the smallest worst defeat, :func:`consensus.rules.minimax`, each variant) over the
+positions model. Deciding a possible Copeland winner is NP-complete (Xia and Conitzer 2011),
+so each system goes through the cheapest step that settles it:
+
+1. **The system first wherever it is missing.** Raising a system on a task only changes its
+   own comparisons, in its favour, so that completion loses nothing (for possible winners; for
+   a rival asking whether it can pass the system, the system goes last).
+2. **Pairwise bounds, exact arithmetic.** Each pair's weighted margin ranges over
+   ``F +- W`` (``F`` the margin on the tasks both are scored on, ``W`` the weight of the tasks
+   where one of them is missing), and the weight of the tasks one of them wins over ``A`` to
+   ``A + W``; so every pair's best and worst outcome, and every defeat's smallest and largest
+   size, are known. Copeland: a system is impossible when one rival's worst score beats its
+   best, or a set of rivals' worst results against the systems outside the set (their games
+   among themselves add up to 0) beat the set's size times its best. Minimax: when one
+   rival's largest possible worst defeat stays below the system's smallest. The same bounds
+   skip the rivals that can never catch a system (necessary winners).
+3. **A greedy completion** (every other missing cell last, tied), then for Copeland a local
+   search from it (one rival's missing cell moved at a time, to where it most lowers the
+   largest lead of a rival): a witness when the system ends first alone (``"greedy
+   completion"``, ``"local search"``).
+4. **Integer programs with constraint generation**
+   (:mod:`solvers.completion_majority`): the completion best for the system against the rivals
+   modelled so far, checked by computing every score on it; a rival not modelled that gets
+   ahead is added and the program solved again. For the necessary winners, one small program
+   per rival the bounds leave open (the rival first, the system modelled alone: exact).
+
+Margins are compared in units of the weights' common measure (``u``: 1 for unit weights, the
+greatest common divisor of rational weights), so a margin is either 0 or at least ``u``; with
+weights that have no common measure (up to 1e-9 relative, denominators up to 10^6) the
+integer programs are not run and such systems stay undecided (``decided_by`` says why).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import reduce
+from math import gcd
+from typing import Any
+
+import numpy as np
+
+from ._possible_borda import BordaSearch, generated
+
+__all__ = ["MajorityBoard", "majority_necessary", "majority_search", "weight_unit"]
+
+
+def weight_unit(weights: np.ndarray) -> float | None:
+    """The largest ``u`` of which every weight is a whole multiple, None when there is none.
+
+    Parameters
+    ----------
+    weights : numpy.ndarray
+        One positive weight per task.
+
+    Returns
+    -------
+    float or None
+    """
+    fracs = [Fraction(float(w)).limit_denominator(10**6) for w in weights]
+    if any(abs(float(f) - float(w)) > 1e-9 * max(1.0, abs(float(w))) for f, w in zip(fracs, weights)):
+        return None
+    den = reduce(lambda a, b: a * b // gcd(a, b), (f.denominator for f in fracs), 1)
+    num = reduce(gcd, (int(f * den) for f in fracs), 0)
+    return float(Fraction(num, den)) if num else None
+
+
+def _margins(values: np.ndarray, weights: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Margins on the tasks both systems are scored on, and the weight of the others, per pair."""
+    v = values
+    both = ~np.isnan(v[:, None, :]) & ~np.isnan(v[None, :, :])
+    with np.errstate(invalid="ignore"):
+        sign = np.where(both, np.sign(v[:, None, :] - v[None, :, :]), 0.0)
+    fixed = sign @ weights
+    free = (~both).astype(np.float64) @ weights
+    return fixed, free
+
+
+def _outcome(margin: np.ndarray, unit: float) -> np.ndarray:
+    return np.where(np.abs(margin) < unit / 2, 0.0, np.sign(margin))
+
+
+def _wins(values: np.ndarray, weights: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per pair: the weight of the tasks both are scored on that the first wins, their margin, and
+    the weight of the other tasks (one of the two missing)."""
+    v = values
+    both = ~np.isnan(v[:, None, :]) & ~np.isnan(v[None, :, :])
+    with np.errstate(invalid="ignore"):
+        ahead = np.where(both, v[:, None, :] > v[None, :, :], False).astype(np.float64) @ weights
+    fixed, free = _margins(values, weights)
+    return ahead, fixed, free
+
+
+@dataclass(frozen=True)
+class MajorityBoard:
+    """A board with holes under Copeland or Minimax, and the pairwise bounds of its completions.
+
+    ``low`` / ``high``: Copeland, each pair's worst and best majority outcome (+1, 0, -1) for the
+    row system; Minimax, the smallest and largest defeat of the column system by the row system
+    (``variant``). ``step``: margins below half of it are ties (``unit`` when there is one).
+    """
+
+    values: np.ndarray
+    weights: np.ndarray
+    rule: str
+    variant: str
+    unit: float | None
+    step: float
+    low: np.ndarray
+    high: np.ndarray
+
+    @classmethod
+    def of(cls, values: np.ndarray, weights: np.ndarray, rule: str, variant: str = "winning_votes") -> MajorityBoard:
+        """The board's bounds (module notes, step 2).
+
+        Parameters
+        ----------
+        values : numpy.ndarray
+            Oriented scores, systems x tasks, NaN where missing.
+        weights : numpy.ndarray
+            One weight per task.
+        rule : {"copeland", "minimax"}
+            The rule.
+        variant : str, default="winning_votes"
+            Minimax's measure of a defeat.
+
+        Returns
+        -------
+        MajorityBoard
+        """
+        unit = weight_unit(weights)
+        step = unit if unit is not None else 1e-9 * max(1.0, float(weights.sum()))
+        ahead, fixed, free = _wins(values, weights)
+        if rule == "copeland":
+            low, high = _outcome(fixed - free, step), _outcome(fixed + free, step)
+        elif variant == "margins":
+            low, high = fixed - free, fixed + free
+        elif variant == "pairwise_opposition":
+            low, high = ahead, ahead + free
+        else:  # winning votes: the tasks won, when the majority is won; else 0
+            low = np.where(fixed - free >= step / 2, ahead, 0.0)
+            high = np.where(fixed + free >= step / 2, ahead + free, 0.0)
+        np.fill_diagonal(low, 0.0)
+        np.fill_diagonal(high, 0.0)
+        return cls(values, weights, rule, variant, unit, step, low, high)
+
+    def scores(self, completed: np.ndarray) -> np.ndarray:
+        """The rule's scores (higher is better) of a complete oriented board.
+
+        Parameters
+        ----------
+        completed : numpy.ndarray
+            Oriented scores, systems x tasks, no NaN.
+
+        Returns
+        -------
+        numpy.ndarray
+            Copeland: wins minus losses; Minimax: minus the worst defeat.
+        """
+        ahead, fixed, _ = _wins(completed, self.weights)
+        if self.rule == "copeland":
+            out = _outcome(fixed, self.step)
+            np.fill_diagonal(out, 0.0)
+            return out.sum(axis=1)
+        if self.variant == "margins":
+            against = fixed.copy()
+        elif self.variant == "pairwise_opposition":
+            against = ahead.copy()
+        else:
+            against = np.where(fixed >= self.step / 2, ahead, 0.0)
+        np.fill_diagonal(against, -np.inf)
+        worst = against.max(axis=0) if len(against) > 1 else np.zeros(len(against))
+        return -np.where(np.isfinite(worst), worst, 0.0)
+
+    def solve(self, target: int, rivals: np.ndarray, time_limit: float | None) -> Any:
+        """The integer program best for `target` against `rivals` (first alone capped).
+
+        Parameters
+        ----------
+        target : int
+            The system favoured.
+        rivals : numpy.ndarray of bool
+            The rivals modelled.
+        time_limit : float or None
+            Seconds.
+
+        Returns
+        -------
+        solvers.completion_borda.CompletionOutcome
+        """
+        from solvers.completion_majority import (
+            best_copeland_completion,
+            best_minimax_completion,
+        )
+
+        if self.unit is None:
+            raise ValueError("integer programs need weights with a common measure")
+        if self.rule == "copeland":
+            return best_copeland_completion(self.values, self.weights, target, rivals, self.unit, cap=1.0,
+                                            time_limit=time_limit)
+        return best_minimax_completion(self.values, self.weights, target, rivals, self.unit, variant=self.variant,
+                                       time_limit=time_limit)
+
+    @property
+    def tol(self) -> float:
+        """Score differences within it tie (scores move in whole units)."""
+        return 0.5 if self.rule == "copeland" else self.step / 2
+
+
+def _greedy(values: np.ndarray, target: int) -> np.ndarray:
+    """The target first on every task it misses, every other missing cell last, tied."""
+    out = values.copy()
+    for t in range(values.shape[1]):
+        col = values[:, t]
+        scored = col[~np.isnan(col)]
+        high, low = (scored.max() + 1.0, scored.min() - 1.0) if scored.size else (1.0, -1.0)
+        holes = np.isnan(col)
+        if holes[target]:
+            out[target, t] = high
+        holes[target] = False
+        out[holes, t] = low
+    return out
+
+
+def _improve(values: np.ndarray, weights: np.ndarray, unit: float, target: int, start: np.ndarray,
+             sweeps: int = 30) -> np.ndarray:
+    """Local search from the completion `start`: move one rival's missing cell at a time.
+
+    Each move puts one missing cell (not the target's) at the position, among its task's scored
+    values, the gaps between them and both ends, that most lowers the largest lead of a rival
+    over the target (then the number of rivals with that lead); margins are updated for the one
+    system whose cell moved. Stops when the target leads every rival, when a sweep over the
+    cells improves nothing, or after `sweeps` sweeps.
+    """
+    out_values = start.copy()
+    holes = np.isnan(values)
+    holes[target] = False
+    cells = list(zip(*(a.tolist() for a in np.nonzero(holes))))
+    margin = np.sign(out_values[:, None, :] - out_values[None, :, :]) @ weights
+    outcome = _outcome(margin, unit)
+    np.fill_diagonal(outcome, 0.0)
+    score = outcome.sum(axis=1)
+    keep = np.arange(len(score)) != target
+
+    def worst_lead(scores: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        lead = scores[..., keep] - scores[..., [target]]
+        top = lead.max(axis=-1)
+        return top, (lead == top[..., None]).sum(axis=-1)
+
+    lead, count = (float(x) for x in worst_lead(score))
+    places = {}
+    for t in range(values.shape[1]):
+        scored = np.unique(values[~np.isnan(values[:, t]), t])
+        places[t] = np.unique(np.concatenate([scored, (scored[1:] + scored[:-1]) / 2, [scored[0] - 1.0, scored[-1] + 1.0]]))
+    for _ in range(sweeps):
+        improved = False
+        for y, t in cells:
+            column = out_values[:, t]
+            change = weights[t] * (np.sign(places[t][:, None] - column[None, :]) - np.sign(column[y] - column)[None, :])
+            change[:, y] = 0.0
+            row = margin[y][None, :] + change
+            new = _outcome(row, unit)
+            new[:, y] = 0.0
+            gained = new - outcome[y][None, :]
+            scores = score[None, :] - gained
+            scores[:, y] = score[y] + gained.sum(axis=1)
+            tops, counts = worst_lead(scores)
+            pick = int(np.lexsort((counts, tops))[0])
+            if (tops[pick], counts[pick]) < (lead, count):
+                out_values[y, t] = places[t][pick]
+                margin[y], margin[:, y] = row[pick], -row[pick]
+                outcome[y], outcome[:, y] = new[pick], -new[pick]
+                score = scores[pick].copy()
+                lead, count = float(tops[pick]), float(counts[pick])
+                improved = True
+                if lead < 0:
+                    return out_values
+        if not improved:
+            break
+    return out_values
+
+
+def majority_search(board: MajorityBoard, target: int, time_limit: float | None) -> BordaSearch:
+    """Whether `target` is first (alone) under some completion of the board (module notes).
+
+    Parameters
+    ----------
+    board : MajorityBoard
+        The board, its rule and bounds.
+    target : int
+        The system asked about.
+    time_limit : float or None
+        Seconds for each integer program.
+
+    Returns
+    -------
+    BordaSearch
+        Possible and possible strictly (None when undecided), the witness completion
+        (oriented), the rivals in the way, and what decided it.
+    """
+    values, weights = board.values, board.weights
+    if board.rule == "copeland":
+        top = board.high[target].sum()  # the target's best score: every pair at its best at once (step 1)
+        low = board.low.sum(axis=1)  # each rival's worst score
+        always = tuple(int(k) for k in np.flatnonzero(low > top) if k != target)
+        if always:
+            return BordaSearch(False, False, None, always, "pairwise bound", 0)
+        # the rivals with the best worst scores, as a set: their games among themselves sum to 0,
+        # so their scores sum to at least their worst outcomes against the systems outside
+        order = [int(k) for k in np.argsort(-low, kind="stable") if k != target]
+        inside = 0.0
+        for size in range(1, len(order) + 1):
+            k = order[size - 1]
+            inside += board.low[k, order[:size - 1]].sum() + board.low[order[:size - 1], k].sum()
+            if size >= 2 and low[order[:size]].sum() - inside > size * top:
+                return BordaSearch(False, False, None, tuple(order[:size]), "set bound", 0)
+    else:
+        least = board.low[:, target].max()  # the target's worst defeat is at least this
+        most = np.where(np.eye(len(values), dtype=bool), -np.inf, board.high).max(axis=0)  # each rival's at most
+        always = tuple(int(k) for k in np.flatnonzero(most < least - board.tol) if k != target)
+        if always:
+            return BordaSearch(False, False, None, always, "pairwise bound", 0)
+    completion = _greedy(values, target)
+    attempts = 2 if board.rule == "copeland" else 1
+    for attempt in range(attempts):  # the greedy completion, then (Copeland) a local search from it
+        scores = board.scores(completion)
+        if (scores[target] - np.delete(scores, target) > board.tol).all():
+            return BordaSearch(True, True, completion, (), ("greedy completion", "local search")[attempt], 0)
+        if attempt + 1 < attempts:
+            completion = _improve(values, weights, board.step, target, completion)
+    if board.unit is None:
+        return BordaSearch(None, None, None, (), "weights without a common measure", 0)
+    return generated(target, scores, board.tol, lambda modelled: board.solve(target, modelled, time_limit), board.scores)
+
+
+def majority_necessary(board: MajorityBoard, target: int, time_limit: float | None
+                       ) -> tuple[bool | None, bool | None, int]:
+    """Whether `target` is first (alone) under every completion of the board.
+
+    Parameters
+    ----------
+    board : MajorityBoard
+        The board, its rule and bounds.
+    target : int
+        The system asked about.
+    time_limit : float or None
+        Seconds for each integer program.
+
+    Returns
+    -------
+    necessary, necessary_strict : bool or None
+        None when a program stopped at its time limit before the answer was known.
+    programs : int
+        Integer programs solved.
+    """
+    from solvers.status import SolveStatus
+
+    n = len(board.values)
+    necessary: bool | None = True
+    strict: bool | None = True
+    programs = 0
+    only = np.zeros(n, dtype=bool)
+    only[target] = True
+    for k in range(n):
+        if k == target:
+            continue
+        if board.rule == "copeland":  # the most k can gain on the target (their own pair counted for both)
+            reach = board.high[k].sum() - board.low[target].sum() >= 0
+        else:  # k's smallest worst defeat against the target's largest
+            others = np.arange(n) != k
+            mine = np.arange(n) != target
+            reach = board.low[others, k].max(initial=-np.inf) <= board.high[mine, target].max(initial=-np.inf) + board.tol
+        if not reach:
+            continue  # k never ties or passes the target
+        if board.unit is None:
+            return None, None, programs
+        out = board.solve(k, only, time_limit)
+        programs += out.solves
+        if out.status is not SolveStatus.OPTIMAL or out.values is None or out.objective is None:
+            bound = out.bound
+            if bound is None or bound > -board.tol:  # k might still tie or pass the target
+                strict = None if strict else strict
+                if bound is None or bound > board.tol:
+                    necessary = None if necessary else necessary
+            continue
+        scores = board.scores(out.values)
+        if out.objective > board.tol:
+            if scores[k] <= scores[target] + board.tol:
+                raise RuntimeError(f"possible_winners: a {board.rule} completion passing the target did not")
+            return False, False, programs
+        if out.objective > -board.tol:
+            if scores[k] < scores[target] - board.tol:
+                raise RuntimeError(f"possible_winners: a {board.rule} completion tying the target did not")
+            strict = False
+    return necessary, strict, programs
