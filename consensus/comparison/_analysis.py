@@ -135,12 +135,20 @@ def analyze(
             notes.append(f"prospective systems not computed: {type(exc).__name__}: {exc}")
     possible = None
     if bool(data.missing.to_numpy().any()):  # who can still win, over every system read (set-aside ones too)
-        from ..missing._possible import possible_winners
+        from ..missing._possible import (
+            POSSIBLE_SEARCH_SECONDS,
+            POSSIBLE_SEARCH_SYSTEMS,
+            possible_winners,
+        )
 
-        try:
-            possible = possible_winners(data, "mean")
-        except ConsensusError as exc:
-            notes.append(f"who can still win not computed: {type(exc).__name__}: {exc}")
+        possible = {}
+        searched = data.n_systems <= POSSIBLE_SEARCH_SYSTEMS
+        for rule in ("mean", "condorcet", *(("borda", "copeland") if searched else ())):
+            try:
+                possible[rule] = possible_winners(data, rule, time_limit=POSSIBLE_SEARCH_SECONDS if searched else None)
+            except ConsensusError as exc:
+                notes.append(f"who can still win under {rule} not computed: {type(exc).__name__}: {exc}")
+
     checks = example_checks(example, comparison=comparison, majority=summary) if example else ()
     flags = coverage_flags(table, claims_of(comparison, summary, frame), coverage_threshold)
     return Analysis(

@@ -54,6 +54,12 @@ from ._preparation import Prepared, with_scores
 
 __all__ = ["POSSIBLE_RULES", "RANGE_RULES", "possible_winners", "rank_ranges"]
 
+#: ``analyze`` asks who can still win under Borda and Copeland (integer programs) only up to this
+#: many systems, each program stopped after :data:`POSSIBLE_SEARCH_SECONDS` (the mean and the
+#: Condorcet winner, in closed form, at any size).
+POSSIBLE_SEARCH_SYSTEMS = 20
+POSSIBLE_SEARCH_SECONDS = 0.2
+
 #: The rules :func:`possible_winners` decides, and the completion model of each.
 POSSIBLE_RULES: Mapping[str, str] = {"mean": "bounds", "normalized_mean": "bounds", "condorcet": "positions",
                                      "borda": "positions", "copeland": "positions", "minimax": "positions"}

@@ -116,12 +116,24 @@ def summary_lines(analysis: Analysis, top: int | None = DEFAULT_TOP) -> list[str
         text.append(policies)
     if analysis.prospective is not None:
         text.append(prospective_line(analysis.prospective, top))
-    if analysis.possible is not None:
-        pw = analysis.possible
-        text.append(f"who can still win under the mean, whatever the {pw.n_missing_cells} missing cell(s) hold (each within "
-                    f"its task's observed range): {name_list(pw.possible_winners, top) or 'none'}; in every case: "
-                    f"{name_list(pw.necessary_winners, top) or 'none'}")
-        text.append(pw.next_evaluations + " (consensus possible FILE: the table, witnesses and other rules)")
+    for rule, pw in (analysis.possible or {}).items():
+        undecided = sum(p is None for p in pw.possible)
+        if rule == "mean":
+            text.append(f"who can still win under the mean ({pw.n_missing_cells} missing cells in each task's observed "
+                        f"range): {name_list(pw.possible_winners, top) or 'none'}; in every case: "
+                        f"{name_list(pw.necessary_winners, top) or 'none'}")
+            text.append(pw.next_evaluations)
+            continue
+        few = min(top, 5) if top else 0  # a shorter line per rank rule (any position of each missing cell)
+        text.append(f"who can still win under {rule} (any position): {name_list(pw.possible_winners, few) or 'none'}; "
+                    f"in every case: {name_list(pw.necessary_winners, few) or 'none'}"
+                    + (f"; {undecided} undecided within the time limit" if undecided else "")
+                    + (" (witnesses: consensus possible FILE --rule R)" if rule == "condorcet" else ""))
+    if analysis.possible and "borda" not in analysis.possible:
+        from ..missing._possible import POSSIBLE_SEARCH_SYSTEMS
+
+        text.append(f"who can still win under borda and copeland: not computed above {POSSIBLE_SEARCH_SYSTEMS} systems "
+                    "(integer programs; consensus possible FILE --rule borda)")
     flags, more = capped(list(analysis.coverage_flags), 5)
     text += [f"warning: {flag}" for flag in flags] + ([f"... and {more} more warnings (JSON: coverage_flags)"]
                                                       if more else [])

@@ -88,11 +88,13 @@ class Analysis(Displayed):
         threshold (:data:`consensus.board._coverage.LOW_COVERAGE` by default).
     coverage_threshold : float
         That threshold (``analyze(coverage_threshold=...)``).
-    possible : PossibleWinners or None
-        When the scores have holes: who can still win under the mean, whatever the missing
-        cells hold (each within its task's observed range), over every system read, the set-aside
-        ones included, and the cells that can still change it
-        (:func:`consensus.missing.possible_winners`); None for a complete board.
+    possible : Mapping[str, PossibleWinners] or None
+        When the scores have holes, per rule: who can still win whatever the missing cells
+        hold, over every system read, the set-aside ones included
+        (:func:`consensus.missing.possible_winners`): the mean (each cell within its task's
+        observed range; with the cells that can still change it) and the Condorcet winner at
+        any size, Borda and Copeland up to 20 systems (programs stopped after 0.2 s; a system
+        left undecided says so). None for a complete board.
     """
 
     json_command: ClassVar[str] = "analyze"
@@ -190,5 +192,5 @@ class Analysis(Displayed):
             "notes": list(self.notes),
             "coverage": dict(self.coverage),
             "coverage_flags": list(self.coverage_flags),
-            "possible": None if self.possible is None else self.possible.to_dict(),
+            "possible": None if self.possible is None else {rule: r.to_dict() for rule, r in self.possible.items()},
         }
