@@ -80,23 +80,26 @@ def possible_winners(
     data : Leaderboard or Prepared
         The scores (prepared data: its leaderboard; no system is set aside here, the question
         is what each could still reach).
-    rule : {"mean", "normalized_mean", "condorcet", "borda", "copeland"}, default "mean"
+    rule : {"mean", "normalized_mean", "condorcet", "borda", "copeland", "minimax"}, default "mean"
         ``"mean"``: the weighted mean of the oriented scores, ``"normalized_mean"``: the
         Open LLM Leaderboard's mean of scores rescaled per task from a fixed baseline to a
         fixed maximum (both ``"bounds"`` model: each system's score moves only with its own
-        cells, monotonically, clipping included); ``"condorcet"``: the weighted-majority Condorcet winner, ``"borda"`` (averaged ties)
-        and ``"copeland"`` (wins minus losses by weighted majority): the ``"positions"``
-        model.
+        cells, monotonically, clipping included); ``"condorcet"``: the weighted-majority
+        Condorcet winner, ``"borda"`` (averaged ties), ``"copeland"`` (wins minus losses by
+        weighted majority) and ``"minimax"`` (the smallest worst defeat): the
+        ``"positions"`` model.
     bounds : mapping task -> (low, high), optional
-        ``"mean"`` only: the values a missing cell of each task may take, in the task's own
-        units; other tasks use their observed minimum and maximum.
+        ``"mean"`` and ``"normalized_mean"``: the values a missing cell of each task may
+        take, in the task's own units; other tasks use their observed minimum and maximum.
     time_limit : float, optional
-        ``"borda"``, ``"copeland"``: seconds per integer program; a system whose search stops
-        there undecided has `possible` None and its solver status in ``decided_by``
-        (Copeland: `necessary` None likewise). None (the default): no limit.
+        ``"borda"``, ``"copeland"``, ``"minimax"``: seconds per integer program; a system
+        whose search stops there undecided has `possible` None and its solver status in
+        ``decided_by`` (Copeland, Minimax: `necessary` None likewise). None (the default):
+        no limit.
     rule_options : mapping, optional
-        ``"normalized_mean"`` only: its ``baseline``, ``maximum`` and ``clip``
-        (:func:`consensus.rules.normalized_mean`); the rule's defaults otherwise.
+        The rule's own options: ``"normalized_mean"``: ``baseline``, ``maximum`` and
+        ``clip`` (:func:`consensus.rules.normalized_mean`); ``"copeland"``, ``"minimax"``:
+        ``variant``. The rule's defaults otherwise.
 
     Returns
     -------
@@ -442,6 +445,11 @@ def _checked(name: str, rules: Mapping[str, str], data: object, rule: str,
     options = dict(rule_options or {})
     allowed = {"normalized_mean": {"baseline", "maximum", "clip"}, "copeland": {"variant"},
                "minimax": {"variant"}}.get(rule, set())
+    variants = {"copeland": ("wins_minus_losses", "wins_plus_half_ties"),
+                "minimax": ("winning_votes", "margins", "pairwise_opposition")}
+    if "variant" in options and rule in variants and options["variant"] not in variants[rule]:
+        raise InvalidOptionError(f"{name}: rule {rule!r} takes variant {' or '.join(map(repr, variants[rule]))}, "
+                                 f"got {options['variant']!r}")
     unknown = sorted(set(options) - allowed)
     if unknown:
         raise InvalidOptionError(f"{name}: rule_options {', '.join(map(repr, unknown))} do not apply to rule {rule!r} "

@@ -278,8 +278,15 @@ def generated(target: int, scores: np.ndarray, tol: float, solve: Callable[[np.n
             return BordaSearch(None, None, None, (), out.status.value, programs)
         if out.objective < -tol:  # even the modelled rivals alone keep it from first place
             return BordaSearch(False, False, None, tuple(np.flatnonzero(modelled).tolist()), "integer program", programs)
+        promise = out.objective  # every modelled rival at least this far behind
         completion = out.values if polish is None else polish(out.values)
         scores = rescore(completion)
+        if (scores[target] - scores[modelled] < promise - tol).any():  # polishing lost a modelled rival: undo it
+            completion = out.values
+            scores = rescore(completion)
+            if (scores[target] - scores[modelled] < promise - tol).any():
+                raise RuntimeError("possible_winners: an integer program's completion does not keep its promise "
+                                   "against the rivals it modelled")
         gap = scores[target] - scores[others]
         strict_wanted = out.objective > tol
         blocking = others[(gap <= tol) if strict_wanted else (gap < -tol)]

@@ -35,7 +35,7 @@ integer programs are not run and such systems stay undecided (``decided_by`` say
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import reduce
 from math import gcd
@@ -48,24 +48,41 @@ from ._possible_borda import BordaSearch, generated
 __all__ = ["MajorityBoard", "majority_necessary", "majority_search", "weight_unit"]
 
 
+#: The integer programs count weights in units: at most this many units per weight, so that
+#: the solver's tolerances (about 1e-7) separate a margin of one unit from a tie.
+MAX_UNITS = 10_000
+
+
 def weight_unit(weights: np.ndarray) -> float | None:
-    """The largest ``u`` of which every weight is a whole multiple, None when there is none.
+    """The largest ``u`` of which every weight is a whole multiple (at most :data:`MAX_UNITS` of them).
 
     Parameters
     ----------
     weights : numpy.ndarray
-        One positive weight per task.
+        One nonnegative weight per task.
 
     Returns
     -------
     float or None
+        None when the weights have no such common measure (e.g. ``sqrt(2)`` and 1, or weights
+        with many decimals): the integer programs are then not run.
+
+    Examples
+    --------
+    >>> weight_unit(np.array([1.0, 2.0, 0.5])), weight_unit(np.array([0.2718281828, 0.3141592653]))
+    (0.5, None)
     """
     fracs = [Fraction(float(w)).limit_denominator(10**6) for w in weights]
     if any(abs(float(f) - float(w)) > 1e-9 * max(1.0, abs(float(w))) for f, w in zip(fracs, weights)):
         return None
     den = reduce(lambda a, b: a * b // gcd(a, b), (f.denominator for f in fracs), 1)
     num = reduce(gcd, (int(f * den) for f in fracs), 0)
-    return float(Fraction(num, den)) if num else None
+    if not num:
+        return None
+    unit = Fraction(num, den)
+    if max(fracs) / unit > MAX_UNITS:
+        return None
+    return float(unit)
 
 
 def _margins(values: np.ndarray, weights: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -198,11 +215,13 @@ class MajorityBoard:
 
         if self.unit is None:
             raise ValueError("integer programs need weights with a common measure")
+        units = np.round(self.weights / self.unit)  # whole numbers: margins of one unit stand clear of ties
         if self.rule == "copeland":
-            return best_copeland_completion(self.values, self.weights, target, rivals, self.unit, cap=1.0,
-                                            time_limit=time_limit)
-        return best_minimax_completion(self.values, self.weights, target, rivals, self.unit, variant=self.variant,
-                                       time_limit=time_limit)
+            return best_copeland_completion(self.values, units, target, rivals, 1.0, cap=1.0, time_limit=time_limit)
+        out = best_minimax_completion(self.values, units, target, rivals, 1.0, variant=self.variant,
+                                      time_limit=time_limit)
+        return replace(out, objective=None if out.objective is None else out.objective * self.unit,
+                       bound=None if out.bound is None else out.bound * self.unit)
 
     @property
     def tol(self) -> float:

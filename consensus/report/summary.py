@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from ..missing._possible import POSSIBLE_SEARCH_SYSTEMS
 from ..results import Analysis, Check
 from .blocks import (
     DEFAULT_TOP,
@@ -117,7 +118,7 @@ def summary_lines(analysis: Analysis, top: int | None = DEFAULT_TOP) -> list[str
     if analysis.prospective is not None:
         text.append(prospective_line(analysis.prospective, top))
     for rule, pw in (analysis.possible or {}).items():
-        undecided = sum(p is None for p in pw.possible)
+        undecided = sum(p is None or n is None for p, n in zip(pw.possible, pw.necessary))
         if rule == "mean":
             text.append(f"who can still win under the mean ({pw.n_missing_cells} missing cells in each task's observed "
                         f"range): {name_list(pw.possible_winners, top) or 'none'}; in every case: "
@@ -129,9 +130,8 @@ def summary_lines(analysis: Analysis, top: int | None = DEFAULT_TOP) -> list[str
                     f"in every case: {name_list(pw.necessary_winners, few) or 'none'}"
                     + (f"; {undecided} undecided within the time limit" if undecided else "")
                     + (" (witnesses: consensus possible FILE --rule R)" if rule == "condorcet" else ""))
-    if analysis.possible and "borda" not in analysis.possible:
-        from ..missing._possible import POSSIBLE_SEARCH_SYSTEMS
-
+    read = len(next(iter(analysis.possible.values())).systems) if analysis.possible else 0  # every system read
+    if read > POSSIBLE_SEARCH_SYSTEMS and "borda" not in (analysis.possible or {}):
         text.append(f"who can still win under borda and copeland: not computed above {POSSIBLE_SEARCH_SYSTEMS} systems "
                     "(integer programs; consensus possible FILE --rule borda)")
     flags, more = capped(list(analysis.coverage_flags), 5)

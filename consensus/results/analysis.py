@@ -93,7 +93,7 @@ class Analysis(Displayed):
         hold, over every system read, the set-aside ones included
         (:func:`consensus.missing.possible_winners`): the mean (each cell within its task's
         observed range; with the cells that can still change it) and the Condorcet winner at
-        any size, Borda and Copeland up to 20 systems (programs stopped after 0.2 s; a system
+        any size, Borda and Copeland up to 20 systems (each program stopped after 0.2 s; a system
         left undecided says so). None for a complete board.
     """
 

@@ -20,7 +20,8 @@ class PossibleWinners(Displayed):
     Attributes
     ----------
     rule : str
-        The rule (``"mean"``, ``"normalized_mean"``, ``"condorcet"``, ``"borda"`` or ``"copeland"``).
+        The rule (``"mean"``, ``"normalized_mean"``, ``"condorcet"``, ``"borda"``, ``"copeland"``
+        or ``"minimax"``).
     model : str
         How a missing cell may be filled: ``"bounds"`` (any value between the task's bounds:
         score rules) or ``"positions"`` (any position among the task's scores, ties
@@ -59,7 +60,8 @@ class PossibleWinners(Displayed):
         None where not computed (Borda).
     rule_options : Mapping[str, Any]
         The rule's own options the completions were ranked with (``normalized_mean``:
-        ``baseline``, ``maximum``, ``clip``); empty for the rules' defaults.
+        ``baseline``, ``maximum``, ``clip``; ``copeland``, ``minimax``: ``variant``); empty
+        for the rules' defaults.
     """
 
     json_command: ClassVar[str] = "possible"

@@ -24,7 +24,10 @@ above it, the first tier is exactly the unbeaten systems (the rule's winners), a
 relation that is a strict weak order comes out as its own tie classes. Two systems the
 relation leaves unordered can still land in different tiers when one has a longer chain
 above it (``details`` keeps the relation itself). ``scores`` is the number of systems in
-lower tiers.
+lower tiers. Ranked pairs with a contested batch is the exception: its first tier is the
+systems that win under some order of the equal pairs (searched), and the tiers of the tie
+blocks follow one tier down without them, so a winner can be ranked above a system the
+tie-block relation puts above it (see :func:`ranked_pairs`).
 
 References
 ----------
@@ -369,7 +372,9 @@ def ranked_pairs(
         Leaderboard; a pairwise matrix is taken as it is).
     time_limit : float, default=10.0
         Seconds for the search of the winners over the orders of equal pairs (only run when
-        an order matters).
+        an order matters), per call (``two_step`` and resampling call the rule several
+        times). A search that stops there depends on the machine's speed: its status says
+        so, and its first tier still holds every possible winner.
     **options
         The options shared by every rule (``missing``, ``min_coverage``, ``weighting``,
         ``group_weights``, ``two_step``, ``tie_break``), as documented in
