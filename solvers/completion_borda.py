@@ -422,7 +422,8 @@ def _completion(
     for t, task in enumerate(tasks):
         g = task.groups
         span = float(g[0] - g[-1]) if len(g) > 1 else 1.0
-        span = span if span > 0 else 1.0
+        # a step that moves the scores' magnitude (1 beside 1e300 would vanish in rounding)
+        span = max(span if span > 0 else 1.0, 1e-6 * float(np.abs(g).max(initial=0.0)))
         rel = _relation(x, pairs[t])
         if task.target_missing:
             out[target, t] = (g[0] if len(g) else 0.0) + 2.0 * span

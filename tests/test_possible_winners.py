@@ -205,20 +205,25 @@ def test_borda_matches_every_position_of_the_missing_cells(lb):
     assume(1 <= len(holes) <= 3)
     res = possible_winners(lb, "borda")
     scores = _borda_scores(_all_completions(lb, holes), lb.weight_array)
+    _check_against_every_completion(lb, res, scores, 1e-9 * max(1.0, float(lb.weight_array.sum()) * lb.n_systems))
+
+
+def _check_against_every_completion(lb, res, scores: np.ndarray, tol: float, **options) -> None:
+    """possible / necessary (strict and not) against the rule's scores in every completion (rows), each
+    witness run through the rule itself, and every impossible system's rivals in the way named."""
     top = scores.max(axis=1, keepdims=True)
-    tol = 1e-9 * max(1.0, float(lb.weight_array.sum()) * lb.n_systems)
     first = scores >= top - tol
-    alone = first & ((scores >= top - tol).sum(axis=1, keepdims=True) == 1)
+    alone = first & (first.sum(axis=1, keepdims=True) == 1)
     truth = {"possible": tuple(first.any(axis=0).tolist()), "possible_strict": tuple(alone.any(axis=0).tolist()),
              "necessary": tuple(first.all(axis=0).tolist()), "necessary_strict": tuple(alone.all(axis=0).tolist())}
     _check(res, truth)
     assert set(res.witnesses) == set(res.possible_winners)
-    for system, cells in res.witnesses.items():  # each witness, run through the rule itself
+    for system, cells in res.witnesses.items():
         values = _raw(lb)
         for key, value in cells.items():
             s, t = key.split("|")
             values[lb.systems.index(s), lb.tasks.index(t)] = value
-        winners = cs.rank(_board(lb, values), "borda", min_coverage=0).winners
+        winners = cs.rank(_board(lb, values), res.rule, min_coverage=0, **options).winners
         assert system in winners and (winners == (system,)) == res.possible_strict[lb.systems.index(system)]
     for system, rivals in res.beaten_by.items():  # a rival named in the way is never behind it everywhere
         assert rivals and system not in rivals
@@ -254,23 +259,7 @@ def test_copeland_and_minimax_match_every_position_of_the_missing_cells(lb, rule
     boards = _all_completions(lb, holes)
     scores = (_copeland_scores(boards, lb.weight_array) if rule == "copeland"
               else _minimax_scores(boards, lb.weight_array, variant))
-    scores = np.round(scores, 9)
-    top = scores.max(axis=1, keepdims=True)
-    first = scores == top
-    alone = first & (first.sum(axis=1, keepdims=True) == 1)
-    truth = {"possible": tuple(first.any(axis=0).tolist()), "possible_strict": tuple(alone.any(axis=0).tolist()),
-             "necessary": tuple(first.all(axis=0).tolist()), "necessary_strict": tuple(alone.all(axis=0).tolist())}
-    _check(res, truth)
-    assert set(res.witnesses) == set(res.possible_winners)
-    for system, cells in res.witnesses.items():  # each witness, run through the rule itself
-        values = _raw(lb)
-        for key, value in cells.items():
-            s, t = key.split("|")
-            values[lb.systems.index(s), lb.tasks.index(t)] = value
-        winners = cs.rank(_board(lb, values), rule, min_coverage=0, **options).winners
-        assert system in winners and (winners == (system,)) == res.possible_strict[lb.systems.index(system)]
-    for system, rivals in res.beaten_by.items():
-        assert rivals and system not in rivals
+    _check_against_every_completion(lb, res, scores, 1e-9, **options)
 
 
 def test_complete_board_gives_the_rules_winners_and_necessary_is_possible():

@@ -284,9 +284,8 @@ def generated(target: int, scores: np.ndarray, tol: float, solve: Callable[[np.n
         if (scores[target] - scores[modelled] < promise - tol).any():  # polishing lost a modelled rival: undo it
             completion = out.values
             scores = rescore(completion)
-            if (scores[target] - scores[modelled] < promise - tol).any():
-                raise RuntimeError("possible_winners: an integer program's completion does not keep its promise "
-                                   "against the rivals it modelled")
+            if (scores[target] - scores[modelled] < promise - tol).any():  # floats cannot hold the positions
+                return BordaSearch(None, None, None, (), "completion not representable in floats", programs)
         gap = scores[target] - scores[others]
         strict_wanted = out.objective > tol
         blocking = others[(gap <= tol) if strict_wanted else (gap < -tol)]
