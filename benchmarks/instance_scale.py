@@ -43,6 +43,7 @@ import numpy as np
 import pandas as pd
 
 import consensus as cs
+from consensus.missing import _partial_sums
 from consensus.missing._imputation_sums import accumulate, units_of
 
 ITEMS, TASKS = 20_000, 4
@@ -78,10 +79,11 @@ def spread(values: list[float]) -> str:
 def kernel_part(sizes: list[int], baseline_sizes: list[int], seeds: int) -> None:
     print(f"1. kernel: 0/1 scores, {ITEMS:,} items ({TASKS} tasks), 10% missing; seconds min / median / max "
           f"over {seeds} seeds")
-    print(f"{'models':>7} | {'sigma_l':>26} | {'sigma_2l':>26} | peak MiB | {'compare kernel':>26} | ratio")
+    print(f"{'models':>7} | {'sigma_l':>26} | {'sigma_2l':>26} | peak MiB | {'compare kernel':>26} | ratio | "
+          "float64 products: sigma_l, ratio")
     cs.sigma_l(make_scores(50, 99))  # warm-up: imports, BLAS threads
     for n in sizes:
-        t1, t2, peaks, base = [], [], [], []
+        t1, t2, peaks, base, t64 = [], [], [], [], []
         for seed in range(seeds):
             data = make_scores(n, seed)
             s, res, peak = timed(lambda: cs.sigma_l(data))
@@ -89,6 +91,14 @@ def kernel_part(sizes: list[int], baseline_sizes: list[int], seeds: int) -> None
             peaks.append(peak)
             s, _, _ = timed(lambda: cs.sigma_2l(data))
             t2.append(s)
+            exact, _partial_sums._EXACT_F32 = _partial_sums._EXACT_F32, 0  # every product in float64, as before
+            try:
+                start = time.perf_counter()
+                same = cs.sigma_l(data)
+                t64.append(time.perf_counter() - start)
+            finally:
+                _partial_sums._EXACT_F32 = exact
+            assert np.array_equal(same.matrix.counts, res.matrix.counts)  # the counts, bit for bit
             if n in baseline_sizes:
                 start = time.perf_counter()
                 ref = accumulate(units_of(data), per_task=False, kernel="compare").imputed
@@ -96,8 +106,8 @@ def kernel_part(sizes: list[int], baseline_sizes: list[int], seeds: int) -> None
                 np.testing.assert_allclose(res.matrix.wins, ref, rtol=1e-12, atol=1e-9)  # chunked float sums
         ratio = f"{statistics.median(base) / statistics.median(t1):5.1f}x" if base else "    -"
         compare = spread(base) if base else f"{'-':>26}"
-        print(f"{n:7d} | {spread(t1)} | {spread(t2)} | {max(peaks) / 2**20:8.0f} | {compare} | {ratio}",
-              flush=True)
+        print(f"{n:7d} | {spread(t1)} | {spread(t2)} | {max(peaks) / 2**20:8.0f} | {compare} | {ratio} | "
+              f"{spread(t64)} {statistics.median(t64) / statistics.median(t1):5.2f}x", flush=True)
 
 
 def write_per_model(data: cs.InstanceScores, folder: Path) -> None:

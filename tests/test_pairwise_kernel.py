@@ -159,3 +159,17 @@ def test_a_board_as_read_pickles_with_its_reading(tmp_path):
     lb = cs.read_leaderboard(write_csv(oll_v2_like(n=30), tmp_path / "oll.csv"))
     restored = pickle.loads(pickle.dumps(lb))
     assert restored == lb and restored.reading.to_dict() == lb.reading.to_dict()
+
+
+def test_float32_products_keep_the_counts_bit_exact_on_the_blas_path():
+    # 0/1 scores, uniform weights, 80 systems (past the einsum cut-off): the level and co-scored
+    # counts come from float32 matrix products; whole numbers below 2**24 are exact there
+    rng = np.random.default_rng(5)
+    values = (rng.random((80, 900)) < 0.6).astype(float)
+    values[rng.random(values.shape) < 0.15] = np.nan
+    u = units(values, [300, 300, 300], [1.0, 1.0, 1.0])
+    fast, reference = accumulate(u, per_task=True, kernel="levels"), accumulate(u, per_task=True, kernel="compare")
+    for field in ("counts", "both", "both_sq", "task_counts"):
+        assert np.array_equal(getattr(fast, field), getattr(reference, field)), field
+    assert np.array_equal(fast.direct, reference.direct)  # the wins: whole counts times the uniform weight
+    _equal(fast, reference, exact=False)

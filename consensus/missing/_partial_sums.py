@@ -37,6 +37,8 @@ class _Sums:
 MAX_LEVELS = 32
 #: Cells (systems x columns) per chunk of the levels kernel (8 bytes each: 32 MiB per array).
 _LEVEL_CELLS = 1 << 22
+#: Sums of fewer 0/1 products than this are whole numbers that float32 holds exactly (2**24).
+_EXACT_F32 = 1 << 24
 KERNELS = ("auto", "levels", "compare")
 
 
@@ -195,11 +197,16 @@ class PartialSums:
             w0 = float(wp[0])
             self.seen += w0 * o.sum(axis=1)
             self.q_sum += w0 * qp.sum(axis=1)
-            prod = _products(stack, o)
-            c = prod[:n_sys]
+            if n_partial < _EXACT_F32:  # the 0/1 counts in float32 (exact), the shares in float64
+                o32 = o.astype(np.float32)
+                c = _products(o32, o32).astype(np.float64)
+                q_obs = _products(qp, o)
+            else:
+                prod = _products(stack, o)
+                c, q_obs = prod[:n_sys], prod[n_sys:]
             self.both += w0 * c
             self.both_sq += (w0 * w0) * c
-            self.q_obs += w0 * prod[n_sys:]
+            self.q_obs += w0 * q_obs
         else:
             self.seen += o @ wp
             self.q_sum += qp @ wp
@@ -274,13 +281,16 @@ def _level_counts(
     cell_level = np.where(obs, np.searchsorted(levels, np.where(obs, x, levels[0])), n_lv)  # n_lv: unscored
     counts = np.zeros((n_lv + 1, c), dtype=np.int64)  # row n_lv stays 0: unscored cells count nowhere
     uniform = bool(np.all(w == w[0]))
-    lower = np.zeros(x.shape)  # L_a: scored and below the current value
+    # uniform weights: products of 0/1 matrices, whole counts up to c < 2**24: exact in float32,
+    # at half the cost of float64 (BLAS sgemm); weighted ones stay float64
+    exact = np.float32 if uniform and c < _EXACT_F32 else np.float64
+    lower = np.zeros(x.shape, dtype=exact)  # L_a: scored and below the current value
     total = np.zeros((n_sys, n_sys))
     for a in range(n_lv):
         here = cell_level == a
         counts[a] = here.sum(axis=0)
         if a > 0:
-            e = here.astype(np.float64)
+            e = here.astype(exact)
             if not uniform:
                 e *= w
             total += _products(e, lower)
