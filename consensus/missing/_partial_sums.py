@@ -274,7 +274,8 @@ def _level_counts(
 
     ``[x_i > x_j] = sum_a [x_i = a] [x_j < a]``, so ``G w = sum_a (E_a * w) @ L_a^T``; the
     lowest value has nothing below it and is skipped. Products of 0/1 matrices are exact
-    integer counts in float64, times the weight when it is uniform (as the compare kernel).
+    integer counts (in float32 on uniform weights, below 2**24 columns; float64 otherwise),
+    times the weight when it is uniform (as the compare kernel).
     """
     n_sys, c = x.shape
     n_lv = len(levels)
