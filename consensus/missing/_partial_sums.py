@@ -10,6 +10,7 @@ are in the docstring of :func:`consensus.missing._imputation_sums.accumulate`.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -284,8 +285,8 @@ def _level_counts(
     uniform = bool(np.all(w == w[0]))
     # uniform weights: products of 0/1 matrices, whole counts up to c < 2**24: exact in float32,
     # at half the cost of float64 (BLAS sgemm); weighted ones stay float64
-    exact = np.float32 if uniform and c < _EXACT_F32 else np.float64
-    lower = np.zeros(x.shape, dtype=exact)  # L_a: scored and below the current value
+    exact: type[np.floating[Any]] = np.float32 if uniform and c < _EXACT_F32 else np.float64
+    lower: np.ndarray = np.zeros(x.shape, dtype=exact)  # L_a: scored and below the current value
     total = np.zeros((n_sys, n_sys))
     for a in range(n_lv):
         here = cell_level == a
