@@ -31,12 +31,12 @@ import numpy as np
 from ..board._leaderboard import Leaderboard
 from ..rules.spec import SCORE_TOL
 
-__all__ = ["BordaSearch", "borda_search", "generated"]
+__all__ = ["SearchAnswer", "borda_search", "generated"]
 
 
 @dataclass(frozen=True)
-class BordaSearch:
-    """One system's answer under Borda: possible, strict, the witness and how it was decided."""
+class SearchAnswer:
+    """One system's answer (Borda, Copeland, Minimax): possible, strict, the witness and how it was decided."""
 
     possible: bool | None
     possible_strict: bool | None
@@ -179,7 +179,7 @@ def tolerance(weights: np.ndarray, n: int) -> float:
 
 
 def borda_search(values: np.ndarray, weights: np.ndarray, upper: np.ndarray, target: int,
-                 time_limit: float | None) -> BordaSearch:
+                 time_limit: float | None) -> SearchAnswer:
     """Whether `target` is first (alone) under some completion of oriented `values` under Borda.
 
     Parameters
@@ -197,7 +197,7 @@ def borda_search(values: np.ndarray, weights: np.ndarray, upper: np.ndarray, tar
 
     Returns
     -------
-    BordaSearch
+    SearchAnswer
         Possible and possible strictly (None when undecided), the witness completion
         (oriented), the rivals in the way, and what decided it.
     """
@@ -207,7 +207,7 @@ def borda_search(values: np.ndarray, weights: np.ndarray, upper: np.ndarray, tar
     tol = tolerance(weights, n)
     always = tuple(int(k) for k in np.flatnonzero(-upper[target, :] > tol) if k != target)
     if always:  # a rival ahead under every completion
-        return BordaSearch(False, False, None, always, "pairwise bound", 0)
+        return SearchAnswer(False, False, None, always, "pairwise bound", 0)
     safe = upper[:, target] <= tol
     safe[target] = False
     tried = [_greedy(values, target), _greedy(values, target, safe)]
@@ -216,7 +216,7 @@ def borda_search(values: np.ndarray, weights: np.ndarray, upper: np.ndarray, tar
         scores = _scores(completion, weights)
         margins = scores[target] - np.delete(scores, target)
         if margins.min(initial=np.inf) > tol:
-            return BordaSearch(True, True, completion, (), "greedy completion", 0)
+            return SearchAnswer(True, True, completion, (), "greedy completion", 0)
     scores = _scores(tried[0], weights)
     ahead = [int(k) for k in np.argsort(-scores, kind="stable") if k != target and scores[k] > scores[target] + tol]
     sizes = sorted({2**e for e in range(len(ahead).bit_length()) if 2**e <= len(ahead)} | {len(ahead)} - {0})
@@ -224,7 +224,7 @@ def borda_search(values: np.ndarray, weights: np.ndarray, upper: np.ndarray, tar
         group = np.zeros(n, dtype=bool)
         group[ahead[:size]] = True
         if _set_bound(values, weights, target, group) > tol * size:
-            return BordaSearch(False, False, None, tuple(ahead[:size]), "set bound", 0)
+            return SearchAnswer(False, False, None, tuple(ahead[:size]), "set bound", 0)
     return generated(
         target, _scores(tried[-1], weights), tol,
         # a margin past a few ties' worth buys nothing: the cap keeps the program from trading the
@@ -238,7 +238,7 @@ def borda_search(values: np.ndarray, weights: np.ndarray, upper: np.ndarray, tar
 
 def generated(target: int, scores: np.ndarray, tol: float, solve: Callable[[np.ndarray], Any],
               rescore: Callable[[np.ndarray], np.ndarray], polish: Callable[[np.ndarray], np.ndarray] | None = None,
-              ) -> BordaSearch:
+              ) -> SearchAnswer:
     """Constraint generation over the rivals: model those in the way, solve, add any that got through.
 
     Parameters
@@ -259,7 +259,7 @@ def generated(target: int, scores: np.ndarray, tol: float, solve: Callable[[np.n
 
     Returns
     -------
-    BordaSearch
+    SearchAnswer
     """
     from solvers.status import SolveStatus
 
@@ -273,11 +273,11 @@ def generated(target: int, scores: np.ndarray, tol: float, solve: Callable[[np.n
         out = solve(modelled)
         programs += out.solves
         if out.bound is not None and out.bound < -tol:  # proven even when the search stopped early
-            return BordaSearch(False, False, None, tuple(np.flatnonzero(modelled).tolist()), "integer program", programs)
+            return SearchAnswer(False, False, None, tuple(np.flatnonzero(modelled).tolist()), "integer program", programs)
         if out.status is not SolveStatus.OPTIMAL or out.values is None or out.objective is None:
-            return BordaSearch(None, None, None, (), out.status.value, programs)
+            return SearchAnswer(None, None, None, (), out.status.value, programs)
         if out.objective < -tol:  # even the modelled rivals alone keep it from first place
-            return BordaSearch(False, False, None, tuple(np.flatnonzero(modelled).tolist()), "integer program", programs)
+            return SearchAnswer(False, False, None, tuple(np.flatnonzero(modelled).tolist()), "integer program", programs)
         promise = out.objective  # every modelled rival at least this far behind
         completion = out.values if polish is None else polish(out.values)
         scores = rescore(completion)
@@ -285,12 +285,12 @@ def generated(target: int, scores: np.ndarray, tol: float, solve: Callable[[np.n
             completion = out.values
             scores = rescore(completion)
             if (scores[target] - scores[modelled] < promise - tol).any():  # floats cannot hold the positions
-                return BordaSearch(None, None, None, (), "completion not representable in floats", programs)
+                return SearchAnswer(None, None, None, (), "completion not representable in floats", programs)
         gap = scores[target] - scores[others]
         strict_wanted = out.objective > tol
         blocking = others[(gap <= tol) if strict_wanted else (gap < -tol)]
         if not (blocking[~modelled[blocking]]).size:
-            return BordaSearch(bool((gap >= -tol).all()), bool((gap > tol).all()), completion, (), "integer program",
+            return SearchAnswer(bool((gap >= -tol).all()), bool((gap > tol).all()), completion, (), "integer program",
                                programs)
         modelled[blocking] = True
 

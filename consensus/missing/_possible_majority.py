@@ -43,7 +43,7 @@ from typing import Any
 
 import numpy as np
 
-from ._possible_borda import BordaSearch, generated
+from ._possible_borda import SearchAnswer, generated
 
 __all__ = ["MajorityBoard", "majority_necessary", "majority_search", "weight_unit"]
 
@@ -302,7 +302,7 @@ def _improve(values: np.ndarray, weights: np.ndarray, unit: float, target: int, 
     return out_values
 
 
-def majority_search(board: MajorityBoard, target: int, time_limit: float | None) -> BordaSearch:
+def majority_search(board: MajorityBoard, target: int, time_limit: float | None) -> SearchAnswer:
     """Whether `target` is first (alone) under some completion of the board (module notes).
 
     Parameters
@@ -316,7 +316,7 @@ def majority_search(board: MajorityBoard, target: int, time_limit: float | None)
 
     Returns
     -------
-    BordaSearch
+    SearchAnswer
         Possible and possible strictly (None when undecided), the witness completion
         (oriented), the rivals in the way, and what decided it.
     """
@@ -326,7 +326,7 @@ def majority_search(board: MajorityBoard, target: int, time_limit: float | None)
         low = board.low.sum(axis=1)  # each rival's worst score
         always = tuple(int(k) for k in np.flatnonzero(low > top) if k != target)
         if always:
-            return BordaSearch(False, False, None, always, "pairwise bound", 0)
+            return SearchAnswer(False, False, None, always, "pairwise bound", 0)
         # the rivals with the best worst scores, as a set: their games among themselves sum to 0,
         # so their scores sum to at least their worst outcomes against the systems outside
         order = [int(k) for k in np.argsort(-low, kind="stable") if k != target]
@@ -335,23 +335,23 @@ def majority_search(board: MajorityBoard, target: int, time_limit: float | None)
             k = order[size - 1]
             inside += board.low[k, order[:size - 1]].sum() + board.low[order[:size - 1], k].sum()
             if size >= 2 and low[order[:size]].sum() - inside > size * top:
-                return BordaSearch(False, False, None, tuple(order[:size]), "set bound", 0)
+                return SearchAnswer(False, False, None, tuple(order[:size]), "set bound", 0)
     else:
         least = board.low[:, target].max()  # the target's worst defeat is at least this
         most = np.where(np.eye(len(values), dtype=bool), -np.inf, board.high).max(axis=0)  # each rival's at most
         always = tuple(int(k) for k in np.flatnonzero(most < least - board.tol) if k != target)
         if always:
-            return BordaSearch(False, False, None, always, "pairwise bound", 0)
+            return SearchAnswer(False, False, None, always, "pairwise bound", 0)
     completion = _greedy(values, target)
     attempts = 2 if board.rule == "copeland" else 1
     for attempt in range(attempts):  # the greedy completion, then (Copeland) a local search from it
         scores = board.scores(completion)
         if (scores[target] - np.delete(scores, target) > board.tol).all():
-            return BordaSearch(True, True, completion, (), ("greedy completion", "local search")[attempt], 0)
+            return SearchAnswer(True, True, completion, (), ("greedy completion", "local search")[attempt], 0)
         if attempt + 1 < attempts:
             completion = _improve(values, weights, board.step, target, completion)
     if board.unit is None:
-        return BordaSearch(None, None, None, (), "weights without a common measure", 0)
+        return SearchAnswer(None, None, None, (), "weights without a common measure", 0)
     return generated(target, scores, board.tol, lambda modelled: board.solve(target, modelled, time_limit), board.scores)
 
 

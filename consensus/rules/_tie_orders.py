@@ -57,7 +57,6 @@ class TieOrderWinners:
 
     winners: tuple[int, ...]
     undecided: tuple[int, ...]
-    never: tuple[int, ...]
     witnesses: dict[int, tuple[tuple[int, int], ...]]
     status: str
     states: int
@@ -237,7 +236,6 @@ def tie_order_winners(levels: np.ndarray, time_limit: float) -> TieOrderWinners:
     return TieOrderWinners(
         winners=tuple(sorted(found)),
         undecided=undecided,
-        never=tuple(np.nonzero(never)[0].tolist()),
         witnesses={s: found[s] for s in sorted(found)},
         status=status,
         states=states,
