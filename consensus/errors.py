@@ -472,16 +472,25 @@ class DuplicateInstanceError(LeaderboardError):
         The task (attribute ``task``).
     instances : sequence
         The repeated instance ids (attribute ``instances``; up to 5 shown).
+    files : sequence of str, default=()
+        The file(s) holding the repeated rows, when read from files (attribute ``files``):
+        two files, or one file holding both rows.
     """
 
-    def __init__(self, system: str | None, task: str, instances: Sequence[object]) -> None:
+    def __init__(self, system: str | None, task: str, instances: Sequence[object], files: Sequence[str] = ()) -> None:
         self.system, self.task, self.instances = system, task, tuple(instances)
+        self.files = tuple(files)
         if system is None:
             message = f"task {task!r} lists instance id(s) {_shown(self.instances, 5)} more than once; ids must be unique"
         else:
+            where = ""
+            if len(set(self.files)) == 1:
+                where = f" (twice in file {self.files[0]!r})"
+            elif self.files:
+                where = f" (in files {self.files[0]!r} and {self.files[1]!r})"
             message = (
                 f"system {system!r} has more than one score for instance(s) {_shown(self.instances, 5)} "
-                f"of task {task!r}; keep one row per (system, task, instance)"
+                f"of task {task!r}{where}; keep one row per (system, task, instance)"
             )
         super().__init__(message)
 

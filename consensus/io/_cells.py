@@ -506,6 +506,37 @@ def label_codes(column: pd.Series, kind: str) -> tuple[np.ndarray, tuple[str, ..
         codes, uniques = used.cat.codes.to_numpy(dtype=np.int64), used.cat.categories
     else:
         codes, uniques = pd.factorize(column, sort=False, use_na_sentinel=True)
+    return normalized_labels(np.asarray(codes), list(uniques), kind)
+
+
+def normalized_labels(codes: np.ndarray, uniques: Sequence[object], kind: str) -> tuple[np.ndarray, tuple[str, ...]]:
+    """Codes and labels of :func:`label_codes` from raw codes (-1: missing) and raw distinct labels.
+
+    Parameters
+    ----------
+    codes : numpy.ndarray
+        One code per row into `uniques`, -1 where the label is missing.
+    uniques : sequence
+        The raw labels (any type: shown as text).
+    kind : str
+        ``"system"`` or ``"task"``, for the error message.
+
+    Returns
+    -------
+    (numpy.ndarray, tuple of str)
+
+    Raises
+    ------
+    EmptyLabelError
+        If a label is missing or blank (names the first such row).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> codes, labels = normalized_labels(np.array([0, 1, 2]), ["a", 1, "1"], "system")
+    >>> codes.tolist(), labels
+    ([0, 1, 1], ('a', '1'))
+    """
     if (codes < 0).any():
         raise EmptyLabelError(kind, int(np.argmax(codes < 0)))
     labels = [normalize_name(str(u)) for u in uniques]

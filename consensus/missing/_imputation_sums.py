@@ -185,20 +185,27 @@ def accumulate(units: Units, *, per_task: bool, kernel: str = "auto") -> _Sums:
     return acc.finish()
 
 
+def _is_dask_frame(data: object) -> bool:
+    return type(data).__module__.startswith("dask")
+
+
 def summed(data: object, *, per_task: bool, scheduler: object = None) -> Summed:
     """The pairwise sums of `data`: in memory (:func:`accumulate`), or a map-reduce on Dask.
 
     Parameters
     ----------
     data : Leaderboard, InstanceScores or InstanceSource
-        An :class:`~consensus.missing._instance_source.InstanceSource` is summed partition by
-        partition with Dask (:func:`consensus.missing._dask_sums.dask_summed`).
+        An :class:`~consensus.missing._instance_source.InstanceSource` of files is summed
+        in-process by item blocks in bounded memory
+        (:func:`consensus.missing._item_blocks.stream_summed`), or with Dask when `scheduler`
+        is given (:func:`consensus.missing._dask_sums.dask_summed`; a Dask DataFrame always).
     per_task : bool
         See :func:`accumulate`.
     scheduler : object, optional
-        For an InstanceSource: what ``dask.compute(scheduler=...)`` takes (``"threads"``,
-        ``"processes"``, ``"synchronous"``, a ``distributed.Client``); None: Dask's default
-        (the active ``Client`` if there is one). Must be None for in-memory data.
+        For an InstanceSource: sum it on Dask, with what ``dask.compute(scheduler=...)``
+        takes (``"threads"``, ``"processes"``, ``"synchronous"``, a ``distributed.Client``);
+        None: files in-process, a Dask DataFrame on Dask's default scheduler. Must be None
+        for in-memory data.
 
     Returns
     -------
@@ -218,6 +225,10 @@ def summed(data: object, *, per_task: bool, scheduler: object = None) -> Summed:
     from ._instance_source import InstanceSource
 
     if isinstance(data, InstanceSource):
+        if scheduler is None and not _is_dask_frame(data.data):
+            from ._item_blocks import stream_summed
+
+            return stream_summed(data, per_task=per_task)
         from ._dask_sums import dask_summed
 
         return dask_summed(data, per_task=per_task, scheduler=scheduler)

@@ -37,6 +37,10 @@ class InstanceSource:
         Tasks where a lower score is better.
     weights : mapping, optional
         Task -> weight (unlisted tasks weigh 1).
+    memory : int or str, optional
+        Files summed in-process (no ``scheduler=``): the memory setting that sizes the rows
+        kept before spilling to disk and the item blocks, in bytes or as ``"2GB"``; default a
+        quarter of the available memory (see :mod:`consensus.missing._item_blocks`).
 
     Examples
     --------
@@ -51,6 +55,7 @@ class InstanceSource:
     score: str = "score"
     lower_is_better: tuple[str, ...] = ()
     weights: Mapping[str, float] | None = field(default=None)
+    memory: int | str | None = None
 
     def __post_init__(self) -> None:
         columns = [self.system, self.task, self.instance, self.score]
@@ -62,6 +67,10 @@ class InstanceSource:
         object.__setattr__(self, "lower_is_better", tuple(str(t) for t in lower))
         if self.weights is not None and not isinstance(self.weights, Mapping):
             raise InvalidOptionError(f"weights must be a mapping task -> weight, got {type(self.weights).__name__}")
+        if self.memory is not None:
+            from ._item_blocks import memory_setting
+
+            memory_setting(self.memory)  # a clear error now, not after the files are read
 
     def __repr__(self) -> str:
         shown = repr(self.data) if isinstance(self.data, (str, list, tuple)) else type(self.data).__name__

@@ -1,0 +1,650 @@
+"""Instance-level files summed by item blocks: one pass over the files, in bounded memory, no Dask.
+
+:func:`stream_summed` gives what :func:`consensus.missing._imputation_sums.summed` gives for the
+same scores read whole (:func:`consensus.read_instances` of the same files): same systems and
+tasks in the same order, the same counts, the same sums up to the order of float additions
+(within ``1e-12`` relative). It never holds the systems x items array, nor the long table:
+
+1. **One pass over the files** (in :func:`~consensus.missing._dask_sums.source_files` order),
+   chunk by chunk (row groups of a Parquet file, a million rows of a CSV file). Each row gets
+   its system's code and its item's code, both in order of first appearance (an item is a
+   (task, instance id) pair; ids compared as :func:`consensus.read_instances` compares them),
+   and its score parsed as there. A chunk is kept as three compact arrays: system code,
+   item code (int32 when they fit) and score (float32 when every score of the chunk is exactly
+   a float32, such as 0/1 correctness; float64 otherwise): 10 to 16 bytes a row.
+2. **Spill.** When the chunks kept exceed half the memory setting, every chunk is cut into
+   *buckets* of :data:`BUCKET_ITEMS` consecutive item codes and appended to one file per
+   bucket in a private temporary folder (removed at the end, also on errors); reading goes
+   on. Files whose rows come in any order need this (evaluation logs usually list a model's
+   items in its own order): an item's scores are in every file.
+3. **Blocks.** Consecutive buckets make a block of items whose dense systems x items array
+   fits an eighth of the memory setting. For each block its rows are gathered (from the
+   chunks kept and the block's spill files), written into the dense array (a repeated
+   (system, task, instance) is an error naming both files), and the block's columns are
+   added to one :class:`~consensus.missing._partial_sums.PartialSums`, task by task (a task
+   may span blocks: its per-task comparison indicators are OR-ed, so ``sigma_2l`` stays exact).
+
+**Cost model** (``R`` rows, ``N`` systems, ``K`` items, ``M`` the memory setting): every file
+is read once; ``R`` rows of 10-16 bytes are held, or written and read back once when they do
+not fit ``M / 2`` (the bytes spilled are printed by ``benchmarks/instance_scale.py``); the
+dense blocks hold ``N x K`` cells of 8 bytes in total, ``M / 8`` at a time; the kernel's
+work is that of the in-memory sums (blocks of more than a few hundred items keep its matrix
+products efficient). Beside them the accumulators hold five ``N x N`` float64 matrices (160
+MB at 2,000 systems), outside ``M`` and checked against the available memory first.
+
+The memory setting is the source's ``memory=``, else a quarter of the memory available
+(:func:`consensus.io._limits.available_memory`: the machine's, the container's,
+``ulimit -v`` and ``--max-memory`` / ``CONSENSUS_MAX_MEMORY``, the tightest), at least
+:data:`MIN_MEMORY`.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from ..board._validation import check_task_names, check_weights
+from ..errors import (
+    DuplicateInstanceError,
+    EmptySystemError,
+    InvalidOptionError,
+    LeaderboardError,
+    NoTaskError,
+    TooFewSystemsError,
+)
+from ..io._cells import check_instances, label_codes, normalized_labels, numeric_scores
+from ..io._instance_sets import _Items, _Order
+from ..io._limits import available_memory, check_square_matrices, parse_size
+from ._instance_source import InstanceSource
+from ._partial_sums import PartialSums, Summed
+
+__all__ = ["stream_summed", "memory_setting", "block_items", "BUCKET_ITEMS", "BLOCK_BYTES", "MIN_MEMORY"]
+
+#: Items per spill bucket (a block is a run of whole buckets).
+BUCKET_ITEMS = 1024
+#: The largest dense block (bytes): larger ones do not make the kernel's matrix products faster,
+#: and its temporaries are a few times the block.
+BLOCK_BYTES = 64 * 1024**2
+#: The smallest memory setting (a smaller one is raised to this).
+MIN_MEMORY = 64 * 1024**2
+#: Memory setting when the available memory cannot be told.
+_FALLBACK_MEMORY = 2 * 1024**3
+#: Chunks decoded ahead of their coding, by a background thread.
+PREFETCH = 8
+#: Rows per chunk of a file.
+CHUNK_ROWS = 1 << 20
+
+
+def memory_setting(memory: int | str | None) -> int:
+    """The memory setting in bytes: `memory` as given, else a quarter of the available memory.
+
+    Parameters
+    ----------
+    memory : int, str or None
+        Bytes, or a size such as ``"512MB"`` / ``"2GiB"``; None: a quarter of
+        :func:`~consensus.io._limits.available_memory` (2 GiB when it cannot be told).
+
+    Returns
+    -------
+    int
+        At least :data:`MIN_MEMORY`.
+
+    Raises
+    ------
+    InvalidOptionError
+        `memory` is not a size.
+
+    Examples
+    --------
+    >>> memory_setting("1GiB")
+    1073741824
+    >>> memory_setting(1) == MIN_MEMORY
+    True
+    """
+    if memory is None:
+        available = available_memory()
+        return max(MIN_MEMORY, available // 4 if available is not None else _FALLBACK_MEMORY)
+    if isinstance(memory, bool) or not isinstance(memory, (int, str)):
+        raise InvalidOptionError(f"memory must be a number of bytes or a size such as '2GB', got {memory!r}")
+    try:
+        value = parse_size(memory) if isinstance(memory, str) else int(memory)
+    except ValueError as exc:
+        raise InvalidOptionError(f"memory={memory!r} is not a size: {exc}") from None
+    if value <= 0:
+        raise InvalidOptionError(f"memory must be positive, got {memory!r}")
+    return max(MIN_MEMORY, value)
+
+
+# ---------------------------------------------------------------------- the rows kept
+@dataclass(frozen=True, slots=True)
+class _Chunk:
+    """Rows of one file: system codes, item codes, scores (compact dtypes), and the file's number."""
+
+    systems: np.ndarray
+    items: np.ndarray
+    scores: np.ndarray
+    file: int | np.ndarray  # one file, or the file of each row (rows read back from a spill file)
+
+    @property
+    def nbytes(self) -> int:
+        return int(self.systems.nbytes + self.items.nbytes + self.scores.nbytes + np.asarray(self.file).nbytes)
+
+    def file_of(self, row: int) -> int:
+        return int(self.file) if np.ndim(self.file) == 0 else int(np.asarray(self.file)[row])
+
+    def system_codes(self) -> np.ndarray:
+        """One system code per row, as int64 (`systems` may hold one code for every row)."""
+        if len(self.systems) == len(self.items):
+            return self.systems.astype(np.int64)
+        return np.full(len(self.items), int(self.systems[0]), dtype=np.int64)
+
+    def take(self, keep: np.ndarray | slice) -> _Chunk:
+        systems = self.systems if len(self.systems) != len(self.items) else self.systems[keep]
+        file = self.file if np.ndim(self.file) == 0 else np.asarray(self.file)[keep]
+        return _Chunk(systems, self.items[keep], self.scores[keep], file)
+
+
+def _compact(codes: np.ndarray, *, constant: bool = False) -> np.ndarray:
+    """Codes in the smallest unsigned dtype that holds them; with `constant`, one code when every
+    row has the same (a file of one model), which :meth:`_Chunk.system_codes` broadcasts."""
+    if not len(codes):
+        return codes
+    if constant and len(codes) > 1 and int(codes.min()) == int(codes.max()):
+        codes = codes[:1]
+    top = int(codes.max())
+    for dtype in (np.uint8, np.uint16, np.uint32):
+        if top <= np.iinfo(dtype).max:
+            return codes.astype(dtype)
+    return codes
+
+
+def _compact_scores(scores: np.ndarray) -> np.ndarray:
+    small = scores.astype(np.float32)
+    same = (small == scores) | np.isnan(scores)
+    return small if bool(same.all()) else scores
+
+
+class _Store:
+    """The rows read so far: in memory up to `limit` bytes, beyond it in bucket files on disk."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self.kept: list[_Chunk] = []
+        self.kept_bytes = 0
+        self.folder: tempfile.TemporaryDirectory[str] | None = None
+        self.spilled_bytes = 0
+        self.buckets: set[int] = set()
+
+    def add(self, chunk: _Chunk) -> None:
+        self.kept.append(chunk)
+        self.kept_bytes += chunk.nbytes
+        if self.kept_bytes > self.limit:
+            self._spill()
+
+    def _spill(self) -> None:
+        """Write every chunk kept to the bucket files: per bucket, one record of its rows."""
+        if self.folder is None:
+            self.folder = tempfile.TemporaryDirectory(prefix="consensus-spill-")
+        pieces: dict[int, list[_Chunk]] = {}
+        for chunk in self.kept:
+            bucket = chunk.items // BUCKET_ITEMS
+            order = np.argsort(bucket, kind="stable")
+            cuts = np.flatnonzero(np.diff(bucket[order])) + 1
+            for part in np.split(order, cuts):
+                if len(part):
+                    pieces.setdefault(int(bucket[part[0]]), []).append(chunk.take(part))
+        for b, parts in pieces.items():
+            merged = _Chunk(
+                _compact(np.concatenate([p.system_codes() for p in parts])),
+                np.concatenate([p.items for p in parts]),
+                np.concatenate([p.scores for p in parts]),
+                _compact(np.concatenate([np.full(len(p.items), p.file_of(0)) for p in parts])),
+            )
+            with open(self._path(b), "ab") as fh:
+                for arr in (merged.systems, merged.items, merged.scores, merged.file):
+                    np.save(fh, arr)
+            self.spilled_bytes += merged.nbytes
+            self.buckets.add(b)
+        self.kept, self.kept_bytes = [], 0
+
+    def _path(self, bucket: int) -> str:
+        assert self.folder is not None
+        return os.path.join(self.folder.name, f"{bucket}.npy")
+
+    def rows(self, first_item: int, end_item: int) -> Iterator[_Chunk]:
+        """Every row whose item code is in ``[first_item, end_item)``, chunk by chunk."""
+        for chunk in self.kept:
+            if len(chunk.items) and int(chunk.items.min()) >= first_item and int(chunk.items.max()) < end_item:
+                yield chunk
+                continue
+            keep = (chunk.items >= first_item) & (chunk.items < end_item)
+            if keep.any():
+                yield chunk.take(keep)
+        for b in range(first_item // BUCKET_ITEMS, -(-end_item // BUCKET_ITEMS)):
+            if b not in self.buckets:
+                continue
+            path = self._path(b)
+            size = os.path.getsize(path)
+            with open(path, "rb") as fh:
+                while fh.tell() < size:
+                    yield _Chunk(np.load(fh), np.load(fh), np.load(fh), np.load(fh))
+
+    def close(self) -> None:
+        if self.folder is not None:
+            self.folder.cleanup()
+            self.folder = None
+
+
+def block_items(n_systems: int, memory: int) -> int:
+    """Items per block: whole buckets whose dense array (8 bytes a cell) fits :data:`BLOCK_BYTES`
+    and an eighth of `memory`; at least one bucket.
+
+    Parameters
+    ----------
+    n_systems : int
+    memory : int
+        The memory setting, in bytes.
+
+    Returns
+    -------
+    int
+        A multiple of :data:`BUCKET_ITEMS`.
+
+    Examples
+    --------
+    >>> block_items(2000, 2**30)
+    4096
+    """
+    budget = min(BLOCK_BYTES, memory // 8)
+    return max(1, budget // (max(n_systems, 1) * 8 * BUCKET_ITEMS)) * BUCKET_ITEMS
+
+
+# ---------------------------------------------------------------------- reading
+#: Instance ids that are whole numbers in ``[0, 2**40)`` are coded by one int64 key per row.
+_ID_BITS = 40
+
+
+class _ItemCodes:
+    """Global item codes in order of first appearance: (task, instance id) -> code.
+
+    Ids that are whole numbers are looked up as one int64 key ``task << 40 | id`` (fast); other
+    ids (text, negative or huge numbers) per task by value, as :func:`consensus.read_instances`
+    compares them (``1`` and ``"1"`` are two items; ``1`` and ``1.0`` one).
+    """
+
+    def __init__(self) -> None:
+        self.keys = pd.Index(np.zeros(0, dtype=np.int64))
+        self.key_codes = np.zeros(0, dtype=np.int64)
+        self.other: dict[int, tuple[_Items, np.ndarray]] = {}
+        self.task_of_item: list[int] = []
+        self.instance_of_item: list[object] = []
+
+    @property
+    def count(self) -> int:
+        return len(self.task_of_item)
+
+    def _new(self, tasks: np.ndarray, ids: list[object]) -> np.ndarray:
+        first = self.count
+        self.task_of_item.extend(tasks.tolist())
+        self.instance_of_item.extend(ids)
+        return np.arange(first, self.count, dtype=np.int64)
+
+    def codes(self, task_of_row: np.ndarray, ids: np.ndarray | pd.Series) -> np.ndarray:
+        """The item code of each row (new items coded in order of appearance)."""
+        whole = _whole_ids(ids)
+        if whole is not None:
+            keys = (task_of_row << _ID_BITS) | whole
+            found = self.keys.get_indexer(keys)
+            if (found < 0).any():
+                new = pd.unique(keys[found < 0])
+                codes = self._new(new >> _ID_BITS, (new & ((1 << _ID_BITS) - 1)).tolist())
+                self.keys = self.keys.append(pd.Index(new))
+                self.key_codes = np.concatenate([self.key_codes, codes])
+                found = self.keys.get_indexer(keys)
+            return self.key_codes[found]
+        series = ids if isinstance(ids, pd.Series) else pd.Series(ids, dtype=object)
+        out = np.empty(len(series), dtype=np.int64)
+        for t in np.unique(task_of_row).tolist():
+            mask = task_of_row == t
+            known, codes = self.other.get(t, (_Items(), np.zeros(0, dtype=np.int64)))
+            before = len(known.index)
+            known.add(series[mask])
+            if len(known.index) > before:
+                added = list(known.index[before:])
+                codes = np.concatenate([codes, self._new(np.full(len(added), t), added)])
+            self.other[t] = (known, codes)
+            out[mask] = codes[known.positions(series[mask])]
+        return out
+
+
+def _whole_ids(ids: np.ndarray | pd.Series) -> np.ndarray | None:
+    """`ids` as int64 when every one is a whole number in ``[0, 2**40)``, else None."""
+    values = ids.to_numpy() if isinstance(ids, pd.Series) else ids
+    if values.dtype.kind in "iu":
+        pass
+    elif values.dtype.kind == "f" and len(values) and bool(np.isfinite(values).all()) and bool((values == np.round(values)).all()):
+        pass
+    else:
+        return None
+    if len(values) and (values.min() < 0 or values.max() >= 1 << _ID_BITS):
+        return None
+    return values.astype(np.int64)
+
+
+def _arrow_labels(column: Any, kind: str) -> tuple[np.ndarray, tuple[str, ...]]:
+    """:func:`~consensus.io._cells.label_codes` of an Arrow column (dictionary-encoded in Arrow)."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    if isinstance(column, pa.ChunkedArray):
+        column = column.combine_chunks()
+    if pa.types.is_dictionary(column.type):  # a categorical: the used categories, in category order
+        codes = column.indices.to_numpy(zero_copy_only=False)
+        codes = np.where(np.asarray(column.is_null()), -1, codes).astype(np.int64)
+        used = np.unique(codes[codes >= 0])
+        remap = np.full(len(column.dictionary) + 1, -1, dtype=np.int64)
+        remap[used] = np.arange(len(used))
+        uniques = [column.dictionary[int(i)].as_py() for i in used]
+        return normalized_labels(np.where(codes >= 0, remap[codes], -1), uniques, kind)
+    encoded = pc.dictionary_encode(column, null_encoding="mask")
+    codes = encoded.indices.to_numpy(zero_copy_only=False)
+    if encoded.null_count:
+        codes = np.where(np.asarray(encoded.is_null()), -1, codes)
+    return normalized_labels(np.asarray(codes, dtype=np.int64), encoded.dictionary.to_pylist(), kind)
+
+
+def _arrow_scores(column: Any, t_codes: np.ndarray, t_labels: tuple[str, ...], s_codes: np.ndarray,
+                  s_labels: tuple[str, ...]) -> np.ndarray:
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    if pa.types.is_floating(column.type) or pa.types.is_integer(column.type):
+        return np.asarray(pc.cast(column, pa.float64()).to_numpy(zero_copy_only=False), dtype=np.float64)
+    return numeric_scores(column.to_pandas(), t_codes, t_labels, s_codes, s_labels)
+
+
+def _arrow_ids(column: Any) -> np.ndarray | pd.Series:
+    import pyarrow as pa
+
+    if pa.types.is_integer(column.type) or pa.types.is_floating(column.type):
+        if column.null_count == 0:
+            return np.asarray(column.to_numpy(zero_copy_only=False))
+    return pd.Series(column.to_pandas(), dtype=object)
+
+
+class _Reader:
+    """Codes systems, tasks and items in order of first appearance, over the files in order."""
+
+    def __init__(self, source: InstanceSource) -> None:
+        self.source = source
+        self.systems, self.tasks = _Order(), _Order()
+        self.items = _ItemCodes()
+        self.rows = 0
+
+    def chunk(self, frame: Any, file_no: int, path: str) -> _Chunk:
+        """One chunk of a file (a pandas DataFrame of text cells, or an Arrow record batch) as codes."""
+        system, task, instance, score = self.source.system, self.source.task, self.source.instance, self.source.score
+        arrow = not isinstance(frame, pd.DataFrame)
+        if arrow:
+            s_codes, s_labels = _arrow_labels(frame.column(system), "system")
+            t_codes, t_labels = _arrow_labels(frame.column(task), "task")
+            ids: np.ndarray | pd.Series = _arrow_ids(frame.column(instance))
+        else:
+            s_codes, s_labels = label_codes(frame[system], "system")
+            t_codes, t_labels = label_codes(frame[task], "task")
+            ids = frame[instance]
+        missing = pd.isna(ids) if isinstance(ids, pd.Series) else np.zeros(0, dtype=bool)
+        if missing.any():
+            raise LeaderboardError(f"{path!r}: an instance id is missing (row {int(np.argmax(np.asarray(missing)))})")
+        rows = self.systems.codes(s_labels)[s_codes]
+        task_of_row = self.tasks.codes(t_labels)[t_codes]
+        items = self.items.codes(task_of_row, ids)
+        if arrow:
+            scores = _arrow_scores(frame.column(score), t_codes, t_labels, s_codes, s_labels)
+        else:
+            scores = numeric_scores(frame[score], t_codes, t_labels, s_codes, s_labels)
+        self.rows += len(items)
+        return _Chunk(_compact(rows, constant=True), _compact(items), _compact_scores(scores), file_no)
+
+
+def _prefetched(items: Iterator[Any], depth: int = PREFETCH) -> Iterator[Any]:
+    """`items`, produced by a background thread up to `depth` ahead (file decoding releases the
+    GIL: it overlaps the coding of the previous chunks). Errors are raised where the item would be."""
+    import queue
+    import threading
+
+    box: queue.Queue[tuple[str, Any]] = queue.Queue(maxsize=depth)
+    stop = threading.Event()
+
+    def produce() -> None:
+        try:
+            for item in items:
+                while not stop.is_set():
+                    try:
+                        box.put(("item", item), timeout=0.1)
+                        break
+                    except queue.Full:
+                        continue
+                if stop.is_set():
+                    return
+            box.put(("end", None))
+        except BaseException as exc:  # carried to the consumer, raised there
+            box.put(("error", exc))
+
+    worker = threading.Thread(target=produce, name="consensus-read", daemon=True)
+    worker.start()
+    try:
+        while True:
+            kind, item = box.get()
+            if kind == "end":
+                return
+            if kind == "error":
+                raise item
+            yield item
+    finally:
+        stop.set()
+        worker.join()
+
+
+def _frames(path: str, fmt: str, columns: list[str]) -> Iterator[Any]:
+    """The named columns of one file (local or fsspec URL), chunk by chunk: Arrow record batches of a
+    Parquet file, pandas DataFrames of text cells of a CSV/TSV file."""
+    import fsspec
+
+    from ._dask_sums import _SEPARATORS, _check_file, _limits, _missing_columns, _opened
+
+    limits = _limits()
+    try:
+        if fmt == "parquet":
+            import pyarrow.parquet as pq
+
+            with fsspec.open(path, "rb") as fh:
+                try:
+                    handle = pq.ParquetFile(fh)
+                except Exception as exc:  # pyarrow raises its own error types
+                    raise LeaderboardError(f"cannot read {path!r} as parquet: {exc}") from None
+                names = handle.schema_arrow.names
+                missing = [c for c in columns if c not in names]
+                if missing:
+                    raise LeaderboardError(_missing_columns(f"file {path!r}", missing, names))
+                yield from handle.iter_batches(batch_size=CHUNK_ROWS, columns=columns)
+            return
+        _check_file(path, fmt, columns, limits)
+        with _opened(path, limits) as fh:
+            yield from pd.read_csv(fh, sep=_SEPARATORS[fmt], usecols=columns, dtype=str, keep_default_na=False,
+                                   na_filter=False, chunksize=CHUNK_ROWS)
+    except (pd.errors.ParserError, UnicodeDecodeError) as exc:
+        raise LeaderboardError(f"cannot parse {path!r}: {str(exc).strip()}") from None
+
+
+# ---------------------------------------------------------------------- blocks
+def _block_sums(
+    store: _Store, reader: _Reader, first: int, end: int, acc: PartialSums, context: _Context,
+    buffers: tuple[np.ndarray, np.ndarray],
+) -> None:
+    """Add the items ``[first, end)`` to `acc`: their dense array (in `buffers`), task by task."""
+    n_sys = len(context.systems)
+    width = end - first
+    task_of = context.task_of_item[first:end]
+    order = np.argsort(task_of, kind="stable")  # the block's columns, grouped by task
+    column = np.empty(width, dtype=np.int64)
+    column[order] = np.arange(width)
+    values, hits = buffers[0][: n_sys * width], buffers[1][: n_sys * width]
+    values.fill(np.nan)
+    hits.fill(False)
+    rows = 0
+    for chunk in store.rows(first, end):
+        cells = chunk.system_codes() * width + column[chunk.items.astype(np.int64) - first]
+        hits[cells] = True
+        values[cells] = chunk.scores
+        rows += len(cells)
+    if np.count_nonzero(hits) != rows:  # a cell written twice
+        _duplicate(store, reader, context, first, end, column, width)
+    values = values.reshape(n_sys, width)
+    tasks_sorted = task_of[order]
+    offsets = np.searchsorted(tasks_sorted, np.arange(len(context.tasks) + 1))
+    ids = pd.Index([context.instance_ids[i] for i in (first + order).tolist()], dtype=object)
+    check_instances(values, context.systems, context.tasks, offsets, [ids[offsets[t] : offsets[t + 1]]
+                                                                     for t in range(len(context.tasks))],
+                    empty_systems=False)
+    for t in np.unique(tasks_sorted).tolist():
+        a, b = int(offsets[t]), int(offsets[t + 1])
+        block = -values[:, a:b] if context.negate[t] else values[:, a:b]
+        acc.add_segment(block, np.full(b - a, context.weights[t]), t)
+
+
+def _duplicate(store: _Store, reader: _Reader, context: _Context, first: int, end: int, column: np.ndarray,
+               width: int) -> None:
+    """Find the first repeated cell of the block and raise naming its system, task, id and files."""
+    where: dict[int, int] = {}
+    for chunk in store.rows(first, end):
+        cells = chunk.system_codes() * width + column[chunk.items.astype(np.int64) - first]
+        for k, cell in enumerate(cells.tolist()):
+            if cell in where:
+                system = context.systems[int(chunk.system_codes()[k])]
+                item = int(chunk.items[k])
+                task, instance = reader.items.task_of_item[item], reader.items.instance_of_item[item]
+                files = (context.files[where[cell]], context.files[chunk.file_of(k)])
+                raise DuplicateInstanceError(system, context.tasks[task], [instance], files=files)
+            where[cell] = chunk.file_of(k)
+    raise AssertionError("a repeated cell was seen but not found again")  # pragma: no cover
+
+
+@dataclass(frozen=True)
+class _Context:
+    systems: tuple[str, ...]
+    tasks: tuple[str, ...]
+    files: tuple[str, ...]
+    task_of_item: np.ndarray
+    instance_ids: list[Any]
+    negate: np.ndarray
+    weights: np.ndarray
+
+
+# ---------------------------------------------------------------------- entry point
+def stream_summed(source: InstanceSource, *, per_task: bool, progress: Any = None) -> Summed:
+    """The pairwise sums of `source`'s files, by item blocks in bounded memory (see the module notes).
+
+    Parameters
+    ----------
+    source : InstanceSource
+        Parquet/CSV files (a Dask DataFrame needs ``scheduler=``); ``source.memory`` is the
+        memory setting (:func:`memory_setting`).
+    per_task : bool
+        Also sum the per-task row sums and per-task comparison counts (``sigma_2l``).
+    progress : callable, optional
+        Called with ``(files read, files)`` after each file.
+
+    Returns
+    -------
+    Summed
+        Systems and tasks in order of first appearance over the files, the raw task weights,
+        the number of items (task, instance) summed, and the sums. ``Summed.spilled_bytes``
+        is not kept; see :func:`stream_report`.
+
+    Raises
+    ------
+    LeaderboardError
+        A missing column or file, or invalid scores, labels or weights, as
+        :func:`consensus.read_instances` raises them: among others DuplicateInstanceError (a
+        (system, task, instance) listed twice, naming both files), EmptyTaskError,
+        EmptySystemError, NonNumericScoreError, NonFiniteScoreError, NoTaskError (no rows),
+        TooFewSystemsError, InvalidWeightError.
+    UnknownTaskError
+        `lower_is_better` or `weights` name a task that is not in the data.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> folder = tempfile.mkdtemp()
+    >>> _ = open(os.path.join(folder, "a.csv"), "w").write("system,task,instance,score\\na,t,1,0\\na,t,2,1\\n")
+    >>> _ = open(os.path.join(folder, "b.csv"), "w").write("system,task,instance,score\\nb,t,2,0\\nb,t,1,1\\n")
+    >>> res = stream_summed(InstanceSource(folder), per_task=False)
+    >>> res.systems, res.n_units, res.sums.counts.astype(int).tolist()
+    (('a', 'b'), 2, [[0, 2], [2, 0]])
+    """
+    return _streamed(source, per_task=per_task, progress=progress)[0]
+
+
+def _streamed(source: InstanceSource, *, per_task: bool, progress: Any = None) -> tuple[Summed, dict[str, int]]:
+    """:func:`stream_summed` and what it moved: rows, bytes kept, bytes spilled, blocks."""
+    from ._dask_sums import source_files
+
+    if not isinstance(source, InstanceSource):
+        raise InvalidOptionError(f"expected an InstanceSource, got {type(source).__name__}")
+    if not isinstance(source.data, (str, os.PathLike, list, tuple)):
+        raise InvalidOptionError(
+            "a Dask DataFrame is summed on Dask: pass scheduler= (a distributed Client, 'threads', 'synchronous')"
+        )
+    memory = memory_setting(source.memory)
+    files = source_files(source.data)
+    columns = [source.system, source.task, source.instance, source.score]
+    reader = _Reader(source)
+    store = _Store(memory // 2)
+    try:
+        def chunks() -> Iterator[tuple[int, Any]]:
+            for file_no, (path, fmt) in enumerate(files):
+                for frame in _frames(path, fmt, columns):
+                    yield file_no, frame
+                yield file_no, None  # the file is read
+
+        for file_no, frame in _prefetched(chunks()):
+            if frame is None:
+                if progress is not None:
+                    progress(file_no + 1, len(files))
+            elif len(frame):
+                store.add(reader.chunk(frame, file_no, files[file_no][0]))
+        systems, tasks = reader.systems.labels, reader.tasks.labels
+        if not systems:
+            raise NoTaskError("the data has no rows")
+        if len(systems) < 2:
+            raise TooFewSystemsError(len(systems))
+        lower = set(check_task_names(list(source.lower_is_better), tasks, "lower_is_better"))
+        weights = check_weights(source.weights, tasks).to_numpy(dtype=np.float64)
+        check_square_matrices(len(systems), 8, "the imputed pairwise comparison")
+        task_of_item = np.array(reader.items.task_of_item, dtype=np.int64)
+        instance_ids = reader.items.instance_of_item
+        context = _Context(systems, tasks, tuple(p for p, _ in files), task_of_item, instance_ids,
+                           np.array([t in lower for t in tasks]), weights)
+        acc = PartialSums(len(systems), len(tasks), per_task=per_task, split_tasks=True, task_split_across_parts=True)
+        width = block_items(len(systems), memory)
+        cells = len(systems) * min(width, reader.items.count)
+        buffers = (np.empty(cells), np.empty(cells, dtype=bool))
+        blocks = 0
+        for first in range(0, reader.items.count, width):
+            _block_sums(store, reader, first, min(first + width, reader.items.count), acc, context, buffers)
+            blocks += 1
+        del buffers
+    finally:
+        store.close()
+    scored = np.diagonal(acc.counts) + acc.full_n
+    if not scored.all():
+        raise EmptySystemError([s for s, k in zip(systems, scored) if k == 0])
+    moved = {"rows": reader.rows, "spilled_bytes": store.spilled_bytes, "blocks": blocks, "memory": memory}
+    return Summed(systems, tasks, weights, int(reader.items.count), acc.finish()), moved

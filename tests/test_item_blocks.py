@@ -1,0 +1,196 @@
+"""Instance-level files summed in-process by item blocks equal the same scores read whole, in every layout,
+whatever the block size, spilled to disk or not; repeated rows name both files; the spill folder goes away."""
+
+from __future__ import annotations
+
+import gzip
+import os
+import tempfile
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import consensus as cs
+from consensus.errors import DuplicateInstanceError, InvalidOptionError, LeaderboardError
+from consensus.missing import _item_blocks
+from consensus.missing._item_blocks import _streamed, block_items, memory_setting
+
+from .instance_sources import (
+    assert_same_everything,
+    assert_same_imputation,
+    in_memory,
+    make_long,
+    shuffled,
+    source,
+)
+
+pytest.importorskip("pyarrow")
+
+
+def write_by_model(long: pd.DataFrame, folder: Path, fmt: str = "parquet") -> pd.DataFrame:
+    """One file per model, rows shuffled inside; returns the rows in path order (the reference)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    pieces = []
+    for k, (system, rows) in enumerate(sorted(long.groupby("system"), key=lambda kv: kv[0])):
+        rows = shuffled(rows, k)
+        if fmt == "parquet":
+            rows.to_parquet(folder / f"{system}.parquet", index=False)
+        else:
+            rows.to_csv(folder / f"{system}.csv", index=False)
+        pieces.append(rows)
+    return pd.concat(pieces, ignore_index=True)
+
+
+@pytest.fixture(scope="module")
+def long() -> pd.DataFrame:
+    return make_long(seed=3)
+
+
+@pytest.fixture
+def small_blocks(monkeypatch):
+    """Blocks and spills at test sizes: buckets of 7 items, blocks of at most 2 buckets, rows spilled
+    beyond 2 KB (the memory setting's floor lowered so that a tiny setting is taken as given)."""
+    monkeypatch.setattr(_item_blocks, "BUCKET_ITEMS", 7)
+    monkeypatch.setattr(_item_blocks, "MIN_MEMORY", 0)
+    return 4096
+
+
+def test_parquet_per_model_files(long, tmp_path):
+    reference = write_by_model(long, tmp_path)
+    assert_same_everything(source(str(tmp_path)), in_memory(reference))
+    assert_same_everything(source(str(tmp_path / "*.parquet")), in_memory(reference))
+
+
+def test_csv_per_task_gzip_and_one_long_file(long, tmp_path):
+    pieces = []
+    for k, (task, rows) in enumerate(sorted(long.groupby("task"), key=lambda kv: kv[0])):
+        rows = shuffled(rows, 50 + k)
+        (tmp_path / f"{task}.csv.gz").write_bytes(gzip.compress(rows.to_csv(index=False).encode()))
+        pieces.append(rows)
+    reference = pd.concat(pieces, ignore_index=True)
+    assert_same_everything(source(tmp_path), in_memory(reference))
+    whole = tmp_path / "one" / "all.tsv"
+    whole.parent.mkdir()
+    reference.to_csv(whole, sep="\t", index=False)
+    assert_same_everything(source(whole), in_memory(reference))
+
+
+def test_a_list_keeps_its_order_and_fsspec_urls_are_read(long, tmp_path):
+    fsspec = pytest.importorskip("fsspec")
+    reference = write_by_model(long, tmp_path)
+    paths = sorted(tmp_path.glob("*.parquet"), reverse=True)
+    frame = pd.concat([pd.read_parquet(p) for p in paths], ignore_index=True)
+    got = cs.impute_pairwise(source(paths))
+    assert got.matrix.systems == in_memory(frame).systems != in_memory(reference).systems
+    assert_same_imputation(got, cs.impute_pairwise(in_memory(frame)))
+
+    memory = fsspec.filesystem("memory")
+    for path in sorted(tmp_path.glob("*.parquet")):
+        memory.pipe(f"/blocks-test/{path.name}", path.read_bytes())
+    try:
+        assert_same_everything(source("memory://blocks-test/*.parquet"), in_memory(reference))
+    finally:
+        memory.rm("/blocks-test", recursive=True)
+
+
+def test_the_same_sums_spilled_and_in_small_blocks(long, tmp_path, small_blocks):
+    reference = write_by_model(long, tmp_path)
+    src = source(str(tmp_path), memory=small_blocks)
+    summed, moved = _streamed(src, per_task=True)
+    assert moved["spilled_bytes"] > 0 and moved["blocks"] > 5  # the paths this test is about were taken
+    assert moved["rows"] == len(long)
+    assert_same_everything(src, in_memory(reference))
+
+
+@given(bucket=st.integers(1, 40), memory=st.sampled_from([64, 1024, 4096, 10**9]), seed=st.integers(0, 3),
+       fmt=st.sampled_from(["parquet", "csv"]))
+def test_any_block_size_gives_the_same_sums(bucket, memory, seed, fmt):
+    """Blocks of 1 item, blocks that split a task, one block for everything; spilled or kept."""
+    long = make_long(seed=seed, n_systems=5, items={"qa": 9, "nli": 3, "mt": 6, "err": 4})
+    with tempfile.TemporaryDirectory() as tmp, pytest.MonkeyPatch.context() as patch:
+        patch.setattr(_item_blocks, "BUCKET_ITEMS", bucket)
+        patch.setattr(_item_blocks, "MIN_MEMORY", 0)
+        patch.setattr(_item_blocks, "BLOCK_BYTES", 8 * 5 * bucket * (1 + seed % 2))
+        reference = write_by_model(long, Path(tmp), fmt)
+        src = source(tmp, memory=memory)
+        for levels in (1, 2):
+            assert_same_imputation(cs.impute_pairwise(src, levels=levels),
+                                   cs.impute_pairwise(in_memory(reference), levels=levels))
+
+
+def test_counts_are_exact_integers_and_scores_kept_as_read(tmp_path):
+    """0/1 scores are kept in float32 (exact), others in float64: the counts are the whole-array ones."""
+    long = make_long(seed=5, n_systems=6)
+    long.loc[long["task"] == "mt", "score"] += 1e-9  # not a float32
+    reference = write_by_model(long, tmp_path)
+    got = cs.sigma_l(source(str(tmp_path)))
+    want = cs.sigma_l(in_memory(reference))
+    np.testing.assert_array_equal(got.matrix.counts, want.matrix.counts)
+    np.testing.assert_allclose(got.matrix.wins, want.matrix.wins, rtol=1e-12, atol=1e-12)
+
+
+def test_a_row_repeated_across_files_names_both(long, tmp_path):
+    write_by_model(long, tmp_path)
+    first = sorted(tmp_path.glob("*.parquet"))[0]
+    rows = pd.read_parquet(first)
+    rows.iloc[[4]].to_parquet(tmp_path / "zz-extra.parquet", index=False)
+    with pytest.raises(DuplicateInstanceError, match=r"in files '.+model-\d+\.parquet' and '.+zz-extra\.parquet'") as err:
+        cs.sigma_l(source(str(tmp_path)))
+    row = rows.iloc[4]
+    assert (err.value.system, err.value.task, err.value.instances) == (row["system"], row["task"], (row["instance"],))
+    assert [Path(f).name for f in err.value.files] == [first.name, "zz-extra.parquet"]
+
+
+def test_a_row_repeated_in_one_file_names_it(long, tmp_path, small_blocks):
+    rows = shuffled(long, 1)
+    pd.concat([rows, rows.iloc[[10]]]).to_csv(tmp_path / "all.csv", index=False)
+    for memory in (small_blocks, None):  # spilled, and kept
+        with pytest.raises(DuplicateInstanceError, match=r"twice in file '.+all\.csv'"):
+            cs.sigma_l(source(tmp_path / "all.csv", memory=memory))
+
+
+def test_the_spill_folder_is_removed_also_on_errors(long, tmp_path, monkeypatch, small_blocks):
+    spill_root = tmp_path / "spill"
+    spill_root.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(spill_root))
+    data = tmp_path / "data"
+    write_by_model(long, data)
+    summed, moved = _streamed(source(str(data), memory=small_blocks), per_task=False)
+    assert moved["spilled_bytes"] > 0
+    assert os.listdir(spill_root) == []
+    pd.read_parquet(sorted(data.glob("*.parquet"))[0]).iloc[[0]].to_parquet(data / "zz.parquet", index=False)
+    with pytest.raises(DuplicateInstanceError):
+        cs.sigma_l(source(str(data), memory=small_blocks))
+    assert os.listdir(spill_root) == []
+
+
+def test_memory_setting():
+    assert memory_setting("512MB") == 512 * 1024**2
+    assert memory_setting(None) >= _item_blocks.MIN_MEMORY
+    assert block_items(2000, 2**30) % _item_blocks.BUCKET_ITEMS == 0
+    assert block_items(10**6, 2**30) == _item_blocks.BUCKET_ITEMS  # at least one bucket
+    for bad in ("lots", -5, 0, True, 1.5):
+        with pytest.raises(InvalidOptionError, match="memory"):
+            cs.missing.InstanceSource("logs", memory=bad)
+
+
+def test_errors_of_the_files_are_named(long, tmp_path):
+    write_by_model(long, tmp_path)
+    path = sorted(tmp_path.glob("*.parquet"))[1]
+    pd.read_parquet(path).rename(columns={"score": "correct"}).to_parquet(path, index=False)
+    with pytest.raises(LeaderboardError, match=rf"{path.name}' has no column\(s\) 'score'"):
+        cs.sigma_l(source(str(tmp_path)))
+    (tmp_path / "broken.parquet").write_bytes(b"not parquet")
+    with pytest.raises(LeaderboardError, match=r"cannot read '.+broken\.parquet' as parquet"):
+        cs.sigma_l(source(str(tmp_path / "broken.parquet")))
+
+
+def test_a_dask_dataframe_needs_dask():
+    dd = pytest.importorskip("dask.dataframe")
+    frame = dd.from_pandas(make_long(seed=1), npartitions=2)
+    with pytest.raises(InvalidOptionError, match="scheduler="):
+        _streamed(source(frame), per_task=False)
