@@ -38,13 +38,14 @@ task they are carried back as they are (their ``__init__`` does not survive pick
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import csv
 import functools
 import io
 import itertools
 import os
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, TypeVar
 
 import numpy as np
@@ -53,15 +54,13 @@ import pandas as pd
 from ..board._validation import check_task_names, check_weights
 from ..errors import (
     ConsensusError,
-    DuplicateInstanceError,
-    EmptyLabelError,
     EmptySystemError,
     InvalidOptionError,
     LeaderboardError,
     NoTaskError,
     TooFewSystemsError,
 )
-from ..io._cells import check_instances, label_codes, numeric_scores
+from ..io._cells import label_codes
 from ..io._labels import normalize_name
 from ..io._limits import check_square_matrices, input_limit_given, max_input_bytes
 from ..io._opening import bounded_gzip, bounded_lines
@@ -367,8 +366,8 @@ def _missing_columns(where: str, missing: Sequence[str], found: Sequence[object]
             f"{', '.join(repr(str(c)) for c in list(found)[:10])}; pass system=, task=, instance=, score= to InstanceSource")
 
 
-# ---------------------------------------------------------------------- pass 1: labels
-#: One partition's labels of one column: (labels in order, category positions or None, categories or None).
+# ---------------------------------------------------------------------- labels
+#: One file's or partition's labels of one column: (labels in order, category positions or None, categories or None).
 _LabelInfo = tuple[tuple[str, ...], tuple[int, ...] | None, tuple[str, ...] | None]
 
 
@@ -384,32 +383,6 @@ def _column_labels(column: pd.Series, kind: str) -> _LabelInfo:
     return labels, tuple(first[label] for label in labels), tuple(str(c) for c in categories)
 
 
-@_carry
-def _labels_of(part: pd.DataFrame, system: str, task: str) -> list[tuple[_LabelInfo, _LabelInfo]]:
-    return [(_column_labels(part[system], "system"), _column_labels(part[task], "task"))]
-
-
-@_carry
-def _file_labels(path: str, fmt: str, system: str, task: str,
-                 limits: tuple[int, bool]) -> list[tuple[_LabelInfo, _LabelInfo]]:
-    """The labels of one file, chunk by chunk (the system and task columns only)."""
-    import fsspec
-
-    found = []
-    if fmt == "parquet":
-        import pyarrow.parquet as pq
-
-        with fsspec.open(path, "rb") as fh:
-            for batch in pq.ParquetFile(fh).iter_batches(batch_size=_LABEL_ROWS, columns=[system, task]):
-                found += _labels_of(batch.to_pandas(), system, task)
-        return found
-    with _opened(path, limits) as fh:
-        for chunk in pd.read_csv(fh, sep=_SEPARATORS[fmt], usecols=[system, task], dtype=str, keep_default_na=False,
-                                 na_filter=False, chunksize=_LABEL_ROWS):
-            found += _labels_of(chunk, system, task)
-    return found
-
-
 def _merge_labels(infos: Sequence[_LabelInfo]) -> tuple[str, ...]:
     """Labels over partitions: category order when every partition is categorical with the same
     categories (as ``label_codes`` of their concatenation), else first appearance in partition order."""
@@ -422,149 +395,232 @@ def _merge_labels(infos: Sequence[_LabelInfo]) -> tuple[str, ...]:
     return tuple(dict.fromkeys(label for info in infos for label in info[0]))
 
 
-# ---------------------------------------------------------------------- pass 2: map and reduce
+# ---------------------------------------------------------------------- map: rows cut into blocks
 @dataclass
-class _Context:
-    """What every task of the second pass needs (shipped once per graph)."""
+class _Piece:
+    """The rows of one file (or partition) that fall in one block: codes into that file's labels."""
 
-    systems: tuple[str, ...]
-    tasks: tuple[str, ...]
-    columns: tuple[str, str, str, str]
-    per_task: bool
-    negate: np.ndarray  # per task: lower is better
-    weights: np.ndarray  # raw task weights
-    system_index: dict[str, int] = field(init=False)
-    task_index: dict[str, int] = field(init=False)
-
-    def __post_init__(self) -> None:
-        self.system_index = {s: i for i, s in enumerate(self.systems)}
-        self.task_index = {t: i for i, t in enumerate(self.tasks)}
-
-    def empty_sums(self) -> PartialSums:
-        return PartialSums(
-            len(self.systems), len(self.tasks), per_task=self.per_task, split_tasks=True, task_split_across_parts=True
-        )
+    systems: np.ndarray
+    tasks: np.ndarray
+    ids: np.ndarray  # int64 when whole numbers, else objects
+    scores: np.ndarray
 
 
-def _global_codes(column: pd.Series, kind: str, index: dict[str, int]) -> tuple[np.ndarray, np.ndarray, tuple[str, ...]]:
-    """Global codes of a label column, with its partition-local codes and labels."""
-    codes, labels = label_codes(column, kind)
-    unknown = [label for label in labels if label not in index]
-    if unknown:
-        raise LeaderboardError(
-            f"{kind} {unknown[0]!r} was not there on the first pass over the data; did the files change while being read?"
-        )
-    lookup = np.array([index[label] for label in labels], dtype=np.int64)
-    return (lookup[codes] if len(labels) else np.zeros(0, dtype=np.int64)), codes, labels
+@dataclass
+class _Rows:
+    """The rows of a group of files (or partitions), cut into blocks by a hash of their item."""
+
+    labels: list[tuple[_LabelInfo, _LabelInfo]]  # per file: systems, tasks
+    pieces: list[list[_Piece | None]]  # per block, per file
+    rows: int
 
 
-def _coded_meta(instance_dtype: object) -> pd.DataFrame:
-    dtypes = {"system_code": np.int64, "task_code": np.int64, "instance": instance_dtype, "score": np.float64}
-    return pd.DataFrame({name: pd.Series([], dtype=dtype) for name, dtype in dtypes.items()})
+#: Mixes a task's hash into its items' hashes (the 64-bit golden ratio).
+_MIX = np.uint64(0x9E3779B97F4A7C15)
 
 
-@_carry
-def _encode(part: pd.DataFrame, ctx: _Context) -> pd.DataFrame:
-    """Integer codes for the labels and float scores (parsed as ``from_long`` parses them)."""
-    system, task, instance, score = ctx.columns
-    if len(part) == 0:
-        return _coded_meta(part[instance].dtype)
-    sys_global, sys_local, sys_labels = _global_codes(part[system], "system", ctx.system_index)
-    task_global, task_local, task_labels = _global_codes(part[task], "task", ctx.task_index)
-    scores = numeric_scores(part[score], task_local, task_labels, sys_local, sys_labels)
-    return pd.DataFrame({
-        "system_code": sys_global,
-        "task_code": task_global,
-        "instance": part[instance].reset_index(drop=True),
-        "score": scores,
-    })
+def _blocks_of(ids: np.ndarray, task_hash: np.ndarray, n_blocks: int) -> np.ndarray:
+    """The block of each row: a hash of (task label, instance id), the same in every process."""
+    if n_blocks == 1:
+        return np.zeros(len(ids), dtype=np.int64)
+    # ids that are not whole numbers hash by their text: "1" and 1 land in one block, two items there
+    hashed = pd.util.hash_array(ids.astype(str).astype(object) if ids.dtype == object else ids)
+    with np.errstate(over="ignore"):
+        mixed = hashed * _MIX + task_hash
+    return (mixed % np.uint64(n_blocks)).astype(np.int64)
 
 
-@_carry
-def _partition_sums(part: pd.DataFrame, ctx: _Context) -> tuple[PartialSums, int]:
-    """The partial sums of one partition holding whole items, and its number of items."""
-    acc = ctx.empty_sums()
-    if len(part) == 0:
-        return acc, 0
-    systems, tasks = ctx.systems, ctx.tasks
-    n_sys, n_tasks = len(systems), len(tasks)
-    sys_codes = part["system_code"].to_numpy(dtype=np.int64)
-    task_codes = part["task_code"].to_numpy(dtype=np.int64)
-    inst_codes, inst_uniques = pd.factorize(part["instance"], sort=False, use_na_sentinel=True)
-    if (inst_codes < 0).any():
-        raise EmptyLabelError("instance", int(np.argmax(inst_codes < 0)), hint="give every instance an id")
-    n_inst = max(len(inst_uniques), 1)
-    key_codes, key_uniques = pd.factorize(task_codes * n_inst + inst_codes, sort=False)
-    task_of_key = key_uniques // n_inst
-    order = np.argsort(task_of_key, kind="stable")  # items of a task contiguous
-    position = np.empty(len(order), dtype=np.int64)
-    position[order] = np.arange(len(order), dtype=np.int64)
-    n_cols = len(order)
-    col = position[key_codes]
-    offsets = np.searchsorted(task_of_key[order], np.arange(n_tasks + 1))
-    ids = inst_uniques.take(key_uniques[order] % n_inst)
+def _cut(frames: Iterator[tuple[int, Any, Any]], source: InstanceSource, n_files: int, n_blocks: int) -> _Rows:
+    """Read chunks ``(file index in the group, chunk, path)`` into rows per block (see :class:`_Rows`)."""
+    from ..io._instance_sets import _Order
+    from ._item_blocks import _compact, _compact_scores, decoded
 
-    cell = sys_codes * n_cols + col
-    seen = np.bincount(cell, minlength=n_sys * n_cols)
-    if seen.max(initial=0) > 1:
-        dup = np.nonzero(seen > 1)[0]
-        first_sys = int(dup[0] // n_cols)
-        same = dup[dup // n_cols == first_sys] % n_cols
-        t = int(np.searchsorted(offsets, same[0], side="right") - 1)
-        same = same[(same >= offsets[t]) & (same < offsets[t + 1])]
-        raise DuplicateInstanceError(systems[first_sys], tasks[t], ids.take(same).tolist())
-    del seen
-    values: np.ndarray = np.full(n_sys * n_cols, np.nan)
-    values[cell] = part["score"].to_numpy(dtype=np.float64)
-    values = values.reshape(n_sys, n_cols)
-    _check_block(values, systems, tasks, offsets, ids)
-    for t in range(n_tasks):
-        a, b = int(offsets[t]), int(offsets[t + 1])
-        if a == b:
+    orders = [(_Order(), _Order()) for _ in range(n_files)]
+    infos: list[tuple[_LabelInfo, _LabelInfo] | None] = [None] * n_files
+    parts: list[list[list[_Piece]]] = [[[] for _ in range(n_files)] for _ in range(n_blocks)]
+    rows = 0
+    for k, frame, where in frames:
+        if isinstance(frame, pd.DataFrame) and where is None:  # a Dask partition: categorical labels kept
+            infos[k] = (_column_labels(frame[source.system], "system"), _column_labels(frame[source.task], "task"))
+        if not len(frame):
             continue
-        block = -values[:, a:b] if ctx.negate[t] else values[:, a:b]
-        acc.add_segment(block, np.full(b - a, ctx.weights[t]), t)
-    return acc, n_cols
-
-
-def _check_block(values: np.ndarray, systems: tuple[str, ...], tasks: tuple[str, ...], offsets: np.ndarray,
-                 ids: pd.Index) -> None:
-    """No infinite score, and every item scored by some system (``check_instances``; a system may
-    have no score in one partition)."""
-    per_task = [ids[offsets[t] : offsets[t + 1]] for t in range(len(tasks))]
-    check_instances(values, systems, tasks, offsets, per_task, empty_systems=False)
+        s_codes, s_labels, t_codes, t_labels, ids, scores = decoded(frame, source, where or "a Dask partition")
+        systems, tasks = orders[k]
+        s_codes = systems.codes(s_labels)[s_codes]
+        t_codes = tasks.codes(t_labels)[t_codes]
+        ids_array = ids.to_numpy(dtype=object) if isinstance(ids, pd.Series) else ids
+        task_hash = pd.util.hash_array(np.array(tasks.labels, dtype=object))
+        block = _blocks_of(ids_array, task_hash[t_codes], n_blocks)
+        order = np.argsort(block, kind="stable")
+        cuts = np.flatnonzero(np.diff(block[order])) + 1
+        for part in np.split(order, cuts):
+            if len(part):
+                parts[int(block[part[0]])][k].append(_Piece(
+                    _compact(s_codes[part]), _compact(t_codes[part]), ids_array[part], _compact_scores(scores[part])))
+        rows += len(frame)
+    labels = [info if info is not None else ((orders[k][0].labels, None, None), (orders[k][1].labels, None, None))
+              for k, info in enumerate(infos)]
+    pieces: list[list[_Piece | None]] = []
+    for per_file in parts:
+        merged: list[_Piece | None] = []
+        for got in per_file:
+            if not got:
+                merged.append(None)
+            elif len(got) == 1:
+                merged.append(got[0])
+            else:
+                ids_all = np.concatenate([g.ids for g in got]) if len({g.ids.dtype for g in got}) == 1 else \
+                    np.concatenate([g.ids.astype(object) for g in got])
+                merged.append(_Piece(np.concatenate([g.systems.astype(np.int64) for g in got]),
+                                     np.concatenate([g.tasks.astype(np.int64) for g in got]), ids_all,
+                                     np.concatenate([g.scores for g in got])))
+        pieces.append(merged)
+    return _Rows(labels, pieces, rows)
 
 
 @_carry
-def _combine(ctx: _Context, *pieces: tuple[PartialSums, int]) -> tuple[PartialSums, int]:
+def _file_rows(files: list[tuple[str, str]], source: InstanceSource, limits: tuple[int, bool], n_blocks: int) -> _Rows:
+    """Read a group of files, each chunk by chunk, into rows per block."""
+    from ._item_blocks import _frames
+
+    columns = [source.system, source.task, source.instance, source.score]
+
+    def frames() -> Iterator[tuple[int, Any, Any]]:
+        for k, (path, fmt) in enumerate(files):
+            for frame in _frames(path, fmt, columns, limits):
+                yield k, frame, path
+
+    return _cut(frames(), source, len(files), n_blocks)
+
+
+@_carry
+def _partition_rows(source: InstanceSource, n_blocks: int, *partitions: pd.DataFrame) -> _Rows:
+    """Rows per block of a group of Dask DataFrame partitions."""
+    columns = [source.system, source.task, source.instance, source.score]
+    return _cut(((k, part[columns], None) for k, part in enumerate(partitions)), source, len(partitions), n_blocks)
+
+
+@_carry
+def _rows_labels(rows: _Rows) -> list[tuple[_LabelInfo, _LabelInfo]]:
+    return rows.labels
+
+
+@_carry
+def _rows_piece(rows: _Rows, block: int) -> list[_Piece | None]:
+    return rows.pieces[block]
+
+
+# ---------------------------------------------------------------------- the labels over every file
+@dataclass(frozen=True)
+class _Coding:
+    """The systems and tasks over every file, and each file's codes into them."""
+
+    context: Any  # consensus.missing._item_blocks._Context
+    system_codes: list[np.ndarray]  # per file: global code of each of its systems
+    task_codes: list[np.ndarray]
+
+
+@_carry
+def _coding(source: InstanceSource, per_task: bool, memory: int, names: tuple[str, ...],
+            *groups: list[tuple[_LabelInfo, _LabelInfo]]) -> _Coding:
+    """Merge every file's labels (in file order), check the options against them."""
+    from ._item_blocks import _Context
+
+    per_file = [info for group in groups for info in group]
+    systems = _merge_labels([f[0] for f in per_file])
+    tasks = _merge_labels([f[1] for f in per_file])
+    if not systems:
+        raise NoTaskError("the data has no rows")
+    if len(systems) < 2:
+        raise TooFewSystemsError(len(systems))
+    lower = set(check_task_names(list(source.lower_is_better), tasks, "lower_is_better"))
+    weights = check_weights(source.weights, tasks).to_numpy(dtype=np.float64)
+    check_square_matrices(len(systems), 8, "the imputed pairwise comparison")
+    system_index = {s: i for i, s in enumerate(systems)}
+    task_index = {t: i for i, t in enumerate(tasks)}
+    context = _Context(systems, tasks, names, np.array([t in lower for t in tasks]), weights, per_task, memory)
+    return _Coding(
+        context,
+        [np.array([system_index[s] for s in f[0][0]], dtype=np.int64) for f in per_file],
+        [np.array([task_index[t] for t in f[1][0]], dtype=np.int64) for f in per_file],
+    )
+
+
+# ---------------------------------------------------------------------- blocks and reduce
+@_carry
+def _block(coding: _Coding, first_file: list[int], *groups: list[_Piece | None]) -> tuple[PartialSums, int]:
+    """The partial sums of one block: its rows from every group of files, summed by
+    :func:`consensus.missing._item_blocks.sum_blocks` (in sub-blocks that fit the memory setting)."""
+    import sys
+
+    from ._item_blocks import _Chunk, _compact, _ItemCodes, _Store, sum_blocks
+
+    items = _ItemCodes()
+    store = _Store(sys.maxsize)
+    for g, group in enumerate(groups):
+        for k, piece in enumerate(group):
+            if piece is None:
+                continue
+            f = first_file[g] + k
+            task_of_row = coding.task_codes[f][piece.tasks.astype(np.int64)]
+            codes = items.codes(task_of_row, piece.ids)
+            systems = coding.system_codes[f][piece.systems.astype(np.int64)]
+            store.add(_Chunk(_compact(systems, constant=True), _compact(codes), piece.scores, f))
+    acc = coding.context.empty_sums()
+    sum_blocks(store, items, coding.context, acc)
+    return acc, items.count
+
+
+@_carry
+def _combine(coding: _Coding, *pieces: tuple[PartialSums, int]) -> tuple[PartialSums, int]:
     """Add partial sums into a fresh one (inputs untouched, so a retried task adds nothing twice)."""
-    acc, n_items = ctx.empty_sums(), 0
+    acc, n_items = coding.context.empty_sums(), 0
     for sums, k in pieces:
         acc += sums
         n_items += k
     return acc, n_items
 
 
-def _shuffle_method(scheduler: object) -> str | None:
-    """Dask's choice (p2p with an active Client) unless `scheduler` is a local one: p2p needs workers."""
-    if scheduler is None or (hasattr(scheduler, "submit") and hasattr(scheduler, "get")):  # a distributed Client
-        return None
-    configured = _dask()[0].config.get("dataframe.shuffle.method", None)
-    return configured if configured not in (None, "p2p") else "tasks"
-
-
-def _tree(pieces: list[Any], ctx: Any) -> Any:
+def _tree(pieces: list[Any], coding: Any) -> Any:
     dask, _ = _dask()
     while len(pieces) > 1:
         pieces = [
-            dask.delayed(_combine)(ctx, *pieces[i : i + SPLIT_EVERY]) for i in range(0, len(pieces), SPLIT_EVERY)
+            dask.delayed(_combine)(coding, *pieces[i : i + SPLIT_EVERY]) for i in range(0, len(pieces), SPLIT_EVERY)
         ]
-    return pieces[0] if pieces else dask.delayed(_combine)(ctx)
+    return pieces[0] if pieces else dask.delayed(_combine)(coding)
+
+
+def _workers(scheduler: object) -> int:
+    """How many tasks can run at once: the cluster's threads, or this machine's cores."""
+    info = getattr(scheduler, "scheduler_info", None)
+    if callable(info):
+        try:
+            workers = info().get("workers", {})
+            return max(1, sum(int(w.get("nthreads", 1)) for w in workers.values()))
+        except Exception:  # a client without a scheduler reachable: plan for the local cores
+            pass
+    return os.cpu_count() or 1
+
+
+def _file_rows_estimate(path: str, fmt: str) -> int:
+    """Rows of a file, for planning: a Parquet file's row count, a text file's bytes / 16."""
+    import fsspec
+
+    try:
+        if fmt == "parquet":
+            import pyarrow.parquet as pq
+
+            with fsspec.open(path, "rb") as fh:
+                return int(pq.ParquetFile(fh).metadata.num_rows)
+        fs, root = fsspec.core.url_to_fs(path)
+        return int(fs.size(root)) // (4 if _packed(path) else 16)
+    except Exception:  # errors are raised where the file is read
+        return 0
 
 
 # ---------------------------------------------------------------------- entry point
 def dask_summed(source: InstanceSource, *, per_task: bool, scheduler: object = None) -> Summed:
-    """The pairwise sums of `source`, computed partition by partition on Dask (see the module notes).
+    """The pairwise sums of `source`, by item blocks on Dask: every block a task (see the module notes).
 
     Equal to :func:`~consensus.missing._imputation_sums.summed` of ``InstanceScores.from_long`` of
     the whole table with the same options: same systems and tasks, in the same order, the
@@ -573,14 +629,13 @@ def dask_summed(source: InstanceSource, *, per_task: bool, scheduler: object = N
     Parameters
     ----------
     source : InstanceSource
-        The instance-level scores: a Dask DataFrame or files (:func:`source_frame`).
+        The instance-level scores: a Dask DataFrame or files (:func:`source_files`).
     per_task : bool
         Also sum the per-task row sums and per-task comparison counts (``sigma_2l``).
     scheduler : object, optional
         What ``dask.compute(scheduler=...)`` takes (``"synchronous"``, ``"threads"``,
         ``"processes"``, a ``distributed.Client``); None: Dask's default (the active
-        ``Client`` if there is one). The data is read twice: once for the labels (system
-        and task columns only), once for the sums.
+        ``Client`` if there is one). The data is read once.
 
     Returns
     -------
@@ -612,37 +667,44 @@ def dask_summed(source: InstanceSource, *, per_task: bool, scheduler: object = N
     >>> res.systems, res.n_units, res.sums.counts.astype(int).tolist()
     (('a', 'b', 'c'), 2, [[0, 2, 1], [2, 0, 1], [1, 1, 0]])
     """
+    from ._item_blocks import memory_setting
+
     if not isinstance(source, InstanceSource):
         raise InvalidOptionError(f"expected an InstanceSource, got {type(source).__name__}")
-    dask, _ = _dask()
-    frame, files = _read(source)
-    columns = (source.system, source.task, source.instance, source.score)
-
-    if files is None:
-        parts = frame[[source.system, source.task]].to_delayed()
-        pending = [dask.delayed(_labels_of)(p, source.system, source.task) for p in parts]
-    else:  # file by file, in source_files order (not Dask's order of Parquet partitions)
+    dask, dd = _dask()
+    memory = memory_setting(source.memory)
+    workers = _workers(scheduler)
+    options = dataclasses.replace(source, data=None)  # what the tasks need: column names and options
+    if isinstance(source.data, dd.DataFrame):
+        frame = _read(source)[0]
+        partitions = frame.to_delayed()
+        n_groups = min(len(partitions), 4 * workers)
+        bounds = np.linspace(0, len(partitions), n_groups + 1).astype(int).tolist()
+        n_blocks = max(1, 2 * workers)
+        groups = [dask.delayed(_partition_rows)(options, n_blocks, *partitions[a:b]) for a, b in zip(bounds, bounds[1:])]
+        names: tuple[str, ...] = ()  # partitions have no name to show
+    else:
+        files = source_files(source.data)
         limits = _limits()
-        pending = [dask.delayed(_file_labels)(p, fmt, source.system, source.task, limits) for p, fmt in files]
-    found = [info for infos in _compute(*pending, scheduler=scheduler) for info in infos]
-    systems = _merge_labels([f[0] for f in found])
-    tasks = _merge_labels([f[1] for f in found])
-    if not systems:
-        raise NoTaskError("the data has no rows")
-    if len(systems) < 2:
-        raise TooFewSystemsError(len(systems))
-    lower = set(check_task_names(list(source.lower_is_better), tasks, "lower_is_better"))
-    weights = check_weights(source.weights, tasks).to_numpy(dtype=np.float64)
-    check_square_matrices(len(systems), 8, "the imputed pairwise comparison")
-    ctx = _Context(systems, tasks, columns, per_task, np.array([t in lower for t in tasks]), weights)
+        columns = [source.system, source.task, source.instance, source.score]
+        from concurrent.futures import ThreadPoolExecutor
 
-    coded = frame.map_partitions(_encode, ctx, meta=_coded_meta(frame.dtypes[source.instance]))
-    if coded.npartitions > 1:  # every score of one item in one partition
-        coded = coded.shuffle(on=["task_code", "instance"], ignore_index=True, shuffle_method=_shuffle_method(scheduler))
-    shared = dask.delayed(ctx, pure=True)
-    total = _tree([dask.delayed(_partition_sums)(p, shared) for p in coded.to_delayed()], shared)
-    ((acc, n_items),) = _compute(total, scheduler=scheduler)
+        with ThreadPoolExecutor(max_workers=min(16, len(files))) as pool:  # headers of remote files in parallel
+            list(pool.map(lambda f: _check_file(f[0], f[1], columns, limits), files))
+            rows = sum(pool.map(lambda f: _file_rows_estimate(*f), files))
+        n_groups = min(len(files), 4 * workers)
+        bounds = np.linspace(0, len(files), n_groups + 1).astype(int).tolist()
+        # a block's rows (about 24 bytes each in a block task) fit a quarter of the memory setting
+        n_blocks = max(2 * workers, -(-rows * 24 // max(memory // 4, 1)))
+        groups = [dask.delayed(_file_rows)(files[a:b], options, limits, n_blocks) for a, b in zip(bounds, bounds[1:])]
+        names = tuple(p for p, _ in files)
+    first_file = bounds[:-1]
+    coding = dask.delayed(_coding)(options, per_task, memory, names, *[dask.delayed(_rows_labels)(g) for g in groups])
+    blocks = [dask.delayed(_block)(coding, first_file, *[dask.delayed(_rows_piece)(g, b) for g in groups])
+              for b in range(n_blocks)]
+    (acc, n_items), done = _compute(_tree(blocks, coding), coding, scheduler=scheduler)
+    context = done.context
     scored = np.diagonal(acc.counts) + acc.full_n  # items scoring each system
     if not scored.all():
-        raise EmptySystemError([s for s, k in zip(systems, scored) if k == 0])
-    return Summed(systems, tasks, weights, int(n_items), acc.finish())
+        raise EmptySystemError([s for s, k in zip(context.systems, scored) if k == 0])
+    return Summed(context.systems, context.tasks, context.weights, int(n_items), acc.finish())

@@ -389,28 +389,57 @@ class _Reader:
 
     def chunk(self, frame: Any, file_no: int, path: str) -> _Chunk:
         """One chunk of a file (a pandas DataFrame of text cells, or an Arrow record batch) as codes."""
-        system, task, instance, score = self.source.system, self.source.task, self.source.instance, self.source.score
-        arrow = not isinstance(frame, pd.DataFrame)
-        if arrow:
-            s_codes, s_labels = _arrow_labels(frame.column(system), "system")
-            t_codes, t_labels = _arrow_labels(frame.column(task), "task")
-            ids: np.ndarray | pd.Series = _arrow_ids(frame.column(instance))
-        else:
-            s_codes, s_labels = label_codes(frame[system], "system")
-            t_codes, t_labels = label_codes(frame[task], "task")
-            ids = frame[instance]
-        missing = pd.isna(ids) if isinstance(ids, pd.Series) else np.zeros(0, dtype=bool)
-        if missing.any():
-            raise LeaderboardError(f"{path!r}: an instance id is missing (row {int(np.argmax(np.asarray(missing)))})")
+        s_codes, s_labels, t_codes, t_labels, ids, scores = decoded(frame, self.source, path)
         rows = self.systems.codes(s_labels)[s_codes]
         task_of_row = self.tasks.codes(t_labels)[t_codes]
         items = self.items.codes(task_of_row, ids)
-        if arrow:
-            scores = _arrow_scores(frame.column(score), t_codes, t_labels, s_codes, s_labels)
-        else:
-            scores = numeric_scores(frame[score], t_codes, t_labels, s_codes, s_labels)
         self.rows += len(items)
         return _Chunk(_compact(rows, constant=True), _compact(items), _compact_scores(scores), file_no)
+
+
+def decoded(frame: Any, source: InstanceSource, path: str) -> tuple[
+        np.ndarray, tuple[str, ...], np.ndarray, tuple[str, ...], np.ndarray | pd.Series, np.ndarray]:
+    """The rows of one chunk: system codes and labels, task codes and labels, instance ids
+    (int64 when whole numbers, else as read), float scores.
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame or pyarrow.RecordBatch
+        The source's four columns.
+    source : InstanceSource
+    path : str
+        The file, for messages.
+
+    Returns
+    -------
+    tuple
+        ``(system codes, systems, task codes, tasks, ids, scores)``.
+
+    Raises
+    ------
+    LeaderboardError
+        A missing label or instance id, a score that is not a number (as
+        :func:`consensus.read_instances`).
+    """
+    system, task, instance, score = source.system, source.task, source.instance, source.score
+    arrow = not isinstance(frame, pd.DataFrame)
+    if arrow:
+        s_codes, s_labels = _arrow_labels(frame.column(system), "system")
+        t_codes, t_labels = _arrow_labels(frame.column(task), "task")
+        ids: np.ndarray | pd.Series = _arrow_ids(frame.column(instance))
+    else:
+        s_codes, s_labels = label_codes(frame[system], "system")
+        t_codes, t_labels = label_codes(frame[task], "task")
+        ids = frame[instance]
+    missing = pd.isna(ids) if isinstance(ids, pd.Series) else np.zeros(0, dtype=bool)
+    if missing.any():
+        raise LeaderboardError(f"{path!r}: an instance id is missing (row {int(np.argmax(np.asarray(missing)))})")
+    if arrow:
+        scores = _arrow_scores(frame.column(score), t_codes, t_labels, s_codes, s_labels)
+    else:
+        scores = numeric_scores(frame[score], t_codes, t_labels, s_codes, s_labels)
+    whole = _whole_ids(ids)
+    return s_codes, s_labels, t_codes, t_labels, (whole if whole is not None else ids), scores
 
 
 def _prefetched(items: Iterator[Any], depth: int = PREFETCH) -> Iterator[Any]:
@@ -452,14 +481,15 @@ def _prefetched(items: Iterator[Any], depth: int = PREFETCH) -> Iterator[Any]:
         worker.join()
 
 
-def _frames(path: str, fmt: str, columns: list[str]) -> Iterator[Any]:
+def _frames(path: str, fmt: str, columns: list[str], limits: tuple[int, bool] | None = None) -> Iterator[Any]:
     """The named columns of one file (local or fsspec URL), chunk by chunk: Arrow record batches of a
-    Parquet file, pandas DataFrames of text cells of a CSV/TSV file."""
+    Parquet file, pandas DataFrames of text cells of a CSV/TSV file. `limits`: the reading limits
+    (:func:`consensus.missing._dask_sums._limits`; default this process's)."""
     import fsspec
 
     from ._dask_sums import _SEPARATORS, _check_file, _limits, _missing_columns, _opened
 
-    limits = _limits()
+    limits = limits or _limits()
     try:
         if fmt == "parquet":
             import pyarrow.parquet as pq
@@ -484,14 +514,59 @@ def _frames(path: str, fmt: str, columns: list[str]) -> Iterator[Any]:
 
 
 # ---------------------------------------------------------------------- blocks
+@dataclass(frozen=True)
+class _Context:
+    """What summing a block needs besides its rows (shipped once per Dask graph)."""
+
+    systems: tuple[str, ...]
+    tasks: tuple[str, ...]
+    files: tuple[str, ...]
+    negate: np.ndarray  # per task: lower is better
+    weights: np.ndarray  # raw task weights
+    per_task: bool
+    memory: int
+
+    def empty_sums(self) -> PartialSums:
+        return PartialSums(len(self.systems), len(self.tasks), per_task=self.per_task, split_tasks=True,
+                           task_split_across_parts=True)
+
+
+def sum_blocks(store: _Store, items: _ItemCodes, context: _Context, acc: PartialSums) -> int:
+    """Add every item of `store` to `acc`, block by block (:func:`block_items` items a block).
+
+    Parameters
+    ----------
+    store : _Store
+        The rows, item codes ``0 .. items.count - 1``.
+    items : _ItemCodes
+        The task and instance id of each item code.
+    context : _Context
+    acc : PartialSums
+
+    Returns
+    -------
+    int
+        The number of blocks.
+    """
+    width = block_items(len(context.systems), context.memory)
+    cells = len(context.systems) * min(width, items.count)
+    buffers = (np.empty(cells), np.empty(cells, dtype=bool))
+    task_of_item = np.array(items.task_of_item, dtype=np.int64)
+    blocks = 0
+    for first in range(0, items.count, width):
+        _block_sums(store, items, task_of_item, first, min(first + width, items.count), acc, context, buffers)
+        blocks += 1
+    return blocks
+
+
 def _block_sums(
-    store: _Store, reader: _Reader, first: int, end: int, acc: PartialSums, context: _Context,
-    buffers: tuple[np.ndarray, np.ndarray],
+    store: _Store, items: _ItemCodes, task_of_item: np.ndarray, first: int, end: int, acc: PartialSums,
+    context: _Context, buffers: tuple[np.ndarray, np.ndarray],
 ) -> None:
     """Add the items ``[first, end)`` to `acc`: their dense array (in `buffers`), task by task."""
     n_sys = len(context.systems)
     width = end - first
-    task_of = context.task_of_item[first:end]
+    task_of = task_of_item[first:end]
     order = np.argsort(task_of, kind="stable")  # the block's columns, grouped by task
     column = np.empty(width, dtype=np.int64)
     column[order] = np.arange(width)
@@ -505,11 +580,11 @@ def _block_sums(
         values[cells] = chunk.scores
         rows += len(cells)
     if np.count_nonzero(hits) != rows:  # a cell written twice
-        _duplicate(store, reader, context, first, end, column, width)
+        _duplicate(store, items, context, first, end, column, width)
     values = values.reshape(n_sys, width)
     tasks_sorted = task_of[order]
     offsets = np.searchsorted(tasks_sorted, np.arange(len(context.tasks) + 1))
-    ids = pd.Index([context.instance_ids[i] for i in (first + order).tolist()], dtype=object)
+    ids = pd.Index([items.instance_of_item[i] for i in (first + order).tolist()], dtype=object)
     check_instances(values, context.systems, context.tasks, offsets, [ids[offsets[t] : offsets[t + 1]]
                                                                      for t in range(len(context.tasks))],
                     empty_systems=False)
@@ -519,7 +594,7 @@ def _block_sums(
         acc.add_segment(block, np.full(b - a, context.weights[t]), t)
 
 
-def _duplicate(store: _Store, reader: _Reader, context: _Context, first: int, end: int, column: np.ndarray,
+def _duplicate(store: _Store, items: _ItemCodes, context: _Context, first: int, end: int, column: np.ndarray,
                width: int) -> None:
     """Find the first repeated cell of the block and raise naming its system, task, id and files."""
     where: dict[int, int] = {}
@@ -529,22 +604,11 @@ def _duplicate(store: _Store, reader: _Reader, context: _Context, first: int, en
             if cell in where:
                 system = context.systems[int(chunk.system_codes()[k])]
                 item = int(chunk.items[k])
-                task, instance = reader.items.task_of_item[item], reader.items.instance_of_item[item]
-                files = (context.files[where[cell]], context.files[chunk.file_of(k)])
+                task, instance = items.task_of_item[item], items.instance_of_item[item]
+                files = (context.files[where[cell]], context.files[chunk.file_of(k)]) if context.files else ()
                 raise DuplicateInstanceError(system, context.tasks[task], [instance], files=files)
             where[cell] = chunk.file_of(k)
     raise AssertionError("a repeated cell was seen but not found again")  # pragma: no cover
-
-
-@dataclass(frozen=True)
-class _Context:
-    systems: tuple[str, ...]
-    tasks: tuple[str, ...]
-    files: tuple[str, ...]
-    task_of_item: np.ndarray
-    instance_ids: list[Any]
-    negate: np.ndarray
-    weights: np.ndarray
 
 
 # ---------------------------------------------------------------------- entry point
@@ -628,19 +692,10 @@ def _streamed(source: InstanceSource, *, per_task: bool, progress: Any = None) -
         lower = set(check_task_names(list(source.lower_is_better), tasks, "lower_is_better"))
         weights = check_weights(source.weights, tasks).to_numpy(dtype=np.float64)
         check_square_matrices(len(systems), 8, "the imputed pairwise comparison")
-        task_of_item = np.array(reader.items.task_of_item, dtype=np.int64)
-        instance_ids = reader.items.instance_of_item
-        context = _Context(systems, tasks, tuple(p for p, _ in files), task_of_item, instance_ids,
-                           np.array([t in lower for t in tasks]), weights)
-        acc = PartialSums(len(systems), len(tasks), per_task=per_task, split_tasks=True, task_split_across_parts=True)
-        width = block_items(len(systems), memory)
-        cells = len(systems) * min(width, reader.items.count)
-        buffers = (np.empty(cells), np.empty(cells, dtype=bool))
-        blocks = 0
-        for first in range(0, reader.items.count, width):
-            _block_sums(store, reader, first, min(first + width, reader.items.count), acc, context, buffers)
-            blocks += 1
-        del buffers
+        context = _Context(systems, tasks, tuple(p for p, _ in files), np.array([t in lower for t in tasks]),
+                           weights, per_task, memory)
+        acc = context.empty_sums()
+        blocks = sum_blocks(store, reader.items, context, acc)
     finally:
         store.close()
     scored = np.diagonal(acc.counts) + acc.full_n
