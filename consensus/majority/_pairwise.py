@@ -30,7 +30,7 @@ from typing import Literal
 import numpy as np
 import pandas as pd
 
-from solvers.ordering_costs import pair_tol
+from solvers.ordering_costs import PAIR_RTOL
 from solvers.ordering_exact import INT64_BOUND, as_rational, exact_margins
 
 from ..arguments import name_list
@@ -73,6 +73,20 @@ def _frozen(array: np.ndarray) -> np.ndarray:
     array[array == 0] = 0.0  # no -0.0
     array.flags.writeable = False
     return array
+
+
+def _float_signs(wins: np.ndarray) -> np.ndarray:
+    """``sign(wins - wins.T)``, 0 within :func:`~solvers.ordering_costs.pair_tol`, in blocks of rows
+    (a few N x N float temporaries would be 200 MB each at 5,000 systems)."""
+    n = wins.shape[0]
+    signs = np.empty((n, n), dtype=np.int8)
+    step = max(1, (1 << 20) // max(n, 1))
+    for a in range(0, n, step):
+        rows, cols = wins[a : a + step], wins[:, a : a + step].T
+        diff = rows - cols
+        tol = PAIR_RTOL * (np.abs(rows) + np.abs(cols))  # pair_tol, for these rows
+        signs[a : a + step] = np.where(np.abs(diff) <= tol, 0, np.sign(diff))
+    return signs
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,8 +145,7 @@ class PairwiseMatrix:
             exact = self._exact[0]
             signs = (exact > 0).astype(np.int8) - (exact < 0).astype(np.int8)
         else:  # floats: a margin within float rounding of the pair's own wins is a tie
-            diff = self.wins - self.wins.T
-            signs = np.where(np.abs(diff) <= pair_tol(self.wins), 0, np.sign(diff)).astype(np.int8)
+            signs = _float_signs(self.wins)
         np.fill_diagonal(signs, 0)
         signs.flags.writeable = False
         self._cache["majority"] = signs

@@ -38,8 +38,8 @@ task they are carried back as they are (their ``__init__`` does not survive pick
 from __future__ import annotations
 
 import contextlib
-import dataclasses
 import csv
+import dataclasses
 import functools
 import io
 import itertools

@@ -249,9 +249,11 @@ def impute_pairwise(
         counts = np.asarray(sums.task_counts)
         n_rankings = len(units.tasks)
         task_scores, tasks = per_task_scores, tuple(units.tasks)
-    matrix = PairwiseMatrix(units.systems, wins, np.zeros((n_sys, n_sys)), counts, 0.0, "imputed")
+    systems = units.systems
+    del units, sums  # the sums not used here are freed before the matrix copies its arrays
+    matrix = PairwiseMatrix(systems, wins, np.zeros((n_sys, n_sys)), counts, 0.0, "imputed")
     scores = matrix.wins.sum(axis=1)
-    ranking = tiers_from_scores(units.systems, scores.tolist(), tol=SCORE_TOL)
+    ranking = tiers_from_scores(systems, scores.tolist(), tol=SCORE_TOL)
     return ImputationResult(
         method="sigma_l" if levels == 1 else "sigma_2l",
         levels=levels,

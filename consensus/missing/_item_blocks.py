@@ -192,14 +192,17 @@ class _Store:
         if self.folder is None:
             self.folder = tempfile.TemporaryDirectory(prefix="consensus-spill-")
         pieces: dict[int, list[_Chunk]] = {}
-        for chunk in self.kept:
+        kept, self.kept = self.kept, []
+        while kept:  # each chunk freed once cut: the rows are held once, not twice
+            chunk = kept.pop()
             bucket = chunk.items // BUCKET_ITEMS
             order = np.argsort(bucket, kind="stable")
             cuts = np.flatnonzero(np.diff(bucket[order])) + 1
             for part in np.split(order, cuts):
                 if len(part):
                     pieces.setdefault(int(bucket[part[0]]), []).append(chunk.take(part))
-        for b, parts in pieces.items():
+        for b in sorted(pieces):
+            parts = pieces.pop(b)[::-1]  # in reading order
             merged = _Chunk(
                 _compact(np.concatenate([p.system_codes() for p in parts])),
                 np.concatenate([p.items for p in parts]),
@@ -211,7 +214,7 @@ class _Store:
                     np.save(fh, arr)
             self.spilled_bytes += merged.nbytes
             self.buckets.add(b)
-        self.kept, self.kept_bytes = [], 0
+        self.kept_bytes = 0
 
     def _path(self, bucket: int) -> str:
         assert self.folder is not None
@@ -236,6 +239,7 @@ class _Store:
                     yield _Chunk(np.load(fh), np.load(fh), np.load(fh), np.load(fh))
 
     def close(self) -> None:
+        self.kept, self.kept_bytes = [], 0
         if self.folder is not None:
             self.folder.cleanup()
             self.folder = None
@@ -605,7 +609,8 @@ def _duplicate(store: _Store, items: _ItemCodes, context: _Context, first: int, 
                 system = context.systems[int(chunk.system_codes()[k])]
                 item = int(chunk.items[k])
                 task, instance = items.task_of_item[item], items.instance_of_item[item]
-                files = (context.files[where[cell]], context.files[chunk.file_of(k)]) if context.files else ()
+                pair = sorted((where[cell], chunk.file_of(k)))  # in reading order
+                files = tuple(context.files[f] for f in pair) if context.files else ()
                 raise DuplicateInstanceError(system, context.tasks[task], [instance], files=files)
             where[cell] = chunk.file_of(k)
     raise AssertionError("a repeated cell was seen but not found again")  # pragma: no cover

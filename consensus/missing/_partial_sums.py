@@ -22,15 +22,29 @@ _CHUNK_CELLS = 1 << 22
 
 @dataclass(frozen=True, slots=True)
 class _Sums:
-    """Weighted sums over all units (tasks or instances), each N x N unless noted."""
+    """Weighted sums over all units (tasks or instances), each N x N unless noted.
+
+    When every unit has the same weight ``w``, the weighted counts are ``w * counts`` and
+    ``w**2 * counts``: they are then made only when asked for (``kept_both`` is None).
+    """
 
     imputed: np.ndarray  # sum of w * M (the compatible-ranking matrices)
     direct: np.ndarray  # sum of w * [i beats j] + w / 2 * [tie], both scored
-    both: np.ndarray  # sum of w over units scoring both
-    both_sq: np.ndarray  # sum of w**2 over units scoring both (effective sample size)
+    kept_both: tuple[np.ndarray, np.ndarray] | None  # the two below, or None: weight * counts
+    weight: float  # the weight of every unit, when kept_both is None
     counts: np.ndarray  # number of units scoring both
     task_scores: np.ndarray | None  # N x T: row sums of each task's (unweighted) sum of M
     task_counts: np.ndarray | None  # number of tasks with at least one unit scoring both
+
+    @property
+    def both(self) -> np.ndarray:
+        """Sum of w over units scoring both."""
+        return self.kept_both[0] if self.kept_both is not None else self.weight * self.counts
+
+    @property
+    def both_sq(self) -> np.ndarray:
+        """Sum of w**2 over units scoring both (effective sample size)."""
+        return self.kept_both[1] if self.kept_both is not None else (self.weight * self.weight) * self.counts
 
 
 #: A task whose scores take at most this many distinct values is summed with one matrix product
@@ -72,9 +86,12 @@ class PartialSums:
         self.n_systems, self.n_tasks = n, n_tasks
         self.wins = np.zeros((n, n))  # sum w [i beats j]
         # sums over the columns with an unscored system ("partial" columns)
-        self.both = np.zeros((n, n))  # sum w o_i o_j
-        self.both_sq = np.zeros((n, n))  # sum w^2 o_i o_j
         self.counts = np.zeros((n, n))  # sum o_i o_j
+        # sum w o_i o_j and sum w^2 o_i o_j: while every partial column has the same weight
+        # (`weight`), they are weight * counts and weight**2 * counts, and are not kept
+        self.both: np.ndarray | None = None
+        self.both_sq: np.ndarray | None = None
+        self.weight: float | None = None
         self.q_obs = np.zeros((n, n))  # P[i, j] = sum w q_i o_j
         self.seen = np.zeros(n)  # sum w o_i
         self.q_sum = np.zeros(n)  # sum w q_i
@@ -87,8 +104,34 @@ class PartialSums:
         self.task_pairs: dict[int, np.ndarray] | None = {} if per_task and split_tasks and task_split_across_parts else None
         self.per_task = per_task
 
+    def _weighted(self, weight: float) -> bool:
+        """Whether the weighted sums are kept, given partial columns of `weight` come next (kept
+        from the first column set whose weight differs from the previous ones)."""
+        if self.both is None and (self.weight is None or weight == self.weight):
+            self.weight = weight
+            return False
+        self._keep_weighted()
+        return True
+
+    def _keep_weighted(self) -> None:
+        """Keep the weighted sums from now on: what they hold so far, from `counts`."""
+        if self.both is None:
+            common = 0.0 if self.weight is None else self.weight
+            self.both = common * self.counts
+            self.both_sq = (common * common) * self.counts
+
     def __iadd__(self, other: PartialSums) -> PartialSums:
-        for name in ("wins", "both", "both_sq", "counts", "q_obs", "seen", "q_sum", "task_scores", "task_counts"):
+        if other.both is not None or (other.weight is not None and self._weighted(other.weight)):
+            self._keep_weighted()
+            assert self.both is not None and self.both_sq is not None
+            if other.both is not None and other.both_sq is not None:
+                self.both += other.both
+                self.both_sq += other.both_sq
+            else:
+                common = 0.0 if other.weight is None else other.weight
+                self.both += common * other.counts
+                self.both_sq += (common * common) * other.counts
+        for name in ("wins", "counts", "q_obs", "seen", "q_sum", "task_scores", "task_counts"):
             mine = getattr(self, name)
             if mine is not None:
                 mine += getattr(other, name)
@@ -178,11 +221,12 @@ class PartialSums:
                 self.task_scores[:, first : first + x.shape[1]] += rows
             else:
                 self.task_scores[:, task] += rows.sum(axis=1)
-        c = np.zeros((n_sys, n_sys))
         if n_partial:
             c = self._add_partial(obs[:, partial], q[:, partial], w[partial])
+            if seg_counts is not None:
+                seg_counts += c
         if seg_counts is not None:
-            seg_counts += c + len(w_full)
+            seg_counts += len(w_full)
 
     def _add_partial(self, obs: np.ndarray, q: np.ndarray, wp: np.ndarray) -> np.ndarray:
         """The columns with an unscored system: the products of the docstring of :func:`accumulate`."""
@@ -200,14 +244,17 @@ class PartialSums:
             self.q_sum += w0 * qp.sum(axis=1)
             if n_partial < _EXACT_F32:  # the 0/1 counts in float32 (exact), the shares in float64
                 o32 = o.astype(np.float32)
-                c = _products(o32, o32).astype(np.float64)
+                c = _products(o32, o32)
                 q_obs = _products(qp, o)
             else:
                 prod = _products(stack, o)
                 c, q_obs = prod[:n_sys], prod[n_sys:]
-            self.both += w0 * c
-            self.both_sq += (w0 * w0) * c
-            self.q_obs += w0 * q_obs
+            if self._weighted(w0):
+                assert self.both is not None and self.both_sq is not None
+                _add_scaled(self.both, c, w0)
+                _add_scaled(self.both_sq, c, w0 * w0)
+            _add_scaled(self.q_obs, q_obs, w0)  # in place: no N x N temporary beside the product
+            del q_obs
         else:
             self.seen += o @ wp
             self.q_sum += qp @ wp
@@ -217,37 +264,89 @@ class PartialSums:
             prod = _products(stack, o)
             c = prod[:n_sys]
             self.q_obs += prod[n_sys : 2 * n_sys]
+            self._keep_weighted()  # a column set of several weights
+            assert self.both is not None and self.both_sq is not None
             self.both += prod[2 * n_sys : 3 * n_sys]
             self.both_sq += prod[3 * n_sys :]
         self.counts += c
         return c
 
     def finish(self) -> _Sums:
-        """The matrices from the sums (see :func:`accumulate`).
+        """The matrices from the sums (see :func:`accumulate`). The sums are used up: their
+        arrays become the results' (an N x N matrix is 200 MB at 5,000 systems), and N x N
+        temporaries are few.
 
         Returns
         -------
         _Sums
         """
-        both = self.both
-        neither = self.partial_w - self.seen[:, None] - self.seen[None, :] + both
-        mixed = self.q_sum[None, :] - self.q_obs.T + self.seen[:, None] - self.q_sum[:, None] - both + self.q_obs
-        both_all = both + self.full_w
+        seen, q_sum, counts = self.seen, self.q_sum, self.counts
+        # one weight for every unit: the weighted counts are that weight times the counts
+        common = self.weight if self.weight is not None else (self.full_w / self.full_n if self.full_n else 0.0)
+        uniform = self.both is None and (
+            self.full_n == 0 or (self.full_w == common * self.full_n and self.full_w2 == common * common * self.full_n))
+        if self.both is None and not uniform:
+            self._keep_weighted()
+        mixed = self.q_obs - self.q_obs.T
+        mixed += q_sum[None, :]
+        mixed -= q_sum[:, None]
+        mixed += seen[:, None]
+        neither = self.q_obs  # reused
+        if self.both is None:
+            partial = 0.0 if self.weight is None else self.weight
+            _add_scaled(mixed, counts, -partial)
+            np.multiply(counts, partial, out=neither)
+            ties = counts * partial
+        else:
+            mixed -= self.both
+            neither[...] = self.both
+            ties = self.both.copy()
+        neither += self.partial_w
+        neither -= seen[:, None]
+        neither -= seen[None, :]
+        ties += self.full_w  # both_all
         wins = self.wins
-        ties = np.maximum(both_all - wins - wins.T, 0.0)
-        direct = wins + 0.5 * ties
-        imputed = direct + 0.5 * neither + mixed
-        both_sq_all = self.both_sq + self.full_w2
-        counts_all = np.rint(self.counts) + self.full_n
-        for arr in (direct, both_all, both_sq_all, counts_all, imputed):
+        ties -= wins
+        ties -= wins.T
+        np.maximum(ties, 0.0, out=ties)
+        ties *= 0.5
+        direct = wins  # reused
+        direct += ties
+        del ties
+        imputed = mixed  # reused
+        imputed += direct
+        neither *= 0.5
+        imputed += neither
+        del neither
+        counts_all = counts  # reused
+        np.rint(counts_all, out=counts_all)
+        counts_all += self.full_n
+        kept_both = None
+        if self.both is not None and self.both_sq is not None:
+            kept_both = (self.both + self.full_w, self.both_sq + self.full_w2)
+        for arr in (direct, counts_all, imputed, *(kept_both or ())):
             np.fill_diagonal(arr, 0.0)
-        imputed = np.maximum(imputed, 0.0)
+        np.maximum(imputed, 0.0, out=imputed)
         task_counts: np.ndarray | None = self.task_counts  # any dtype: numpy's stubs type the sums differently by version
         if self.task_pairs is not None and task_counts is not None:
             task_counts = task_counts + sum(self.task_pairs.values(), np.zeros_like(task_counts))
         if self.per_task and task_counts is None:
             task_counts = counts_all.copy()
-        return _Sums(imputed, direct, both_all, both_sq_all, counts_all, self.task_scores, task_counts)
+        self.wins = self.counts = self.q_obs = np.zeros((0, 0))  # used up
+        self.both = self.both_sq = None
+        return _Sums(imputed, direct, kept_both, common, counts_all, self.task_scores, task_counts)
+
+
+def _add_scaled(target: np.ndarray, source: np.ndarray, factor: float) -> None:
+    """``target += factor * source`` in blocks of rows (no N x N temporary)."""
+    if factor == 1.0:
+        target += source
+        return
+    if factor == 0.0:
+        return
+    step = max(1, (1 << 20) // max(source.shape[1], 1))
+    for a in range(0, source.shape[0], step):
+        target[a : a + step] += np.multiply(source[a : a + step], factor, dtype=np.float64)  # float32 counts too
 
 
 def _few_levels(values: np.ndarray) -> np.ndarray | None:
@@ -287,7 +386,7 @@ def _level_counts(
     # at half the cost of float64 (BLAS sgemm); weighted ones stay float64
     exact: type[np.floating[Any]] = np.float32 if uniform and c < _EXACT_F32 else np.float64
     lower: np.ndarray = np.zeros(x.shape, dtype=exact)  # L_a: scored and below the current value
-    total = np.zeros((n_sys, n_sys))
+    total = np.zeros((n_sys, n_sys), dtype=exact)  # whole counts: exact in float32 as the products
     for a in range(n_lv):
         here = cell_level == a
         counts[a] = here.sum(axis=0)
@@ -298,7 +397,8 @@ def _level_counts(
             total += _products(e, lower)
         if a < n_lv - 1:
             lower += here
-    wins += float(w[0]) * total if uniform else total
+    _add_scaled(wins, total, float(w[0]) if uniform else 1.0)  # the weight times whole counts, as before
+    del total
     above = np.cumsum(counts[::-1], axis=0)[::-1] - counts  # scored values strictly above each level
     below = np.cumsum(counts, axis=0) - counts  # strictly below
     above[n_lv] = below[n_lv] = 0
