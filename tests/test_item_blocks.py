@@ -15,9 +15,14 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import consensus as cs
-from consensus.errors import DuplicateInstanceError, InvalidOptionError, LeaderboardError
-from consensus.missing import _item_blocks
-from consensus.missing._item_blocks import _streamed, block_items, memory_setting
+from consensus.errors import (
+    DuplicateInstanceError,
+    InvalidOptionError,
+    LeaderboardError,
+)
+from consensus.missing import _instance_source, _item_blocks
+from consensus.missing._instance_source import memory_setting
+from consensus.missing._item_blocks import _streamed, block_items
 
 from .instance_sources import (
     assert_same_everything,
@@ -55,7 +60,7 @@ def small_blocks(monkeypatch):
     """Blocks and spills at test sizes: buckets of 7 items, blocks of at most 2 buckets, rows spilled
     beyond 2 KB (the memory setting's floor lowered so that a tiny setting is taken as given)."""
     monkeypatch.setattr(_item_blocks, "BUCKET_ITEMS", 7)
-    monkeypatch.setattr(_item_blocks, "MIN_MEMORY", 0)
+    monkeypatch.setattr(_instance_source, "MIN_MEMORY", 0)
     return 4096
 
 
@@ -113,7 +118,7 @@ def test_any_block_size_gives_the_same_sums(bucket, memory, seed, fmt):
     long = make_long(seed=seed, n_systems=5, items={"qa": 9, "nli": 3, "mt": 6, "err": 4})
     with tempfile.TemporaryDirectory() as tmp, pytest.MonkeyPatch.context() as patch:
         patch.setattr(_item_blocks, "BUCKET_ITEMS", bucket)
-        patch.setattr(_item_blocks, "MIN_MEMORY", 0)
+        patch.setattr(_instance_source, "MIN_MEMORY", 0)
         patch.setattr(_item_blocks, "BLOCK_BYTES", 8 * 5 * bucket * (1 + seed % 2))
         reference = write_by_model(long, Path(tmp), fmt)
         src = source(tmp, memory=memory)
@@ -170,7 +175,7 @@ def test_the_spill_folder_is_removed_also_on_errors(long, tmp_path, monkeypatch,
 
 def test_memory_setting():
     assert memory_setting("512MB") == 512 * 1024**2
-    assert memory_setting(None) >= _item_blocks.MIN_MEMORY
+    assert memory_setting(None) >= _instance_source.MIN_MEMORY
     assert block_items(2000, 2**30) % _item_blocks.BUCKET_ITEMS == 0
     assert block_items(10**6, 2**30) == _item_blocks.BUCKET_ITEMS  # at least one bucket
     for bad in ("lots", -5, 0, True, 1.5):
@@ -194,3 +199,13 @@ def test_a_dask_dataframe_needs_dask():
     frame = dd.from_pandas(make_long(seed=1), npartitions=2)
     with pytest.raises(InvalidOptionError, match="scheduler="):
         _streamed(source(frame), per_task=False)
+
+
+def test_progress_after_each_file(long, tmp_path, capsys):
+    write_by_model(long, tmp_path)
+    n_files = len(list(tmp_path.glob("*.parquet")))
+    seen = []
+    _streamed(source(str(tmp_path)), per_task=False, progress=lambda done, total: seen.append((done, total)))
+    assert seen == [(k, n_files) for k in range(1, n_files + 1)]
+    cs.sigma_l(source(str(tmp_path), progress=True))
+    assert "consensus: reading" in capsys.readouterr().err

@@ -18,8 +18,14 @@ module                      what it holds
                             direct comparisons only
 :mod:`._instance_source`    Instance-level scores that stay where they are: a path, a glob or a
                             Dask DataFrame, summed in place
-:mod:`._dask_sums`          The pairwise sums of an :class:`~consensus.missing.InstanceSource`, as
-                            a map-reduce over Dask partitions
+:mod:`._source_files`       The files an :class:`~consensus.missing.InstanceSource` names, opened
+                            within the reading limits
+:mod:`._source_rows`        The rows of instance-level files, decoded chunk by chunk: labels, item
+                            ids and scores as arrays
+:mod:`._item_blocks`        Instance-level files summed by item blocks: one pass over the files, in
+                            bounded memory, no Dask
+:mod:`._dask_sums`          The pairwise sums of an :class:`~consensus.missing.InstanceSource` on
+                            Dask, by item blocks: every block a task
 :mod:`._possible`           Who can still win? Possible and necessary winners and rank ranges
                             over every completion of the missing scores
 :mod:`._possible_borda`     Borda under missing scores: bounds, greedy completions and the
@@ -67,9 +73,11 @@ _EXPORTS: dict[str, str] = {
     "InstanceSource": "_instance_source",
     "dask_summed": "_dask_sums",
     "source_frame": "_dask_sums",
-    "source_files": "_dask_sums",
+    "source_files": "_source_files",
     "SPLIT_EVERY": "_dask_sums",
-    "FILE_SUFFIXES": "_dask_sums",
+    "FILE_SUFFIXES": "_source_files",
+    "stream_summed": "_item_blocks",
+    "memory_setting": "_instance_source",
     "POSSIBLE_RULES": "_possible",
     "RANGE_RULES": "_possible",
     "possible_winners": "_possible",
@@ -81,13 +89,7 @@ __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)
 
 if TYPE_CHECKING:  # what type checkers see behind the lazy names (a test keeps it equal to _EXPORTS)
     from ._confidence import pairwise_confidence
-    from ._dask_sums import (
-        FILE_SUFFIXES,
-        SPLIT_EVERY,
-        dask_summed,
-        source_files,
-        source_frame,
-    )
+    from ._dask_sums import SPLIT_EVERY, dask_summed, source_frame
     from ._imputation_sums import (
         MAX_LEVELS,
         SCORE_TOL,
@@ -110,7 +112,8 @@ if TYPE_CHECKING:  # what type checkers see behind the lazy names (a test keeps 
         sigma_2l,
         sigma_l,
     )
-    from ._instance_source import InstanceSource
+    from ._instance_source import InstanceSource, memory_setting
+    from ._item_blocks import stream_summed
     from ._partial_sums import KERNELS
     from ._possible import POSSIBLE_RULES, RANGE_RULES, possible_winners, rank_ranges
     from ._preparation import (
@@ -127,3 +130,4 @@ if TYPE_CHECKING:  # what type checkers see behind the lazy names (a test keeps 
         prepared_for,
         with_scores,
     )
+    from ._source_files import FILE_SUFFIXES, source_files

@@ -1,47 +1,41 @@
-"""The pairwise sums of an :class:`~consensus.missing.InstanceSource`, as a map-reduce over Dask partitions.
+"""The pairwise sums of an :class:`~consensus.missing.InstanceSource` on Dask, by item blocks: every block a task.
 
 :func:`dask_summed` gives what :func:`consensus.missing._imputation_sums.summed` gives for the same
-scores in memory (``InstanceScores.from_long`` of the whole table), without ever holding the
-table in one place:
+scores in memory (``InstanceScores.from_long`` of the whole table), without holding the table
+in one place and without a shuffle (a shuffle on (task, instance) moved every row as a
+DataFrame row: 2,000 per-model files did not finish in 12 minutes). One graph, computed once:
 
-1. **Frame.** :func:`source_frame`: the Dask DataFrame as given, or Parquet/CSV files read
-   with ``dask.dataframe`` (only the four columns; CSV cells as text, exactly as written).
-   A ``.csv.gz``/``.tsv.gz`` file is one partition, decompressed by the package's bounded
-   reader (:func:`_opened`), with the limits of the in-process readers taken on the client
-   (``CONSENSUS_MAX_INPUT_BYTES``, 2 GiB by default, and the compression-bomb check unless
-   that limit is set): Dask's own decompression has no bound, and a worker would fill its
-   memory with a bomb. Its header and labels are read through the same reader.
-2. **Labels** (a first pass, over the system and task columns only): each partition of a
-   Dask DataFrame, or each file chunk by chunk, lists its labels in order of first
-   appearance; concatenated in partition (file) order and de-duplicated, that is the order
-   of :meth:`~consensus.InstanceScores.from_long` on the concatenated table (files in
-   :func:`source_files` order, as :func:`consensus.read_instances` reads them; categorical
-   columns sharing one list of categories: category order). Labels are normalized as there.
-3. **Shuffle.** Each row gets its system's and task's integer code and a float score (parsed
-   as :meth:`~consensus.InstanceScores.from_long` parses it); the rows are then shuffled on
-   (task code, instance id), so every score of one item (task, instance) lands in one
-   partition. Codes, not the raw labels, are hashed: ``"qa"`` and ``" qa"`` are one task.
-4. **Map.** Each partition becomes a dense systems x items block per task (NaN where a
-   system has no score, lower-is-better tasks negated) added to a
-   :class:`~consensus.missing._imputation_sums.PartialSums`; the per-task "compared in this task"
-   indicators are kept per task and OR-ed across partitions, so ``sigma_2l`` stays exact when
-   a task's items are spread over partitions.
-5. **Reduce.** The partial sums are added in a tree (:data:`SPLIT_EVERY` at a time) and
-   finished on the client.
+1. **Read and cut** (one task per group of consecutive files, or of Dask DataFrame
+   partitions; four groups per worker thread). Each file is read chunk by chunk as in-process
+   (:mod:`consensus.missing._source_rows`: labels in order of first appearance, whole-number
+   ids as int64, scores parsed as :func:`consensus.read_instances` parses them; a ``.gz``
+   text file through the package's bounded reader with the client's reading limits), and
+   its rows are cut into ``B`` blocks by a hash of (task label, instance id): every score of
+   one item lands in one block, whatever file holds it. Rows are kept compact: codes into
+   the file's own labels, float32 scores where exact.
+2. **Labels.** One small task merges every file's labels in file order (a Dask DataFrame's
+   categorical columns sharing one list of categories: category order, as ``from_long`` of
+   the concatenated table), checks the options against them (``lower_is_better``,
+   ``weights``, the memory for the N x N sums) and gives each file its codes.
+3. **Blocks.** One task per block gathers the block's rows from every group, codes its items
+   and sums them with the in-process code (:func:`consensus.missing._item_blocks.sum_blocks`:
+   dense sub-blocks that fit the memory setting, a repeated (system, task, instance) an error
+   naming both files).
+4. **Reduce.** The blocks' partial sums are added in a tree (:data:`SPLIT_EVERY` at a time)
+   and finished on the client.
 
-The sums equal the in-memory ones up to the order of float additions (within ``1e-12``);
-counts are exact. Errors are those of :meth:`~consensus.InstanceScores.from_long`, raised
-where found (a duplicated row: in the partition holding its item); raised inside a Dask
-task they are carried back as they are (their ``__init__`` does not survive pickling).
+``B`` is at least two per worker thread, more when a block's rows (about 24 bytes each)
+would exceed a quarter of the memory setting (Parquet row counts from the files' metadata,
+text files counted as 16 bytes a row). The bytes moved between workers are the rows once
+(step 1 to step 3) and one set of N x N sums per block. The sums equal the in-memory ones up
+to the order of float additions (within ``1e-12``); counts are exact. Errors raised inside a
+Dask task are carried back as they are (their ``__init__`` does not survive pickling).
 """
 
 from __future__ import annotations
 
-import contextlib
-import csv
 import dataclasses
 import functools
-import io
 import itertools
 import os
 from collections.abc import Callable, Iterator, Sequence
@@ -62,20 +56,24 @@ from ..errors import (
 )
 from ..io._cells import label_codes
 from ..io._labels import normalize_name
-from ..io._limits import check_square_matrices, input_limit_given, max_input_bytes
-from ..io._opening import bounded_gzip, bounded_lines
+from ..io._limits import check_square_matrices
 from ._instance_source import InstanceSource
 from ._partial_sums import PartialSums, Summed
+from ._source_files import (
+    _SEPARATORS,
+    _check_file,
+    _file_rows_estimate,
+    _limits,
+    _missing_columns,
+    _opened,
+    _packed,
+    source_files,
+)
 
-__all__ = ["dask_summed", "source_frame", "source_files", "SPLIT_EVERY", "FILE_SUFFIXES"]
+__all__ = ["dask_summed", "source_frame", "SPLIT_EVERY"]
 
 #: Partial sums added together per task of the reduction tree.
 SPLIT_EVERY = 8
-#: File name endings read, and their format (others are an error when named, skipped in a directory).
-FILE_SUFFIXES = {".parquet": "parquet", ".pq": "parquet", ".csv": "csv", ".tsv": "tsv", ".csv.gz": "csv", ".tsv.gz": "tsv"}
-_SEPARATORS = {"csv": ",", "tsv": "\t"}
-#: Rows per chunk when a file's labels are read.
-_LABEL_ROWS = 1 << 20
 _INSTALL = "summing an InstanceSource needs Dask: pip install 'leaderboard-consensus[dask]'"
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -213,157 +211,12 @@ def _read(source: InstanceSource) -> tuple[Any, list[tuple[str, str]] | None]:
     return frame[columns], files
 
 
-def _limits() -> tuple[int, bool]:
-    """The in-process readers' limits, as this process (the client) sets them: the most bytes a
-    compressed file may decompress to, and whether the user set it (no ratio check then)."""
-    return max_input_bytes(), input_limit_given()
-
-
-def _packed(path: str) -> bool:
-    return path.lower().endswith(".gz")
-
-
-@contextlib.contextmanager
-def _opened(path: str, limits: tuple[int, bool]) -> Iterator[io.TextIOWrapper]:
-    """A CSV/TSV file (local or fsspec URL) as text; a ``.gz`` one decompressed by the package's
-    bounded reader: at most ``limits[0]`` bytes, and no bomb unless ``limits[1]``."""
-    import fsspec
-
-    opened = fsspec.open(path, "rb")
-    with opened as raw:
-        binary: Any = raw
-        if _packed(path):
-            try:
-                size = int(opened.fs.size(opened.path))
-            except Exception:  # a filesystem that cannot tell: the ratio is then taken against 1 byte
-                size = 1
-            binary = bounded_gzip(raw, path, size, limits)
-        text = io.TextIOWrapper(binary, encoding="utf-8-sig", newline="")
-        try:
-            yield text
-        finally:
-            text.detach()  # the raw file is fsspec's to close
-            if binary is not raw:
-                binary.close()
-
-
 @_carry
 def _packed_csv(path: str, sep: str, columns: list[str], limits: tuple[int, bool]) -> pd.DataFrame:
     """One compressed CSV/TSV file as one partition: the four columns, cells as text."""
     with _opened(path, limits) as fh:
         frame = pd.read_csv(fh, sep=sep, usecols=columns, dtype=str, keep_default_na=False, na_filter=False)
     return frame[columns].astype(object)
-
-
-def _format_of(path: str) -> str | None:
-    name = path.rsplit("/", 1)[-1].lower()
-    return next((fmt for suffix, fmt in FILE_SUFFIXES.items() if name.endswith(suffix)), None)
-
-
-def source_files(data: object) -> list[tuple[str, str]]:
-    """The files an InstanceSource names, in the order their labels are read.
-
-    Parameters
-    ----------
-    data : str, Path or list of them
-        A file, a directory (its files ending in one of :data:`FILE_SUFFIXES`), a glob, a
-        list of these, or fsspec URLs.
-
-    Returns
-    -------
-    list of (str, str)
-        ``(path, format)``, format ``"parquet"``, ``"csv"`` or ``"tsv"``: directories and
-        globs in sorted order, a list in the given order (as :func:`consensus.read_instances`
-        reads them). Local files by path, others by URL.
-
-    Raises
-    ------
-    LeaderboardError
-        A file does not exist or has an unknown ending, nothing matches a glob, a directory
-        has no instance file, or the list is empty.
-    InvalidOptionError
-        An entry is not a path.
-
-    Examples
-    --------
-    >>> import os, tempfile
-    >>> folder = tempfile.mkdtemp()
-    >>> for name in ("b.parquet", "a.csv", "notes.md"):
-    ...     _ = open(os.path.join(folder, name), "w").write("")
-    >>> [(os.path.basename(p), fmt) for p, fmt in source_files(folder)]
-    [('a.csv', 'csv'), ('b.parquet', 'parquet')]
-    """
-    import fsspec
-    from fsspec.implementations.local import LocalFileSystem
-
-    specs = list(data) if isinstance(data, (list, tuple)) else [data]
-    if not specs:
-        raise LeaderboardError("the list of instance files is empty")
-    out = []
-    for spec in specs:
-        if not isinstance(spec, (str, os.PathLike)):
-            raise InvalidOptionError(
-                f"InstanceSource data must be a Dask DataFrame, a path, a glob or a list of paths; got {type(spec).__name__}"
-            )
-        text = os.fspath(spec)
-        fs, root = fsspec.core.url_to_fs(text)
-        local = isinstance(fs, LocalFileSystem)
-        if any(ch in text for ch in "*?["):
-            found = sorted(p for p, info in fs.glob(root, detail=True).items() if info.get("type") == "file")
-            if not found:
-                raise LeaderboardError(f"no file matches {text!r}")
-        elif fs.isdir(root):
-            found = sorted(
-                info["name"] for info in fs.ls(root, detail=True)
-                if info.get("type") == "file" and _format_of(info["name"]) is not None
-            )
-            if not found:
-                raise LeaderboardError(f"directory {text!r} has no Parquet or CSV files ({', '.join(FILE_SUFFIXES)})")
-        elif fs.isfile(root):
-            found = [root]
-        else:
-            raise LeaderboardError(f"file not found: {text!r}")
-        for path in found:
-            name = path if local else fs.unstrip_protocol(path)
-            fmt = _format_of(path)
-            if fmt is None:
-                raise LeaderboardError(
-                    f"cannot tell the format of {name!r}: name instance files *.parquet, *.pq, *.csv or *.tsv "
-                    "(*.csv.gz, *.tsv.gz)"
-                )
-            out.append((name, fmt))
-    return out
-
-
-def _check_file(path: str, fmt: str, columns: Sequence[str], limits: tuple[int, bool]) -> None:
-    """Read the header (CSV, a bounded line) or schema (Parquet) of one file: every column must be there."""
-    import fsspec
-
-    names: list[str] | None
-    try:
-        if fmt == "parquet":
-            import pyarrow.parquet as pq
-
-            with fsspec.open(path, "rb") as fh:
-                names = list(pq.ParquetFile(fh).schema_arrow.names)
-        else:
-            with _opened(path, limits) as fh:
-                names = next((row for row in csv.reader(bounded_lines(fh, path), delimiter=_SEPARATORS[fmt]) if row),
-                             None)
-            if names is None:
-                raise LeaderboardError(f"file {path!r} is empty")
-    except (ConsensusError, ImportError):
-        raise
-    except Exception as exc:  # pyarrow, fsspec and csv raise their own error types
-        raise LeaderboardError(f"cannot read {path!r} as {fmt}: {exc}") from None
-    missing = [c for c in columns if c not in names]
-    if missing:
-        raise LeaderboardError(_missing_columns(f"file {path!r}", missing, names))
-
-
-def _missing_columns(where: str, missing: Sequence[str], found: Sequence[object]) -> str:
-    return (f"{where} has no column(s) {', '.join(repr(c) for c in missing)}; its columns are "
-            f"{', '.join(repr(str(c)) for c in list(found)[:10])}; pass system=, task=, instance=, score= to InstanceSource")
 
 
 # ---------------------------------------------------------------------- labels
@@ -433,7 +286,7 @@ def _blocks_of(ids: np.ndarray, task_hash: np.ndarray, n_blocks: int) -> np.ndar
 def _cut(frames: Iterator[tuple[int, Any, Any]], source: InstanceSource, n_files: int, n_blocks: int) -> _Rows:
     """Read chunks ``(file index in the group, chunk, path)`` into rows per block (see :class:`_Rows`)."""
     from ..io._instance_sets import _Order
-    from ._item_blocks import _compact, _compact_scores, decoded
+    from ._source_rows import _compact, _compact_scores, decoded
 
     orders = [(_Order(), _Order()) for _ in range(n_files)]
     infos: list[tuple[_LabelInfo, _LabelInfo] | None] = [None] * n_files
@@ -481,7 +334,7 @@ def _cut(frames: Iterator[tuple[int, Any, Any]], source: InstanceSource, n_files
 @_carry
 def _file_rows(files: list[tuple[str, str]], source: InstanceSource, limits: tuple[int, bool], n_blocks: int) -> _Rows:
     """Read a group of files, each chunk by chunk, into rows per block."""
-    from ._item_blocks import _frames
+    from ._source_rows import _frames
 
     columns = [source.system, source.task, source.instance, source.score]
 
@@ -553,7 +406,8 @@ def _block(coding: _Coding, first_file: list[int], *groups: list[_Piece | None])
     :func:`consensus.missing._item_blocks.sum_blocks` (in sub-blocks that fit the memory setting)."""
     import sys
 
-    from ._item_blocks import _Chunk, _compact, _ItemCodes, _Store, sum_blocks
+    from ._item_blocks import _Chunk, _Store, sum_blocks
+    from ._source_rows import _compact, _ItemCodes
 
     items = _ItemCodes()
     store = _Store(sys.maxsize)
@@ -600,22 +454,6 @@ def _workers(scheduler: object) -> int:
         except Exception:  # a client without a scheduler reachable: plan for the local cores
             pass
     return os.cpu_count() or 1
-
-
-def _file_rows_estimate(path: str, fmt: str) -> int:
-    """Rows of a file, for planning: a Parquet file's row count, a text file's bytes / 16."""
-    import fsspec
-
-    try:
-        if fmt == "parquet":
-            import pyarrow.parquet as pq
-
-            with fsspec.open(path, "rb") as fh:
-                return int(pq.ParquetFile(fh).metadata.num_rows)
-        fs, root = fsspec.core.url_to_fs(path)
-        return int(fs.size(root)) // (4 if _packed(path) else 16)
-    except Exception:  # errors are raised where the file is read
-        return 0
 
 
 # ---------------------------------------------------------------------- entry point

@@ -16,8 +16,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import InvalidOptionError
+from ..io._limits import available_memory, parse_size
 
-__all__ = ["InstanceSource"]
+__all__ = ["InstanceSource", "memory_setting", "MIN_MEMORY"]
+
+#: The smallest memory setting (a smaller one is raised to this).
+MIN_MEMORY = 64 * 1024**2
+#: Memory setting when the available memory cannot be told.
+_FALLBACK_MEMORY = 2 * 1024**3
 
 
 @dataclass(frozen=True)
@@ -41,6 +47,9 @@ class InstanceSource:
         Files summed in-process (no ``scheduler=``): the memory setting that sizes the rows
         kept before spilling to disk and the item blocks, in bytes or as ``"2GB"``; default a
         quarter of the available memory (see :mod:`consensus.missing._item_blocks`).
+    progress : bool, default=False
+        Files summed in-process: show a progress bar of the files read (tqdm, on stderr).
+        On Dask, use Dask's own (``distributed.progress``, the dashboard).
 
     Examples
     --------
@@ -56,6 +65,7 @@ class InstanceSource:
     lower_is_better: tuple[str, ...] = ()
     weights: Mapping[str, float] | None = field(default=None)
     memory: int | str | None = None
+    progress: bool = False
 
     def __post_init__(self) -> None:
         columns = [self.system, self.task, self.instance, self.score]
@@ -68,8 +78,6 @@ class InstanceSource:
         if self.weights is not None and not isinstance(self.weights, Mapping):
             raise InvalidOptionError(f"weights must be a mapping task -> weight, got {type(self.weights).__name__}")
         if self.memory is not None:
-            from ._item_blocks import memory_setting
-
             memory_setting(self.memory)  # a clear error now, not after the files are read
 
     def __repr__(self) -> str:
@@ -77,3 +85,43 @@ class InstanceSource:
         extra = [f"{k}={getattr(self, k)!r}" for k in ("system", "task", "instance", "score")
                  if getattr(self, k) != k]
         return f"InstanceSource({', '.join([shown, *extra])})"
+
+
+def memory_setting(memory: int | str | None) -> int:
+    """The memory setting in bytes: `memory` as given, else a quarter of the available memory.
+
+    Parameters
+    ----------
+    memory : int, str or None
+        Bytes, or a size such as ``"512MB"`` / ``"2GiB"``; None: a quarter of
+        :func:`~consensus.io._limits.available_memory` (2 GiB when it cannot be told).
+
+    Returns
+    -------
+    int
+        At least :data:`MIN_MEMORY`.
+
+    Raises
+    ------
+    InvalidOptionError
+        `memory` is not a size.
+
+    Examples
+    --------
+    >>> memory_setting("1GiB")
+    1073741824
+    >>> memory_setting(1) == MIN_MEMORY
+    True
+    """
+    if memory is None:
+        available = available_memory()
+        return max(MIN_MEMORY, available // 4 if available is not None else _FALLBACK_MEMORY)
+    if isinstance(memory, bool) or not isinstance(memory, (int, str)):
+        raise InvalidOptionError(f"memory must be a number of bytes or a size such as '2GB', got {memory!r}")
+    try:
+        value = parse_size(memory) if isinstance(memory, str) else int(memory)
+    except ValueError as exc:
+        raise InvalidOptionError(f"memory={memory!r} is not a size: {exc}") from None
+    if value <= 0:
+        raise InvalidOptionError(f"memory must be positive, got {memory!r}")
+    return max(MIN_MEMORY, value)

@@ -42,7 +42,7 @@ from __future__ import annotations
 
 import os
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -54,71 +54,30 @@ from ..errors import (
     DuplicateInstanceError,
     EmptySystemError,
     InvalidOptionError,
-    LeaderboardError,
     NoTaskError,
     TooFewSystemsError,
 )
-from ..io._cells import check_instances, label_codes, normalized_labels, numeric_scores
-from ..io._instance_sets import _Items, _Order
-from ..io._limits import available_memory, check_square_matrices, parse_size
-from ._instance_source import InstanceSource
+from ..io._cells import check_instances
+from ..io._instance_sets import _Order
+from ..io._limits import check_square_matrices
+from ._instance_source import InstanceSource, memory_setting
 from ._partial_sums import PartialSums, Summed
+from ._source_rows import (
+    _compact,
+    _compact_scores,
+    _frames,
+    _ItemCodes,
+    _prefetched,
+    decoded,
+)
 
-__all__ = ["stream_summed", "memory_setting", "block_items", "BUCKET_ITEMS", "BLOCK_BYTES", "MIN_MEMORY"]
+__all__ = ["stream_summed", "block_items", "BUCKET_ITEMS", "BLOCK_BYTES"]
 
 #: Items per spill bucket (a block is a run of whole buckets).
 BUCKET_ITEMS = 1024
 #: The largest dense block (bytes): larger ones do not make the kernel's matrix products faster,
 #: and its temporaries are a few times the block.
 BLOCK_BYTES = 64 * 1024**2
-#: The smallest memory setting (a smaller one is raised to this).
-MIN_MEMORY = 64 * 1024**2
-#: Memory setting when the available memory cannot be told.
-_FALLBACK_MEMORY = 2 * 1024**3
-#: Chunks decoded ahead of their coding, by a background thread.
-PREFETCH = 8
-#: Rows per chunk of a file.
-CHUNK_ROWS = 1 << 20
-
-
-def memory_setting(memory: int | str | None) -> int:
-    """The memory setting in bytes: `memory` as given, else a quarter of the available memory.
-
-    Parameters
-    ----------
-    memory : int, str or None
-        Bytes, or a size such as ``"512MB"`` / ``"2GiB"``; None: a quarter of
-        :func:`~consensus.io._limits.available_memory` (2 GiB when it cannot be told).
-
-    Returns
-    -------
-    int
-        At least :data:`MIN_MEMORY`.
-
-    Raises
-    ------
-    InvalidOptionError
-        `memory` is not a size.
-
-    Examples
-    --------
-    >>> memory_setting("1GiB")
-    1073741824
-    >>> memory_setting(1) == MIN_MEMORY
-    True
-    """
-    if memory is None:
-        available = available_memory()
-        return max(MIN_MEMORY, available // 4 if available is not None else _FALLBACK_MEMORY)
-    if isinstance(memory, bool) or not isinstance(memory, (int, str)):
-        raise InvalidOptionError(f"memory must be a number of bytes or a size such as '2GB', got {memory!r}")
-    try:
-        value = parse_size(memory) if isinstance(memory, str) else int(memory)
-    except ValueError as exc:
-        raise InvalidOptionError(f"memory={memory!r} is not a size: {exc}") from None
-    if value <= 0:
-        raise InvalidOptionError(f"memory must be positive, got {memory!r}")
-    return max(MIN_MEMORY, value)
 
 
 # ---------------------------------------------------------------------- the rows kept
@@ -148,26 +107,6 @@ class _Chunk:
         systems = self.systems if len(self.systems) != len(self.items) else self.systems[keep]
         file = self.file if np.ndim(self.file) == 0 else np.asarray(self.file)[keep]
         return _Chunk(systems, self.items[keep], self.scores[keep], file)
-
-
-def _compact(codes: np.ndarray, *, constant: bool = False) -> np.ndarray:
-    """Codes in the smallest unsigned dtype that holds them; with `constant`, one code when every
-    row has the same (a file of one model), which :meth:`_Chunk.system_codes` broadcasts."""
-    if not len(codes):
-        return codes
-    if constant and len(codes) > 1 and int(codes.min()) == int(codes.max()):
-        codes = codes[:1]
-    top = int(codes.max())
-    for dtype in (np.uint8, np.uint16, np.uint32):
-        if top <= np.iinfo(dtype).max:
-            return codes.astype(dtype)
-    return codes
-
-
-def _compact_scores(scores: np.ndarray) -> np.ndarray:
-    small = scores.astype(np.float32)
-    same = (small == scores) | np.isnan(scores)
-    return small if bool(same.all()) else scores
 
 
 class _Store:
@@ -270,116 +209,6 @@ def block_items(n_systems: int, memory: int) -> int:
 
 
 # ---------------------------------------------------------------------- reading
-#: Instance ids that are whole numbers in ``[0, 2**40)`` are coded by one int64 key per row.
-_ID_BITS = 40
-
-
-class _ItemCodes:
-    """Global item codes in order of first appearance: (task, instance id) -> code.
-
-    Ids that are whole numbers are looked up as one int64 key ``task << 40 | id`` (fast); other
-    ids (text, negative or huge numbers) per task by value, as :func:`consensus.read_instances`
-    compares them (``1`` and ``"1"`` are two items; ``1`` and ``1.0`` one).
-    """
-
-    def __init__(self) -> None:
-        self.keys = pd.Index(np.zeros(0, dtype=np.int64))
-        self.key_codes = np.zeros(0, dtype=np.int64)
-        self.other: dict[int, tuple[_Items, np.ndarray]] = {}
-        self.task_of_item: list[int] = []
-        self.instance_of_item: list[object] = []
-
-    @property
-    def count(self) -> int:
-        return len(self.task_of_item)
-
-    def _new(self, tasks: np.ndarray, ids: list[object]) -> np.ndarray:
-        first = self.count
-        self.task_of_item.extend(tasks.tolist())
-        self.instance_of_item.extend(ids)
-        return np.arange(first, self.count, dtype=np.int64)
-
-    def codes(self, task_of_row: np.ndarray, ids: np.ndarray | pd.Series) -> np.ndarray:
-        """The item code of each row (new items coded in order of appearance)."""
-        whole = _whole_ids(ids)
-        if whole is not None:
-            keys = (task_of_row << _ID_BITS) | whole
-            found = self.keys.get_indexer(keys)
-            if (found < 0).any():
-                new = pd.unique(keys[found < 0])
-                codes = self._new(new >> _ID_BITS, (new & ((1 << _ID_BITS) - 1)).tolist())
-                self.keys = self.keys.append(pd.Index(new))
-                self.key_codes = np.concatenate([self.key_codes, codes])
-                found = self.keys.get_indexer(keys)
-            return self.key_codes[found]
-        series = ids if isinstance(ids, pd.Series) else pd.Series(ids, dtype=object)
-        out = np.empty(len(series), dtype=np.int64)
-        for t in np.unique(task_of_row).tolist():
-            mask = task_of_row == t
-            known, codes = self.other.get(t, (_Items(), np.zeros(0, dtype=np.int64)))
-            before = len(known.index)
-            known.add(series[mask])
-            if len(known.index) > before:
-                added = list(known.index[before:])
-                codes = np.concatenate([codes, self._new(np.full(len(added), t), added)])
-            self.other[t] = (known, codes)
-            out[mask] = codes[known.positions(series[mask])]
-        return out
-
-
-def _whole_ids(ids: np.ndarray | pd.Series) -> np.ndarray | None:
-    """`ids` as int64 when every one is a whole number in ``[0, 2**40)``, else None."""
-    values = ids.to_numpy() if isinstance(ids, pd.Series) else ids
-    if values.dtype.kind in "iu":
-        pass
-    elif values.dtype.kind == "f" and len(values) and bool(np.isfinite(values).all()) and bool((values == np.round(values)).all()):
-        pass
-    else:
-        return None
-    if len(values) and (values.min() < 0 or values.max() >= 1 << _ID_BITS):
-        return None
-    return values.astype(np.int64)
-
-
-def _arrow_labels(column: Any, kind: str) -> tuple[np.ndarray, tuple[str, ...]]:
-    """:func:`~consensus.io._cells.label_codes` of an Arrow column (dictionary-encoded in Arrow)."""
-    import pyarrow as pa
-    import pyarrow.compute as pc
-
-    if isinstance(column, pa.ChunkedArray):
-        column = column.combine_chunks()
-    if pa.types.is_dictionary(column.type):  # a categorical: the used categories, in category order
-        codes = column.indices.to_numpy(zero_copy_only=False)
-        codes = np.where(np.asarray(column.is_null()), -1, codes).astype(np.int64)
-        used = np.unique(codes[codes >= 0])
-        remap = np.full(len(column.dictionary) + 1, -1, dtype=np.int64)
-        remap[used] = np.arange(len(used))
-        uniques = [column.dictionary[int(i)].as_py() for i in used]
-        return normalized_labels(np.where(codes >= 0, remap[codes], -1), uniques, kind)
-    encoded = pc.dictionary_encode(column, null_encoding="mask")
-    codes = encoded.indices.to_numpy(zero_copy_only=False)
-    if encoded.null_count:
-        codes = np.where(np.asarray(encoded.is_null()), -1, codes)
-    return normalized_labels(np.asarray(codes, dtype=np.int64), encoded.dictionary.to_pylist(), kind)
-
-
-def _arrow_scores(column: Any, t_codes: np.ndarray, t_labels: tuple[str, ...], s_codes: np.ndarray,
-                  s_labels: tuple[str, ...]) -> np.ndarray:
-    import pyarrow as pa
-    import pyarrow.compute as pc
-
-    if pa.types.is_floating(column.type) or pa.types.is_integer(column.type):
-        return np.asarray(pc.cast(column, pa.float64()).to_numpy(zero_copy_only=False), dtype=np.float64)
-    return numeric_scores(column.to_pandas(), t_codes, t_labels, s_codes, s_labels)
-
-
-def _arrow_ids(column: Any) -> np.ndarray | pd.Series:
-    import pyarrow as pa
-
-    if pa.types.is_integer(column.type) or pa.types.is_floating(column.type):
-        if column.null_count == 0:
-            return np.asarray(column.to_numpy(zero_copy_only=False))
-    return pd.Series(column.to_pandas(), dtype=object)
 
 
 class _Reader:
@@ -399,122 +228,6 @@ class _Reader:
         items = self.items.codes(task_of_row, ids)
         self.rows += len(items)
         return _Chunk(_compact(rows, constant=True), _compact(items), _compact_scores(scores), file_no)
-
-
-def decoded(frame: Any, source: InstanceSource, path: str) -> tuple[
-        np.ndarray, tuple[str, ...], np.ndarray, tuple[str, ...], np.ndarray | pd.Series, np.ndarray]:
-    """The rows of one chunk: system codes and labels, task codes and labels, instance ids
-    (int64 when whole numbers, else as read), float scores.
-
-    Parameters
-    ----------
-    frame : pandas.DataFrame or pyarrow.RecordBatch
-        The source's four columns.
-    source : InstanceSource
-    path : str
-        The file, for messages.
-
-    Returns
-    -------
-    tuple
-        ``(system codes, systems, task codes, tasks, ids, scores)``.
-
-    Raises
-    ------
-    LeaderboardError
-        A missing label or instance id, a score that is not a number (as
-        :func:`consensus.read_instances`).
-    """
-    system, task, instance, score = source.system, source.task, source.instance, source.score
-    arrow = not isinstance(frame, pd.DataFrame)
-    if arrow:
-        s_codes, s_labels = _arrow_labels(frame.column(system), "system")
-        t_codes, t_labels = _arrow_labels(frame.column(task), "task")
-        ids: np.ndarray | pd.Series = _arrow_ids(frame.column(instance))
-    else:
-        s_codes, s_labels = label_codes(frame[system], "system")
-        t_codes, t_labels = label_codes(frame[task], "task")
-        ids = frame[instance]
-    missing = pd.isna(ids) if isinstance(ids, pd.Series) else np.zeros(0, dtype=bool)
-    if missing.any():
-        raise LeaderboardError(f"{path!r}: an instance id is missing (row {int(np.argmax(np.asarray(missing)))})")
-    if arrow:
-        scores = _arrow_scores(frame.column(score), t_codes, t_labels, s_codes, s_labels)
-    else:
-        scores = numeric_scores(frame[score], t_codes, t_labels, s_codes, s_labels)
-    whole = _whole_ids(ids)
-    return s_codes, s_labels, t_codes, t_labels, (whole if whole is not None else ids), scores
-
-
-def _prefetched(items: Iterator[Any], depth: int = PREFETCH) -> Iterator[Any]:
-    """`items`, produced by a background thread up to `depth` ahead (file decoding releases the
-    GIL: it overlaps the coding of the previous chunks). Errors are raised where the item would be."""
-    import queue
-    import threading
-
-    box: queue.Queue[tuple[str, Any]] = queue.Queue(maxsize=depth)
-    stop = threading.Event()
-
-    def produce() -> None:
-        try:
-            for item in items:
-                while not stop.is_set():
-                    try:
-                        box.put(("item", item), timeout=0.1)
-                        break
-                    except queue.Full:
-                        continue
-                if stop.is_set():
-                    return
-            box.put(("end", None))
-        except BaseException as exc:  # carried to the consumer, raised there
-            box.put(("error", exc))
-
-    worker = threading.Thread(target=produce, name="consensus-read", daemon=True)
-    worker.start()
-    try:
-        while True:
-            kind, item = box.get()
-            if kind == "end":
-                return
-            if kind == "error":
-                raise item
-            yield item
-    finally:
-        stop.set()
-        worker.join()
-
-
-def _frames(path: str, fmt: str, columns: list[str], limits: tuple[int, bool] | None = None) -> Iterator[Any]:
-    """The named columns of one file (local or fsspec URL), chunk by chunk: Arrow record batches of a
-    Parquet file, pandas DataFrames of text cells of a CSV/TSV file. `limits`: the reading limits
-    (:func:`consensus.missing._dask_sums._limits`; default this process's)."""
-    import fsspec
-
-    from ._dask_sums import _SEPARATORS, _check_file, _limits, _missing_columns, _opened
-
-    limits = limits or _limits()
-    try:
-        if fmt == "parquet":
-            import pyarrow.parquet as pq
-
-            with fsspec.open(path, "rb") as fh:
-                try:
-                    handle = pq.ParquetFile(fh)
-                except Exception as exc:  # pyarrow raises its own error types
-                    raise LeaderboardError(f"cannot read {path!r} as parquet: {exc}") from None
-                names = handle.schema_arrow.names
-                missing = [c for c in columns if c not in names]
-                if missing:
-                    raise LeaderboardError(_missing_columns(f"file {path!r}", missing, names))
-                yield from handle.iter_batches(batch_size=CHUNK_ROWS, columns=columns)
-            return
-        _check_file(path, fmt, columns, limits)
-        with _opened(path, limits) as fh:
-            yield from pd.read_csv(fh, sep=_SEPARATORS[fmt], usecols=columns, dtype=str, keep_default_na=False,
-                                   na_filter=False, chunksize=CHUNK_ROWS)
-    except (pd.errors.ParserError, UnicodeDecodeError) as exc:
-        raise LeaderboardError(f"cannot parse {path!r}: {str(exc).strip()}") from None
 
 
 # ---------------------------------------------------------------------- blocks
@@ -617,7 +330,7 @@ def _duplicate(store: _Store, items: _ItemCodes, context: _Context, first: int, 
 
 
 # ---------------------------------------------------------------------- entry point
-def stream_summed(source: InstanceSource, *, per_task: bool, progress: Any = None) -> Summed:
+def stream_summed(source: InstanceSource, *, per_task: bool, progress: Callable[[int, int], None] | None = None) -> Summed:
     """The pairwise sums of `source`'s files, by item blocks in bounded memory (see the module notes).
 
     Parameters
@@ -628,7 +341,8 @@ def stream_summed(source: InstanceSource, *, per_task: bool, progress: Any = Non
     per_task : bool
         Also sum the per-task row sums and per-task comparison counts (``sigma_2l``).
     progress : callable, optional
-        Called with ``(files read, files)`` after each file.
+        Called with ``(files read, files)`` after each file (default: a tqdm bar on stderr
+        when ``source.progress``).
 
     Returns
     -------
@@ -661,9 +375,10 @@ def stream_summed(source: InstanceSource, *, per_task: bool, progress: Any = Non
     return _streamed(source, per_task=per_task, progress=progress)[0]
 
 
-def _streamed(source: InstanceSource, *, per_task: bool, progress: Any = None) -> tuple[Summed, dict[str, int]]:
+def _streamed(source: InstanceSource, *, per_task: bool,
+              progress: Callable[[int, int], None] | None = None) -> tuple[Summed, dict[str, int]]:
     """:func:`stream_summed` and what it moved: rows, bytes kept, bytes spilled, blocks."""
-    from ._dask_sums import source_files
+    from ._source_files import source_files
 
     if not isinstance(source, InstanceSource):
         raise InvalidOptionError(f"expected an InstanceSource, got {type(source).__name__}")
@@ -676,6 +391,17 @@ def _streamed(source: InstanceSource, *, per_task: bool, progress: Any = None) -
     columns = [source.system, source.task, source.instance, source.score]
     reader = _Reader(source)
     store = _Store(memory // 2)
+    bar = None
+    if progress is None and source.progress:
+        import sys
+
+        from tqdm import tqdm
+
+        bar = tqdm(total=len(files), desc="consensus: reading", unit="file", file=sys.stderr, leave=False)
+
+        def progress(done: int, total: int) -> None:
+            bar.update(done - bar.n)
+
     try:
         def chunks() -> Iterator[tuple[int, Any]]:
             for file_no, (path, fmt) in enumerate(files):
@@ -703,6 +429,8 @@ def _streamed(source: InstanceSource, *, per_task: bool, progress: Any = None) -
         blocks = sum_blocks(store, reader.items, context, acc)
     finally:
         store.close()
+        if bar is not None:
+            bar.close()
     scored = np.diagonal(acc.counts) + acc.full_n
     if not scored.all():
         raise EmptySystemError([s for s, k in zip(systems, scored) if k == 0])

@@ -1,0 +1,277 @@
+"""The rows of instance-level files, decoded chunk by chunk: labels, item ids and scores as arrays.
+
+Parquet chunks are decoded in Arrow (labels dictionary-encoded there, numbers read without
+copies), CSV/TSV chunks from text as :func:`consensus.read_instances` reads them; a background
+thread decodes the next chunks while the current one is coded (:func:`_prefetched`). Item ids
+are coded by :class:`_ItemCodes`. Shared by the in-process item blocks
+(:mod:`consensus.missing._item_blocks`) and the Dask ones (:mod:`consensus.missing._dask_sums`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from ..errors import LeaderboardError
+from ..io._cells import label_codes, normalized_labels, numeric_scores
+from ..io._instance_sets import _Items
+from ._instance_source import InstanceSource
+from ._source_files import _SEPARATORS, _check_file, _limits, _missing_columns, _opened
+
+__all__ = ["decoded", "CHUNK_ROWS", "PREFETCH"]
+
+#: Chunks decoded ahead of their coding, by a background thread.
+PREFETCH = 8
+#: Rows per chunk of a file.
+CHUNK_ROWS = 1 << 20
+
+
+def _compact(codes: np.ndarray, *, constant: bool = False) -> np.ndarray:
+    """Codes in the smallest unsigned dtype that holds them; with `constant`, one code when every
+    row has the same (a file of one model), which :meth:`_Chunk.system_codes` broadcasts."""
+    if not len(codes):
+        return codes
+    if constant and len(codes) > 1 and int(codes.min()) == int(codes.max()):
+        codes = codes[:1]
+    top = int(codes.max())
+    for dtype in (np.uint8, np.uint16, np.uint32):
+        if top <= np.iinfo(dtype).max:
+            return codes.astype(dtype)
+    return codes
+
+
+def _compact_scores(scores: np.ndarray) -> np.ndarray:
+    small = scores.astype(np.float32)
+    same = (small == scores) | np.isnan(scores)
+    return small if bool(same.all()) else scores
+
+
+#: Instance ids that are whole numbers in ``[0, 2**40)`` are coded by one int64 key per row.
+_ID_BITS = 40
+
+
+class _ItemCodes:
+    """Global item codes in order of first appearance: (task, instance id) -> code.
+
+    Ids that are whole numbers are looked up as one int64 key ``task << 40 | id`` (fast); other
+    ids (text, negative or huge numbers) per task by value, as :func:`consensus.read_instances`
+    compares them (``1`` and ``"1"`` are two items; ``1`` and ``1.0`` one).
+    """
+
+    def __init__(self) -> None:
+        self.keys = pd.Index(np.zeros(0, dtype=np.int64))
+        self.key_codes = np.zeros(0, dtype=np.int64)
+        self.other: dict[int, tuple[_Items, np.ndarray]] = {}
+        self.task_of_item: list[int] = []
+        self.instance_of_item: list[object] = []
+
+    @property
+    def count(self) -> int:
+        return len(self.task_of_item)
+
+    def _new(self, tasks: np.ndarray, ids: list[object]) -> np.ndarray:
+        first = self.count
+        self.task_of_item.extend(tasks.tolist())
+        self.instance_of_item.extend(ids)
+        return np.arange(first, self.count, dtype=np.int64)
+
+    def codes(self, task_of_row: np.ndarray, ids: np.ndarray | pd.Series) -> np.ndarray:
+        """The item code of each row (new items coded in order of appearance)."""
+        whole = _whole_ids(ids)
+        if whole is not None:
+            keys = (task_of_row << _ID_BITS) | whole
+            found = self.keys.get_indexer(keys)
+            if (found < 0).any():
+                new = pd.unique(keys[found < 0])
+                codes = self._new(new >> _ID_BITS, (new & ((1 << _ID_BITS) - 1)).tolist())
+                self.keys = self.keys.append(pd.Index(new))
+                self.key_codes = np.concatenate([self.key_codes, codes])
+                found = self.keys.get_indexer(keys)
+            return self.key_codes[found]
+        series = ids if isinstance(ids, pd.Series) else pd.Series(ids, dtype=object)
+        out = np.empty(len(series), dtype=np.int64)
+        for t in np.unique(task_of_row).tolist():
+            mask = task_of_row == t
+            known, codes = self.other.get(t, (_Items(), np.zeros(0, dtype=np.int64)))
+            before = len(known.index)
+            known.add(series[mask])
+            if len(known.index) > before:
+                added = list(known.index[before:])
+                codes = np.concatenate([codes, self._new(np.full(len(added), t), added)])
+            self.other[t] = (known, codes)
+            out[mask] = codes[known.positions(series[mask])]
+        return out
+
+
+def _whole_ids(ids: np.ndarray | pd.Series) -> np.ndarray | None:
+    """`ids` as int64 when every one is a whole number in ``[0, 2**40)``, else None."""
+    values = ids.to_numpy() if isinstance(ids, pd.Series) else ids
+    if values.dtype.kind in "iu":
+        pass
+    elif values.dtype.kind == "f" and len(values) and bool(np.isfinite(values).all()) and bool((values == np.round(values)).all()):
+        pass
+    else:
+        return None
+    if len(values) and (values.min() < 0 or values.max() >= 1 << _ID_BITS):
+        return None
+    return values.astype(np.int64)
+
+
+def _arrow_labels(column: Any, kind: str) -> tuple[np.ndarray, tuple[str, ...]]:
+    """:func:`~consensus.io._cells.label_codes` of an Arrow column (dictionary-encoded in Arrow)."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    if isinstance(column, pa.ChunkedArray):
+        column = column.combine_chunks()
+    if pa.types.is_dictionary(column.type):  # a categorical: the used categories, in category order
+        codes = column.indices.to_numpy(zero_copy_only=False)
+        codes = np.where(np.asarray(column.is_null()), -1, codes).astype(np.int64)
+        used = np.unique(codes[codes >= 0])
+        remap = np.full(len(column.dictionary) + 1, -1, dtype=np.int64)
+        remap[used] = np.arange(len(used))
+        uniques = [column.dictionary[int(i)].as_py() for i in used]
+        return normalized_labels(np.where(codes >= 0, remap[codes], -1), uniques, kind)
+    encoded = pc.dictionary_encode(column, null_encoding="mask")
+    codes = encoded.indices.to_numpy(zero_copy_only=False)
+    if encoded.null_count:
+        codes = np.where(np.asarray(encoded.is_null()), -1, codes)
+    return normalized_labels(np.asarray(codes, dtype=np.int64), encoded.dictionary.to_pylist(), kind)
+
+
+def _arrow_scores(column: Any, t_codes: np.ndarray, t_labels: tuple[str, ...], s_codes: np.ndarray,
+                  s_labels: tuple[str, ...]) -> np.ndarray:
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    if pa.types.is_floating(column.type) or pa.types.is_integer(column.type):
+        return np.asarray(pc.cast(column, pa.float64()).to_numpy(zero_copy_only=False), dtype=np.float64)
+    return numeric_scores(column.to_pandas(), t_codes, t_labels, s_codes, s_labels)
+
+
+def _arrow_ids(column: Any) -> np.ndarray | pd.Series:
+    import pyarrow as pa
+
+    if pa.types.is_integer(column.type) or pa.types.is_floating(column.type):
+        if column.null_count == 0:
+            return np.asarray(column.to_numpy(zero_copy_only=False))
+    return pd.Series(column.to_pandas(), dtype=object)
+
+
+def decoded(frame: Any, source: InstanceSource, path: str) -> tuple[
+        np.ndarray, tuple[str, ...], np.ndarray, tuple[str, ...], np.ndarray | pd.Series, np.ndarray]:
+    """The rows of one chunk: system codes and labels, task codes and labels, instance ids
+    (int64 when whole numbers, else as read), float scores.
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame or pyarrow.RecordBatch
+        The source's four columns.
+    source : InstanceSource
+    path : str
+        The file, for messages.
+
+    Returns
+    -------
+    tuple
+        ``(system codes, systems, task codes, tasks, ids, scores)``.
+
+    Raises
+    ------
+    LeaderboardError
+        A missing label or instance id, a score that is not a number (as
+        :func:`consensus.read_instances`).
+    """
+    system, task, instance, score = source.system, source.task, source.instance, source.score
+    arrow = not isinstance(frame, pd.DataFrame)
+    if arrow:
+        s_codes, s_labels = _arrow_labels(frame.column(system), "system")
+        t_codes, t_labels = _arrow_labels(frame.column(task), "task")
+        ids: np.ndarray | pd.Series = _arrow_ids(frame.column(instance))
+    else:
+        s_codes, s_labels = label_codes(frame[system], "system")
+        t_codes, t_labels = label_codes(frame[task], "task")
+        ids = frame[instance]
+    missing = pd.isna(ids) if isinstance(ids, pd.Series) else np.zeros(0, dtype=bool)
+    if missing.any():
+        raise LeaderboardError(f"{path!r}: an instance id is missing (row {int(np.argmax(np.asarray(missing)))})")
+    if arrow:
+        scores = _arrow_scores(frame.column(score), t_codes, t_labels, s_codes, s_labels)
+    else:
+        scores = numeric_scores(frame[score], t_codes, t_labels, s_codes, s_labels)
+    whole = _whole_ids(ids)
+    return s_codes, s_labels, t_codes, t_labels, (whole if whole is not None else ids), scores
+
+
+def _prefetched(items: Iterator[Any], depth: int = PREFETCH) -> Iterator[Any]:
+    """`items`, produced by a background thread up to `depth` ahead (file decoding releases the
+    GIL: it overlaps the coding of the previous chunks). Errors are raised where the item would be."""
+    import queue
+    import threading
+
+    box: queue.Queue[tuple[str, Any]] = queue.Queue(maxsize=depth)
+    stop = threading.Event()
+
+    def produce() -> None:
+        try:
+            for item in items:
+                while not stop.is_set():
+                    try:
+                        box.put(("item", item), timeout=0.1)
+                        break
+                    except queue.Full:
+                        continue
+                if stop.is_set():
+                    return
+            box.put(("end", None))
+        except BaseException as exc:  # carried to the consumer, raised there
+            box.put(("error", exc))
+
+    worker = threading.Thread(target=produce, name="consensus-read", daemon=True)
+    worker.start()
+    try:
+        while True:
+            kind, item = box.get()
+            if kind == "end":
+                return
+            if kind == "error":
+                raise item
+            yield item
+    finally:
+        stop.set()
+        worker.join()
+
+
+def _frames(path: str, fmt: str, columns: list[str], limits: tuple[int, bool] | None = None) -> Iterator[Any]:
+    """The named columns of one file (local or fsspec URL), chunk by chunk: Arrow record batches of a
+    Parquet file, pandas DataFrames of text cells of a CSV/TSV file. `limits`: the reading limits
+    (:func:`consensus.missing._dask_sums._limits`; default this process's)."""
+    import fsspec
+
+    limits = limits or _limits()
+    try:
+        if fmt == "parquet":
+            import pyarrow.parquet as pq
+
+            with fsspec.open(path, "rb") as fh:
+                try:
+                    handle = pq.ParquetFile(fh)
+                except Exception as exc:  # pyarrow raises its own error types
+                    raise LeaderboardError(f"cannot read {path!r} as parquet: {exc}") from None
+                names = handle.schema_arrow.names
+                missing = [c for c in columns if c not in names]
+                if missing:
+                    raise LeaderboardError(_missing_columns(f"file {path!r}", missing, names))
+                yield from handle.iter_batches(batch_size=CHUNK_ROWS, columns=columns)
+            return
+        _check_file(path, fmt, columns, limits)
+        with _opened(path, limits) as fh:
+            yield from pd.read_csv(fh, sep=_SEPARATORS[fmt], usecols=columns, dtype=str, keep_default_na=False,
+                                   na_filter=False, chunksize=CHUNK_ROWS)
+    except (pd.errors.ParserError, UnicodeDecodeError) as exc:
+        raise LeaderboardError(f"cannot parse {path!r}: {str(exc).strip()}") from None
+
+
