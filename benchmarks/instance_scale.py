@@ -1,38 +1,42 @@
 """Instance-level scores at LLM-evaluation scale: the pairwise sums of thousands of models.
 
-Run: ``python benchmarks/instance_scale.py [--quick] [--seeds 3] [--no-dask]``
+Run: ``python benchmarks/instance_scale.py [--quick] [--seeds 3] [--parts 1,2,3,4] [--no-dask]``
 
 Data: 0/1 correctness of N models on 20,000 items (4 tasks x 5,000), each model with a latent
-skill, 10% of the (model, item) scores missing at random. Three parts, every cell over
-``--seeds`` seeds (min / median / max seconds), every baseline measured in the same run:
+skill, 10% of the (model, item) scores missing at random. Every cell over ``--seeds`` seeds
+(min / median / max), every baseline measured in the same run:
 
 1. **Kernel**: ``impute_pairwise`` (``sigma_l``) and ``sigma_2l`` on InstanceScores for
    N = 200, 400, 1,000, 2,000 (``--quick``: 100, 200), with the peak of traced allocations
-   (tracemalloc: numpy buffers included) during the call. Baseline: the pair-comparison kernel
-   (``accumulate(..., kernel="compare")``, the kernel before the matrix-product one) at
-   N = 200 and 400: ratio printed, and the matrices checked equal (to 1e-12 relative: the
-   counts are the same integers, but the float sums of midrank shares are added in chunks of
-   other sizes).
-2. **Files**: the same scores written as one Parquet file per model (system, task, instance,
-   score; only the scored items), read back with ``read_instances(folder)``, then ``sigma_l``;
-   checked equal to part 1 (within 1e-12: the items come in another order, so the float sums
-   add up in another order).
-3. **Dask** (when dask and distributed are installed, unless ``--no-dask``): ``sigma_l`` of
-   ``InstanceSource(folder/*.parquet)`` on a local 2-worker cluster (processes, 1 thread
-   each), against read + ``sigma_l`` in-process on the same files: ratio printed, matrices
-   checked equal (1e-9). At ``--dask-models`` models (default 200): on this 2-core machine,
-   where the two workers and the client share the cores, 2,000 models did not finish one run
-   within 12 minutes (the shuffle moves every row).
-
-The process's peak RSS is printed at the end.
+   (tracemalloc: numpy buffers included) during the call. Baselines: the pair-comparison
+   kernel (``accumulate(..., kernel="compare")``) at N = 200 and 400, and every product in
+   float64, with the matrices checked equal.
+2. **Files, in-process**: one Parquet file per model (rows in random order within each file,
+   as evaluation logs are), N = 2,000 (``--quick``: 100). Each measurement runs in a fresh
+   process, which prints its time and its peak RSS: ``sigma_l(InstanceSource(folder))`` (read
+   by item blocks, ``--memory`` setting, default the package's), against the in-memory
+   ``sigma_l`` of the same scores (the baseline: the array read first, not timed) and the
+   whole-array path (``read_instances`` + ``sigma_l``). Rows, bytes spilled and blocks printed;
+   the matrices checked equal (counts exactly, wins to 1e-12 relative).
+3. **Dask**: the same folder on local clusters of 1, 2 and 4 worker processes (one thread
+   each), against the in-process time of part 2; the work per block (the in-process block
+   time over the blocks) and the bytes moved (the rows once, one set of N x N sums per block),
+   from which a bigger cluster's time can be read off. On a 2-core machine more than 2
+   workers cannot go faster.
+4. **Larger**: 5,000 models (``--memory 512MB``, within a 2 GB budget) and 10,000 models,
+   streamed in-process: time and peak RSS (``--big-seeds`` seeds, default 1: a 10,000-model run
+   takes minutes).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import resource
 import statistics
+import subprocess
+import sys
 import tempfile
 import time
 import tracemalloc
@@ -110,66 +114,157 @@ def kernel_part(sizes: list[int], baseline_sizes: list[int], seeds: int) -> None
               f"{spread(t64)} {statistics.median(t64) / statistics.median(t1):5.2f}x", flush=True)
 
 
-def write_per_model(data: cs.InstanceScores, folder: Path) -> None:
+def write_per_model(n_models: int, seed: int, folder: Path) -> None:
+    """One Parquet file per model (system, task, instance, score; the items it scored, in random
+    order, as evaluation logs list them), generated model by model: latent-skill 0/1 scores as
+    :func:`make_scores`, never held as one array (10,000 models fit)."""
     folder.mkdir(parents=True, exist_ok=True)
-    for i, system in enumerate(data.systems):
-        parts = []
-        for t, task in enumerate(data.tasks):
-            lo, hi = data.offsets[t], data.offsets[t + 1]
-            row = data.values[i, lo:hi]
-            keep = ~np.isnan(row)
-            parts.append(pd.DataFrame({"system": system, "task": task, "instance": np.arange(hi - lo)[keep],
-                                       "score": row[keep]}))
-        pd.concat(parts, ignore_index=True).to_parquet(folder / f"{system}.parquet", index=False)
+    rng = np.random.default_rng(seed)
+    difficulty = rng.normal(size=ITEMS)
+    per = ITEMS // TASKS
+    task = np.repeat([f"task{t}" for t in range(TASKS)], per)
+    instance = np.tile(np.arange(per), TASKS)
+    for i in range(n_models):
+        p = 1.0 / (1.0 + np.exp(-(rng.normal() - difficulty)))
+        score = (rng.random(ITEMS) < p).astype(np.float64)
+        kept = np.flatnonzero(rng.random(ITEMS) >= 0.1) if i else np.arange(ITEMS)  # model 0 scores every item
+        order = rng.permutation(kept)
+        pd.DataFrame({"system": f"model-{i:05d}", "task": task[order], "instance": instance[order],
+                      "score": score[order]}).to_parquet(folder / f"model-{i:05d}.parquet", index=False)
 
 
-def files_part(n: int, seeds: int, use_dask: bool, label: str = "2. files") -> None:
-    print(f"\n{label}: {n} models, one Parquet file per model; read_instances(folder) + sigma_l")
-    reads, totals, dask_times = [], [], []
+def run_cell(kind: str, folder: str, memory: str | None, workers: int) -> dict[str, object]:
+    """One measurement in this (fresh) process: its seconds, its peak RSS, what it moved; the
+    matrices are saved beside the folder for the parent to compare."""
+    from consensus.missing._item_blocks import LAST_RUN
+
+    out: dict[str, object] = {}
+    if kind == "memory":  # the baseline: the array read first (not timed), then sigma_l in memory
+        data = cs.read_instances(folder)
+        start = time.perf_counter()
+        res = cs.sigma_l(data)
+    elif kind == "whole":  # the whole-array path from the files
+        start = time.perf_counter()
+        res = cs.sigma_l(cs.read_instances(folder))
+    elif kind == "stream":  # by item blocks, in-process
+        start = time.perf_counter()
+        res = cs.sigma_l(cs.missing.InstanceSource(folder, memory=memory))
+        out.update(LAST_RUN)
+    else:  # dask: a local cluster of `workers` processes, one thread each
+        from distributed import Client, LocalCluster
+
+        with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None) as cluster, \
+                Client(cluster) as client:
+            start = time.perf_counter()
+            res = cs.sigma_l(cs.missing.InstanceSource(folder, memory=memory), scheduler=client)
+            out["seconds"] = time.perf_counter() - start
+    out.setdefault("seconds", time.perf_counter() - start)
+    out["rss_mib"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    np.save(Path(folder).parent / f"{kind}-{workers}-wins.npy", res.matrix.wins)
+    np.save(Path(folder).parent / f"{kind}-{workers}-counts.npy", res.matrix.counts)
+    return out
+
+
+def cell(kind: str, folder: Path, memory: str | None = None, workers: int = 0) -> dict[str, object]:
+    """:func:`run_cell` in a fresh process (its own peak RSS)."""
+    command = [sys.executable, __file__, "--cell", kind, str(folder), "--workers-count", str(workers)]
+    if memory:
+        command += ["--memory", memory]
+    done = subprocess.run(command, capture_output=True, text=True, check=False)
+    if done.returncode:
+        raise RuntimeError(f"cell {kind} failed:\n{done.stderr[-3000:]}")
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def same(folder: Path, kind: str, workers: int = 0) -> None:
+    """The matrices of a cell equal the in-memory ones: counts exactly, wins to 1e-12 relative."""
+    base = folder.parent
+    np.testing.assert_array_equal(np.load(base / f"{kind}-{workers}-counts.npy"), np.load(base / "memory-0-counts.npy"))
+    np.testing.assert_allclose(np.load(base / f"{kind}-{workers}-wins.npy"), np.load(base / "memory-0-wins.npy"),
+                               rtol=1e-12, atol=1e-9)
+
+
+def files_part(n: int, seeds: int, memory: str | None, use_dask: bool, workers: list[int]) -> None:
+    print(f"\n2. files: {n} models, one Parquet file per model, rows in random order; fresh process per cell; "
+          f"seconds min / median / max over {seeds} seeds")
+    rows: dict[str, list[dict[str, object]]] = {}
     for seed in range(seeds):
-        data = make_scores(n, seed)
         with tempfile.TemporaryDirectory() as tmp:
             folder = Path(tmp) / "logs"
-            write_per_model(data, folder)
-            start = time.perf_counter()
-            read = cs.read_instances(folder)
-            reads.append(time.perf_counter() - start)
-            res = cs.sigma_l(read)
-            totals.append(time.perf_counter() - start)
-            np.testing.assert_allclose(res.matrix.wins, cs.sigma_l(data).matrix.wins, rtol=1e-12, atol=1e-9)
+            write_per_model(n, seed, folder)
+            for kind in ("memory", "whole", "stream"):
+                rows.setdefault(kind, []).append(cell(kind, folder, memory))
+            same(folder, "whole")
+            same(folder, "stream")
             if use_dask:
-                dask_times.append(dask_run(folder, res.matrix.wins))
-    print(f"   read_instances: {spread(reads)} s;  read + sigma_l: {spread(totals)} s")
-    if dask_times:
-        print(f"   dask: sigma_l(InstanceSource(folder/*.parquet)) on a local 2-worker cluster: {spread(dask_times)} s; "
-              f"ratio to in-process read + sigma_l: {statistics.median(dask_times) / statistics.median(totals):.2f}x "
-              "(matrices equal within 1e-9)", flush=True)
+                for k in workers:
+                    rows.setdefault(f"dask-{k}", []).append(cell("dask", folder, memory, k))
+                    same(folder, "dask", k)
+    base = statistics.median(float(r["seconds"]) for r in rows["memory"])
+
+    def line(label: str, kind: str) -> None:
+        got = rows[kind]
+        seconds = [float(r["seconds"]) for r in got]
+        print(f"   {label:<52} {spread(seconds)} s  {statistics.median(seconds) / base:5.2f}x  "
+              f"peak RSS {max(float(r['rss_mib']) for r in got):6.0f} MiB", flush=True)
+
+    line("in-memory sigma_l (baseline; array read first)", "memory")
+    line("read_instances + sigma_l (the whole-array path)", "whole")
+    line("sigma_l(InstanceSource(folder)) by item blocks", "stream")
+    last = rows["stream"][-1]
+    print(f"   item blocks: {int(last['rows']):,} rows, {int(last['blocks'])} blocks, "
+          f"{int(last['spilled_bytes']) / 2**20:.0f} MiB spilled, memory setting {int(last['memory']) / 2**20:.0f} MiB; "
+          "matrices equal to the in-memory ones (counts exactly)")
+    if use_dask:
+        stream = statistics.median(float(r["seconds"]) for r in rows["stream"])
+        for k in workers:
+            seconds = [float(r["seconds"]) for r in rows[f"dask-{k}"]]
+            print(f"   dask, {k} worker(s) x 1 thread: {spread(seconds)} s, {statistics.median(seconds) / stream:5.2f}x "
+                  f"the in-process item blocks (client peak RSS {max(float(r['rss_mib']) for r in rows[f'dask-{k}']):.0f} MiB)",
+                  flush=True)
+        blocks = max(2 * max(workers), 1)
+        row_bytes = 2 + 2 + 8 + 4  # system and task codes, a whole-number id, a float32 score
+        moved = int(last["rows"]) * row_bytes + blocks * 3 * n * n * 8
+        print(f"   per block (at 2 blocks per worker thread): about {statistics.median(float(r['seconds']) for r in rows['memory']) / blocks:.2f} s "
+              f"of kernel work on this machine; bytes moved between workers: about {moved / 2**20:,.0f} MiB "
+              f"(rows once: {int(last['rows']) * row_bytes / 2**20:,.0f} MiB; N x N sums per block: "
+              f"{3 * n * n * 8 / 2**20:,.0f} MiB)")
 
 
-def dask_run(folder: Path, expected: np.ndarray) -> float:
-    from distributed import Client, LocalCluster
-
-    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster, \
-            Client(cluster) as client:
-        start = time.perf_counter()
-        res = cs.sigma_l(cs.missing.InstanceSource(str(folder / "*.parquet")), scheduler=client)
-        seconds = time.perf_counter() - start
-    got = res.matrix.wins
-    np.testing.assert_allclose(got, expected, rtol=1e-9, atol=1e-9)
-    return seconds
+def big_part(sizes: list[int], seeds: int, memory: str) -> None:
+    print(f"\n4. larger boards, streamed in-process (memory setting {memory}); fresh process per run, {seeds} seed(s)")
+    for n in sizes:
+        got = []
+        for seed in range(seeds):
+            with tempfile.TemporaryDirectory() as tmp:
+                folder = Path(tmp) / "logs"
+                write_per_model(n, seed, folder)
+                got.append(cell("stream", folder, memory))
+        seconds = [float(r["seconds"]) for r in got]
+        print(f"   {n:,} models x {ITEMS:,} items: {spread(seconds)} s, peak RSS "
+              f"{max(float(r['rss_mib']) for r in got):,.0f} MiB, {int(got[-1]['spilled_bytes']) / 2**20:,.0f} MiB spilled, "
+              f"{int(got[-1]['blocks'])} blocks", flush=True)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="small sizes (a smoke run)")
     parser.add_argument("--seeds", type=int, default=3)
+    parser.add_argument("--big-seeds", type=int, default=1)
     parser.add_argument("--no-dask", action="store_true")
-    parser.add_argument("--parts", default="1,2,3", help="which parts to run (default 1,2,3)")
-    parser.add_argument("--dask-models", type=int, default=200,
-                        help="models of the Dask part (default 200: 2,000 did not finish within 12 minutes here)")
+    parser.add_argument("--parts", default="1,2,4", help="which parts to run (default 1,2,4; 3 = 2 with Dask)")
+    parser.add_argument("--memory", default=None, help="the memory setting of the streamed runs (default the package's)")
+    parser.add_argument("--workers", default="1,2,4", help="Dask cluster sizes (part 3)")
+    parser.add_argument("--cell", nargs=2, metavar=("KIND", "FOLDER"), help=argparse.SUPPRESS)
+    parser.add_argument("--big-sizes", default="5000,10000")
+    parser.add_argument("--workers-count", dest="workers_count", type=int, default=0, help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.cell:
+        print(json.dumps(run_cell(args.cell[0], args.cell[1], args.memory, args.workers_count)))
+        return
     print(f"# {os.cpu_count()} CPUs, numpy {np.__version__}")
-    use_dask = not args.no_dask
+    parts = set(args.parts.split(","))
+    use_dask = "3" in parts and not args.no_dask
     if use_dask:
         try:
             import dask.dataframe  # noqa: F401
@@ -177,15 +272,15 @@ def main() -> None:
         except ImportError:
             use_dask = False
             print("# dask/distributed not installed: part 3 skipped")
-    parts = set(args.parts.split(","))
     if "1" in parts:
         kernel_part([100, 200] if args.quick else [200, 400, 1000, 2000], [100, 200] if args.quick else [200, 400],
                     args.seeds)
-    if "2" in parts:
-        files_part(100 if args.quick else 2000, args.seeds, False)
-    if "3" in parts and use_dask:
-        files_part(50 if args.quick else args.dask_models, args.seeds, True, "3. files and dask")
-    print(f"\npeak RSS of the process: {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MiB")
+    if "2" in parts or use_dask:
+        files_part(100 if args.quick else 2000, args.seeds, args.memory, use_dask,
+                   [int(k) for k in args.workers.split(",")])
+    if "4" in parts:
+        big_part([300, 500] if args.quick else [int(k) for k in args.big_sizes.split(",")], args.big_seeds,
+                 args.memory or "512MB")
 
 
 if __name__ == "__main__":

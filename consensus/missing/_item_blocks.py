@@ -73,6 +73,8 @@ from ._source_rows import (
 
 __all__ = ["stream_summed", "block_items", "BUCKET_ITEMS", "BLOCK_BYTES"]
 
+#: What the last in-process run moved (rows, bytes spilled, blocks, memory setting): for benchmarks.
+LAST_RUN: dict[str, int] = {}
 #: Items per spill bucket (a block is a run of whole buckets).
 BUCKET_ITEMS = 1024
 #: The largest dense block (bytes): larger ones do not make the kernel's matrix products faster,
@@ -435,4 +437,6 @@ def _streamed(source: InstanceSource, *, per_task: bool,
     if not scored.all():
         raise EmptySystemError([s for s, k in zip(systems, scored) if k == 0])
     moved = {"rows": reader.rows, "spilled_bytes": store.spilled_bytes, "blocks": blocks, "memory": memory}
+    LAST_RUN.clear()
+    LAST_RUN.update(moved)
     return Summed(systems, tasks, weights, int(reader.items.count), acc.finish()), moved
