@@ -26,6 +26,10 @@ skill, 10% of the (model, item) scores missing at random. Every cell over ``--se
 4. **Larger**: 5,000 models (``--memory 512MB``, within a 2 GB budget) and 10,000 models,
    streamed in-process: time and peak RSS (``--big-seeds`` seeds, default 1: a 10,000-model run
    takes minutes).
+5. **lm-evaluation-harness samples**: 500 models x 10 tasks x 400 docs as ``--log_samples``
+   JSON lines, streamed (``InstanceSource(layout="harness-samples")``, memory setting 128 MB)
+   against ``read_harness_samples`` + ``sigma_l`` and the in-memory ``sigma_l``: time, peak
+   RSS, matrices equal.
 """
 
 from __future__ import annotations
@@ -133,6 +137,47 @@ def write_per_model(n_models: int, seed: int, folder: Path) -> None:
                       "score": score[order]}).to_parquet(folder / f"model-{i:05d}.parquet", index=False)
 
 
+def write_harness(n_models: int, tasks: int, docs: int, seed: int, out: Path) -> None:
+    """lm-evaluation-harness ``--log_samples`` output: a directory per model, a samples file per task
+    (``acc`` 0/1 per ``doc_id``, lines in random order, 10% of the samples absent)."""
+    rng = np.random.default_rng(seed)
+    difficulty = rng.normal(size=(tasks, docs))
+    for m in range(n_models):
+        folder = out / f"org__model-{m:04d}"
+        folder.mkdir(parents=True)
+        skill = rng.normal()
+        for t in range(tasks):
+            ok = rng.random(docs) < 1.0 / (1.0 + np.exp(-(skill - difficulty[t])))
+            kept = rng.permutation(np.flatnonzero(rng.random(docs) >= 0.1) if m else np.arange(docs))
+            lines = [f'{{"doc_id": {d}, "filter": "none", "metrics": ["acc"], "acc": {float(ok[d])}}}' for d in kept]
+            (folder / f"samples_task{t:02d}_2024-05-01T12-00-00.000001.jsonl").write_text("\n".join(lines) + "\n")
+
+
+def harness_part(n_models: int, tasks: int, docs: int, seeds: int, memory: str) -> None:
+    print(f"\n5. lm-evaluation-harness samples: {n_models} models x {tasks} tasks x {docs} docs (JSON lines); "
+          f"fresh process per cell, {seeds} seed(s)")
+    got: dict[str, list[dict[str, object]]] = {}
+    for seed in range(seeds):
+        with tempfile.TemporaryDirectory() as tmp:
+            out = Path(tmp) / "out"
+            write_harness(n_models, tasks, docs, seed, out)
+            got.setdefault("harness-memory", []).append(cell("harness-memory", out))
+            got.setdefault("harness-whole", []).append(cell("harness-whole", out))
+            got.setdefault("harness-stream", []).append(cell("harness-stream", out, memory))
+            base = out.parent
+            for kind in ("harness-whole", "harness-stream"):
+                np.testing.assert_array_equal(np.load(base / f"{kind}-0-counts.npy"),
+                                              np.load(base / "harness-memory-0-counts.npy"))
+                np.testing.assert_allclose(np.load(base / f"{kind}-0-wins.npy"), np.load(base / "harness-memory-0-wins.npy"),
+                                           rtol=1e-12, atol=1e-9)
+    for kind, label in (("harness-memory", "in-memory sigma_l (samples read first)"),
+                        ("harness-whole", "read_harness_samples + sigma_l (whole array)"),
+                        ("harness-stream", f"InstanceSource(layout='harness-samples', memory='{memory}')")):
+        seconds = [float(r["seconds"]) for r in got[kind]]
+        print(f"   {label:<62} {spread(seconds)} s  peak RSS {max(float(r['rss_mib']) for r in got[kind]):6.0f} MiB")
+    print("   matrices equal (counts exactly, wins to 1e-12)")
+
+
 def run_cell(kind: str, folder: str, memory: str | None, workers: int) -> dict[str, object]:
     """One measurement in this (fresh) process: its seconds, its peak RSS, what it moved; the
     matrices are saved beside the folder for the parent to compare."""
@@ -146,6 +191,21 @@ def run_cell(kind: str, folder: str, memory: str | None, workers: int) -> dict[s
     elif kind == "whole":  # the whole-array path from the files
         start = time.perf_counter()
         res = cs.sigma_l(cs.read_instances(folder))
+    elif kind == "harness-memory":
+        from consensus.formats.harness import read_harness_samples
+
+        data = read_harness_samples(folder, metric="acc")
+        start = time.perf_counter()
+        res = cs.sigma_l(data)
+    elif kind == "harness-whole":
+        from consensus.formats.harness import read_harness_samples
+
+        start = time.perf_counter()
+        res = cs.sigma_l(read_harness_samples(folder, metric="acc"))
+    elif kind == "harness-stream":
+        start = time.perf_counter()
+        res = cs.sigma_l(cs.missing.InstanceSource(folder, layout="harness-samples", metric="acc", memory=memory))
+        out.update(LAST_RUN)
     elif kind == "stream":  # by item blocks, in-process
         start = time.perf_counter()
         res = cs.sigma_l(cs.missing.InstanceSource(folder, memory=memory))
@@ -252,7 +312,7 @@ def main() -> None:
     parser.add_argument("--seeds", type=int, default=3)
     parser.add_argument("--big-seeds", type=int, default=1)
     parser.add_argument("--no-dask", action="store_true")
-    parser.add_argument("--parts", default="1,2,4", help="which parts to run (default 1,2,4; 3 = 2 with Dask)")
+    parser.add_argument("--parts", default="1,2,4,5", help="which parts to run (default 1,2,4,5; 3 = 2 with Dask)")
     parser.add_argument("--memory", default=None, help="the memory setting of the streamed runs (default the package's)")
     parser.add_argument("--workers", default="1,2,4", help="Dask cluster sizes (part 3)")
     parser.add_argument("--cell", nargs=2, metavar=("KIND", "FOLDER"), help=argparse.SUPPRESS)
@@ -278,6 +338,8 @@ def main() -> None:
     if "2" in parts or use_dask:
         files_part(100 if args.quick else 2000, args.seeds, args.memory, use_dask,
                    [int(k) for k in args.workers.split(",")])
+    if "5" in parts:
+        harness_part(50 if args.quick else 500, 10, 100 if args.quick else 400, args.seeds, args.memory or "128MB")
     if "4" in parts:
         big_part([300, 500] if args.quick else [int(k) for k in args.big_sizes.split(",")], args.big_seeds,
                  args.memory or "512MB")

@@ -209,3 +209,41 @@ def test_progress_after_each_file(long, tmp_path, capsys):
     assert seen == [(k, n_files) for k in range(1, n_files + 1)]
     cs.sigma_l(source(str(tmp_path), progress=True))
     assert "consensus: reading" in capsys.readouterr().err
+
+
+def write_harness_samples(out: Path, n_models: int, tasks: dict[str, int], seed: int) -> None:
+    """lm-evaluation-harness --log_samples output: one directory per model, one samples file per task
+    (lines in random order, a few samples missing, an error-rate metric on one task: lower is better)."""
+    import json
+
+    rng = np.random.default_rng(seed)
+    for m in range(n_models):
+        folder = out / f"org__model-{m:03d}"
+        folder.mkdir(parents=True)
+        skill = rng.normal()
+        for task, n_docs in tasks.items():
+            lines = []
+            for doc in rng.permutation(n_docs).tolist():
+                if rng.random() < 0.1:
+                    continue
+                ok = float(rng.random() < 1 / (1 + np.exp(-skill)))
+                metric = {"ter": round(float(rng.exponential(np.exp(-skill))), 3)} if task == "mt" else {"acc": ok}
+                lines.append(json.dumps({"doc_id": doc, "filter": "none", "metrics": list(metric), **metric}))
+            (folder / f"samples_{task}_2024-05-01T12-00-00.000001.jsonl").write_text("\n".join(lines) + "\n")
+
+
+def test_harness_samples_stream_as_read_whole(tmp_path, small_blocks):
+    from consensus.formats.harness import read_harness_samples
+
+    write_harness_samples(tmp_path, 7, {"arc_easy": 30, "hellaswag": 20, "mt": 15}, seed=2)
+    metric = {"arc_easy": "acc", "hellaswag": "acc", "mt": "ter"}
+    whole = read_harness_samples(tmp_path, metric=metric)
+    assert whole.lower_is_better == frozenset({"mt"})  # from the metric: ter is an error rate
+    for memory in (small_blocks, None):  # spilled in small blocks, and kept
+        src = cs.missing.InstanceSource(tmp_path, layout="harness-samples", metric=metric, memory=memory)
+        for levels in (1, 2):
+            assert_same_imputation(cs.impute_pairwise(src, levels=levels), cs.impute_pairwise(whole, levels=levels))
+    with pytest.raises(InvalidOptionError, match="metric= goes with layout='harness-samples'"):
+        cs.missing.InstanceSource(tmp_path, layout="harness-samples")
+    with pytest.raises(InvalidOptionError, match="read in this process"):
+        cs.sigma_l(cs.missing.InstanceSource(tmp_path, layout="harness-samples", metric=metric), scheduler="synchronous")

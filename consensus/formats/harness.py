@@ -35,7 +35,7 @@ from __future__ import annotations
 import logging
 import math
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -55,7 +55,7 @@ from .records import (
     shortlist,
 )
 
-__all__ = ["read_harness_results", "read_harness_samples", "harness_task", "harness_model"]
+__all__ = ["read_harness_results", "read_harness_samples", "HarnessSamples", "SAMPLE_COLUMNS", "harness_task", "harness_model"]
 
 logger = logging.getLogger(__name__)
 
@@ -482,99 +482,178 @@ def read_harness_samples(
     >>> said[0]
     "model name(s) taken from the directory name: 'org__a', 'org__b'"
     """
-    if model is not None and not isinstance(model, str):
-        raise InvalidOptionError(f"model must be a name, got {model!r}")
-    if not isinstance(metric, (str, Mapping)):
-        raise InvalidOptionError(f"metric must be a metric name or a mapping task -> name, got {metric!r}")
     if notes is not None and not isinstance(notes, list):
         raise InvalidOptionError(f"notes must be a list (the notes are appended to it), got {type(notes).__name__}")
-    wanted = None if tasks is None else check_names(tasks, "tasks")
-    higher = check_names(higher_is_better, "higher_is_better")
-    lower = check_names(lower_is_better, "lower_is_better")
-    said: list[str] = []
-    files = find_files(path, "samples_*.jsonl", what="lm-evaluation-harness samples files")
-    if isinstance(metric, Mapping):
-        all_tasks = list(dict.fromkeys(harness_task(f)[0] for f in files))
-        for task in metric:
-            if task not in all_tasks:
-                raise UnknownTaskError(task, all_tasks, "metric=")
-    folders = list(dict.fromkeys(f.parent for f in files))
-    if model is not None and len(folders) > 1:
-        raise InvalidOptionError(f"model={model!r} names one model, but the files are in {len(folders)} directories "
-                                 f"({shortlist([d.name for d in folders], 3)}): leave model=None")
-    names: dict[Path, str] = {}
-    from_dir: list[str] = []
-    from_results: list[str] = []
-    for folder in folders:
-        if model is not None:
-            names[folder] = model
-            continue
-        found = sorted(_results_models(folder))
-        if len(found) > 1:
-            raise FormatError(folder, f"the results files here name several models ({shortlist(found)}); "
-                              "keep one model's files per directory")
-        names[folder] = found[0] if found else folder.name
-        (from_results if found else from_dir).append(names[folder])
-    if from_dir:
-        said.append(f"model name(s) taken from the directory name: {shortlist(from_dir, 4)}")
-    if from_results:
-        said.append(f"model name(s) taken from model_name of the results_*.json beside the samples: "
-                    f"{shortlist(from_results, 4)}")
-    items, found_tasks = [], []
-    for f in files:
-        task, stamp = harness_task(f)
-        found_tasks.append(task)
-        if wanted is None or task in wanted:
-            items.append((stamp, ResultEntry(names[f.parent], task, {}, str(f))))
-    if wanted is not None:
-        for name in wanted:
-            if name not in found_tasks:
-                raise UnknownTaskError(name, list(dict.fromkeys(found_tasks)), "tasks=")
-        if set(found_tasks) - set(wanted):
-            said.append(f"skipped task(s) not in tasks=: {shortlist(sorted(set(found_tasks) - set(wanted)), 5)}")
-    kept = _keep_latest(items, latest, lambda e: (e.system, e.task), said)
-    rows: list[tuple[str, str, Any, float]] = []
-    n_bool, n_null = 0, 0
-    filters: dict[tuple[str, str, str], None] = {}  # (task, metric, filter), in reading order
-    lower_tasks: list[str] = []
-    unknown: list[str] = []
-    for entry in kept:
-        task_metric = metric if isinstance(metric, str) else metric.get(entry.task)
-        if not isinstance(task_metric, str):
-            raise FormatError(entry.path, f"metric= gives no metric for task {entry.task!r}", field=entry.task)
-        pairs, filt, b, n = _read_samples_file(Path(entry.path), task_metric)
-        n_bool, n_null = n_bool + b, n_null + n
-        filters.setdefault((entry.task, split_filter(task_metric)[0], filt), None)
-        rows += [(entry.system, entry.task, doc, value) for doc, value in pairs]
-        way, _ = direction_of(entry.task, task_metric, higher=higher, lower=lower)
-        if way is None:
-            unknown.append(split_filter(task_metric)[0])
-        elif way == "lower" and entry.task not in lower_tasks:
-            lower_tasks.append(entry.task)
-    read = [t for t, _, _ in filters] + [m for _, m, _ in filters]
-    for name in higher + lower:
-        if name not in read and normalize_metric(name) not in {normalize_metric(m) for m in read}:
-            raise UnknownTaskError(name, list(dict.fromkeys(read)), "higher_is_better / lower_is_better")
-    if unknown:
-        raise MetricDirectionError(list(dict.fromkeys(unknown)))
-    by_task: dict[str, list[str]] = {}
-    for task, _, filt in filters:
-        by_task.setdefault(task, []).append(filt)
-    mixed = {t: fs for t, fs in by_task.items() if len(fs) > 1}
-    if mixed:
-        task, fs = next(iter(mixed.items()))
-        raise FormatError(path if isinstance(path, (str, Path)) else files[0],
-                          f"task {task!r} would be read under different filters ({shortlist(fs)}) for different "
-                          f"models; pass metric= with the filter, e.g. {task!r}: '<metric>,{fs[0]}'", field="filter")
-    said.append("read " + "; ".join(f"{t}: {m} (filter {f!r})" for t, m, f in filters))
-    if n_bool:
-        said.append(f"{n_bool} boolean metric value(s) read as 1 (true) and 0 (false)")
-    if n_null:
-        said.append(f"{n_null} null metric value(s) kept as missing scores")
-    frame = pd.DataFrame(rows, columns=["system", "task", "instance", "score"])
+    plan = HarnessSamples(path, metric=metric, model=model, tasks=tasks, latest=latest,
+                          higher_is_better=higher_is_better, lower_is_better=lower_is_better)
+    frames = [frame for _, frame in plan.frames()]
+    lower_tasks = plan.finish()
+    frame = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=list(SAMPLE_COLUMNS))
     scores = InstanceScores.from_long(frame, lower_is_better=lower_tasks)
-    for text in said:
+    for text in plan.notes:
         logger.info("%s", text)
     if notes is not None:
-        notes.extend(said)
+        notes.extend(plan.notes)
     return scores
+
+
+#: The columns of :meth:`HarnessSamples.frames`.
+SAMPLE_COLUMNS = ("system", "task", "instance", "score")
+
+
+class HarnessSamples:
+    """lm-evaluation-harness ``--log_samples`` files, read one file at a time (what
+    :func:`read_harness_samples` reads whole; :class:`~consensus.missing.InstanceSource` with
+    ``layout="harness-samples"`` streams them in bounded memory).
+
+    Parameters
+    ----------
+    path, metric, model, tasks, latest, higher_is_better, lower_is_better
+        As :func:`read_harness_samples`. The files, their models and tasks are found (and the
+        options checked) when the object is made; the samples are read by :meth:`frames`.
+
+    Attributes
+    ----------
+    files : list of str
+        The samples files to read, in reading order.
+    notes : list of str
+        What was decided (model-name source, filters read, ...), complete after :meth:`finish`.
+    """
+
+    def __init__(
+        self,
+        path: PathSpec,
+        *,
+        metric: str | Mapping[str, str],
+        model: str | None = None,
+        tasks: Iterable[str] | None = None,
+        latest: bool = False,
+        higher_is_better: Iterable[str] = (),
+        lower_is_better: Iterable[str] = (),
+    ) -> None:
+        if model is not None and not isinstance(model, str):
+            raise InvalidOptionError(f"model must be a name, got {model!r}")
+        if not isinstance(metric, (str, Mapping)):
+            raise InvalidOptionError(f"metric must be a metric name or a mapping task -> name, got {metric!r}")
+        wanted = None if tasks is None else check_names(tasks, "tasks")
+        higher = check_names(higher_is_better, "higher_is_better")
+        lower = check_names(lower_is_better, "lower_is_better")
+        said: list[str] = []
+        files = find_files(path, "samples_*.jsonl", what="lm-evaluation-harness samples files")
+        if isinstance(metric, Mapping):
+            all_tasks = list(dict.fromkeys(harness_task(f)[0] for f in files))
+            for task in metric:
+                if task not in all_tasks:
+                    raise UnknownTaskError(task, all_tasks, "metric=")
+        folders = list(dict.fromkeys(f.parent for f in files))
+        if model is not None and len(folders) > 1:
+            raise InvalidOptionError(f"model={model!r} names one model, but the files are in {len(folders)} directories "
+                                     f"({shortlist([d.name for d in folders], 3)}): leave model=None")
+        names: dict[Path, str] = {}
+        from_dir: list[str] = []
+        from_results: list[str] = []
+        for folder in folders:
+            if model is not None:
+                names[folder] = model
+                continue
+            found = sorted(_results_models(folder))
+            if len(found) > 1:
+                raise FormatError(folder, f"the results files here name several models ({shortlist(found)}); "
+                                  "keep one model's files per directory")
+            names[folder] = found[0] if found else folder.name
+            (from_results if found else from_dir).append(names[folder])
+        if from_dir:
+            said.append(f"model name(s) taken from the directory name: {shortlist(from_dir, 4)}")
+        if from_results:
+            said.append(f"model name(s) taken from model_name of the results_*.json beside the samples: "
+                        f"{shortlist(from_results, 4)}")
+        items, found_tasks = [], []
+        for f in files:
+            task, stamp = harness_task(f)
+            found_tasks.append(task)
+            if wanted is None or task in wanted:
+                items.append((stamp, ResultEntry(names[f.parent], task, {}, str(f))))
+        if wanted is not None:
+            for name in wanted:
+                if name not in found_tasks:
+                    raise UnknownTaskError(name, list(dict.fromkeys(found_tasks)), "tasks=")
+            if set(found_tasks) - set(wanted):
+                said.append(f"skipped task(s) not in tasks=: {shortlist(sorted(set(found_tasks) - set(wanted)), 5)}")
+        kept = _keep_latest(items, latest, lambda e: (e.system, e.task), said)
+        self.path, self.metric, self.higher, self.lower = path, metric, higher, lower
+        self.kept, self.notes = kept, said
+        self.files = [entry.path for entry in kept]
+        self._filters: dict[tuple[str, str, str], None] = {}  # (task, metric, filter), in reading order
+        self._lower_tasks: list[str] = []
+        self._unknown: list[str] = []
+        self._counts = [0, 0]  # booleans, nulls
+
+    def frames(self) -> Iterator[tuple[int, pd.DataFrame]]:
+        """Each file's samples, in :attr:`files` order: ``(file index, frame)`` with the columns
+        :data:`SAMPLE_COLUMNS` (model, task, ``doc_id``, the metric's value).
+
+        Yields
+        ------
+        (int, pandas.DataFrame)
+
+        Raises
+        ------
+        FormatError
+            As :func:`read_harness_samples`.
+        """
+        metric, higher, lower = self.metric, self.higher, self.lower
+        for k, entry in enumerate(self.kept):
+            task_metric = metric if isinstance(metric, str) else metric.get(entry.task)
+            if not isinstance(task_metric, str):
+                raise FormatError(entry.path, f"metric= gives no metric for task {entry.task!r}", field=entry.task)
+            pairs, filt, b, n = _read_samples_file(Path(entry.path), task_metric)
+            self._counts[0] += b
+            self._counts[1] += n
+            self._filters.setdefault((entry.task, split_filter(task_metric)[0], filt), None)
+            way, _ = direction_of(entry.task, task_metric, higher=higher, lower=lower)
+            if way is None:
+                self._unknown.append(split_filter(task_metric)[0])
+            elif way == "lower" and entry.task not in self._lower_tasks:
+                self._lower_tasks.append(entry.task)
+            yield k, pd.DataFrame({"system": entry.system, "task": entry.task,
+                                   "instance": [doc for doc, _ in pairs], "score": [v for _, v in pairs]},
+                                  columns=list(SAMPLE_COLUMNS))
+
+    def finish(self) -> list[str]:
+        """After :meth:`frames`: check what was read together, complete :attr:`notes`.
+
+        Returns
+        -------
+        list of str
+            The lower-is-better tasks.
+
+        Raises
+        ------
+        MetricDirectionError, FormatError, UnknownTaskError
+            As :func:`read_harness_samples`.
+        """
+        filters, path, files = self._filters, self.path, self.files
+        higher, lower, said = self.higher, self.lower, self.notes
+        n_bool, n_null = self._counts
+        unknown = self._unknown
+        read = [t for t, _, _ in filters] + [m for _, m, _ in filters]
+        for name in higher + lower:
+            if name not in read and normalize_metric(name) not in {normalize_metric(m) for m in read}:
+                raise UnknownTaskError(name, list(dict.fromkeys(read)), "higher_is_better / lower_is_better")
+        if unknown:
+            raise MetricDirectionError(list(dict.fromkeys(unknown)))
+        by_task: dict[str, list[str]] = {}
+        for task, _, filt in filters:
+            by_task.setdefault(task, []).append(filt)
+        mixed = {t: fs for t, fs in by_task.items() if len(fs) > 1}
+        if mixed:
+            task, fs = next(iter(mixed.items()))
+            raise FormatError(path if isinstance(path, (str, Path)) else files[0],
+                              f"task {task!r} would be read under different filters ({shortlist(fs)}) for different "
+                              f"models; pass metric= with the filter, e.g. {task!r}: '<metric>,{fs[0]}'", field="filter")
+        said.append("read " + "; ".join(f"{t}: {m} (filter {f!r})" for t, m, f in filters))
+        if n_bool:
+            said.append(f"{n_bool} boolean metric value(s) read as 1 (true) and 0 (false)")
+        if n_null:
+            said.append(f"{n_null} null metric value(s) kept as missing scores")
+        return list(self._lower_tasks)

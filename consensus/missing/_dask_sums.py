@@ -509,6 +509,8 @@ def dask_summed(source: InstanceSource, *, per_task: bool, scheduler: object = N
 
     if not isinstance(source, InstanceSource):
         raise InvalidOptionError(f"expected an InstanceSource, got {type(source).__name__}")
+    if source.layout != "long":
+        raise InvalidOptionError(f"layout={source.layout!r} is read in this process: leave scheduler= out")
     dask, dd = _dask()
     memory = memory_setting(source.memory)
     workers = _workers(scheduler)

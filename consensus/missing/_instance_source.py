@@ -18,7 +18,10 @@ from typing import Any
 from ..errors import InvalidOptionError
 from ..io._limits import available_memory, parse_size
 
-__all__ = ["InstanceSource", "memory_setting", "MIN_MEMORY"]
+__all__ = ["InstanceSource", "memory_setting", "MIN_MEMORY", "LAYOUTS"]
+
+#: The layouts of :class:`InstanceSource`.
+LAYOUTS = ("long", "harness-samples")
 
 #: The smallest memory setting (a smaller one is raised to this).
 MIN_MEMORY = 64 * 1024**2
@@ -50,6 +53,16 @@ class InstanceSource:
     progress : bool, default=False
         Files summed in-process: show a progress bar of the files read (tqdm, on stderr).
         On Dask, use Dask's own (``distributed.progress``, the dashboard).
+    layout : {"long", "harness-samples"}, default="long"
+        ``"long"``: files (or a Dask DataFrame) with the four columns. ``"harness-samples"``:
+        lm-evaluation-harness ``--log_samples`` output (`data` its ``--output_path``, one
+        model's directory, a glob or a list of ``samples_*.jsonl`` files), read as
+        :func:`consensus.formats.harness.read_harness_samples` reads it (model, task,
+        ``doc_id``, the sample's `metric`), one file at a time, in-process only; the
+        metric's direction marks lower-is-better tasks.
+    metric : str or mapping, optional
+        ``layout="harness-samples"``: the per-sample metric (``"acc"``, ``"exact_match,strict-match"``,
+        or task -> metric).
 
     Examples
     --------
@@ -66,8 +79,15 @@ class InstanceSource:
     weights: Mapping[str, float] | None = field(default=None)
     memory: int | str | None = None
     progress: bool = False
+    layout: str = "long"
+    metric: str | Mapping[str, str] | None = None
 
     def __post_init__(self) -> None:
+        if self.layout not in LAYOUTS:
+            raise InvalidOptionError(f"layout must be one of {', '.join(map(repr, LAYOUTS))}, got {self.layout!r}")
+        if (self.layout == "harness-samples") != (self.metric is not None):
+            raise InvalidOptionError("metric= goes with layout='harness-samples' (the per-sample metric to read), "
+                                     "and only with it")
         columns = [self.system, self.task, self.instance, self.score]
         if not all(isinstance(c, str) and c for c in columns) or len(set(columns)) != 4:
             raise InvalidOptionError(f"system, task, instance and score must be four different column names, got {columns}")

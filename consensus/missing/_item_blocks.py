@@ -40,6 +40,7 @@ The memory setting is the source's ``memory=``, else a quarter of the memory ava
 
 from __future__ import annotations
 
+import logging
 import os
 import tempfile
 from collections.abc import Callable, Iterator
@@ -70,6 +71,8 @@ from ._source_rows import (
     _prefetched,
     decoded,
 )
+
+logger = logging.getLogger("consensus.missing")
 
 __all__ = ["stream_summed", "block_items", "BUCKET_ITEMS", "BLOCK_BYTES"]
 
@@ -389,8 +392,31 @@ def _streamed(source: InstanceSource, *, per_task: bool,
             "a Dask DataFrame is summed on Dask: pass scheduler= (a distributed Client, 'threads', 'synchronous')"
         )
     memory = memory_setting(source.memory)
-    files = source_files(source.data)
     columns = [source.system, source.task, source.instance, source.score]
+    harness = None
+    if source.layout == "harness-samples":
+        from ..formats.harness import HarnessSamples
+
+        assert source.metric is not None  # InstanceSource checks it
+        harness = HarnessSamples(source.data, metric=source.metric)
+        names = list(harness.files)
+
+        def chunks() -> Iterator[tuple[int, Any]]:
+            assert harness is not None
+            for file_no, frame in harness.frames():
+                frame.columns = columns
+                yield file_no, frame
+                yield file_no, None  # the file is read
+    else:
+        files = source_files(source.data)
+        names = [path for path, _ in files]
+
+        def chunks() -> Iterator[tuple[int, Any]]:
+            for file_no, (path, fmt) in enumerate(files):
+                for frame in _frames(path, fmt, columns):
+                    yield file_no, frame
+                yield file_no, None  # the file is read
+
     reader = _Reader(source)
     store = _Store(memory // 2)
     bar = None
@@ -399,33 +425,31 @@ def _streamed(source: InstanceSource, *, per_task: bool,
 
         from tqdm import tqdm
 
-        bar = tqdm(total=len(files), desc="consensus: reading", unit="file", file=sys.stderr, leave=False)
+        bar = tqdm(total=len(names), desc="consensus: reading", unit="file", file=sys.stderr, leave=False)
 
         def progress(done: int, total: int) -> None:
             bar.update(done - bar.n)
 
     try:
-        def chunks() -> Iterator[tuple[int, Any]]:
-            for file_no, (path, fmt) in enumerate(files):
-                for frame in _frames(path, fmt, columns):
-                    yield file_no, frame
-                yield file_no, None  # the file is read
-
         for file_no, frame in _prefetched(chunks()):
             if frame is None:
                 if progress is not None:
-                    progress(file_no + 1, len(files))
+                    progress(file_no + 1, len(names))
             elif len(frame):
-                store.add(reader.chunk(frame, file_no, files[file_no][0]))
+                store.add(reader.chunk(frame, file_no, names[file_no]))
+        lower = set(harness.finish()) if harness is not None else set()  # the metrics' directions
+        if harness is not None:
+            for note in harness.notes:
+                logger.info("%s", note)
         systems, tasks = reader.systems.labels, reader.tasks.labels
         if not systems:
             raise NoTaskError("the data has no rows")
         if len(systems) < 2:
             raise TooFewSystemsError(len(systems))
-        lower = set(check_task_names(list(source.lower_is_better), tasks, "lower_is_better"))
+        lower |= set(check_task_names(list(source.lower_is_better), tasks, "lower_is_better"))
         weights = check_weights(source.weights, tasks).to_numpy(dtype=np.float64)
         check_square_matrices(len(systems), 8, "the imputed pairwise comparison")
-        context = _Context(systems, tasks, tuple(p for p, _ in files), np.array([t in lower for t in tasks]),
+        context = _Context(systems, tasks, tuple(names), np.array([t in lower for t in tasks]),
                            weights, per_task, memory)
         acc = context.empty_sums()
         blocks = sum_blocks(store, reader.items, context, acc)
