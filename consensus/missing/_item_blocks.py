@@ -45,6 +45,7 @@ import os
 import tempfile
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -398,7 +399,8 @@ def _streamed(source: InstanceSource, *, per_task: bool,
         from ..formats.harness import HarnessSamples
 
         assert source.metric is not None  # InstanceSource checks it
-        harness = HarnessSamples(source.data, metric=source.metric)
+        data = list(source.data) if isinstance(source.data, (list, tuple)) else Path(os.fspath(source.data))
+        harness = HarnessSamples(data, metric=source.metric)
         names = list(harness.files)
 
         def chunks() -> Iterator[tuple[int, Any]]:
