@@ -433,7 +433,9 @@ def _streamed(source: InstanceSource, *, per_task: bool,
             bar.update(done - bar.n)
 
     try:
-        for file_no, frame in _prefetched(chunks()):
+        # Parquet and CSV decoding release the GIL: a thread decodes ahead. JSON lines are parsed in
+        # Python: a second thread would only contend for the GIL (1.3x slower, measured)
+        for file_no, frame in (_prefetched(chunks()) if harness is None else chunks()):
             if frame is None:
                 if progress is not None:
                     progress(file_no + 1, len(names))
