@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import tempfile
+from pathlib import Path
+
 import numpy as np
 import pandas as pd
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 import consensus as cs
 from consensus.errors import (
@@ -249,3 +254,48 @@ def test_local_cluster_carries_errors_back(client, long):
     with pytest.raises(DuplicateInstanceError) as err:
         cs.impute_pairwise(source(dd.from_pandas(frame, npartitions=3)), scheduler=client)
     assert err.value.system == long["system"].iloc[5] and err.value.task == long["task"].iloc[5]
+
+
+# ---------------------------------------------------------------------- item blocks on Dask
+@given(workers=st.integers(1, 6), memory=st.sampled_from([64, 2048, None]), seed=st.integers(0, 2))
+def test_any_number_of_blocks_gives_the_same_sums(workers, memory, seed):
+    """Blocks by an item hash (2 per worker thread), sub-blocks by the memory setting: the same sums."""
+    from consensus.missing import _dask_sums, _instance_source, _item_blocks
+
+    frame = shuffled(make_long(seed=seed, n_systems=5, items={"qa": 9, "nli": 3, "mt": 6, "err": 4}), seed)
+    with tempfile.TemporaryDirectory() as tmp, pytest.MonkeyPatch.context() as patch:
+        patch.setattr(_dask_sums, "_workers", lambda scheduler: workers)
+        patch.setattr(_instance_source, "MIN_MEMORY", 0)
+        patch.setattr(_item_blocks, "BUCKET_ITEMS", 3)
+        for k, (system, rows) in enumerate(sorted(frame.groupby("system"), key=lambda kv: kv[0])):
+            rows.to_csv(Path(tmp) / f"{system}.csv", index=False)
+        reference = pd.concat([pd.read_csv(p) for p in sorted(Path(tmp).glob("*.csv"))], ignore_index=True)
+        src = source(tmp, memory=memory)
+        for levels in (1, 2):
+            assert_same_imputation(cs.impute_pairwise(src, levels=levels, scheduler=SYNC),
+                                   cs.impute_pairwise(in_memory(reference), levels=levels))
+
+
+def test_repeated_row_across_files_names_both_and_urls_are_read(by_model, tmp_path):
+    fsspec = pytest.importorskip("fsspec")
+    folder, reference = by_model
+    memory = fsspec.filesystem("memory")
+    for path in sorted(folder.glob("*.parquet")):
+        memory.pipe(f"/dask-blocks/{path.name}", path.read_bytes())
+    try:
+        assert_same_everything(source("memory://dask-blocks/*.parquet"), in_memory(reference))
+    finally:
+        memory.rm("/dask-blocks", recursive=True)
+    first = sorted(folder.glob("*.parquet"))[0]
+    for path in sorted(folder.glob("*.parquet")):
+        (tmp_path / path.name).write_bytes(path.read_bytes())
+    pd.read_parquet(first).iloc[[2]].to_parquet(tmp_path / "zz.parquet", index=False)
+    with pytest.raises(DuplicateInstanceError, match=rf"in files '.+{first.name}' and '.+zz\.parquet'"):
+        cs.sigma_l(source(str(tmp_path)), scheduler=SYNC)
+
+
+def test_system_from_the_file_name_on_dask(by_model, tmp_path):
+    folder, reference = by_model
+    for path in sorted(folder.glob("*.parquet")):
+        pd.read_parquet(path).drop(columns="system").to_parquet(tmp_path / path.name, index=False)
+    assert_same_everything(source(str(tmp_path), system=None), in_memory(reference))

@@ -247,3 +247,23 @@ def test_harness_samples_stream_as_read_whole(tmp_path, small_blocks):
         cs.missing.InstanceSource(tmp_path, layout="harness-samples")
     with pytest.raises(InvalidOptionError, match="read in this process"):
         cs.sigma_l(cs.missing.InstanceSource(tmp_path, layout="harness-samples", metric=metric), scheduler="synchronous")
+
+
+def test_the_system_or_task_from_the_file_name(long, tmp_path):
+    """One file per model without a model column (system=None), one per task without a task column."""
+    models, tasks = tmp_path / "models", tmp_path / "tasks"
+    reference = write_by_model(long, models)
+    for path in models.glob("*.parquet"):
+        pd.read_parquet(path).drop(columns="system").to_parquet(path, index=False)
+    assert_same_everything(source(str(models), system=None), in_memory(reference))
+    tasks.mkdir()
+    pieces = []
+    for task, rows in sorted(long.groupby("task"), key=lambda kv: kv[0]):
+        rows.drop(columns="task").to_csv(tasks / f"{task}.csv.gz", index=False)
+        pieces.append(rows)
+    got = cs.sigma_2l(source(str(tasks), task=None))
+    want = cs.sigma_2l(in_memory(pd.concat(pieces, ignore_index=True)))
+    assert_same_imputation(got, want)
+    for bad in ({"system": None, "task": None}, {"system": "task"}):
+        with pytest.raises(InvalidOptionError):
+            cs.missing.InstanceSource(str(models), **bad)

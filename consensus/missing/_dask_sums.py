@@ -69,6 +69,7 @@ from ._source_files import (
     _packed,
     source_files,
 )
+from ._source_rows import source_columns
 
 __all__ = ["dask_summed", "source_frame", "SPLIT_EVERY"]
 
@@ -175,7 +176,7 @@ def source_frame(source: InstanceSource) -> Any:
 def _read(source: InstanceSource) -> tuple[Any, list[tuple[str, str]] | None]:
     """:func:`source_frame` and :func:`source_files` (None for a Dask DataFrame)."""
     _, dd = _dask()
-    columns = [source.system, source.task, source.instance, source.score]
+    columns = source_columns(source)
     data = source.data
     if isinstance(data, dd.DataFrame):
         missing = [c for c in columns if c not in data.columns]
@@ -336,7 +337,7 @@ def _file_rows(files: list[tuple[str, str]], source: InstanceSource, limits: tup
     """Read a group of files, each chunk by chunk, into rows per block."""
     from ._source_rows import _frames
 
-    columns = [source.system, source.task, source.instance, source.score]
+    columns = source_columns(source)
 
     def frames() -> Iterator[tuple[int, Any, Any]]:
         for k, (path, fmt) in enumerate(files):
@@ -349,7 +350,7 @@ def _file_rows(files: list[tuple[str, str]], source: InstanceSource, limits: tup
 @_carry
 def _partition_rows(source: InstanceSource, n_blocks: int, *partitions: pd.DataFrame) -> _Rows:
     """Rows per block of a group of Dask DataFrame partitions."""
-    columns = [source.system, source.task, source.instance, source.score]
+    columns = source_columns(source)
     return _cut(((k, part[columns], None) for k, part in enumerate(partitions)), source, len(partitions), n_blocks)
 
 
@@ -514,7 +515,7 @@ def dask_summed(source: InstanceSource, *, per_task: bool, scheduler: object = N
     dask, dd = _dask()
     memory = memory_setting(source.memory)
     workers = _workers(scheduler)
-    options = dataclasses.replace(source, data=None)  # what the tasks need: column names and options
+    options = dataclasses.replace(source, data="")  # what the tasks need: column names and options
     if isinstance(source.data, dd.DataFrame):
         frame = _read(source)[0]
         partitions = frame.to_delayed()
@@ -526,7 +527,7 @@ def dask_summed(source: InstanceSource, *, per_task: bool, scheduler: object = N
     else:
         files = source_files(source.data)
         limits = _limits()
-        columns = [source.system, source.task, source.instance, source.score]
+        columns = source_columns(source)
         from concurrent.futures import ThreadPoolExecutor
 
         with ThreadPoolExecutor(max_workers=min(16, len(files))) as pool:  # headers of remote files in parallel

@@ -11,6 +11,7 @@ environment can open). :func:`consensus.impute_pairwise`, :func:`~consensus.sigm
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -41,7 +42,9 @@ class InstanceSource:
         paths, or fsspec URLs (``"s3://bucket/logs/*.parquet"``, when the environment has the
         filesystem installed).
     system, task, instance, score : str
-        Column names.
+        Column names. Files only: ``system=None`` (``task=None``) takes each file's name,
+        without its extension, as its system (task): one file per model (per task) with no
+        such column, as :func:`consensus.read_instances`.
     lower_is_better : iterable of str
         Tasks where a lower score is better.
     weights : mapping, optional
@@ -71,8 +74,8 @@ class InstanceSource:
     """
 
     data: Any
-    system: str = "system"
-    task: str = "task"
+    system: str | None = "system"
+    task: str | None = "task"
     instance: str = "instance"
     score: str = "score"
     lower_is_better: tuple[str, ...] = ()
@@ -88,9 +91,15 @@ class InstanceSource:
         if (self.layout == "harness-samples") != (self.metric is not None):
             raise InvalidOptionError("metric= goes with layout='harness-samples' (the per-sample metric to read), "
                                      "and only with it")
-        columns = [self.system, self.task, self.instance, self.score]
-        if not all(isinstance(c, str) and c for c in columns) or len(set(columns)) != 4:
-            raise InvalidOptionError(f"system, task, instance and score must be four different column names, got {columns}")
+        columns = [c for c in (self.system, self.task, self.instance, self.score) if c is not None]
+        if self.system is None and self.task is None:
+            raise InvalidOptionError("system=None and task=None together: a file names a system or a task, not both")
+        if not all(isinstance(c, str) and c for c in columns) or len(set(columns)) != len(columns) or \
+                self.instance is None or self.score is None:
+            raise InvalidOptionError(f"system, task, instance and score must be different column names, got {columns}")
+        if None in (self.system, self.task) and not isinstance(self.data, (str, os.PathLike, list, tuple)):
+            raise InvalidOptionError("system=None / task=None take the name from each file: they need files, "
+                                     "not a Dask DataFrame")
         lower = self.lower_is_better
         if isinstance(lower, str) or not isinstance(lower, Iterable):
             raise InvalidOptionError(f"lower_is_better must be a list of task names, got {lower!r}")

@@ -71,6 +71,7 @@ from ._source_rows import (
     _ItemCodes,
     _prefetched,
     decoded,
+    source_columns,
 )
 
 logger = logging.getLogger("consensus.missing")
@@ -393,7 +394,7 @@ def _streamed(source: InstanceSource, *, per_task: bool,
             "a Dask DataFrame is summed on Dask: pass scheduler= (a distributed Client, 'threads', 'synchronous')"
         )
     memory = memory_setting(source.memory)
-    columns = [source.system, source.task, source.instance, source.score]
+    columns = source_columns(source)
     harness = None
     if source.layout == "harness-samples":
         from ..formats.harness import HarnessSamples

@@ -10,6 +10,7 @@ are coded by :class:`_ItemCodes`. Shared by the in-process item blocks
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -21,7 +22,7 @@ from ..io._instance_sets import _Items
 from ._instance_source import InstanceSource
 from ._source_files import _SEPARATORS, _check_file, _limits, _missing_columns, _opened
 
-__all__ = ["decoded", "CHUNK_ROWS", "PREFETCH"]
+__all__ = ["decoded", "source_columns", "file_stem", "CHUNK_ROWS", "PREFETCH"]
 
 #: Chunks decoded ahead of their coding, by a background thread.
 PREFETCH = 8
@@ -161,6 +162,18 @@ def _arrow_ids(column: Any) -> np.ndarray | pd.Series:
     return pd.Series(column.to_pandas(), dtype=object)
 
 
+def source_columns(source: InstanceSource) -> list[str]:
+    """The columns to read: the source's four, less a system or task taken from the file name."""
+    return [c for c in (source.system, source.task, source.instance, source.score) if c is not None]
+
+
+def file_stem(path: str) -> str:
+    """A file's name without its directory and its extension (``logs/model-a.csv.gz``: ``model-a``)."""
+    from ..io._instance_sets import _stem
+
+    return _stem(Path(path.rsplit("/", 1)[-1]))
+
+
 def decoded(frame: Any, source: InstanceSource, path: str) -> tuple[
         np.ndarray, tuple[str, ...], np.ndarray, tuple[str, ...], np.ndarray | pd.Series, np.ndarray]:
     """The rows of one chunk: system codes and labels, task codes and labels, instance ids
@@ -187,14 +200,16 @@ def decoded(frame: Any, source: InstanceSource, path: str) -> tuple[
     """
     system, task, instance, score = source.system, source.task, source.instance, source.score
     arrow = not isinstance(frame, pd.DataFrame)
-    if arrow:
-        s_codes, s_labels = _arrow_labels(frame.column(system), "system")
-        t_codes, t_labels = _arrow_labels(frame.column(task), "task")
-        ids: np.ndarray | pd.Series = _arrow_ids(frame.column(instance))
-    else:
-        s_codes, s_labels = label_codes(frame[system], "system")
-        t_codes, t_labels = label_codes(frame[task], "task")
-        ids = frame[instance]
+    n_rows = frame.num_rows if arrow else len(frame)
+
+    def labels(column: str | None, kind: str) -> tuple[np.ndarray, tuple[str, ...]]:
+        if column is None:  # the file's name
+            return np.zeros(n_rows, dtype=np.int64), (file_stem(path),)
+        return _arrow_labels(frame.column(column), kind) if arrow else label_codes(frame[column], kind)
+
+    s_codes, s_labels = labels(system, "system")
+    t_codes, t_labels = labels(task, "task")
+    ids: np.ndarray | pd.Series = _arrow_ids(frame.column(instance)) if arrow else frame[instance]
     missing = pd.isna(ids) if isinstance(ids, pd.Series) else np.zeros(0, dtype=bool)
     if missing.any():
         raise LeaderboardError(f"{path!r}: an instance id is missing (row {int(np.argmax(np.asarray(missing)))})")
