@@ -163,12 +163,36 @@ def _arrow_ids(column: Any) -> np.ndarray | pd.Series:
 
 
 def source_columns(source: InstanceSource) -> list[str]:
-    """The columns to read: the source's four, less a system or task taken from the file name."""
+    """The columns to read: the source's four, less a system or task taken from the file name.
+
+    Parameters
+    ----------
+    source : InstanceSource
+
+    Returns
+    -------
+    list of str
+    """
     return [c for c in (source.system, source.task, source.instance, source.score) if c is not None]
 
 
 def file_stem(path: str) -> str:
-    """A file's name without its directory and its extension (``logs/model-a.csv.gz``: ``model-a``)."""
+    """A file's name without its directory and its extension.
+
+    Parameters
+    ----------
+    path : str
+        A path or URL.
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> file_stem("logs/model-a.csv.gz"), file_stem("s3://bucket/m.parquet")
+    ('model-a', 'm')
+    """
     from ..io._instance_sets import _stem
 
     return _stem(Path(path.rsplit("/", 1)[-1]))
