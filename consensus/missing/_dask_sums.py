@@ -69,7 +69,7 @@ from ._source_files import (
     _packed,
     source_files,
 )
-from ._source_rows import source_columns
+from ._source_rows import label_columns, source_columns
 
 __all__ = ["dask_summed", "source_frame", "SPLIT_EVERY"]
 
@@ -341,7 +341,7 @@ def _file_rows(files: list[tuple[str, str]], source: InstanceSource, limits: tup
 
     def frames() -> Iterator[tuple[int, Any, Any]]:
         for k, (path, fmt) in enumerate(files):
-            for frame in _frames(path, fmt, columns, limits):
+            for frame in _frames(path, fmt, columns, limits, label_columns(source)):
                 yield k, frame, path
 
     return _cut(frames(), source, len(files), n_blocks)

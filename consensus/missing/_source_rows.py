@@ -9,6 +9,7 @@ are coded by :class:`_ItemCodes`. Shared by the in-process item blocks
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -22,10 +23,15 @@ from ..io._instance_sets import _Items
 from ._instance_source import InstanceSource
 from ._source_files import _SEPARATORS, _check_file, _limits, _missing_columns, _opened
 
-__all__ = ["decoded", "source_columns", "file_stem", "CHUNK_ROWS", "PREFETCH"]
+__all__ = ["decoded", "source_columns", "label_columns", "file_stem", "CHUNK_ROWS", "PREFETCH"]
 
 #: Chunks decoded ahead of their coding, by a background thread.
 PREFETCH = 8
+#: Threads decoding files ahead. One: pyarrow's per-file work holds the GIL often enough that a second
+#: thread made reading 2,000 small Parquet files slower, not faster (measured).
+READERS = 1
+#: Files up to this size are decoded whole by :func:`_files_ahead` (larger ones chunk by chunk).
+AHEAD_FILE_BYTES = 16 * 1024**2
 #: Rows per chunk of a file.
 CHUNK_ROWS = 1 << 20
 
@@ -66,6 +72,11 @@ class _ItemCodes:
         self.keys = pd.Index(np.zeros(0, dtype=np.int64))
         self.key_codes = np.zeros(0, dtype=np.int64)
         self.other: dict[int, tuple[_Items, np.ndarray]] = {}
+        # small whole-number ids: a flat table of codes, one segment per task (see _table_codes)
+        self.table = np.zeros(0, dtype=np.int64)
+        self.owner = np.zeros(0, dtype=np.int64)
+        self.base = np.zeros(0, dtype=np.int64)
+        self.capacity: dict[int, int] = {}
         self.task_of_item: list[int] = []
         self.instance_of_item: list[object] = []
 
@@ -82,6 +93,8 @@ class _ItemCodes:
     def codes(self, task_of_row: np.ndarray, ids: np.ndarray | pd.Series) -> np.ndarray:
         """The item code of each row (new items coded in order of appearance)."""
         whole = _whole_ids(ids)
+        if whole is not None and len(whole) and int(whole.max()) < _TABLE_IDS:
+            return self._table_codes(task_of_row, whole)
         if whole is not None:
             keys = (task_of_row << _ID_BITS) | whole
             found = self.keys.get_indexer(keys)
@@ -107,6 +120,44 @@ class _ItemCodes:
         return out
 
 
+    def _table_codes(self, task_of_row: np.ndarray, whole: np.ndarray) -> np.ndarray:
+        """Codes of ids below :data:`_TABLE_IDS`: one flat table, a segment per task, slot ``id``
+        of task ``t`` at ``base[t] + id`` holding its code (-1: not seen yet)."""
+        top = int(whole.max()) + 1
+        present = np.flatnonzero(np.bincount(task_of_row)).tolist()
+        for t in present:
+            if self.capacity.get(t, 0) < top:
+                self._grow(t, max(top, 2 * self.capacity.get(t, 0)))
+        keys = self.base[task_of_row] + whole
+        found = self.table[keys]
+        if (found < 0).any():
+            new = pd.unique(keys[found < 0])
+            tasks = self.owner[new]
+            self.table[new] = self._new(tasks, (new - self.base[tasks]).tolist())
+            found = self.table[keys]
+        return found
+
+    def _grow(self, task: int, size: int) -> None:
+        """Give `task` a segment of `size` slots at the end of the table (its old slots copied)."""
+        start = len(self.table)
+        table = np.full(start + size, -1, dtype=np.int64)
+        table[:start] = self.table
+        owner = np.full(start + size, task, dtype=np.int64)
+        owner[:start] = self.owner
+        if task in self.capacity:
+            old = int(self.base[task])
+            table[start : start + self.capacity[task]] = self.table[old : old + self.capacity[task]]
+        if len(self.base) <= task:
+            self.base = np.concatenate([self.base, np.zeros(task + 1 - len(self.base), dtype=np.int64)])
+        self.base[task] = start
+        self.table, self.owner, self.capacity[task] = table, owner, size
+
+
+#: Whole-number ids below this are looked up in a table per task (ids of a benchmark's items are
+#: small: 0 .. items - 1); larger ones by hash. A table holds 8 bytes per id up to the largest seen.
+_TABLE_IDS = 1 << 22
+
+
 def _whole_ids(ids: np.ndarray | pd.Series) -> np.ndarray | None:
     """`ids` as int64 when every one is a whole number in ``[0, 2**40)``, else None."""
     values = ids.to_numpy() if isinstance(ids, pd.Series) else ids
@@ -121,17 +172,26 @@ def _whole_ids(ids: np.ndarray | pd.Series) -> np.ndarray | None:
     return values.astype(np.int64)
 
 
-def _arrow_labels(column: Any, kind: str) -> tuple[np.ndarray, tuple[str, ...]]:
-    """:func:`~consensus.io._cells.label_codes` of an Arrow column (dictionary-encoded in Arrow)."""
+def _arrow_labels(column: Any, kind: str, *, first: bool = False) -> tuple[np.ndarray, tuple[str, ...]]:
+    """:func:`~consensus.io._cells.label_codes` of an Arrow column (dictionary-encoded in Arrow). A
+    dictionary column is a categorical (the used categories in category order), unless `first`: a
+    text column that the Parquet reader kept dictionary-encoded (labels in order of first appearance)."""
     import pyarrow as pa
     import pyarrow.compute as pc
 
     if isinstance(column, pa.ChunkedArray):
         column = column.combine_chunks()
-    if pa.types.is_dictionary(column.type):  # a categorical: the used categories, in category order
+    if pa.types.is_dictionary(column.type):
         codes = column.indices.to_numpy(zero_copy_only=False)
-        codes = np.where(np.asarray(column.is_null()), -1, codes).astype(np.int64)
-        used = np.unique(codes[codes >= 0])
+        if column.null_count:
+            codes = np.where(np.asarray(column.is_null()), -1, codes)
+        codes = codes.astype(np.int64)
+        if first and len(column.dictionary) <= 16:  # few labels (a file of one model): where each first shows
+            at = [(int(np.argmax(codes == k)), k) for k in range(len(column.dictionary)) if (codes == k).any()]
+            used = np.array([k for _, k in sorted(at)], dtype=np.int64)
+        else:
+            valid = codes[codes >= 0]
+            used = pd.unique(valid) if first else np.unique(valid)
         remap = np.full(len(column.dictionary) + 1, -1, dtype=np.int64)
         remap[used] = np.arange(len(used))
         uniques = [column.dictionary[int(i)].as_py() for i in used]
@@ -174,6 +234,20 @@ def source_columns(source: InstanceSource) -> list[str]:
     list of str
     """
     return [c for c in (source.system, source.task, source.instance, source.score) if c is not None]
+
+
+def label_columns(source: InstanceSource) -> tuple[str, ...]:
+    """The system and task columns of `source` (those not taken from file names).
+
+    Parameters
+    ----------
+    source : InstanceSource
+
+    Returns
+    -------
+    tuple of str
+    """
+    return tuple(c for c in (source.system, source.task) if c is not None)
 
 
 def file_stem(path: str) -> str:
@@ -226,10 +300,14 @@ def decoded(frame: Any, source: InstanceSource, path: str) -> tuple[
     arrow = not isinstance(frame, pd.DataFrame)
     n_rows = frame.num_rows if arrow else len(frame)
 
+    first = _text_columns(frame) if arrow else frozenset()
+
     def labels(column: str | None, kind: str) -> tuple[np.ndarray, tuple[str, ...]]:
         if column is None:  # the file's name
             return np.zeros(n_rows, dtype=np.int64), (file_stem(path),)
-        return _arrow_labels(frame.column(column), kind) if arrow else label_codes(frame[column], kind)
+        if arrow:
+            return _arrow_labels(frame.column(column), kind, first=column in first)
+        return label_codes(frame[column], kind)
 
     s_codes, s_labels = labels(system, "system")
     t_codes, t_labels = labels(task, "task")
@@ -284,27 +362,85 @@ def _prefetched(items: Iterator[Any], depth: int = PREFETCH) -> Iterator[Any]:
         worker.join()
 
 
-def _frames(path: str, fmt: str, columns: list[str], limits: tuple[int, bool] | None = None) -> Iterator[Any]:
+#: Schema metadata key of a Parquet batch: its text label columns read dictionary-encoded.
+_TEXT_COLUMNS = b"consensus.text_labels"
+
+
+def _text_columns(batch: Any) -> frozenset[str]:
+    """The label columns of a batch that are text read dictionary-encoded (see :func:`_frames`)."""
+    meta = batch.schema.metadata or {}
+    marked = meta.get(_TEXT_COLUMNS, b"").decode()
+    return frozenset(marked.split(",")) if marked else frozenset()
+
+
+def _files_ahead(files: list[tuple[str, str]], read: Any, budget: int, workers: int = READERS) -> Iterator[Any] | None:
+    """``read(path, fmt)`` of every file (a list of its chunks), in order, `workers` files decoded at
+    once by threads, as many ahead as fit `budget` bytes of files; None when a file is larger than
+    :data:`AHEAD_FILE_BYTES` or its size cannot be told (then one thread reads chunk by chunk)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    sizes = []
+    for path, _ in files:
+        if "://" in path or not os.path.isfile(path):
+            return None
+        size = os.path.getsize(path)
+        if size > AHEAD_FILE_BYTES:
+            return None
+        sizes.append(size)
+
+    def run() -> Iterator[Any]:
+        with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="consensus-read") as pool:
+            pending: list[Any] = []
+            held = 0
+            k = 0
+            try:
+                while k < len(files) or pending:
+                    while k < len(files) and (not pending or (held + sizes[k] <= budget and len(pending) < 4 * workers)):
+                        pending.append((pool.submit(read, *files[k]), sizes[k]))
+                        held += sizes[k]
+                        k += 1
+                    future, size = pending.pop(0)
+                    held -= size
+                    yield future.result()
+            finally:
+                for future, _ in pending:
+                    future.cancel()
+
+    return run()
+
+
+def _frames(path: str, fmt: str, columns: list[str], limits: tuple[int, bool] | None = None,
+            labels: tuple[str, ...] = ()) -> Iterator[Any]:
     """The named columns of one file (local or fsspec URL), chunk by chunk: Arrow record batches of a
     Parquet file, pandas DataFrames of text cells of a CSV/TSV file. `limits`: the reading limits
-    (:func:`consensus.missing._dask_sums._limits`; default this process's)."""
+    (:func:`consensus.missing._dask_sums._limits`; default this process's). `labels`: label columns,
+    read from a Parquet file's dictionary pages when they are text (marked in the batches' schema
+    metadata, so their labels keep the order of first appearance)."""
     import fsspec
+    import pyarrow as pa
 
     limits = limits or _limits()
     try:
         if fmt == "parquet":
             import pyarrow.parquet as pq
 
-            with fsspec.open(path, "rb") as fh:
+            local = "://" not in path  # a local file opened directly: fsspec's layer costs as much as the decoding
+            with (open(path, "rb") if local else fsspec.open(path, "rb")) as fh:
                 try:
                     handle = pq.ParquetFile(fh)
                 except Exception as exc:  # pyarrow raises its own error types
                     raise LeaderboardError(f"cannot read {path!r} as parquet: {exc}") from None
-                names = handle.schema_arrow.names
-                missing = [c for c in columns if c not in names]
+                schema = handle.schema_arrow
+                missing = [c for c in columns if c not in schema.names]
                 if missing:
-                    raise LeaderboardError(_missing_columns(f"file {path!r}", missing, names))
-                yield from handle.iter_batches(batch_size=CHUNK_ROWS, columns=columns)
+                    raise LeaderboardError(_missing_columns(f"file {path!r}", missing, schema.names))
+                text = [c for c in labels if pa.types.is_string(schema.field(c).type)
+                        or pa.types.is_large_string(schema.field(c).type)]
+                if text:  # decoded from the file's dictionary pages, not hashed again (footer not re-read)
+                    handle = pq.ParquetFile(fh, read_dictionary=text, metadata=handle.metadata)
+                marked = {_TEXT_COLUMNS: ",".join(text).encode()}
+                for batch in handle.iter_batches(batch_size=CHUNK_ROWS, columns=columns, use_threads=False):
+                    yield batch.replace_schema_metadata(marked)
             return
         _check_file(path, fmt, columns, limits)
         with _opened(path, limits) as fh:
