@@ -4,6 +4,7 @@ whatever the block size, spilled to disk or not; repeated rows name both files; 
 from __future__ import annotations
 
 import gzip
+import importlib.util
 import os
 import tempfile
 from pathlib import Path
@@ -267,3 +268,76 @@ def test_the_system_or_task_from_the_file_name(long, tmp_path):
     for bad in ({"system": None, "task": None}, {"system": "task"}):
         with pytest.raises(InvalidOptionError):
             cs.missing.InstanceSource(str(models), **bad)
+
+
+def _parquet(path: Path, systems: list[str], ids: list[object], scores: list[float]) -> None:
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    pq.write_table(pa.table({"system": systems, "task": ["t"] * len(ids), "instance": ids, "score": scores}), path)
+
+
+@pytest.mark.parametrize("first_ids, second_ids", [
+    ([5, 6], [5, 6, 2**22]),            # small and large whole numbers
+    ([1, 2, 3], [1.0, 2.0, 3.0, 1.5]),  # ints and whole floats are one item; 1.5 another
+    ([5, 6], [5, -1]),                  # a negative id beside whole ones
+    ([7, 2**41], [7, 2**41]),           # beyond the whole-number range: by value
+])
+def test_one_id_is_one_item_whatever_its_file_chunk_or_type(tmp_path, first_ids, second_ids):
+    """Each id has one form (review: an id's code depended on the other ids of its chunk)."""
+    _parquet(tmp_path / "a.parquet", ["a"] * len(first_ids), first_ids, [float(k % 2) for k in range(len(first_ids))])
+    _parquet(tmp_path / "b.parquet", ["b"] * len(second_ids), second_ids, [float(k % 3 > 0) for k in range(len(second_ids))])
+    want = cs.sigma_l(cs.read_instances(tmp_path))
+    assert_same_imputation(cs.sigma_l(cs.missing.InstanceSource(str(tmp_path))), want)
+    assert_same_imputation(cs.sigma_l(cs.missing.InstanceSource(str(tmp_path)), scheduler=None), want)
+    if importlib.util.find_spec("dask") is not None:
+        assert_same_imputation(cs.sigma_l(cs.missing.InstanceSource(str(tmp_path)), scheduler="synchronous"), want)
+
+
+def test_a_repeated_row_is_found_whatever_the_other_ids(tmp_path):
+    _parquet(tmp_path / "a.parquet", ["a", "b"], [5, 5], [1.0, 0.0])
+    _parquet(tmp_path / "b.parquet", ["a", "b"], [-1, 5], [1.0, 0.0])  # (b, t, 5) again, beside an id -1
+    with pytest.raises(DuplicateInstanceError, match="in files"):
+        cs.sigma_l(cs.missing.InstanceSource(str(tmp_path)))
+
+
+def test_a_missing_float_id_is_refused(tmp_path):
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    pq.write_table(pa.table({"system": ["a", "b"], "task": ["t", "t"], "instance": pa.array([1.5, float("nan")]),
+                             "score": [1.0, 0.0]}), tmp_path / "a.parquet")
+    with pytest.raises(LeaderboardError, match="an instance id is missing"):
+        cs.sigma_l(cs.missing.InstanceSource(str(tmp_path)))
+
+
+def test_the_reading_thread_stops_when_the_reader_fails():
+    """Review: the producer blocked on a full queue once the consumer had raised, and the consumer's
+    cleanup waited for it forever."""
+    import threading
+    import time as clock
+
+    from consensus.missing._source_rows import _prefetched
+
+    before = threading.active_count()
+    with pytest.raises(RuntimeError, match="stop"):
+        for k in _prefetched(iter(range(50)), depth=2):
+            clock.sleep(0.05)
+            if k == 1:
+                raise RuntimeError("stop")
+    assert threading.active_count() == before
+
+
+def test_the_harness_layout_names_models_and_tasks_itself(tmp_path):
+    with pytest.raises(InvalidOptionError, match="names its models and tasks itself"):
+        cs.missing.InstanceSource(tmp_path, layout="harness-samples", metric="acc", system=None)
+    with pytest.raises(InvalidOptionError, match="pandas DataFrame is already in memory"):
+        cs.sigma_l(cs.missing.InstanceSource(pd.DataFrame({"system": ["a"]})))
+
+
+def test_a_glob_over_folders_reads_files_in_the_order_of_read_instances(tmp_path):
+    for folder, system in (("m", "A"), ("m-1", "B")):
+        (tmp_path / folder).mkdir()
+        _parquet(tmp_path / folder / "s.parquet", [system] * 3, [1, 2, 3], [1.0, 0.0, 1.0] if system == "A" else [0.0, 1.0, 1.0])
+    pattern = str(tmp_path / "*" / "s.parquet")
+    assert cs.sigma_l(cs.missing.InstanceSource(pattern)).matrix.systems == cs.read_instances(pattern).systems == ("A", "B")

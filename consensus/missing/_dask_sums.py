@@ -69,7 +69,7 @@ from ._source_files import (
     _packed,
     source_files,
 )
-from ._source_rows import label_columns, source_columns
+from ._source_rows import canonical_ids, label_columns, source_columns
 
 __all__ = ["dask_summed", "source_frame", "SPLIT_EVERY"]
 
@@ -273,12 +273,26 @@ class _Rows:
 _MIX = np.uint64(0x9E3779B97F4A7C15)
 
 
-def _blocks_of(ids: np.ndarray, task_hash: np.ndarray, n_blocks: int) -> np.ndarray:
-    """The block of each row: a hash of (task label, instance id), the same in every process."""
+def _canonical(ids: np.ndarray | pd.Series) -> tuple[np.ndarray, np.ndarray]:
+    """The ids in their one form per value (:func:`~consensus.missing._source_rows.canonical_ids`),
+    as one array (int64, or objects when some id is not a whole number), and the hash of each."""
+    whole, other = canonical_ids(ids)
+    hashed = pd.util.hash_array(whole)
+    if other is None:
+        return whole, hashed
+    rest = whole < 0
+    # other ids hash by their text: "1.5" and 1.5 land in one block, two items there
+    hashed[rest] = pd.util.hash_array(np.array([str(x) for x in other], dtype=object))
+    merged = whole.astype(object)
+    merged[rest] = other
+    return merged, hashed
+
+
+def _blocks_of(hashed: np.ndarray, task_hash: np.ndarray, n_blocks: int) -> np.ndarray:
+    """The block of each row: from the hash of its canonical id and its task label's, the same in
+    every process."""
     if n_blocks == 1:
-        return np.zeros(len(ids), dtype=np.int64)
-    # ids that are not whole numbers hash by their text: "1" and 1 land in one block, two items there
-    hashed = pd.util.hash_array(ids.astype(str).astype(object) if ids.dtype == object else ids)
+        return np.zeros(len(hashed), dtype=np.int64)
     with np.errstate(over="ignore"):
         mixed = hashed * _MIX + task_hash
     return (mixed % np.uint64(n_blocks)).astype(np.int64)
@@ -302,9 +316,9 @@ def _cut(frames: Iterator[tuple[int, Any, Any]], source: InstanceSource, n_files
         systems, tasks = orders[k]
         s_codes = systems.codes(s_labels)[s_codes]
         t_codes = tasks.codes(t_labels)[t_codes]
-        ids_array = ids.to_numpy(dtype=object) if isinstance(ids, pd.Series) else ids
+        ids_array, hashed = _canonical(ids)
         task_hash = pd.util.hash_array(np.array(tasks.labels, dtype=object))
-        block = _blocks_of(ids_array, task_hash[t_codes], n_blocks)
+        block = _blocks_of(hashed, task_hash[t_codes], n_blocks)
         order = np.argsort(block, kind="stable")
         cuts = np.flatnonzero(np.diff(block[order])) + 1
         for part in np.split(order, cuts):
@@ -378,7 +392,7 @@ class _Coding:
 def _coding(source: InstanceSource, per_task: bool, memory: int, names: tuple[str, ...],
             *groups: list[tuple[_LabelInfo, _LabelInfo]]) -> _Coding:
     """Merge every file's labels (in file order), check the options against them."""
-    from ._item_blocks import _Context
+    from ._item_blocks import _Context, matrices_held
 
     per_file = [info for group in groups for info in group]
     systems = _merge_labels([f[0] for f in per_file])
@@ -389,7 +403,7 @@ def _coding(source: InstanceSource, per_task: bool, memory: int, names: tuple[st
         raise TooFewSystemsError(len(systems))
     lower = set(check_task_names(list(source.lower_is_better), tasks, "lower_is_better"))
     weights = check_weights(source.weights, tasks).to_numpy(dtype=np.float64)
-    check_square_matrices(len(systems), 8, "the imputed pairwise comparison")
+    check_square_matrices(len(systems), matrices_held(len(tasks), per_task), "the imputed pairwise comparison")
     system_index = {s: i for i, s in enumerate(systems)}
     task_index = {t: i for i, t in enumerate(tasks)}
     context = _Context(systems, tasks, names, np.array([t in lower for t in tasks]), weights, per_task, memory)

@@ -91,6 +91,9 @@ class InstanceSource:
         if (self.layout == "harness-samples") != (self.metric is not None):
             raise InvalidOptionError("metric= goes with layout='harness-samples' (the per-sample metric to read), "
                                      "and only with it")
+        if self.layout == "harness-samples" and None in (self.system, self.task):
+            raise InvalidOptionError("layout='harness-samples' names its models and tasks itself: "
+                                     "leave system= and task= as they are")
         columns = [c for c in (self.system, self.task, self.instance, self.score) if c is not None]
         if self.system is None and self.task is None:
             raise InvalidOptionError("system=None and task=None together: a file names a system or a task, not both")

@@ -25,12 +25,15 @@ tasks in the same order, the same counts, the same sums up to the order of float
    may span blocks: its per-task comparison indicators are OR-ed, so ``sigma_2l`` stays exact).
 
 **Cost model** (``R`` rows, ``N`` systems, ``K`` items, ``M`` the memory setting): every file
-is read once; ``R`` rows of 10-16 bytes are held, or written and read back once when they do
+is read once; ``R`` rows of 6-16 bytes are held, or written and read back once when they do
 not fit ``M / 2`` (the bytes spilled are printed by ``benchmarks/instance_scale.py``); the
-dense blocks hold ``N x K`` cells of 8 bytes in total, ``M / 8`` at a time; the kernel's
-work is that of the in-memory sums (blocks of more than a few hundred items keep its matrix
-products efficient). Beside them the accumulators hold five ``N x N`` float64 matrices (160
-MB at 2,000 systems), outside ``M`` and checked against the available memory first.
+dense blocks hold ``N x K`` cells of 8 bytes in total, ``min(64 MB, M / 8)`` at a time (but at
+least :data:`BUCKET_ITEMS` items a block); the kernel's work is that of the in-memory sums.
+Outside ``M``: three ``N x N`` float64 accumulators (five when weights differ within a run of
+items; 100 MB at 2,000 systems), for ``sigma_2l`` one ``N x N`` bool matrix per task, the item
+codes (a table of 8 bytes per id below 2**20 per task, a Python object per item), and the
+chunks decoded ahead; the N x N parts are checked against the available memory first
+(:func:`matrices_held`).
 
 The memory setting is the source's ``memory=``, else a quarter of the memory available
 (:func:`consensus.io._limits.available_memory`: the machine's, the container's,
@@ -78,7 +81,7 @@ from ._source_rows import (
 
 logger = logging.getLogger("consensus.missing")
 
-__all__ = ["stream_summed", "block_items", "BUCKET_ITEMS", "BLOCK_BYTES"]
+__all__ = ["stream_summed", "block_items", "matrices_held", "BUCKET_ITEMS", "BLOCK_BYTES"]
 
 #: What the last in-process run moved (rows, bytes spilled, blocks, memory setting): for benchmarks.
 LAST_RUN: dict[str, int] = {}
@@ -214,6 +217,23 @@ class _Store:
         if self.folder is not None:
             self.folder.cleanup()
             self.folder = None
+
+
+def matrices_held(n_tasks: int, per_task: bool) -> int:
+    """N x N float64 matrices the sums hold at their peak: 8 (accumulators, results, temporaries),
+    and for ``sigma_2l`` one N x N bool matrix per task (tasks may span blocks: each task's
+    "compared in this task" indicators are kept until the end), counted 8 to a matrix.
+
+    Parameters
+    ----------
+    n_tasks : int
+    per_task : bool
+
+    Returns
+    -------
+    int
+    """
+    return 8 + (-(-n_tasks // 8) if per_task else 0)
 
 
 def block_items(n_systems: int, memory: int) -> int:
@@ -415,6 +435,11 @@ def _streamed(source: InstanceSource, *, per_task: bool,
 
     if not isinstance(source, InstanceSource):
         raise InvalidOptionError(f"expected an InstanceSource, got {type(source).__name__}")
+    if isinstance(source.data, pd.DataFrame):
+        raise InvalidOptionError(
+            "InstanceSource takes files or a Dask DataFrame; a pandas DataFrame is already in memory: "
+            "use InstanceScores.from_long(frame)"
+        )
     if not isinstance(source.data, (str, os.PathLike, list, tuple)):
         raise InvalidOptionError(
             "a Dask DataFrame is summed on Dask: pass scheduler= (a distributed Client, 'threads', 'synchronous')"
@@ -491,12 +516,14 @@ def _streamed(source: InstanceSource, *, per_task: bool,
             raise TooFewSystemsError(len(systems))
         lower |= set(check_task_names(list(source.lower_is_better), tasks, "lower_is_better"))
         weights = check_weights(source.weights, tasks).to_numpy(dtype=np.float64)
-        check_square_matrices(len(systems), 8, "the imputed pairwise comparison")
+        check_square_matrices(len(systems), matrices_held(len(tasks), per_task), "the imputed pairwise comparison")
         context = _Context(systems, tasks, tuple(names), np.array([t in lower for t in tasks]),
                            weights, per_task, memory)
         acc = context.empty_sums()
         blocks = sum_blocks(store, reader.items, context, acc)
     finally:
+        if ahead is not None:
+            ahead.close()  # files still decoding ahead are dropped (on an error)
         store.close()
         if bar is not None:
             bar.close()

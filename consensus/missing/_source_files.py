@@ -15,6 +15,7 @@ import csv
 import io
 import os
 from collections.abc import Iterator, Sequence
+from pathlib import PurePosixPath
 from typing import Any
 
 from ..errors import ConsensusError, InvalidOptionError, LeaderboardError
@@ -70,6 +71,12 @@ def _format_of(path: str) -> str | None:
     return next((fmt for suffix, fmt in FILE_SUFFIXES.items() if name.endswith(suffix)), None)
 
 
+def _path_order(path: str) -> tuple[str, ...]:
+    """Sort key of a path as :class:`pathlib.Path` sorts (part by part: ``m/s.csv`` before
+    ``m-1/s.csv``), the order :func:`consensus.read_instances` reads a glob in."""
+    return PurePosixPath(path.replace(os.sep, "/")).parts
+
+
 def source_files(data: object) -> list[tuple[str, str]]:
     """The files an InstanceSource names, in the order their labels are read.
 
@@ -119,11 +126,12 @@ def source_files(data: object) -> list[tuple[str, str]]:
         fs, root = fsspec.core.url_to_fs(text)
         local = isinstance(fs, LocalFileSystem)
         if any(ch in text for ch in "*?["):
-            found = sorted(p for p, info in fs.glob(root, detail=True).items() if info.get("type") == "file")
+            found = sorted((p for p, info in fs.glob(root, detail=True).items() if info.get("type") == "file"),
+                           key=_path_order)
             if not found:
                 raise LeaderboardError(f"no file matches {text!r}")
         elif fs.isdir(root):
-            found = sorted(
+            found = sorted(  # one folder: the order of Path sorting, as read_instances
                 info["name"] for info in fs.ls(root, detail=True)
                 if info.get("type") == "file" and _format_of(info["name"]) is not None
             )

@@ -10,7 +10,7 @@ are coded by :class:`_ItemCodes`. Shared by the in-process item blocks
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -63,9 +63,12 @@ _ID_BITS = 40
 class _ItemCodes:
     """Global item codes in order of first appearance: (task, instance id) -> code.
 
-    Ids that are whole numbers are looked up as one int64 key ``task << 40 | id`` (fast); other
-    ids (text, negative or huge numbers) per task by value, as :func:`consensus.read_instances`
-    compares them (``1`` and ``"1"`` are two items; ``1`` and ``1.0`` one).
+    Each id is put in its canonical form first (:func:`canonical_ids`), so that one id is one
+    item whatever file, chunk or type it comes in: whole numbers in ``[0, 2**40)`` (ints, and
+    floats such as ``1.0``) are looked up as numbers, those below :data:`_TABLE_IDS` in a table
+    per task, larger ones by an int64 key ``task << 40 | id``; every other id (text, negative,
+    fractional or huge numbers) per task by value, as :func:`consensus.read_instances` compares
+    them (``1`` and ``"1"`` are two items; ``1`` and ``1.0`` one).
     """
 
     def __init__(self) -> None:
@@ -74,7 +77,6 @@ class _ItemCodes:
         self.other: dict[int, tuple[_Items, np.ndarray]] = {}
         # small whole-number ids: a flat table of codes, one segment per task (see _table_codes)
         self.table = np.zeros(0, dtype=np.int64)
-        self.owner = np.zeros(0, dtype=np.int64)
         self.base = np.zeros(0, dtype=np.int64)
         self.capacity: dict[int, int] = {}
         self.task_of_item: list[int] = []
@@ -92,20 +94,33 @@ class _ItemCodes:
 
     def codes(self, task_of_row: np.ndarray, ids: np.ndarray | pd.Series) -> np.ndarray:
         """The item code of each row (new items coded in order of appearance)."""
-        whole = _whole_ids(ids)
-        if whole is not None and len(whole) and int(whole.max()) < _TABLE_IDS:
+        whole, other = canonical_ids(ids)
+        small = (whole >= 0) & (whole < _TABLE_IDS)
+        if small.all():
             return self._table_codes(task_of_row, whole)
-        if whole is not None:
-            keys = (task_of_row << _ID_BITS) | whole
+        out = np.empty(len(whole), dtype=np.int64)
+        if small.any():
+            out[small] = self._table_codes(task_of_row[small], whole[small])
+        big = whole >= _TABLE_IDS
+        if big.any():
+            out[big] = self._key_codes(task_of_row[big], whole[big])
+        if other is not None:
+            rest = whole < 0
+            out[rest] = self._value_codes(task_of_row[rest], pd.Series(other, dtype=object))
+        return out
+
+    def _key_codes(self, task_of_row: np.ndarray, whole: np.ndarray) -> np.ndarray:
+        keys = (task_of_row << _ID_BITS) | whole
+        found = self.keys.get_indexer(keys)
+        if (found < 0).any():
+            new = pd.unique(keys[found < 0])
+            codes = self._new(new >> _ID_BITS, (new & ((1 << _ID_BITS) - 1)).tolist())
+            self.keys = self.keys.append(pd.Index(new))
+            self.key_codes = np.concatenate([self.key_codes, codes])
             found = self.keys.get_indexer(keys)
-            if (found < 0).any():
-                new = pd.unique(keys[found < 0])
-                codes = self._new(new >> _ID_BITS, (new & ((1 << _ID_BITS) - 1)).tolist())
-                self.keys = self.keys.append(pd.Index(new))
-                self.key_codes = np.concatenate([self.key_codes, codes])
-                found = self.keys.get_indexer(keys)
-            return self.key_codes[found]
-        series = ids if isinstance(ids, pd.Series) else pd.Series(ids, dtype=object)
+        return self.key_codes[found]
+
+    def _value_codes(self, task_of_row: np.ndarray, series: pd.Series) -> np.ndarray:
         out = np.empty(len(series), dtype=np.int64)
         for t in np.unique(task_of_row).tolist():
             mask = task_of_row == t
@@ -119,21 +134,22 @@ class _ItemCodes:
             out[mask] = codes[known.positions(series[mask])]
         return out
 
-
     def _table_codes(self, task_of_row: np.ndarray, whole: np.ndarray) -> np.ndarray:
         """Codes of ids below :data:`_TABLE_IDS`: one flat table, a segment per task, slot ``id``
         of task ``t`` at ``base[t] + id`` holding its code (-1: not seen yet)."""
+        if not len(whole):
+            return np.zeros(0, dtype=np.int64)
         top = int(whole.max()) + 1
-        present = np.flatnonzero(np.bincount(task_of_row)).tolist()
-        for t in present:
+        for t in np.flatnonzero(np.bincount(task_of_row)).tolist():
             if self.capacity.get(t, 0) < top:
                 self._grow(t, max(top, 2 * self.capacity.get(t, 0)))
         keys = self.base[task_of_row] + whole
         found = self.table[keys]
-        if (found < 0).any():
-            new = pd.unique(keys[found < 0])
-            tasks = self.owner[new]
-            self.table[new] = self._new(tasks, (new - self.base[tasks]).tolist())
+        unseen = np.flatnonzero(found < 0)
+        if len(unseen):
+            _, first = np.unique(keys[unseen], return_index=True)
+            rows = unseen[np.sort(first)]  # the first row of each new item, in order of appearance
+            self.table[keys[rows]] = self._new(task_of_row[rows], whole[rows].tolist())
             found = self.table[keys]
         return found
 
@@ -142,34 +158,69 @@ class _ItemCodes:
         start = len(self.table)
         table = np.full(start + size, -1, dtype=np.int64)
         table[:start] = self.table
-        owner = np.full(start + size, task, dtype=np.int64)
-        owner[:start] = self.owner
         if task in self.capacity:
             old = int(self.base[task])
             table[start : start + self.capacity[task]] = self.table[old : old + self.capacity[task]]
+            table[old : old + self.capacity[task]] = -1  # no longer used
         if len(self.base) <= task:
             self.base = np.concatenate([self.base, np.zeros(task + 1 - len(self.base), dtype=np.int64)])
         self.base[task] = start
-        self.table, self.owner, self.capacity[task] = table, owner, size
+        self.table, self.capacity[task] = table, size
 
 
 #: Whole-number ids below this are looked up in a table per task (ids of a benchmark's items are
-#: small: 0 .. items - 1); larger ones by hash. A table holds 8 bytes per id up to the largest seen.
-_TABLE_IDS = 1 << 22
+#: small: 0 .. items - 1); larger ones by hash. A task's table holds 8 bytes per id up to the
+#: largest id seen (at most 8 MB), twice that while it grows.
+_TABLE_IDS = 1 << 20
 
 
-def _whole_ids(ids: np.ndarray | pd.Series) -> np.ndarray | None:
-    """`ids` as int64 when every one is a whole number in ``[0, 2**40)``, else None."""
-    values = ids.to_numpy() if isinstance(ids, pd.Series) else ids
-    if values.dtype.kind in "iu":
-        pass
-    elif values.dtype.kind == "f" and len(values) and bool(np.isfinite(values).all()) and bool((values == np.round(values)).all()):
-        pass
-    else:
-        return None
-    if len(values) and (values.min() < 0 or values.max() >= 1 << _ID_BITS):
-        return None
-    return values.astype(np.int64)
+def canonical_ids(ids: np.ndarray | pd.Series) -> tuple[np.ndarray, np.ndarray | None]:
+    """Instance ids in one form per value: whole numbers as int64, every other id as itself.
+
+    Parameters
+    ----------
+    ids : numpy.ndarray or pandas.Series
+        One id per row, none missing.
+
+    Returns
+    -------
+    (numpy.ndarray, numpy.ndarray or None)
+        Per row the id as an int64 when it is a whole number in ``[0, 2**40)`` (an int, or a
+        float such as ``1.0``; not a bool), else -1; and the other rows' ids (objects, in row
+        order), or None when there are none.
+
+    Examples
+    --------
+    >>> whole, other = canonical_ids(np.array([3, 1.0, 1.5, -2], dtype=object))
+    >>> whole.tolist(), other.tolist()
+    ([3, 1, -1, -1], [1.5, -2])
+    """
+    values = ids.to_numpy() if isinstance(ids, pd.Series) else np.asarray(ids)
+    kind = values.dtype.kind
+    if kind in "iu":
+        whole = values.astype(np.int64) if kind == "i" or len(values) == 0 or values.max() < 1 << 62 else None
+        if whole is not None and (not len(whole) or (whole.min() >= 0 and whole.max() < 1 << _ID_BITS)):
+            return whole, None
+        fits = (values >= 0) & (values < 1 << _ID_BITS)
+    elif kind == "f":
+        fits = np.isfinite(values) & (values >= 0) & (values < 1 << _ID_BITS) & (values == np.floor(values))
+        if fits.all():
+            return values.astype(np.int64), None
+    elif kind == "O" and pd.api.types.infer_dtype(values, skipna=False) in ("string", "bytes", "empty"):
+        return np.full(len(values), -1, dtype=np.int64), values
+    else:  # objects of several types: id by id
+        fits = np.fromiter((_is_whole(x) for x in values), dtype=bool, count=len(values))
+    whole = np.full(len(values), -1, dtype=np.int64)
+    if fits.any():
+        whole[fits] = np.array([int(x) for x in values[fits].tolist()], dtype=np.int64)
+    rest = values[~fits]
+    return whole, (rest.astype(object) if len(rest) else None)
+
+
+def _is_whole(x: object) -> bool:
+    if isinstance(x, (bool, np.bool_)) or not isinstance(x, (int, float, np.integer, np.floating)):
+        return False
+    return bool(np.isfinite(x)) and bool(0 <= x < 1 << _ID_BITS) and float(x) == int(x)
 
 
 def _arrow_labels(column: Any, kind: str, *, first: bool = False) -> tuple[np.ndarray, tuple[str, ...]]:
@@ -274,8 +325,8 @@ def file_stem(path: str) -> str:
 
 def decoded(frame: Any, source: InstanceSource, path: str) -> tuple[
         np.ndarray, tuple[str, ...], np.ndarray, tuple[str, ...], np.ndarray | pd.Series, np.ndarray]:
-    """The rows of one chunk: system codes and labels, task codes and labels, instance ids
-    (int64 when whole numbers, else as read), float scores.
+    """The rows of one chunk: system codes and labels, task codes and labels, instance ids (as
+    read: :func:`canonical_ids` gives their one form per value), float scores.
 
     Parameters
     ----------
@@ -312,15 +363,14 @@ def decoded(frame: Any, source: InstanceSource, path: str) -> tuple[
     s_codes, s_labels = labels(system, "system")
     t_codes, t_labels = labels(task, "task")
     ids: np.ndarray | pd.Series = _arrow_ids(frame.column(instance)) if arrow else frame[instance]
-    missing = pd.isna(ids) if isinstance(ids, pd.Series) else np.zeros(0, dtype=bool)
+    missing = np.asarray(pd.isna(ids))  # None, NaN (a float id column's NaN too)
     if missing.any():
-        raise LeaderboardError(f"{path!r}: an instance id is missing (row {int(np.argmax(np.asarray(missing)))})")
+        raise LeaderboardError(f"{path!r}: an instance id is missing (row {int(np.argmax(missing))})")
     if arrow:
         scores = _arrow_scores(frame.column(score), t_codes, t_labels, s_codes, s_labels)
     else:
         scores = numeric_scores(frame[score], t_codes, t_labels, s_codes, s_labels)
-    whole = _whole_ids(ids)
-    return s_codes, s_labels, t_codes, t_labels, (whole if whole is not None else ids), scores
+    return s_codes, s_labels, t_codes, t_labels, ids, scores
 
 
 def _prefetched(items: Iterator[Any], depth: int = PREFETCH) -> Iterator[Any]:
@@ -332,20 +382,24 @@ def _prefetched(items: Iterator[Any], depth: int = PREFETCH) -> Iterator[Any]:
     box: queue.Queue[tuple[str, Any]] = queue.Queue(maxsize=depth)
     stop = threading.Event()
 
+    def put(message: tuple[str, Any]) -> bool:
+        """Hand `message` over unless the consumer has stopped (then never block on a full queue)."""
+        while not stop.is_set():
+            try:
+                box.put(message, timeout=0.1)
+                return True
+            except queue.Full:
+                continue
+        return False
+
     def produce() -> None:
         try:
             for item in items:
-                while not stop.is_set():
-                    try:
-                        box.put(("item", item), timeout=0.1)
-                        break
-                    except queue.Full:
-                        continue
-                if stop.is_set():
+                if not put(("item", item)):
                     return
-            box.put(("end", None))
+            put(("end", None))
         except BaseException as exc:  # carried to the consumer, raised there
-            box.put(("error", exc))
+            put(("error", exc))
 
     worker = threading.Thread(target=produce, name="consensus-read", daemon=True)
     worker.start()
@@ -373,7 +427,7 @@ def _text_columns(batch: Any) -> frozenset[str]:
     return frozenset(marked.split(",")) if marked else frozenset()
 
 
-def _files_ahead(files: list[tuple[str, str]], read: Any, budget: int, workers: int = READERS) -> Iterator[Any] | None:
+def _files_ahead(files: list[tuple[str, str]], read: Any, budget: int, workers: int = READERS) -> Generator[Any, None, None] | None:
     """``read(path, fmt)`` of every file (a list of its chunks), in order, `workers` files decoded at
     once by threads, as many ahead as fit `budget` bytes of files; None when a file is larger than
     :data:`AHEAD_FILE_BYTES` or its size cannot be told (then one thread reads chunk by chunk)."""
@@ -388,7 +442,7 @@ def _files_ahead(files: list[tuple[str, str]], read: Any, budget: int, workers: 
             return None
         sizes.append(size)
 
-    def run() -> Iterator[Any]:
+    def run() -> Generator[Any, None, None]:
         with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="consensus-read") as pool:
             pending: list[Any] = []
             held = 0
