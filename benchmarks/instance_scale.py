@@ -282,10 +282,10 @@ def files_part(n: int, seeds: int, memory: str | None, use_dask: bool, workers: 
             print(f"   dask, {k} worker(s) x 1 thread: {spread(seconds)} s, {statistics.median(seconds) / stream:5.2f}x "
                   f"the in-process item blocks (client peak RSS {max(float(r['rss_mib']) for r in rows[f'dask-{k}']):.0f} MiB)",
                   flush=True)
-        blocks = max(2 * max(workers), 1)
+        blocks = max(workers)  # one block per worker thread, at the largest cluster
         row_bytes = 2 + 2 + 8 + 4  # system and task codes, a whole-number id, a float32 score
         moved = int(last["rows"]) * row_bytes + blocks * 3 * n * n * 8
-        print(f"   per block (at 2 blocks per worker thread): about {statistics.median(float(r['seconds']) for r in rows['memory']) / blocks:.2f} s "
+        print(f"   per block (one block per worker thread, {blocks} blocks): about {statistics.median(float(r['seconds']) for r in rows['memory']) / blocks:.2f} s "
               f"of kernel work on this machine; bytes moved between workers: about {moved / 2**20:,.0f} MiB "
               f"(rows once: {int(last['rows']) * row_bytes / 2**20:,.0f} MiB; N x N sums per block: "
               f"{3 * n * n * 8 / 2**20:,.0f} MiB)")

@@ -6,7 +6,7 @@ in one place and without a shuffle (a shuffle on (task, instance) moved every ro
 DataFrame row: 2,000 per-model files did not finish in 12 minutes). One graph, computed once:
 
 1. **Read and cut** (one task per group of consecutive files, or of Dask DataFrame
-   partitions; four groups per worker thread). Each file is read chunk by chunk as in-process
+   partitions; :data:`GROUPS_PER_THREAD` per worker thread). Each file is read chunk by chunk as in-process
    (:mod:`consensus.missing._source_rows`: labels in order of first appearance, whole-number
    ids as int64, scores parsed as :func:`consensus.read_instances` parses them; a ``.gz``
    text file through the package's bounded reader with the client's reading limits), and
@@ -24,7 +24,7 @@ DataFrame row: 2,000 per-model files did not finish in 12 minutes). One graph, c
 4. **Reduce.** The blocks' partial sums are added in a tree (:data:`SPLIT_EVERY` at a time)
    and finished on the client.
 
-``B`` is at least two per worker thread, more when a block's rows (about 24 bytes each)
+``B`` is at least :data:`BLOCKS_PER_THREAD` per worker thread, more when a block's rows (about 24 bytes each)
 would exceed a quarter of the memory setting (Parquet row counts from the files' metadata,
 text files counted as 16 bytes a row). The bytes moved between workers are the rows once
 (step 1 to step 3) and one set of N x N sums per block. The sums equal the in-memory ones up
@@ -75,6 +75,10 @@ __all__ = ["dask_summed", "source_frame", "SPLIT_EVERY"]
 
 #: Partial sums added together per task of the reduction tree.
 SPLIT_EVERY = 8
+#: Groups of files read, and blocks summed, per worker thread (2,000 per-model files on 2 workers:
+#: 10.1 s with 2 and 1, 12.8 s with 4 and 2; fewer, larger tasks move less between workers).
+GROUPS_PER_THREAD = 2
+BLOCKS_PER_THREAD = 1
 _INSTALL = "summing an InstanceSource needs Dask: pip install 'leaderboard-consensus[dask]'"
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -533,9 +537,9 @@ def dask_summed(source: InstanceSource, *, per_task: bool, scheduler: object = N
     if isinstance(source.data, dd.DataFrame):
         frame = _read(source)[0]
         partitions = frame.to_delayed()
-        n_groups = min(len(partitions), 4 * workers)
+        n_groups = min(len(partitions), GROUPS_PER_THREAD * workers)
         bounds = np.linspace(0, len(partitions), n_groups + 1).astype(int).tolist()
-        n_blocks = max(1, 2 * workers)
+        n_blocks = max(1, BLOCKS_PER_THREAD * workers)
         groups = [dask.delayed(_partition_rows)(options, n_blocks, *partitions[a:b]) for a, b in zip(bounds, bounds[1:])]
         names: tuple[str, ...] = ()  # partitions have no name to show
     else:
@@ -547,10 +551,10 @@ def dask_summed(source: InstanceSource, *, per_task: bool, scheduler: object = N
         with ThreadPoolExecutor(max_workers=min(16, len(files))) as pool:  # headers of remote files in parallel
             list(pool.map(lambda f: _check_file(f[0], f[1], columns, limits), files))
             rows = sum(pool.map(lambda f: _file_rows_estimate(*f), files))
-        n_groups = min(len(files), 4 * workers)
+        n_groups = min(len(files), GROUPS_PER_THREAD * workers)
         bounds = np.linspace(0, len(files), n_groups + 1).astype(int).tolist()
         # a block's rows (about 24 bytes each in a block task) fit a quarter of the memory setting
-        n_blocks = max(2 * workers, -(-rows * 24 // max(memory // 4, 1)))
+        n_blocks = max(BLOCKS_PER_THREAD * workers, -(-rows * 24 // max(memory // 4, 1)))
         groups = [dask.delayed(_file_rows)(files[a:b], options, limits, n_blocks) for a, b in zip(bounds, bounds[1:])]
         names = tuple(p for p, _ in files)
     first_file = bounds[:-1]
