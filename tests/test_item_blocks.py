@@ -341,3 +341,11 @@ def test_a_glob_over_folders_reads_files_in_the_order_of_read_instances(tmp_path
         _parquet(tmp_path / folder / "s.parquet", [system] * 3, [1, 2, 3], [1.0, 0.0, 1.0] if system == "A" else [0.0, 1.0, 1.0])
     pattern = str(tmp_path / "*" / "s.parquet")
     assert cs.sigma_l(cs.missing.InstanceSource(pattern)).matrix.systems == cs.read_instances(pattern).systems == ("A", "B")
+
+
+def test_a_directory_with_files_it_cannot_read_is_an_error_not_a_silent_skip(long, tmp_path):
+    write_by_model(long, tmp_path)
+    (tmp_path / "extra.csv.bz2").write_bytes(b"BZh9")  # read_instances would read it
+    (tmp_path / "notes.md").write_text("not an instance file")  # nobody reads it
+    with pytest.raises(LeaderboardError, match=r"does not read: 'extra\.csv\.bz2'"):
+        cs.sigma_l(source(str(tmp_path)))

@@ -71,6 +71,14 @@ def _format_of(path: str) -> str | None:
     return next((fmt for suffix, fmt in FILE_SUFFIXES.items() if name.endswith(suffix)), None)
 
 
+def _instance_like(path: str) -> bool:
+    """Whether :func:`consensus.read_instances` would read `path` from a directory (text files,
+    optionally compressed another way than gzip)."""
+    from ..io._instance_sets import _SUFFIXES
+
+    return path.lower().endswith(_SUFFIXES)
+
+
 def _path_order(path: str) -> tuple[str, ...]:
     """Sort key of a path as :class:`pathlib.Path` sorts (part by part: ``m/s.csv`` before
     ``m-1/s.csv``), the order :func:`consensus.read_instances` reads a glob in."""
@@ -97,7 +105,9 @@ def source_files(data: object) -> list[tuple[str, str]]:
     ------
     LeaderboardError
         A file does not exist or has an unknown ending, nothing matches a glob, a directory
-        has no instance file, or the list is empty.
+        has no instance file or holds some that :func:`consensus.read_instances` reads and an
+        InstanceSource does not (``.txt``, ``.bz2``, ``.xz``, ``.zst``, ``.zip``), or the list
+        is empty.
     InvalidOptionError
         An entry is not a path.
 
@@ -131,10 +141,15 @@ def source_files(data: object) -> list[tuple[str, str]]:
             if not found:
                 raise LeaderboardError(f"no file matches {text!r}")
         elif fs.isdir(root):
-            found = sorted(  # one folder: the order of Path sorting, as read_instances
-                info["name"] for info in fs.ls(root, detail=True)
-                if info.get("type") == "file" and _format_of(info["name"]) is not None
-            )
+            listed = [info["name"] for info in fs.ls(root, detail=True) if info.get("type") == "file"]
+            found = sorted(p for p in listed if _format_of(p) is not None)  # one folder: Path order
+            unread = sorted(p.rsplit("/", 1)[-1] for p in listed if _format_of(p) is None and _instance_like(p))
+            if unread:  # read_instances would read them: never left out silently
+                raise LeaderboardError(
+                    f"directory {text!r} holds instance files an InstanceSource does not read: "
+                    f"{', '.join(map(repr, unread[:3]))}{', ...' if len(unread) > 3 else ''} (it reads "
+                    f"{', '.join(FILE_SUFFIXES)}); convert them, list the files to read, or use read_instances"
+                )
             if not found:
                 raise LeaderboardError(f"directory {text!r} has no Parquet or CSV files ({', '.join(FILE_SUFFIXES)})")
         elif fs.isfile(root):
