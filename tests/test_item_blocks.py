@@ -349,3 +349,24 @@ def test_a_directory_with_files_it_cannot_read_is_an_error_not_a_silent_skip(lon
     (tmp_path / "notes.md").write_text("not an instance file")  # nobody reads it
     with pytest.raises(LeaderboardError, match=r"does not read: 'extra\.csv\.bz2'"):
         cs.sigma_l(source(str(tmp_path)))
+
+
+@pytest.mark.parametrize("scheduler", [None, "synchronous"])
+def test_empty_instances_and_tasks_are_named_as_in_memory(tmp_path, small_blocks, scheduler):
+    """A task spans blocks: an unscored instance is named as such, a task with no score as a task."""
+    if scheduler is not None:
+        pytest.importorskip("dask.dataframe")
+    n = 30
+    rows = pd.DataFrame({"system": ["a"] * n + ["b"] * n, "task": "qa", "instance": list(range(n)) * 2,
+                         "score": [float(k % 2) for k in range(2 * n)]})
+    rows.loc[rows["instance"] == 17, "score"] = np.nan
+    for name, frame in (("one", rows), ("two", rows.assign(task=np.where(rows["task"] == "qa", "nli", "qa"),
+                                                            score=np.where(rows["task"] == "qa", np.nan, 0.0)))):
+        folder = tmp_path / name
+        folder.mkdir()
+        frame.to_parquet(folder / "all.parquet", index=False)
+        with pytest.raises(cs.errors.EmptyTaskError) as want:
+            cs.read_instances(folder / "all.parquet")
+        with pytest.raises(cs.errors.EmptyTaskError) as got:
+            cs.sigma_l(cs.missing.InstanceSource(str(folder), memory=small_blocks), scheduler=scheduler)
+        assert (got.value.task, got.value.instances) == (want.value.task, want.value.instances)

@@ -411,6 +411,7 @@ def check_instances(
     instances: Sequence[pd.Index],
     *,
     empty_systems: bool = True,
+    whole_tasks: bool = True,
 ) -> None:
     """Check an instance score array: finite, and no empty system, task or instance.
 
@@ -428,6 +429,10 @@ def check_instances(
     empty_systems : bool, default=True
         Also refuse a system with no score (False: a part of the data, such as one Dask
         partition, where a system may have none).
+    whole_tasks : bool, default=True
+        False: `values` hold some of each task's instances (a block of items), so a task with
+        no score here is reported by its instances (whether the whole task is empty is
+        checked elsewhere).
     Raises
     ------
     NonFiniteScoreError
@@ -460,7 +465,7 @@ def check_instances(
         empty = np.nonzero(~per_column)[0]
         t = int(np.searchsorted(offsets, empty[0], side="right") - 1)
         a, b = offsets[t], offsets[t + 1]
-        if not per_column[a:b].any():
+        if whole_tasks and not per_column[a:b].any():
             raise EmptyTaskError(tasks[t])
         in_task = empty[(empty >= a) & (empty < b)] - a
         raise EmptyTaskError(tasks[t], instances[t].take(in_task).tolist())

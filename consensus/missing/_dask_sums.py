@@ -39,7 +39,7 @@ import functools
 import itertools
 import os
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 import numpy as np
@@ -49,6 +49,7 @@ from ..board._validation import check_task_names, check_weights
 from ..errors import (
     ConsensusError,
     EmptySystemError,
+    EmptyTaskError,
     InvalidOptionError,
     LeaderboardError,
     NoTaskError,
@@ -271,6 +272,7 @@ class _Rows:
     labels: list[tuple[_LabelInfo, _LabelInfo]]  # per file: systems, tasks
     pieces: list[list[_Piece | None]]  # per block, per file
     rows: int
+    scored: set[str] = field(default_factory=set)  # tasks some row of these files scores
 
 
 #: Mixes a task's hash into its items' hashes (the 64-bit golden ratio).
@@ -311,6 +313,7 @@ def _cut(frames: Iterator[tuple[int, Any, Any]], source: InstanceSource, n_files
     infos: list[tuple[_LabelInfo, _LabelInfo] | None] = [None] * n_files
     parts: list[list[list[_Piece]]] = [[[] for _ in range(n_files)] for _ in range(n_blocks)]
     rows = 0
+    scored: set[str] = set()
     for k, frame, where in frames:
         if isinstance(frame, pd.DataFrame) and where is None:  # a Dask partition: categorical labels kept
             infos[k] = (_column_labels(frame[source.system], "system"), _column_labels(frame[source.task], "task"))
@@ -320,6 +323,7 @@ def _cut(frames: Iterator[tuple[int, Any, Any]], source: InstanceSource, n_files
         systems, tasks = orders[k]
         s_codes = systems.codes(s_labels)[s_codes]
         t_codes = tasks.codes(t_labels)[t_codes]
+        scored.update(tasks.labels[t] for t in np.unique(t_codes[~np.isnan(scores)]).tolist())
         ids_array, hashed = _canonical(ids)
         task_hash = pd.util.hash_array(np.array(tasks.labels, dtype=object))
         block = _blocks_of(hashed, task_hash[t_codes], n_blocks)
@@ -347,7 +351,7 @@ def _cut(frames: Iterator[tuple[int, Any, Any]], source: InstanceSource, n_files
                                      np.concatenate([g.tasks.astype(np.int64) for g in got]), ids_all,
                                      np.concatenate([g.scores for g in got])))
         pieces.append(merged)
-    return _Rows(labels, pieces, rows)
+    return _Rows(labels, pieces, rows, scored)
 
 
 @_carry
@@ -373,8 +377,8 @@ def _partition_rows(source: InstanceSource, n_blocks: int, *partitions: pd.DataF
 
 
 @_carry
-def _rows_labels(rows: _Rows) -> list[tuple[_LabelInfo, _LabelInfo]]:
-    return rows.labels
+def _rows_labels(rows: _Rows) -> tuple[list[tuple[_LabelInfo, _LabelInfo]], set[str]]:
+    return rows.labels, rows.scored
 
 
 @_carry
@@ -394,17 +398,21 @@ class _Coding:
 
 @_carry
 def _coding(source: InstanceSource, per_task: bool, memory: int, names: tuple[str, ...],
-            *groups: list[tuple[_LabelInfo, _LabelInfo]]) -> _Coding:
+            *groups: tuple[list[tuple[_LabelInfo, _LabelInfo]], set[str]]) -> _Coding:
     """Merge every file's labels (in file order), check the options against them."""
     from ._item_blocks import _Context, matrices_held
 
-    per_file = [info for group in groups for info in group]
+    per_file = [info for group, _ in groups for info in group]
     systems = _merge_labels([f[0] for f in per_file])
     tasks = _merge_labels([f[1] for f in per_file])
     if not systems:
         raise NoTaskError("the data has no rows")
     if len(systems) < 2:
         raise TooFewSystemsError(len(systems))
+    scored = set().union(*(s for _, s in groups))
+    unscored = [t for t in tasks if t not in scored]
+    if unscored:
+        raise EmptyTaskError(unscored[0])
     lower = set(check_task_names(list(source.lower_is_better), tasks, "lower_is_better"))
     weights = check_weights(source.weights, tasks).to_numpy(dtype=np.float64)
     check_square_matrices(len(systems), matrices_held(len(tasks), per_task), "the imputed pairwise comparison")

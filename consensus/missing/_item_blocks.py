@@ -58,6 +58,7 @@ from ..board._validation import check_task_names, check_weights
 from ..errors import (
     DuplicateInstanceError,
     EmptySystemError,
+    EmptyTaskError,
     InvalidOptionError,
     NoTaskError,
     TooFewSystemsError,
@@ -271,6 +272,7 @@ class _Reader:
         self.systems, self.tasks = _Order(), _Order()
         self.items = _ItemCodes()
         self.rows = 0
+        self.scored = np.zeros(0, dtype=bool)  # per task: some system has a score
 
     def chunk(self, frame: Any, file_no: int, path: str) -> _Chunk:
         """One chunk of a file (a pandas DataFrame of text cells, or an Arrow record batch) as codes."""
@@ -279,6 +281,8 @@ class _Reader:
         task_of_row = self.tasks.codes(t_labels)[t_codes]
         items = self.items.codes(task_of_row, ids)
         self.rows += len(items)
+        here = np.bincount(task_of_row[~np.isnan(scores)], minlength=len(self.tasks.index)) > 0
+        self.scored = np.pad(self.scored, (0, len(here) - len(self.scored))) | here
         return _Chunk(_compact(rows, constant=True), _compact(items), _compact_scores(scores), file_no)
 
 
@@ -357,7 +361,7 @@ def _block_sums(
     ids = pd.Index([items.instance_of_item[i] for i in (first + order).tolist()], dtype=object)
     check_instances(values, context.systems, context.tasks, offsets, [ids[offsets[t] : offsets[t + 1]]
                                                                      for t in range(len(context.tasks))],
-                    empty_systems=False)
+                    empty_systems=False, whole_tasks=False)
     for t in np.unique(tasks_sorted).tolist():
         a, b = int(offsets[t]), int(offsets[t + 1])
         block = -values[:, a:b] if context.negate[t] else values[:, a:b]
@@ -514,6 +518,9 @@ def _streamed(source: InstanceSource, *, per_task: bool,
             raise NoTaskError("the data has no rows")
         if len(systems) < 2:
             raise TooFewSystemsError(len(systems))
+        unscored = np.flatnonzero(~np.pad(reader.scored, (0, len(tasks) - len(reader.scored))))
+        if len(unscored):
+            raise EmptyTaskError(tasks[int(unscored[0])])
         lower |= set(check_task_names(list(source.lower_is_better), tasks, "lower_is_better"))
         weights = check_weights(source.weights, tasks).to_numpy(dtype=np.float64)
         check_square_matrices(len(systems), matrices_held(len(tasks), per_task), "the imputed pairwise comparison")
