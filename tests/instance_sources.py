@@ -3,6 +3,10 @@
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Iterator
+from pathlib import Path
+
 import numpy as np
 import pandas as pd
 
@@ -76,3 +80,17 @@ def assert_same_everything(src: cs.missing.InstanceSource, reference: cs.Instanc
     assert_same_confidence(
         cs.pairwise_confidence(src, delta=0.1, scheduler=scheduler), cs.pairwise_confidence(reference, delta=0.1)
     )
+
+
+@contextlib.contextmanager
+def in_memory_files(folder: Path, name: str) -> Iterator[str]:
+    """The Parquet files of `folder` copied to fsspec's memory filesystem: yields their glob URL."""
+    import fsspec
+
+    memory = fsspec.filesystem("memory")
+    for path in sorted(folder.glob("*.parquet")):
+        memory.pipe(f"/{name}/{path.name}", path.read_bytes())
+    try:
+        yield f"memory://{name}/*.parquet"
+    finally:
+        memory.rm(f"/{name}", recursive=True)

@@ -24,6 +24,7 @@ from .instance_sources import (
     assert_same_confidence,
     assert_same_imputation,
     in_memory,
+    in_memory_files,
     make_long,
     shuffled,
     source,
@@ -277,15 +278,10 @@ def test_any_number_of_blocks_gives_the_same_sums(workers, memory, seed):
 
 
 def test_repeated_row_across_files_names_both_and_urls_are_read(by_model, tmp_path):
-    fsspec = pytest.importorskip("fsspec")
+    pytest.importorskip("fsspec")
     folder, reference = by_model
-    memory = fsspec.filesystem("memory")
-    for path in sorted(folder.glob("*.parquet")):
-        memory.pipe(f"/dask-blocks/{path.name}", path.read_bytes())
-    try:
-        assert_same_everything(source("memory://dask-blocks/*.parquet"), in_memory(reference))
-    finally:
-        memory.rm("/dask-blocks", recursive=True)
+    with in_memory_files(folder, "dask-blocks") as url:
+        assert_same_everything(source(url), in_memory(reference))
     first = sorted(folder.glob("*.parquet"))[0]
     for path in sorted(folder.glob("*.parquet")):
         (tmp_path / path.name).write_bytes(path.read_bytes())

@@ -29,6 +29,7 @@ from .instance_sources import (
     assert_same_everything,
     assert_same_imputation,
     in_memory,
+    in_memory_files,
     make_long,
     shuffled,
     source,
@@ -86,7 +87,7 @@ def test_csv_per_task_gzip_and_one_long_file(long, tmp_path):
 
 
 def test_a_list_keeps_its_order_and_fsspec_urls_are_read(long, tmp_path):
-    fsspec = pytest.importorskip("fsspec")
+    pytest.importorskip("fsspec")
     reference = write_by_model(long, tmp_path)
     paths = sorted(tmp_path.glob("*.parquet"), reverse=True)
     frame = pd.concat([pd.read_parquet(p) for p in paths], ignore_index=True)
@@ -94,13 +95,8 @@ def test_a_list_keeps_its_order_and_fsspec_urls_are_read(long, tmp_path):
     assert got.matrix.systems == in_memory(frame).systems != in_memory(reference).systems
     assert_same_imputation(got, cs.impute_pairwise(in_memory(frame)))
 
-    memory = fsspec.filesystem("memory")
-    for path in sorted(tmp_path.glob("*.parquet")):
-        memory.pipe(f"/blocks-test/{path.name}", path.read_bytes())
-    try:
-        assert_same_everything(source("memory://blocks-test/*.parquet"), in_memory(reference))
-    finally:
-        memory.rm("/blocks-test", recursive=True)
+    with in_memory_files(tmp_path, "blocks-test") as url:
+        assert_same_everything(source(url), in_memory(reference))
 
 
 def test_the_same_sums_spilled_and_in_small_blocks(long, tmp_path, small_blocks):
