@@ -25,6 +25,7 @@ _EXPORTS: dict[str, str] = {
     "exact": "exact",
     "comparison": "comparison",
     "resampling": "resampling",
+    "noise": "noise",
 
     # errors
     "ConsensusError": "errors",
@@ -58,6 +59,8 @@ _EXPORTS: dict[str, str] = {
     "majority_graph": "majority._relation",
     "majority_summary": "majority._relation",
     "smith_set": "majority._relation",
+    # differences within noise: standard errors and paired tests per task
+    "significance": "noise._significance",
     # missing scores
     "impute_pairwise": "missing._impute",
     "mean_baseline": "missing._impute",
@@ -101,6 +104,7 @@ if TYPE_CHECKING:  # what type checkers and IDEs see behind the lazy names (a te
         io,
         majority,
         missing,
+        noise,
         plot,
         report,
         resampling,
@@ -141,13 +145,14 @@ if TYPE_CHECKING:  # what type checkers and IDEs see behind the lazy names (a te
     from .missing._confidence import pairwise_confidence
     from .missing._impute import impute_pairwise, mean_baseline, sigma_2l, sigma_l
     from .missing._preparation import Prepared, prepare
+    from .noise._significance import significance
     from .report import render
     from .resampling._stability import rank_stability
     from .rules import rank
 
 
 #: Public names that are modules themselves (the others are functions, classes, errors).
-_SUBMODULES = frozenset({"datasets", "rules", "experiments", "plot", "report", "formats", "errors", "results", "io", "board", "majority", "missing", "exact", "comparison", "resampling"})
+_SUBMODULES = frozenset({"datasets", "rules", "experiments", "plot", "report", "formats", "errors", "results", "io", "board", "majority", "missing", "noise", "exact", "comparison", "resampling"})
 
 
 def __getattr__(name: str) -> Any:

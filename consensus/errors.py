@@ -20,7 +20,7 @@ __all__ = [
     "EmptySystemError", "TooFewSystemsError", "NoTaskError", "MissingScoreError", "InvalidOptionError",
     "SolveFailedError", "SolverNotAvailableError", "UnknownSolverError", "DegenerateTaskWarning",
     "NonPositiveScoreError", "ScoreOverflowError", "DuplicateInstanceError", "EmptyTaskError", "LeaderboardErrors",
-    "LongFormatError", "InputTooLargeError", "MAX_PROBLEMS", "raise_problems",
+    "LongFormatError", "InputTooLargeError", "MissingStandardErrorError", "MAX_PROBLEMS", "raise_problems",
 ]
 
 
@@ -516,6 +516,22 @@ class EmptyTaskError(LeaderboardError):
             )
         else:
             message = f"task {task!r} has no score for any system; drop the task"
+        super().__init__(message)
+
+
+class MissingStandardErrorError(LeaderboardError):
+    """A significance test needs a standard error where none was given.
+
+    Parameters
+    ----------
+    cells : sequence of (str, str)
+        The scored (system, task) cells without a standard error (attribute ``cells``; empty
+        when the leaderboard has none at all).
+    message : str
+    """
+
+    def __init__(self, cells: Sequence[tuple[str, str]], message: str) -> None:
+        self.cells = tuple(cells)
         super().__init__(message)
 
 

@@ -218,7 +218,7 @@ WRONG_TYPES: list[tuple[str, Callable[[], Any], type[cs.ConsensusError], str]] =
         "rank-kemeny-unknown-option",
         lambda: cs.rank(TOY, "kemeny", foo=1),
         cs.InvalidOptionError,
-        r"^rule 'kemeny' takes no option\(s\) foo; it takes .*seed, solver, .*time_limit",
+        r"^rule 'kemeny' takes no option\(s\) foo; it takes .*seed, .*solver, .*time_limit",
     ),
     (
         "rank-kemeny-typo",

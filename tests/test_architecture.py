@@ -220,7 +220,7 @@ def test_the_package_exports_resolve_lazily_to_the_right_objects():
         "    is_module = isinstance(value, types.ModuleType)\n"
         "    assert is_module == (name in {'datasets', 'rules', 'experiments', 'plot', 'report', 'formats', 'errors',\n"
         "                                  'results', 'io', 'board', 'majority', 'missing', 'exact', 'comparison',\n"
-        "                                  'resampling'}), name\n"
+        "                                  'resampling', 'noise'}), name\n"
         "print(cs.kemeny(cs.load_example('votenrank-toy')).order)\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

@@ -12,6 +12,7 @@ enumerating all rankings (:mod:`solvers.brute_force`).
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
@@ -26,6 +27,7 @@ from ..majority._inputs import as_pairwise
 from ..majority._pairwise import PairwiseMatrix
 from ..missing._impute import impute_pairwise
 from ..missing._preparation import Prepared, check_missing, prepared_for
+from ..noise._seen import resolve, significance_pairwise
 from ..results import KemenyDetermination, KemenyResult, Preparation
 from ._solver_choice import check_solver, solver_not_available
 
@@ -132,15 +134,32 @@ def _check_options(
     return time_limit, int(enumerate_optima)
 
 
-def _treated(data: Any, missing: object, min_coverage: float | None) -> tuple[Any, Preparation, tuple[str, ...]]:
+def _treated(
+    data: Any, missing: object, min_coverage: float | None, significance: object = None
+) -> tuple[Any, Preparation, tuple[str, ...]]:
     """`data` after the preparation stage (a Leaderboard or Prepared data; the imputed matrix under
-    ``missing="impute"``), its record, and every system the data named before it."""
+    ``missing="impute"``; the relation's matrix under `significance`), its record, and every
+    system the data named before it."""
+    noisy = significance is not None and significance is not False
     if isinstance(data, (Leaderboard, Prepared)):
         ready = prepared_for(data, "kemeny", missing=missing, min_coverage=min_coverage,
                              impute_treatment="imputed pairwise matrix (impute_pairwise)")
         prep = ready.preparation
         known = ready.leaderboard.systems + prep.set_aside + prep.dropped_systems
+        if noisy:
+            if prep.missing in ("median", "impute"):
+                raise InvalidOptionError(f"kemeny: significance cannot be combined with missing={prep.missing!r}: a "
+                                         "filled cell has no noise to test; use missing=None or a drop policy")
+            result = resolve(significance, ready.leaderboard, "kemeny")
+            assert result is not None
+            note = ("significance: a task counts for a pair only where the pair differs significantly ("
+                    + result.describe() + ")")
+            prep = dataclasses.replace(prep, notes=prep.notes + (note,))
+            return significance_pairwise(ready.leaderboard, result), prep, known
         return (impute_pairwise(ready.leaderboard).matrix if ready.impute else ready.leaderboard), prep, known
+    if noisy:
+        raise InvalidOptionError(f"kemeny: significance needs a Leaderboard (scores and standard errors), got "
+                                 f"{type(data).__name__}")
     policy = check_missing(missing, "kemeny")
     if policy is not None or min_coverage is not None:
         raise InvalidOptionError(
@@ -186,6 +205,7 @@ def kemeny(
     threads: int | None = None,
     determine: bool | None = None,
     weak_order: bool = False,
+    significance: Any = None,
 ) -> KemenyResult:
     """The exact Kemeny consensus ranking, certified optimal.
 
@@ -270,6 +290,12 @@ def kemeny(
         comes back is not specified and ``unique`` is None; `determine`, `enumerate_optima`
         and ``method="brute_force"`` (over all weak orders, at most 8 systems) apply to the
         strict consensus only, except that brute force is the reference here too.
+    significance : bool, float or SignificanceResult, optional
+        Differences within noise count as ties: a task counts for a pair only where the pair
+        differs significantly on it (:func:`consensus.significance`; True: its defaults on the
+        leaderboard's standard errors; a float: the level). The relation need not be
+        transitive; the solver handles ties on any pair. Recorded in ``preparation.notes``.
+        Not with ``missing="median"`` or ``"impute"`` (a filled cell has no noise to test).
 
     Returns
     -------
@@ -345,7 +371,7 @@ def kemeny(
     """
     start = time.perf_counter()
     seed = check_seed(seed, "seed", allow_none=False)
-    treated, record, known = _treated(data, missing, min_coverage)
+    treated, record, known = _treated(data, missing, min_coverage, significance)
     p = as_pairwise(treated)
     n = p.n_systems
     time_limit, cap = _check_options(n, method, time_limit, enumerate_optima, progress)

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Literal
@@ -471,8 +471,14 @@ def pairwise(data: Leaderboard | PairwiseMatrix, *, tie_tol: float = 0.0) -> Pai
     return data._memoized(("pairwise", float(tie_tol)), lambda: _count_pairs(data, float(tie_tol)))
 
 
-def _count_pairs(data: Leaderboard, tie_tol: float) -> PairwiseMatrix:
-    """:func:`pairwise` of a checked leaderboard (computed once per board and `tie_tol`)."""
+def _count_pairs(
+    data: Leaderboard, tie_tol: float, beats: Callable[[int], np.ndarray] | None = None, source: str = "scores"
+) -> PairwiseMatrix:
+    """:func:`pairwise` of a checked leaderboard (computed once per board and `tie_tol`).
+
+    `beats(j)`, when given, replaces the comparison of task ``j``'s scores: a bool n x n array,
+    ``[a, b]`` where ``a`` beats ``b`` (only where both are scored); pairs scored on the task
+    that neither beats count as tied (:func:`consensus.noise.significance_pairwise`)."""
     values = data.values
     weights = data.weight_array
     n = values.shape[0]
@@ -489,7 +495,10 @@ def _count_pairs(data: Leaderboard, tie_tol: float) -> PairwiseMatrix:
         with np.errstate(invalid="ignore"):
             for j in cols:
                 v = np.ascontiguousarray(values[:, j])  # a strided column makes outer() ~10x slower
-                if tie_tol == 0:
+                if beats is not None:
+                    scored = ~np.isnan(v)
+                    beat += beats(int(j)) & scored[:, None] & scored[None, :]
+                elif tie_tol == 0:
                     beat += np.greater.outer(v, v)  # NaN compares False: missing never wins
                 else:
                     beat += np.subtract.outer(v, v) > tie_tol
@@ -503,7 +512,7 @@ def _count_pairs(data: Leaderboard, tie_tol: float) -> PairwiseMatrix:
     np.fill_diagonal(counts, 0.0)
     margins, denominator = exact.result()
     return PairwiseMatrix(
-        data.systems, wins, ties, counts, float(tie_tol), "scores", math.ldexp(1.0, -shift),
+        data.systems, wins, ties, counts, float(tie_tol), source, math.ldexp(1.0, -shift),
         _exact=(margins, denominator << shift),
     )
 

@@ -20,6 +20,7 @@ module                 results
 :mod:`.sensitivity`    :class:`SensitivityResult`, :class:`RadiusAnswer`,
                        :class:`RemovalAnswer`
 :mod:`.stability`      :class:`StabilityResult` (rank intervals over resampled leaderboards)
+:mod:`.significance`   :class:`SignificanceResult` (per task, which systems differ beyond noise)
 =====================  ====================================================================
 
 No result module imports the code that produces it; checks of a result's evidence live in
@@ -50,6 +51,7 @@ from .preparation import Preparation
 from .prospective import ProspectiveResult
 from .rules import RuleResult
 from .sensitivity import RadiusAnswer, RemovalAnswer, SensitivityResult
+from .significance import SignificanceResult
 from .stability import StabilityResult
 
 __all__ = [
@@ -75,6 +77,7 @@ __all__ = [
     "RadiusAnswer",
     "RemovalAnswer",
     "SensitivityResult",
+    "SignificanceResult",
     "StabilityResult",
     "WeightConstraint",
     "freeze_mapping",

@@ -25,6 +25,7 @@ References
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -44,8 +45,10 @@ from ..missing._preparation import (
     group_weight_values,
     prepared_for,
 )
+from ..noise._seen import resolve, seen_through, tie_group_board
 from ..results import RuleResult
 from ..results.preparation import Preparation
+from ..results.significance import SignificanceResult
 from .policies import (
     IMPUTE_TREATMENT,
     NO_IMPUTE,
@@ -127,11 +130,23 @@ def run_rule(spec: RuleSpec, data: Any, rule_options: Mapping[str, Any], shared:
         if ready.preparation.missing is None and lb.has_missing and not spec.pairwise_missing:
             raise MissingScoreError(spec.name, lb.missing_cells(), policies_for(spec))
         preparation = ready.preparation
+        noisy = _significance(spec, opts, lb, rule_options)
         if opts["two_step"]:
             out = _two_step(spec, lb, rule_options, ready.impute, opts["group_weights"])
         else:
-            out = spec.core(lb, rule_options, ready.impute)
+            out = spec.core(_noisy_board(spec, lb, noisy), rule_options, ready.impute)
+        if opts["significance"] is not None:
+            out.details["significance"] = _noise_note(spec, opts["significance"])
+            preparation = dataclasses.replace(
+                preparation, notes=preparation.notes + ("significance: " + out.details["significance"],)
+            )
         systems = lb.systems
+    elif opts["significance"] not in (None, False):
+        raise InvalidOptionError(
+            f"rule {spec.name!r}: significance needs a Leaderboard (its scores and standard errors), got "
+            f"{type(data).__name__}; for instance-level scores rank instances.to_leaderboard() with "
+            "significance=cs.significance(instances)"
+        )
     elif (
         opts["missing"] == "impute"
         and (spec.accepts_matrix or spec.name == "borda")  # the rules a pairwise matrix serves
@@ -173,6 +188,49 @@ def run_rule(spec: RuleSpec, data: Any, rule_options: Mapping[str, Any], shared:
     _check_finite(spec, systems, out)
     options = {**dict(rule_options), **opts}
     return build_result(spec, systems, out, options, preparation, lb)
+
+
+def _significance(
+    spec: RuleSpec, opts: dict[str, Any], lb: Leaderboard, rule_options: Mapping[str, Any]
+) -> SignificanceResult | None:
+    """The ``significance=`` option as a result (None: off, or a score rule it leaves unchanged);
+    its description replaces it in `opts` (the options a result records stay plain values)."""
+    option = opts["significance"]
+    if option is None or option is False:
+        opts["significance"] = None
+        return None
+    context = f"rule {spec.name!r}"
+    if opts["missing"] in ("median", "impute"):
+        raise InvalidOptionError(
+            f"{context}: significance cannot be combined with missing={opts['missing']!r}: a filled cell has no noise "
+            "to test; use missing=None (each pair on the tasks both are scored on) or a drop policy"
+        )
+    if opts["two_step"]:
+        raise InvalidOptionError(f"{context}: significance cannot be combined with two_step=True")
+    if rule_options.get("tie_tol"):
+        raise InvalidOptionError(f"{context}: significance replaces tie_tol; give one or the other")
+    result = resolve(option, lb, context)
+    assert result is not None
+    opts["significance"] = result.describe()
+    return None if spec.noise == "unchanged" else result
+
+
+def _noisy_board(spec: RuleSpec, lb: Leaderboard, result: SignificanceResult | None) -> Leaderboard:
+    """The board `spec` runs on under `result`: its pairwise matrix the relation (majority rules,
+    Kemeny), or each task's tie groups as its scores (every other rule that ranks within tasks;
+    Baldwin's Borda counts too)."""
+    if result is None:
+        return lb
+    return seen_through(lb, result) if spec.noise == "relation" else tie_group_board(lb, result)
+
+
+def _noise_note(spec: RuleSpec, described: str) -> str:
+    """What significance changed for `spec`, in words (``details["significance"]``)."""
+    if spec.noise == "relation":
+        return f"a task counts for a pair only where the pair differs significantly ({described})"
+    if spec.noise == "groups":
+        return f"each task's scores replaced by its tie groups within noise ({described})"
+    return f"unchanged: a score rule adds the scores themselves ({described})"
 
 
 def _check_finite(spec: RuleSpec, systems: Sequence[str], out: CoreOutput) -> None:

@@ -152,7 +152,8 @@ def _scored_mean_core(lb: Leaderboard, opts: Mapping[str, Any], impute: bool) ->
 
 _SCORED_MEAN = RuleSpec("mean_over_scored_groups", "score", _scored_mean_core, pairwise_missing=True)
 _SPECS: dict[str, RuleSpec] = {
-    "mean_win_rate": RuleSpec("mean_win_rate", "score", _win_rate_core, pairwise_missing=True, second_step=_SCORED_MEAN),
+    "mean_win_rate": RuleSpec("mean_win_rate", "score", _win_rate_core, pairwise_missing=True, second_step=_SCORED_MEAN,
+                              ranks_within_tasks=True),
     "normalized_mean": RuleSpec("normalized_mean", "score", _normalized_core, second_step=scores._SPECS["mean"]),
 }
 

@@ -59,6 +59,7 @@ class SharedOptions(TypedDict, total=False):
     group_weights: Mapping[str, float] | None
     two_step: bool
     tie_break: TieBreak | Sequence[TieBreak] | None
+    significance: Any
 
 
 SHARED_DEFAULTS: dict[str, Any] = {
@@ -68,6 +69,7 @@ SHARED_DEFAULTS: dict[str, Any] = {
     "group_weights": None,
     "two_step": False,
     "tie_break": None,
+    "significance": None,
 }
 #: Names of the options every rule accepts.
 SHARED_OPTION_NAMES: tuple[str, ...] = tuple(SHARED_DEFAULTS)
@@ -112,6 +114,9 @@ class RuleSpec:
     second_step : RuleSpec or None
         The rule applied over the group results in two-step aggregation when it is not
         this rule (``optimality_gap`` averages the group gaps).
+    ranks_within_tasks : bool
+        A score rule that uses only each task's order (``mean_win_rate``): under
+        ``significance=`` it sees the tasks' tie groups, as the positional rules do.
     """
 
     name: str
@@ -121,6 +126,18 @@ class RuleSpec:
     impute: bool = False
     accepts_matrix: bool = False
     second_step: RuleSpec | None = None
+    ranks_within_tasks: bool = False
+
+    @property
+    def noise(self) -> Literal["relation", "groups", "unchanged"]:
+        """What ``significance=`` changes for this rule: the pairwise relation (majority rules,
+        Kemeny), each task's order (tie groups: positional and iterative rules, win rates), or
+        nothing (score rules add the scores themselves)."""
+        if self.kind in ("majority", "exact"):
+            return "relation"
+        if self.kind in ("positional", "iterative") or self.ranks_within_tasks:
+            return "groups"
+        return "unchanged"
 
     @property
     def ties_label(self) -> str:
