@@ -88,7 +88,9 @@ def test_harness_results_exact_scores_directions_and_notes():
     assert lb.scores.loc[P160].tolist() == [0.5, 0.0, 0.237, 0.25, 37.3721]
     assert lb.scores.loc[P410, "gsm8k"] == pytest.approx(1 / 3)
     assert lb.lower_is_better == frozenset({"wikitext"})
-    assert "skipped 18 standard-error entries" in note_with(lb.notes, "standard-error")
+    assert "kept 18 standard-error entries" in note_with(lb.notes, "standard-error")
+    assert lb.stderr is not None and lb.stderr.notna().any().any()  # for cs.significance
+    assert cs.significance(lb.select(tasks=list(lb.stderr.columns))).source == "the results files' *_stderr entries"
     assert "'mmlu'" in note_with(lb.notes, "excluded group aggregate")
     assert "word_perplexity lower is better (declared by the file" in note_with(lb.notes, "directions:")
 

@@ -387,3 +387,69 @@ def test_the_result_shows_its_tables(holey_board):
     assert "tie group" in repr(res)
     groups = res.groups_frame()
     assert groups.groupby("task")["group"].max().to_dict() == {t: len(g) for t, g in res.tie_groups.items()}
+
+
+# ---------------------------------------------------------------------- command line
+STDERR_CSV = """model,qa,qa_stderr,nli,nli_stderr,math,math_stderr
+m1,0.80,0.01,0.61,0.02,0.40,0.03
+m2,0.78,0.01,0.66,0.02,0.42,0.03
+m3,0.60,0.01,0.64,0.02,0.55,0.03
+m4,0.59,0.012,0.50,0.02,0.41,0.03
+"""
+
+
+def run(capsys, *args: str) -> tuple[int, str, str]:
+    from consensus.cli import main
+
+    code = main(list(args))
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def test_the_significance_command_shows_each_tasks_tie_groups(tmp_path, capsys):
+    path = tmp_path / "board.csv"
+    path.write_text(STDERR_CSV)
+    code, out, _ = run(capsys, "significance", str(path))
+    lb = cs.read_leaderboard(path)
+    expected = cs.significance(lb).tie_groups
+    assert code == 0
+    for task, tiers in expected.items():
+        assert " > ".join("{" + ", ".join(g) + "}" for g in tiers) in out, task
+    code, out, _ = run(capsys, "significance", str(path), "--format", "csv", "--level", "0.01", "--correction", "bh")
+    frame = pd.read_csv(__import__("io").StringIO(out))
+    assert code == 0 and set(frame.columns) == {"task", "system", "group", "score"}
+    assert frame.groupby("task")["group"].max().to_dict() == {
+        t: len(g) for t, g in cs.significance(lb, level=0.01, correction="bh").tie_groups.items()}
+
+
+def test_rank_and_kemeny_take_significance_on_the_command_line(tmp_path, capsys):
+    path = tmp_path / "board.csv"
+    path.write_text(STDERR_CSV)
+    lb = cs.read_leaderboard(path)
+    code, out, _ = run(capsys, "rank", str(path), "--rule", "borda", "--significance", "--format", "json")
+    import json
+
+    doc = json.loads(out)
+    assert code == 0
+    assert doc["result"]["ranking"] == [list(g) for g in cs.rank(lb, "borda", significance=True).ranking]
+    code, out, _ = run(capsys, "kemeny", str(path), "--significance", "0.2", "--format", "json")
+    assert code == 0 and json.loads(out)["result"]["objective"] == cs.kemeny(lb, significance=0.2).objective
+
+
+def test_instance_level_files_are_tested_item_by_item_on_the_command_line(tmp_path, capsys):
+    rng = np.random.default_rng(0)
+    rows = [(f"m{i}", "qa", k, float(rng.random() < 0.3 + 0.2 * i)) for i in range(3) for k in range(200)]
+    path = tmp_path / "items.csv"
+    pd.DataFrame(rows, columns=["system", "task", "instance", "score"]).to_csv(path, index=False)
+    code, out, _ = run(capsys, "significance", str(path), "--instances", "system,task,instance,score")
+    assert code == 0 and "sign" in out
+    code, out, err = run(capsys, "rank", str(path), "--instances", "system,task,instance,score", "--rule", "copeland",
+                         "--significance")
+    assert code == 0 and "ranking:" in out
+
+
+def test_a_board_without_standard_errors_is_one_line_on_the_command_line(tmp_path, capsys):
+    path = tmp_path / "board.csv"
+    path.write_text("model,qa,nli\na,0.5,0.6\nb,0.4,0.7\n")
+    code, out, err = run(capsys, "rank", str(path), "--rule", "borda", "--significance")
+    assert code == 2 and "no standard errors" in err and "Traceback" not in err and len(err.strip().splitlines()) == 1

@@ -747,6 +747,56 @@ class Leaderboard(TaskScores):
                 reading=self._reading,
             )
 
+    def with_stderr(self, stderr: pd.DataFrame, *, source: str = "given") -> Leaderboard:
+        """The same leaderboard carrying standard errors (:attr:`stderr`) for
+        :func:`consensus.significance`.
+
+        Parameters
+        ----------
+        stderr : pandas.DataFrame
+            Systems x tasks (a subset of each), in the scores' units; NaN where unknown.
+        source : str, default="given"
+            Where they came from, in words (``"the results files' acc_stderr entries"``),
+            shown by :func:`consensus.significance`.
+
+        Returns
+        -------
+        Leaderboard
+
+        Raises
+        ------
+        UnknownSystemError, UnknownTaskError
+            If `stderr` names a system or task the leaderboard does not have.
+        InvalidOptionError
+            If `stderr` is not a DataFrame.
+
+        Examples
+        --------
+        >>> import consensus as cs, pandas as pd
+        >>> lb = cs.load_example("votenrank-toy")
+        >>> lb.with_stderr(pd.DataFrame({"t1": 0.1}, index=list(lb.systems))).stderr.columns.tolist()
+        ['t1']
+        """
+        import dataclasses
+
+        from ..errors import InvalidOptionError
+
+        if not isinstance(stderr, pd.DataFrame):
+            raise InvalidOptionError(f"stderr must be a pandas DataFrame (systems x tasks), got {type(stderr).__name__}")
+        for system in stderr.index:
+            self.system_index(system)
+        for task in stderr.columns:
+            self.task_index(task)
+        import warnings
+
+        from ..errors import DegenerateTaskWarning
+
+        reading = dataclasses.replace(self.reading, stderr=stderr.astype(np.float64), stderr_source=str(source))
+        with warnings.catch_warnings():  # the same scores: their warnings were given already
+            warnings.simplefilter("ignore", DegenerateTaskWarning)
+            return Leaderboard(self._scores, lower_is_better=self._lower, weights=dict(self._weights.items()),
+                               groups=self._groups, notes=self._notes, reading=reading)
+
     def with_weights(self, weights: Mapping[str, float]) -> Leaderboard:
         """The same scores with new task weights (unlisted tasks weigh 1).
 

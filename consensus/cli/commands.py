@@ -10,6 +10,7 @@ from .args import (
     EXIT_OK,
     UsageError,
     is_leaderboard,
+    note,
     option_value,
     progress_for,
     split_names,
@@ -209,9 +210,59 @@ def cmd_rank(args: argparse.Namespace) -> int:
     """
     from ..rules import rank
 
-    table, source, _ = load(args, leaderboard=True)
-    result = rank(table, args.rule, **_rule_options(args))
+    table, source, _ = load(args, leaderboard=args.significance is None)
+    table, noise = _with_noise(args, table)
+    options = _rule_options(args)
+    if noise is not None:
+        options["significance"] = noise
+    result = rank(table, args.rule, **options)
     return deliver(args, result, table, source, ("plot_scores", lambda plot: plot(result)))
+
+
+def _noise_of(args: argparse.Namespace, data: Any, level: float) -> Any:
+    """:func:`consensus.significance` of `data` with the command's options."""
+    from ..noise._significance import significance
+
+    return significance(data, level=level, correction=args.correction, test=args.test, resamples=args.resamples,
+                        seed=args.noise_seed)
+
+
+def _with_noise(args: argparse.Namespace, data: Any) -> tuple[Any, Any]:
+    """(`data` as a leaderboard, the significance result) under ``--significance``; else
+    (`data`, None). Instance-level scores are tested item by item, then averaged per task."""
+    if args.significance is None:
+        return data, None
+    noise = _noise_of(args, data, args.significance)
+    if not is_leaderboard(data):
+        note(args, "instance-level scores averaged per task (InstanceScores.to_leaderboard); the tests ran per item")
+        data = data.to_leaderboard()
+    return data, noise
+
+
+def cmd_significance(args: argparse.Namespace) -> int:
+    """Run ``consensus significance``: per task, which systems differ beyond noise (:func:`consensus.significance`).
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The options parsed by :func:`consensus.cli.build_parser` for ``significance``.
+
+    Returns
+    -------
+    int
+        0.
+
+    Raises
+    ------
+    UsageError
+        A malformed reading option, or ``--output`` cannot be written.
+    ConsensusError
+        Bad scores, a scored cell without a standard error, or a test the data cannot run
+        (:func:`consensus.cli.main` prints it as one line and returns 2).
+    """
+    data, source, _ = load(args, leaderboard=False)
+    result = _noise_of(args, data, args.level)
+    return deliver(args, result, data if is_leaderboard(data) else None, source)
 
 
 def cmd_kemeny(args: argparse.Namespace) -> int:
@@ -242,10 +293,12 @@ def cmd_kemeny(args: argparse.Namespace) -> int:
     data, source, _ = load(args, leaderboard=False)
     from ..exact._kemeny import kemeny
 
+    data, noise = _with_noise(args, data)
     progress = progress_for(args, "Kemeny consensus")
     options: dict[str, Any] = {"time_limit": args.time_limit, "solver": args.solver, "missing": args.missing,
                                "min_coverage": args.min_coverage, "enumerate_optima": args.enumerate_optima,
-                               "determine": True if args.determined else None, "weak_order": args.weak_order}
+                               "determine": True if args.determined else None, "weak_order": args.weak_order,
+                               "significance": noise}
     if progress is not None:
         options["progress"] = progress
     try:

@@ -19,6 +19,7 @@ from .commands import (
     cmd_rank,
     cmd_report,
     cmd_sensitivity,
+    cmd_significance,
 )
 from .resampling import EXPERIMENTS, cmd_experiment, cmd_stability
 
@@ -149,6 +150,41 @@ def _coverage_options(parser: argparse.ArgumentParser, command: str) -> None:
         group.add_argument("--all-tasks", action="store_true",
                            help="prospective weights may rest on tasks a system was not scored on "
                            "(default: weight 0 on those tasks)")
+
+
+def _level(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not 0 < value < 1:
+        raise argparse.ArgumentTypeError(f"must be a level between 0 and 1 (e.g. 0.05), got {text!r}")
+    return value
+
+
+def _noise_options(parser: argparse.ArgumentParser, *, command: bool = False) -> None:
+    """The options of differences within noise: ``--significance [LEVEL]`` on a rule's command,
+    ``--level`` on ``consensus significance``; the correction, test and seed on both."""
+    group = parser.add_argument_group("differences within noise")
+    if command:
+        group.add_argument("--level", type=_level, default=0.05, metavar="P",
+                           help="a pair differs when its adjusted p-value is at most P (default 0.05)")
+    else:
+        group.add_argument("--significance", type=_level, nargs="?", const=0.05, metavar="LEVEL",
+                           help="differences within noise are ties (at LEVEL, default 0.05): majority rules and "
+                           "Kemeny count a task for a pair only where the pair differs significantly, positional "
+                           "rules rank each task's tie groups, score rules are unchanged; noise from the file's "
+                           "standard-error columns (qa_stderr, ...) or, with --instances, a paired test per item")
+    group.add_argument("--correction", choices=("holm", "bh", "none"), default="holm",
+                       help="over the pairs of each task: holm (default; family-wise error), bh (Benjamini-Hochberg, "
+                       "false discovery rate) or none")
+    group.add_argument("--test", choices=("auto", "z", "sign", "permutation"), default="auto",
+                       help="z (standard errors; the default for a leaderboard), sign (exact; McNemar on 0/1 "
+                       "instance scores) or permutation (paired sign flips); auto picks per task")
+    group.add_argument("--resamples", type=_count, default=10_000, metavar="N",
+                       help="sign patterns of the permutation test (default 10000)")
+    group.add_argument("--seed", dest="noise_seed", type=_count, default=0, metavar="N",
+                       help="seed of the permutation test (default 0)")
 
 
 def _solve_options(parser: argparse.ArgumentParser) -> None:
@@ -314,6 +350,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--tie-break", choices=("mean", "lexicographic"), help="split tied systems")
     p.add_argument("--option", metavar="KEY=VALUE", action="append",
                    help="a rule option, e.g. --option variant=winning_votes (repeatable)")
+    _noise_options(p)
     _output_options(p)
     p.set_defaults(handler=cmd_rank)
 
@@ -331,8 +368,19 @@ def build_parser() -> argparse.ArgumentParser:
                        "optimum is unique; else extra solves)")
     group.add_argument("--weak-order", action="store_true",
                        help="the consensus with ties: the closest weak order (Kemeny-Snell distance)")
+    _noise_options(p)
     _output_options(p)
     p.set_defaults(handler=cmd_kemeny)
+
+    p = sub.add_parser("significance", help="which systems differ beyond noise on each task: tie groups",
+                       description="For each task and pair of systems, whether one is better beyond noise: a z-test "
+                       "from the file's standard-error columns, or with --instances a paired test on the items both "
+                       "systems have (exact sign test, McNemar's on 0/1 scores; or paired permutation), corrected "
+                       "over the pairs of each task. Shows each task's tie groups; JSON holds every pair.")
+    _input_options(p, file_required=True)
+    _noise_options(p, command=True)
+    _output_options(p)
+    p.set_defaults(handler=cmd_significance)
 
     p = sub.add_parser("prospective", help="which systems can win under some task weights",
                        description="Systems that can become Condorcet winners (or, with --rule, score highest "

@@ -240,7 +240,11 @@ def read_harness_results(
     org/a      0.50
     org/b      0.75
     >>> lb.notes[0]
-    "skipped 2 standard-error entries (not scores): 'acc_stderr,none'"
+    "kept 2 standard-error entries beside the scores, not as scores (for significance): 'acc_stderr,none'"
+    >>> lb.stderr
+           arc_easy
+    org/a      0.01
+    org/b      0.01
     """
     wanted = None if tasks is None else check_names(tasks, "tasks")
     notes: list[str] = []
@@ -276,17 +280,19 @@ def read_harness_results(
                 unwanted.add(task)
                 continue
             metrics = {}
+            errors = {}
             for key, value in values.items():
                 if key in _NOT_METRICS:
                     continue
                 if is_stderr(key):
                     stderr.append(key)
+                    errors[key] = value
                     continue
                 metrics[key] = value
             given_declared = declared_all.get(task)
             declared = given_declared if isinstance(given_declared, dict) else {}
             declared = {normalize_metric(k): v for k, v in declared.items() if isinstance(v, bool)}
-            entries.append((_stamp(f), ResultEntry(model, task, metrics, str(f), declared)))
+            entries.append((_stamp(f), ResultEntry(model, task, metrics, str(f), declared, stderr=errors)))
     if wanted is not None:
         for name in wanted:
             if name not in found_tasks:
@@ -295,7 +301,8 @@ def read_harness_results(
         if source != "model_name":
             notes.append(f"model name(s) taken from the {source}: {shortlist(dict.fromkeys(models), 4)}")
     if stderr:
-        notes.append(f"skipped {len(stderr)} standard-error entries (not scores): {shortlist(dict.fromkeys(stderr), 4)}")
+        notes.append(f"kept {len(stderr)} standard-error entries beside the scores, not as scores (for "
+                     f"significance): {shortlist(dict.fromkeys(stderr), 4)}")
     if groups_skipped:
         notes.append(f"excluded group aggregate(s) {shortlist(sorted(groups_skipped), 5)} (their subtasks are tasks); "
                      "pass include_groups=True to keep them")

@@ -65,6 +65,29 @@ class ResultEntry:
     path: str
     declared: Mapping[str, bool] = field(default_factory=dict)
     defaults: tuple[str, ...] = ()
+    stderr: Mapping[str, Any] = field(default_factory=dict)
+
+
+def stderr_key(metric: str) -> tuple[str, ...]:
+    """The keys a tool writes a metric's standard error under (``acc,none`` -> ``acc_stderr,none``).
+
+    Parameters
+    ----------
+    metric : str
+        The metric key as the file writes it.
+
+    Returns
+    -------
+    tuple of str
+        The candidates, most likely first.
+
+    Examples
+    --------
+    >>> stderr_key("acc,none"), stderr_key("exact_match")
+    (('acc_stderr,none',), ('exact_match_stderr',))
+    """
+    name, filt = split_filter(metric)
+    return (f"{name}_stderr" + (f",{filt}" if filt is not None else ""),)
 
 
 def shortlist(items: Iterable[object], limit: int = 6) -> str:
@@ -444,7 +467,17 @@ def entries_to_leaderboard(
     frame = pd.DataFrame.from_dict(cells, orient="index").reindex(columns=tasks)
     # every task and its direction come from the tool's own records (stated in the notes above): nothing inferred
     lb = Leaderboard.from_frame(frame, lower_is_better=[t for t in tasks if directions[t] == "lower"], infer=False)
-    return lb.with_notes(notes + out_notes)
+    lb = lb.with_notes(notes + out_notes)
+    errors: dict[str, dict[str, float]] = {}
+    for e in entries:
+        key = next((k for k in stderr_key(chosen[e.task]) if k in e.stderr), None)
+        value = e.stderr.get(key) if key is not None else None
+        if isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value) and value >= 0:
+            errors.setdefault(e.system, {})[e.task] = float(value)  # "N/A" and the like: unknown
+    if errors:
+        table = pd.DataFrame.from_dict(errors, orient="index").reindex(index=list(lb.systems))
+        lb = lb.with_stderr(table[[t for t in tasks if t in table.columns]], source="the results files' *_stderr entries")
+    return lb
 
 
 def _nothing_left(notes: Sequence[str]) -> str:

@@ -389,6 +389,9 @@ class ReadingSummary:
         tasks, NaN where missing), as read.
     skipped : tuple of str
         Checks that did not run, and why (e.g. the aggregate fit on a very wide file).
+    stderr_source : str
+        Where :attr:`stderr` came from when not from the file's columns
+        (:meth:`~consensus.Leaderboard.with_stderr`: an importer's records, ...); empty otherwise.
 
     Examples
     --------
@@ -405,6 +408,7 @@ class ReadingSummary:
     inferred: bool = True
     stderr: pd.DataFrame | None = field(default=None, compare=False)
     skipped: tuple[str, ...] = ()
+    stderr_source: str = ""
 
     @property
     def tasks(self) -> tuple[str, ...]:

@@ -158,7 +158,9 @@ def _from_stderr(lb: Leaderboard, stderr: pd.DataFrame | None, level: float, cor
         logs = z_test(d, se[rows[both], j], se[cols[both], j])
         log_p[j, both] = logs
         log_adj[j, both] = adjusted(logs, correction)
-    if stderr is None:
+    if stderr is None and lb.reading.stderr_source:
+        source = lb.reading.stderr_source
+    elif stderr is None:
         read = lb.reading.to_dict().get("stderr_of") or {}
         source += (" (" + ", ".join(f"{t}: {c}" for t, c in list(read.items())[:5]) + (", ..." if len(read) > 5 else "")
                    + ")") if read else ""

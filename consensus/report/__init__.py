@@ -19,6 +19,7 @@ from ..errors import InvalidOptionError
 from ..results import Analysis, collect_infinities, jsonable
 from . import comparison as _comparison  # noqa: F401  (registers the RuleComparison report)
 from . import html as _html  # noqa: F401  (registers Analysis.to_html)
+from . import noise as _noise  # noqa: F401  (registers the SignificanceResult report)
 from . import resampling as _resampling  # noqa: F401  (registers ExperimentResult and StabilityResult reports)
 from . import sensitivity as _sensitivity  # noqa: F401  (registers the SensitivityResult report)
 from . import summary as _summary  # noqa: F401  (registers the Analysis report)

@@ -323,6 +323,13 @@ class SignificanceResult(Displayed):
             "pairs": jsonable(self.to_frame().to_dict(orient="records")),
         }
 
+    @property
+    def setting(self) -> str:
+        """The test, level and correction in a few words (``"z test, level 0.05, holm"``), as the
+        rules record their ``significance`` option."""
+        tests = "/".join(sorted(set(self.tests.values())))
+        return f"{tests} test, level {self.level:g}, {self.correction}"
+
     def describe(self) -> str:
         """One line: the test, the level, the correction and where the noise came from.
 

@@ -211,7 +211,7 @@ def _significance(
         raise InvalidOptionError(f"{context}: significance replaces tie_tol; give one or the other")
     result = resolve(option, lb, context)
     assert result is not None
-    opts["significance"] = result.describe()
+    opts["significance"] = result.setting
     return None if spec.noise == "unchanged" else result
 
 
@@ -224,13 +224,13 @@ def _noisy_board(spec: RuleSpec, lb: Leaderboard, result: SignificanceResult | N
     return seen_through(lb, result) if spec.noise == "relation" else tie_group_board(lb, result)
 
 
-def _noise_note(spec: RuleSpec, described: str) -> str:
+def _noise_note(spec: RuleSpec, setting: str) -> str:
     """What significance changed for `spec`, in words (``details["significance"]``)."""
     if spec.noise == "relation":
-        return f"a task counts for a pair only where the pair differs significantly ({described})"
+        return f"a task counts for a pair only where the pair differs significantly ({setting})"
     if spec.noise == "groups":
-        return f"each task's scores replaced by its tie groups within noise ({described})"
-    return f"unchanged: a score rule adds the scores themselves ({described})"
+        return f"each task's scores replaced by its tie groups within noise ({setting})"
+    return f"unchanged: a score rule adds the scores themselves ({setting})"
 
 
 def _check_finite(spec: RuleSpec, systems: Sequence[str], out: CoreOutput) -> None:
