@@ -140,16 +140,20 @@ def significance(
     raise InvalidOptionError(f"significance needs a Leaderboard or InstanceScores, got {type(data).__name__}")
 
 
+def _pair_arrays(n: int, m: int) -> tuple[np.ndarray, ...]:
+    """The pairs' rows and columns (``triu_indices(n, 1)``) and three NaN arrays, tasks x pairs:
+    the differences, log p-values and adjusted log p-values to fill."""
+    rows, cols = np.triu_indices(n, 1)
+    difference = np.full((m, len(rows)), np.nan)
+    return rows, cols, difference, difference.copy(), difference.copy()
+
+
 def _from_stderr(lb: Leaderboard, stderr: pd.DataFrame | None, level: float, correction: str) -> SignificanceResult:
     source = "the stderr= frame" if stderr is not None else "the standard-error columns read beside the scores"
     se = _stderr_values(lb, stderr)
     values = lb.values
-    n = lb.n_systems
-    rows, cols = np.triu_indices(n, 1)
+    rows, cols, difference, log_p, log_adj = _pair_arrays(lb.n_systems, len(lb.tasks))
     m = len(lb.tasks)
-    difference = np.full((m, len(rows)), np.nan)
-    log_p = np.full_like(difference, np.nan)
-    log_adj = np.full_like(difference, np.nan)
     for j in range(m):
         v = values[:, j]
         both = ~np.isnan(v[rows]) & ~np.isnan(v[cols])
@@ -216,11 +220,8 @@ def _stderr_values(lb: Leaderboard, stderr: pd.DataFrame | None) -> np.ndarray:
 def _from_instances(scores: InstanceScores, level: float, correction: str, test: str, resamples: int,
                     seed: int) -> SignificanceResult:
     n = scores.n_systems
-    rows, cols = np.triu_indices(n, 1)
     m = len(scores.tasks)
-    difference = np.full((m, len(rows)), np.nan)
-    log_p = np.full_like(difference, np.nan)
-    log_adj = np.full_like(difference, np.nan)
+    rows, cols, difference, log_p, log_adj = _pair_arrays(n, m)
     means = np.full((n, m), np.nan)
     tests: dict[str, str] = {}
     for j, task in enumerate(scores.tasks):
