@@ -12,6 +12,10 @@ standard errors 0.2-1.0): ``cs.significance`` (z-tests, Holm) and ``cs.rank(...,
 for Borda, Copeland and the exact Kemeny (``--time-limit``, default 10 s: some of these boards
 are hard Kemeny instances, statuses printed), against the same calls without significance.
 
+Part 3: ``consensus analyze FILE --significance`` end to end in a fresh process on the boards of
+part 2 written as CSV with standard-error columns (target 5 s), against ``consensus analyze FILE
+--time-limit 10`` (without significance some of these boards are hard Kemeny instances).
+
 Seeds 0-2 (``--seeds``), min / median / max; peak traced memory of part 1 (tracemalloc). The
 imports (scipy.stats) happen once before, not timed.
 
@@ -123,6 +127,31 @@ def main() -> None:
     for name, values in rows.items():
         said = f" (statuses: {', '.join(statuses[name])})" if name in statuses else ""
         print(f"  {name}: {spread(values)}{said}")
+
+    import subprocess
+    import sys
+    import tempfile
+    from pathlib import Path
+
+    runs: dict[str, list[float]] = {}
+    with tempfile.TemporaryDirectory() as folder:
+        for seed in range(args.seeds):
+            lb = board(100, 14, seed)
+            frame = lb.scores.copy()
+            for task in lb.tasks:
+                frame[f"{task}_stderr"] = lb.stderr[task]
+            path = Path(folder) / f"board{seed}.csv"
+            frame.rename_axis("model").to_csv(path)
+            for name, extra in (("analyze --significance", ["--significance"]),
+                                ("analyze", ["--time-limit", str(args.time_limit)])):
+                start = time.perf_counter()
+                subprocess.run([sys.executable, "-m", "consensus", "analyze", str(path), "-q", *extra],
+                               check=True, capture_output=True)
+                runs.setdefault(name, []).append(time.perf_counter() - start)
+    print(f"part 3: consensus analyze FILE end to end (a fresh process), 100 x 14 with standard-error columns, "
+          f"{args.seeds} seeds")
+    for name, values in runs.items():
+        print(f"  {name}: {spread(values)}")
 
 
 if __name__ == "__main__":

@@ -453,3 +453,97 @@ def test_a_board_without_standard_errors_is_one_line_on_the_command_line(tmp_pat
     path.write_text("model,qa,nli\na,0.5,0.6\nb,0.4,0.7\n")
     code, out, err = run(capsys, "rank", str(path), "--rule", "borda", "--significance")
     assert code == 2 and "no standard errors" in err and "Traceback" not in err and len(err.strip().splitlines()) == 1
+
+
+# ---------------------------------------------------------------------- the leaderboard's rows
+def test_the_rows_test_is_the_z_test_of_the_weighted_means_over_shared_tasks():
+    scores = np.array([[0.8, 0.6, 0.7], [0.7, 0.65, np.nan], [0.5, 0.4, 0.3]])
+    se = np.array([[0.02, 0.03, 0.01], [0.02, 0.01, 0.05], [0.04, 0.01, 0.02]])
+    lb = board_with_stderr(scores, se).with_weights({"t0": 1.0, "t1": 3.0, "t2": 2.0})
+    res = cs.significance(lb, correction="none")
+    w = np.array([1.0, 3.0, 2.0])
+    for (a, b), k in zip(itertools.combinations(range(3), 2), range(3)):
+        both = ~np.isnan(scores[a]) & ~np.isnan(scores[b])
+        d = np.sum(w[both] * (scores[a, both] - scores[b, both])) / w[both].sum()
+        sd = math.sqrt(np.sum(w[both] ** 2 * (se[a, both] ** 2 + se[b, both] ** 2))) / w[both].sum()
+        assert math.isclose(res.overall[0, k], d, rel_tol=1e-12)
+        assert math.isclose(math.exp(res.overall[1, k]), 2 * st.norm.sf(abs(d) / sd), rel_tol=1e-9)
+    assert res.row_groups == task_tie_groups(lb.systems, res.means, res.overall_significant())
+    assert list(res.rows_frame()["system"]) == [s for g in res.row_groups for s in g]
+
+
+def test_the_rows_test_of_instance_scores_uses_the_paired_differences():
+    rng = np.random.default_rng(4)
+    x = rng.normal(0, 1, (3, 60)) + np.array([[0.0], [0.1], [0.8]])
+    y = (rng.random((3, 80)) < 0.6).astype(float)
+    res = cs.significance(instances({"a": x, "b": y}), correction="none", resamples=200)
+    d_a, d_b = x[2] - x[0], y[2] - y[0]
+    diff = (d_a.mean() + d_b.mean()) / 2
+    var = (d_a.var(ddof=1) / 60 + d_b.var(ddof=1) / 80) / 4
+    k = 1  # the pair (s0, s2)
+    assert math.isclose(res.overall[0, k], -diff, rel_tol=1e-9)
+    assert math.isclose(math.exp(res.overall[1, k]), 2 * st.norm.sf(abs(diff) / math.sqrt(var)), rel_tol=1e-6)
+
+
+def test_holm_keeps_the_familywise_error_of_the_rows():
+    rng = np.random.default_rng(99)
+    falsely = 0
+    for _ in range(SIMULATIONS):
+        se = rng.uniform(0.5, 2.0, (8, 4))
+        res = cs.significance(board_with_stderr(rng.normal(0.0, se), se))
+        falsely += bool(res.overall_significant().any())
+    assert falsely / SIMULATIONS <= 0.05 + 3 * math.sqrt(0.05 * 0.95 / SIMULATIONS)
+
+
+def test_rules_within_tasks_fill_the_group_levels_under_a_missing_score_policy(holey_board):
+    res = cs.significance(holey_board)
+    groups = tie_group_board(holey_board, res)
+    for policy in ("impute", "median", "drop_systems"):
+        got = cs.rank(holey_board, "borda", significance=res, missing=policy)
+        assert got.ranking == cs.rank(groups, "borda", missing=policy).ranking, policy
+    assert cs.rank(holey_board, "mean", significance=res, missing="median").ranking == \
+        cs.rank(holey_board, "mean", missing="median").ranking
+
+
+def test_a_mean_tie_break_would_undo_significance(noisy_board):
+    with pytest.raises(InvalidOptionError, match="tie_break='mean'"):
+        cs.rank(noisy_board, "borda", significance=True, tie_break="mean")
+    assert cs.rank(noisy_board, "mean", significance=True, tie_break="mean").ranking == cs.rank(noisy_board, "mean").ranking
+
+
+# ---------------------------------------------------------------------- analyze, compare, plot
+def test_analyze_runs_every_rule_and_the_majority_relation_with_significance(holey_board):
+    res = cs.significance(holey_board)
+    a = cs.analyze(holey_board, significance=res, prospective=False)
+    assert a.significance is res
+    for rule, result in a.comparison.results.items():
+        if rule == "kemeny":
+            assert result.objective == cs.kemeny(significance_pairwise(a.leaderboard, res),
+                                                 time_limit=None).objective
+            continue
+        expected = cs.rank(holey_board, rule, significance=res, missing=result.preparation.missing,
+                           min_coverage=None)
+        assert result.ranking == expected.ranking, rule
+    assert a.majority.smith_set == cs.majority_summary(significance_pairwise(a.leaderboard, res)).smith_set
+    assert a.to_dict()["significance"]["row_groups"] == [list(g) for g in res.row_groups]
+    text = cs.render(a)
+    assert "Differences within noise" in text and "differences within noise are ties" in text
+
+
+def test_analyze_on_the_command_line_takes_significance(tmp_path, capsys):
+    path = tmp_path / "board.csv"
+    path.write_text(STDERR_CSV)
+    code, out, _ = run(capsys, "analyze", str(path), "--significance", "--no-prospective")
+    assert code == 0 and "the leaderboard's rows: 2 group(s)" in out
+    page = tmp_path / "page.html"
+    code, _, _ = run(capsys, "report", str(path), "--significance", "0.1", "-o", str(page), "--no-figure")
+    assert code == 0 and "Differences within noise" in page.read_text()
+
+
+def test_the_rows_figure_draws_one_band_per_group(noisy_board):
+    pytest.importorskip("matplotlib")
+    res = cs.significance(noisy_board)
+    fig = cs.plot.plot_significance(res)
+    bands = sorted(p.get_gid() for p in fig.axes[0].patches if p.get_gid())
+    assert bands == sorted(f"group:{k}" for k in range(1, len(res.row_groups) + 1))
+    assert [t.get_text() for t in fig.axes[0].get_yticklabels()] == [s for g in res.row_groups for s in g]

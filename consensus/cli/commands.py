@@ -88,7 +88,8 @@ def _analysis(args: argparse.Namespace) -> Any:
     """The :class:`~consensus.results.Analysis` of ``analyze`` and ``report``, from the parsed options."""
     from ..comparison._analysis import analyze
 
-    table, source, example = load(args, leaderboard=True)
+    table, source, example = load(args, leaderboard=args.significance is None)
+    table, noise = _with_noise(args, table)
     progress = progress_for(args, "Kemeny consensus")
     try:
         return analyze(
@@ -104,6 +105,7 @@ def _analysis(args: argparse.Namespace) -> Any:
             missing=args.missing,
             min_coverage=args.min_coverage,
             scored_tasks_only=not args.all_tasks,
+            significance=noise,
         )
     finally:
         if progress:
@@ -262,7 +264,8 @@ def cmd_significance(args: argparse.Namespace) -> int:
     """
     data, source, _ = load(args, leaderboard=False)
     result = _noise_of(args, data, args.level)
-    return deliver(args, result, data if is_leaderboard(data) else None, source)
+    return deliver(args, result, data if is_leaderboard(data) else None, source,
+                   ("plot_significance", lambda plot: plot(result)))
 
 
 def cmd_kemeny(args: argparse.Namespace) -> int:

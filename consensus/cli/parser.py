@@ -162,7 +162,7 @@ def _level(text: str) -> float:
     return value
 
 
-def _noise_options(parser: argparse.ArgumentParser, *, command: bool = False) -> None:
+def _noise_options(parser: argparse.ArgumentParser, *, command: bool = False, seeded: bool = True) -> None:
     """The options of differences within noise: ``--significance [LEVEL]`` on a rule's command,
     ``--level`` on ``consensus significance``; the correction, test and seed on both."""
     group = parser.add_argument_group("differences within noise")
@@ -183,8 +183,11 @@ def _noise_options(parser: argparse.ArgumentParser, *, command: bool = False) ->
                        "instance scores) or permutation (paired sign flips); auto picks per task")
     group.add_argument("--resamples", type=_count, default=10_000, metavar="N",
                        help="sign patterns of the permutation test (default 10000)")
-    group.add_argument("--seed", dest="noise_seed", type=_count, default=0, metavar="N",
-                       help="seed of the permutation test (default 0)")
+    if seeded:  # analyze's --seed is the gumbel example's; its permutation tests use seed 0
+        group.add_argument("--seed", dest="noise_seed", type=_count, default=0, metavar="N",
+                           help="seed of the permutation test (default 0)")
+    else:
+        parser.set_defaults(noise_seed=0)
 
 
 def _solve_options(parser: argparse.ArgumentParser) -> None:
@@ -277,6 +280,7 @@ def _analysis_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--no-prospective", action="store_true", help="skip the prospective-systems section")
     _coverage_options(parser, "analyze")
     _solve_options(parser)
+    _noise_options(parser, seeded=False)
 
 
 def build_parser() -> argparse.ArgumentParser:

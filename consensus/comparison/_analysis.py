@@ -24,6 +24,7 @@ from ..exact._prospective import prospective as prospective_systems
 from ..io._limits import check_square_matrices
 from ..majority._relation import majority_summary
 from ..missing._preparation import prepared_for
+from ..noise._seen import resolve, significance_pairwise
 from ..report.blocks import format_ranking, num
 from ..results import Analysis, Check, MajoritySummary, RuleComparison
 from ._compare import DEFAULT_RULES, compare_rules
@@ -47,6 +48,7 @@ def analyze(
     coverage_threshold: float = LOW_COVERAGE,
     scored_tasks_only: bool = True,
     rule_options: Mapping[str, Mapping[str, Any]] | None = None,
+    significance: Any = None,
 ) -> Analysis:
     """Compute everything the ``consensus analyze`` report shows, solving each problem once.
 
@@ -83,6 +85,11 @@ def analyze(
         (:func:`consensus.prospective`).
     rule_options : mapping, optional
         Rule name -> options for :func:`consensus.rank` (see :func:`consensus.compare_rules`).
+    significance : bool, float or SignificanceResult, optional
+        Differences within noise are ties (:func:`consensus.significance`, once): every rule
+        and the Kemeny reference read it, the majority relation is the relation's; the
+        prospective systems and who can still win use the scores as given (a note says so).
+        The result is ``Analysis.significance``; the report shows its tie groups.
 
     Returns
     -------
@@ -118,13 +125,17 @@ def analyze(
         raise InvalidOptionError(f"analyze needs a Leaderboard, got {type(data).__name__}")
     coverage_flags(data, (), coverage_threshold)  # checks the threshold before any solve
     check_square_matrices(data.n_systems, "analysis", "the full analysis")  # before any of it, not late
+    noise = resolve(significance, data, "analyze")
     covered = prepared_for(data, "analyze", min_coverage=min_coverage)  # no rival, or barely evaluated
     table, notes = covered.leaderboard, list(covered.preparation.notes)
     comparison = compare_rules(  # the same threshold: every question sets aside the same systems, and says so
         data, rules=rules, missing=missing, time_limit=time_limit, solver=solver, progress=progress,
-        rule_options=rule_options, min_coverage=min_coverage,
+        rule_options=rule_options, min_coverage=min_coverage, significance=noise,
     )
-    summary = majority_summary(table)
+    summary = majority_summary(table if noise is None else significance_pairwise(table, noise))
+    if noise is not None:
+        notes.append(f"significance ({noise.setting}): the rules and the majority relation read differences within "
+                     "noise as ties; the prospective systems and who can still win use the scores as given")
     frame = None
     if prospective:
         policy = missing if missing in (None, "pairwise", "drop_tasks", "drop_systems", "median") else None
@@ -163,6 +174,7 @@ def analyze(
         coverage=table.coverage.to_dict(),
         coverage_flags=flags,
         coverage_threshold=float(coverage_threshold),
+        significance=noise,
     )
 
 

@@ -15,6 +15,7 @@ References
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import numbers
 import time
@@ -31,6 +32,7 @@ from ..majority._pairwise import PairwiseMatrix, pairwise
 from ..majority._relation import condorcet_winner
 from ..missing._impute import impute_pairwise
 from ..missing._preparation import check_missing, prepared_for
+from ..noise._seen import resolve, significance_pairwise
 from ..results import Preparation, RuleComparison
 from ..rules import rank, registry
 from ._distances import (
@@ -157,6 +159,7 @@ def compare_rules(
     progress: Callable[..., Any] | None = None,
     rule_options: Mapping[str, Mapping[str, Any]] | None = None,
     tie_penalty: float = 0.5,
+    significance: Any = None,
 ) -> RuleComparison:
     """Run each rule and measure how far its ranking lands from the exact Kemeny ranking.
 
@@ -193,6 +196,10 @@ def compare_rules(
         Rule name -> keyword options for :func:`consensus.rank` (e.g. a missing-score policy).
     tie_penalty : float, default=0.5
         See :func:`kendall_tau_distance`.
+    significance : bool, float or SignificanceResult, optional
+        Differences within noise are ties (:func:`consensus.significance`, resolved once on
+        `data`): every rule runs with it, and the Kemeny reference solves the relation's
+        pairwise matrix (its missing-score policy is then pairwise).
 
     Returns
     -------
@@ -280,13 +287,21 @@ def compare_rules(
     if unknown_options:
         raise InvalidOptionError(f"rule_options names rule(s) not compared: {', '.join(map(repr, unknown_options))}")
     chosen = _resolve_policies(names, missing, options, table.has_missing)
+    noise = resolve(significance, data, "compare_rules")
 
     preparations: dict[str, Preparation] = {}
     chosen_by = {name: how for name, (_, _, how) in chosen.items()}
     if kemeny_result is None:
         kem_options = dict(options.get("kemeny", {}))
         kem_policy = check_missing(kem_options.pop("missing", chosen["kemeny"][1]), "compare_rules")
-        pairs, preparations["kemeny"] = _kemeny_matrix(data, table, kem_policy, min_coverage)
+        if noise is None:
+            pairs, preparations["kemeny"] = _kemeny_matrix(data, table, kem_policy, min_coverage)
+        else:  # the relation, on the tasks both systems of a pair are scored on
+            pairs = significance_pairwise(table, noise)
+            preparations["kemeny"] = dataclasses.replace(
+                covered.preparation.with_treatment("pairwise on shared tasks (significance)"),
+                notes=covered.preparation.notes + (f"significance: the relation's pairwise matrix ({noise.setting})",))
+            chosen_by["kemeny"] = "significance"
         kw: dict[str, Any] = {"time_limit": time_limit, "solver": solver}
         if progress is not None:
             kw["progress"] = progress
@@ -315,6 +330,8 @@ def compare_rules(
         if given:
             kw["missing"] = policy
         kw.setdefault("min_coverage", min_coverage)  # each rule sets aside what the comparison set aside, no more
+        if noise is not None:
+            kw.setdefault("significance", noise)
         start = time.perf_counter()
         try:
             results[name] = rank(data, name, **kw)

@@ -154,6 +154,8 @@ def _from_stderr(lb: Leaderboard, stderr: pd.DataFrame | None, level: float, cor
     values = lb.values
     rows, cols, difference, log_p, log_adj = _pair_arrays(lb.n_systems, len(lb.tasks))
     m = len(lb.tasks)
+    overall = _Overall(lb.n_systems)
+    weights = lb.weight_array
     for j in range(m):
         v = values[:, j]
         both = ~np.isnan(v[rows]) & ~np.isnan(v[cols])
@@ -162,6 +164,10 @@ def _from_stderr(lb: Leaderboard, stderr: pd.DataFrame | None, level: float, cor
         logs = z_test(d, se[rows[both], j], se[cols[both], j])
         log_p[j, both] = logs
         log_adj[j, both] = adjusted(logs, correction)
+        scored = ~np.isnan(v)
+        v0, var0 = np.where(scored, v, 0.0), np.where(scored, se[:, j] ** 2, 0.0)
+        overall.add(float(weights[j]), np.logical_and.outer(scored, scored), np.subtract.outer(v0, v0),
+                    np.add.outer(var0, var0))
     if stderr is None and lb.reading.stderr_source:
         source = lb.reading.stderr_source
     elif stderr is None:
@@ -170,8 +176,50 @@ def _from_stderr(lb: Leaderboard, stderr: pd.DataFrame | None, level: float, cor
                    + ")") if read else ""
     return SignificanceResult(
         lb.systems, lb.tasks, values, dict.fromkeys(lb.tasks, "z"), source, level, correction,
-        difference, log_p, log_adj, {"notes": _notes(log_adj, level, correction, None, lb.tasks)},
+        difference, log_p, log_adj, overall.result(correction), _weighted_means(values, weights),
+        {"notes": _notes(log_adj, level, correction, None, lb.tasks)},
     )
+
+
+def _weighted_means(values: np.ndarray, weights: np.ndarray) -> np.ndarray:
+    """Each system's weighted mean over the tasks it is scored on (NaN: none of positive weight)."""
+    scored = ~np.isnan(values)
+    total = scored.astype(np.float64) @ weights
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(total > 0, np.where(scored, values, 0.0) @ weights / np.where(total > 0, total, 1.0), np.nan)
+
+
+class _Overall:
+    """The pairs' difference of weighted means over the tasks both are scored on, and its
+    variance, summed task by task: ``D = sum w_t d_t / W``, ``Var = sum w_t**2 var_t / W**2``
+    (tasks independent)."""
+
+    def __init__(self, n: int) -> None:
+        self.weight = np.zeros((n, n))
+        self.total = np.zeros((n, n))
+        self.variance = np.zeros((n, n))
+
+    def add(self, w: float, both: np.ndarray, difference: np.ndarray, variance: np.ndarray) -> None:
+        """One task of weight `w`: `both[a, b]` where the pair is compared on it."""
+        if w <= 0:
+            return
+        self.weight += w * both
+        self.total += w * np.where(both, difference, 0.0)
+        self.variance += w * w * np.where(both, variance, 0.0)
+
+    def result(self, correction: str) -> np.ndarray:
+        """(3, pairs): the difference, its log p-value (z-test) and the adjusted log p-value; NaN
+        for pairs sharing no task of positive weight."""
+        rows, cols = np.triu_indices(self.weight.shape[0], 1)
+        w = self.weight[rows, cols]
+        out = np.full((3, len(rows)), np.nan)
+        some = w > 0
+        d = self.total[rows, cols][some] / w[some]
+        se = np.sqrt(self.variance[rows, cols][some]) / w[some]
+        out[0, some] = d
+        out[1, some] = z_test(d, se, np.zeros_like(se))
+        out[2, some] = adjusted(out[1, some], correction)
+        return out
 
 
 def _stderr_values(lb: Leaderboard, stderr: pd.DataFrame | None) -> np.ndarray:
@@ -224,6 +272,8 @@ def _from_instances(scores: InstanceScores, level: float, correction: str, test:
     rows, cols, difference, log_p, log_adj = _pair_arrays(n, m)
     means = np.full((n, m), np.nan)
     tests: dict[str, str] = {}
+    overall = _Overall(n)
+    weights = np.asarray([float(scores.weights[t]) for t in scores.tasks])
     for j, task in enumerate(scores.tasks):
         x = np.asarray(scores.task_values(task), dtype=np.float64)
         ok = ~np.isnan(x)
@@ -243,6 +293,11 @@ def _from_instances(scores: InstanceScores, level: float, correction: str, test:
             logs = sign_test(wins, losses)
         else:
             logs = sign_flip(x0, ok, resamples, seed + j)
+        with np.errstate(invalid="ignore", divide="ignore"):  # var of the mean paired difference
+            squares = (x0**2) @ okf.T + okf @ (x0**2).T - 2 * x0 @ x0.T
+            var = np.maximum(squares - shared * mean_diff**2, 0.0) / (shared * (shared - 1))
+        usable = shared >= 2  # a variance needs two shared items
+        overall.add(float(weights[j]), usable, np.where(usable, mean_diff, 0.0), np.where(usable, var, 0.0))
         compared = shared[rows, cols] > 0
         difference[j, compared] = mean_diff[rows, cols][compared]
         log_p[j, compared] = logs[rows, cols][compared]
@@ -255,7 +310,8 @@ def _from_instances(scores: InstanceScores, level: float, correction: str, test:
     parameters: dict[str, Any] = {"seed": seed, "resamples": resamples}
     parameters["notes"] = _notes(log_adj, level, correction, resamples if "permutation" in kinds else None, scores.tasks)
     return SignificanceResult(
-        scores.systems, scores.tasks, means, tests, source, level, correction, difference, log_p, log_adj, parameters,
+        scores.systems, scores.tasks, means, tests, source, level, correction, difference, log_p, log_adj,
+        overall.result(correction), _weighted_means(means, weights), parameters,
     )
 
 

@@ -20,6 +20,8 @@ existing axes instead (the figure of that axes is returned).
   (:func:`consensus.resampling._stability.rank_stability`), the top set highlighted;
 - :func:`plot_rank_ranges`: each system's range of positions over every completion of the
   missing scores (:func:`consensus.missing.rank_ranges`), the median fill marked;
+- :func:`plot_significance`: the leaderboard's rows in groups within noise
+  (:func:`consensus.significance`), ``"group:k"`` for the band of group k;
 - :func:`plot_confidence`, :func:`plot_bars`, :func:`plot_scores`, :func:`plot_analysis`.
 
 The drawn artists carry ids (``Artist.get_gid()``) so that tests and users can check a
@@ -46,6 +48,7 @@ from .analysis import plot_analysis, plot_confidence
 from .certificate import blend_scores, plot_certificate, plot_condorcet_weights
 from .experiments import plot_experiment
 from .majority import plot_majority_graph, plot_margin_heatmap, plot_margin_overview
+from .noise import plot_significance
 from .possible import plot_rank_ranges
 from .rankings import plot_bars, plot_rank_changes, plot_scores, rank_change_systems
 from .sensitivity import plot_weight_sensitivity
@@ -73,5 +76,6 @@ __all__ = [
     "plot_scores",
     "rank_change_systems",
     "plot_weight_sensitivity",
+    "plot_significance",
     "plot_stability",
 ]

@@ -111,6 +111,11 @@ def summary_lines(analysis: Analysis, top: int | None = DEFAULT_TOP) -> list[str
         else:
             status += ", other orders reach the same objective (cs.kemeny(..., determine=True) says which positions)"
     text.append(f"Kemeny top {min(5, len(kem.order))}: {format_ranking(kem.ranking, 5)} ({status})")
+    if analysis.significance is not None:
+        rows = analysis.significance.row_groups
+        few = min(top, 5) if top else 0
+        text.append(f"differences within noise are ties ({analysis.significance.setting}); the rows fall in "
+                    f"{len(rows)} group(s), the first: {name_list(list(rows[0]), few)}")
     text.append(_winners_line(analysis, top))
     policies = _policies_line(analysis)
     if policies:
@@ -166,6 +171,8 @@ def _(analysis: Analysis, *, top: int | None = DEFAULT_TOP) -> list[Block]:
     if analysis.prospective is not None:
         prospective = sections(analysis.prospective, top=top)
         blocks += prospective[:1] + prospective[2:]  # its count line is in the summary
+    if analysis.significance is not None:
+        blocks += sections(analysis.significance, top=top)
     if analysis.notes:
         blocks += [Heading("Notes"), Lines(analysis.notes)]
     if analysis.checks:

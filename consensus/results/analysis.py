@@ -95,6 +95,10 @@ class Analysis(Displayed):
         observed range; with the cells that can still change it) and the Condorcet winner at
         any size, Borda and Copeland up to 20 systems (each program stopped after 0.2 s; a system
         left undecided says so). None for a complete board.
+    significance : SignificanceResult or None
+        With ``analyze(significance=...)``: which systems differ beyond noise on each task, and
+        the leaderboard's rows in groups (:attr:`SignificanceResult.row_groups`); the rules and
+        the majority relation read it.
     """
 
     json_command: ClassVar[str] = "analyze"
@@ -110,6 +114,7 @@ class Analysis(Displayed):
     coverage_flags: tuple[str, ...] = ()
     coverage_threshold: float = 0.5  # consensus.board._coverage.LOW_COVERAGE
     possible: Any = None
+    significance: Any = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "checks", tuple(self.checks))
@@ -178,7 +183,8 @@ class Analysis(Displayed):
             ``source``, ``majority``, ``kemeny`` (the full KemenyResult), ``rules`` (rule ->
             RuleResult, Kemeny excluded), ``comparison``, ``prospective`` (None when not
             computed), ``checks``, ``notes``, ``coverage`` (system -> share of the task
-            weight scored), ``coverage_flags`` and ``possible`` (None for a complete board).
+            weight scored), ``coverage_flags``, ``possible`` (None for a complete board) and
+            ``significance`` (None without it).
         """
         comparison = self.comparison
         return {
@@ -193,4 +199,5 @@ class Analysis(Displayed):
             "coverage": dict(self.coverage),
             "coverage_flags": list(self.coverage_flags),
             "possible": None if self.possible is None else {rule: r.to_dict() for rule, r in self.possible.items()},
+            "significance": None if self.significance is None else self.significance.to_dict(),
         }

@@ -111,6 +111,15 @@ class SignificanceResult(Displayed):
     log_p, log_p_adjusted : numpy.ndarray (tasks, pairs)
         Read-only; natural logs of the p-values before and after the correction (logs: a p
         that underflows float64 still compares with any level). NaN as above.
+    overall : numpy.ndarray (3, pairs)
+        Read-only; the leaderboard rows' test, per pair: the difference of the weighted means
+        over the tasks both are scored on, its log p-value and its adjusted log p-value (a
+        z-test, tasks independent: the variance is ``sum w_t**2 var_t / W**2``, with ``var_t``
+        the two standard errors squared, or the variance of the mean paired difference of
+        instance-level scores); NaN for pairs sharing no task.
+    means : numpy.ndarray (systems,)
+        Read-only; each system's weighted mean of its oriented scores over the tasks it is
+        scored on: the order the row groups follow.
     parameters : Mapping[str, Any]
         The other settings: ``seed`` and ``resamples`` of a permutation test, notes.
 
@@ -127,6 +136,8 @@ class SignificanceResult(Displayed):
     a  0  0  1
     b  0  0  1
     c -1 -1  0
+    >>> res.row_groups
+    (('a', 'b'), ('c',))
     """
 
     json_command: ClassVar[str] = "significance"
@@ -141,6 +152,8 @@ class SignificanceResult(Displayed):
     difference: Any
     log_p: Any
     log_p_adjusted: Any
+    overall: Any
+    means: Any
     parameters: Mapping[str, Any]
 
     def __post_init__(self) -> None:
@@ -149,7 +162,7 @@ class SignificanceResult(Displayed):
         n, m = len(self.systems), len(self.tasks)
         pairs = n * (n - 1) // 2
         for name, shape in (("scores", (n, m)), ("difference", (m, pairs)), ("log_p", (m, pairs)),
-                            ("log_p_adjusted", (m, pairs))):
+                            ("log_p_adjusted", (m, pairs)), ("overall", (3, pairs)), ("means", (n,))):
             array = readonly_array(getattr(self, name), np.float64)
             if array.shape != shape:
                 raise InvalidOptionError(f"SignificanceResult: {name} must have shape {shape}, got {array.shape}")
@@ -238,6 +251,38 @@ class SignificanceResult(Displayed):
             t: task_tie_groups(self.systems, self.scores[:, j], self.significant(t)) for j, t in enumerate(self.tasks)
         })
 
+    def overall_significant(self) -> np.ndarray:
+        """``out[a, b]``: system ``a``'s weighted mean is significantly above ``b``'s (bool n x n;
+        the row groups' relation, see :attr:`overall`).
+
+        Returns
+        -------
+        numpy.ndarray of bool (systems, systems)
+        """
+        with np.errstate(invalid="ignore"):
+            sign = np.where(self.overall[2] <= np.log(self.level), np.sign(self.overall[0]), 0.0)
+        return self._square(np.nan_to_num(sign), antisymmetric=True) > 0
+
+    @property
+    def row_groups(self) -> Tiers:
+        """The leaderboard's rows in tie groups, best first: the systems in the order of their
+        weighted means (:attr:`means`), grouped by the rule of :func:`task_tie_groups` under the
+        rows' relation (:meth:`overall_significant`)."""
+        return task_tie_groups(self.systems, self.means, self.overall_significant())
+
+    def rows_frame(self) -> pd.DataFrame:
+        """One row per system, in the order of :attr:`row_groups`: its weighted mean and group.
+
+        Returns
+        -------
+        pandas.DataFrame
+            Columns ``system``, ``mean`` (oriented) and ``group`` (1 = the best).
+        """
+        where = {s: i for i, s in enumerate(self.systems)}
+        rows = [{"system": s, "mean": float(self.means[where[s]]), "group": g}
+                for g, tier in enumerate(self.row_groups, start=1) for s in tier]
+        return pd.DataFrame(rows, columns=["system", "mean", "group"])
+
     def separated(self) -> pd.Series:
         """Per task, the share of its compared pairs found significantly different.
 
@@ -320,6 +365,7 @@ class SignificanceResult(Displayed):
             "parameters": jsonable(dict(self.parameters)),
             "separated": {t: float(v) for t, v in self.separated().items()},
             "tie_groups": {t: [list(g) for g in tiers] for t, tiers in self.tie_groups.items()},
+            "row_groups": [list(g) for g in self.row_groups],
             "pairs": jsonable(self.to_frame().to_dict(orient="records")),
         }
 
@@ -344,7 +390,10 @@ class SignificanceResult(Displayed):
     def _display(self) -> Display:
         separated = self.separated()
         groups = self.tie_groups
-        facts: list[tuple[str, Any]] = [("test", self.describe())]
+        rows = self.row_groups
+        shown_rows = " > ".join("{" + ", ".join(map(one_line, g[:_SHOWN])) + (", ..." if len(g) > _SHOWN else "") + "}"
+                                for g in rows[:3]) + (f" > ... ({len(rows) - 3} more)" if len(rows) > 3 else "")
+        facts: list[tuple[str, Any]] = [("test", self.describe()), ("rows (weighted means)", shown_rows)]
         shown = list(self.tasks[:_SHOWN])
         for t in shown:
             facts.append((one_line(t), f"{len(groups[t])} tie group(s), {separated[t]:.0%} of pairs separated"))

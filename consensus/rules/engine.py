@@ -116,6 +116,10 @@ def run_rule(spec: RuleSpec, data: Any, rule_options: Mapping[str, Any], shared:
     shift = 0
     if isinstance(data, (Leaderboard, Prepared)):
         context = f"rule {spec.name!r}"
+        noisy = _significance(spec, opts, data, rule_options)
+        if isinstance(data, Leaderboard) and noisy is not None and spec.noise == "groups":
+            data = tie_group_board(data, noisy)  # before the missing-score policy, which then fills group levels
+            noisy = None
         if isinstance(data, Leaderboard):
             data, shift = fit_weights(data)  # weights near 1e308: divided by 2**shift (rules are scale-free)
         ready = prepared_for(
@@ -130,7 +134,6 @@ def run_rule(spec: RuleSpec, data: Any, rule_options: Mapping[str, Any], shared:
         if ready.preparation.missing is None and lb.has_missing and not spec.pairwise_missing:
             raise MissingScoreError(spec.name, lb.missing_cells(), policies_for(spec))
         preparation = ready.preparation
-        noisy = _significance(spec, opts, lb, rule_options)
         if opts["two_step"]:
             out = _two_step(spec, lb, rule_options, ready.impute, opts["group_weights"])
         else:
@@ -191,16 +194,22 @@ def run_rule(spec: RuleSpec, data: Any, rule_options: Mapping[str, Any], shared:
 
 
 def _significance(
-    spec: RuleSpec, opts: dict[str, Any], lb: Leaderboard, rule_options: Mapping[str, Any]
+    spec: RuleSpec, opts: dict[str, Any], data: Leaderboard | Prepared, rule_options: Mapping[str, Any]
 ) -> SignificanceResult | None:
-    """The ``significance=`` option as a result (None: off, or a score rule it leaves unchanged);
-    its description replaces it in `opts` (the options a result records stay plain values)."""
+    """The ``significance=`` option as a result (None: off, or a score rule it leaves unchanged),
+    resolved on the scores as given; its setting replaces it in `opts` (the options a result
+    records stay plain values).
+
+    The rules within tasks see each task's tie groups, built from the scored cells before the
+    missing-score policy, which then fills or imputes group levels. The majority rules and
+    Kemeny read the relation on the tasks both systems are scored on: a filled cell has no noise
+    to test, so ``missing="median"`` / ``"impute"`` are refused for them."""
     option = opts["significance"]
     if option is None or option is False:
         opts["significance"] = None
         return None
     context = f"rule {spec.name!r}"
-    if opts["missing"] in ("median", "impute"):
+    if spec.noise == "relation" and opts["missing"] in ("median", "impute"):
         raise InvalidOptionError(
             f"{context}: significance cannot be combined with missing={opts['missing']!r}: a filled cell has no noise "
             "to test; use missing=None (each pair on the tasks both are scored on) or a drop policy"
@@ -209,6 +218,10 @@ def _significance(
         raise InvalidOptionError(f"{context}: significance cannot be combined with two_step=True")
     if rule_options.get("tie_tol"):
         raise InvalidOptionError(f"{context}: significance replaces tie_tol; give one or the other")
+    if "mean" in tie_break_methods(opts["tie_break"]) and spec.noise != "unchanged":
+        raise InvalidOptionError(f"{context}: tie_break='mean' would break the ties significance makes by the very "
+                                 "differences it found within noise; drop one of them")
+    lb = data.leaderboard if isinstance(data, Prepared) else data
     result = resolve(option, lb, context)
     assert result is not None
     opts["significance"] = result.setting
