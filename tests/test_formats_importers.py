@@ -317,6 +317,17 @@ def test_helm_suite_with_the_schema_defaults():
     assert f"'{NQ}'" in note_with(lb.notes, "read metric 'f1_score' (the tool's default for the task)")
 
 
+def test_helm_standard_errors_come_from_each_means_variance_and_count():
+    lb = read_helm(SUITE)
+    assert lb.stderr is not None
+    stats = json.loads((SUITE / "natural_qa:mode=closedbook,model=meta_llama-7b" / "stats.json").read_text())
+    f1 = next(s for s in stats if s["name"]["name"] == "f1_score" and s["name"].get("split") == "valid"
+              and not s["name"].get("perturbation"))
+    expected = (f1["variance"] / (f1["count"] - 1)) ** 0.5
+    assert lb.stderr.loc["meta/llama-7b", NQ] == pytest.approx(expected, rel=1e-12)
+    assert cs.significance(lb.select(tasks=[NQ])).source == "HELM's stats.json (variance and count of each mean)"
+
+
 def test_helm_split_and_metric_choices():
     with pytest.raises(FormatError, match=r"model=meta_llama-7b/stats\.json': no statistics on split 'test' for "
                                           r"'natural_qa:mode=closedbook'; its splits are 'valid'"):

@@ -33,6 +33,7 @@ Minimal example (two models, one scenario)::
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -181,15 +182,41 @@ def _run_spec(run: Path) -> tuple[str, str, tuple[str, ...], str]:
     return model_arg, task, (), "the run directory name's model= (with _ for /)"
 
 
-def _stats(run: Path, split: str | None, task: str, default_split: str | None) -> tuple[dict[str, Any], str, int, int]:
-    """Metric -> mean of one run's unperturbed statistics on the chosen split, the split, and the
-    numbers of perturbation and sub-split statistics left out."""
+def _standard_error(stat: dict[str, Any]) -> float | None:
+    """The standard error of a statistic's mean: ``sqrt(variance / (count - 1))`` (HELM's
+    ``variance`` is the population variance over ``count`` instances, from ``sum`` and
+    ``sum_squared`` when it is absent); None with fewer than 2 instances or nothing to go on."""
+    count = stat.get("count")
+    if not isinstance(count, (int, float)) or isinstance(count, bool) or count < 2:
+        return None
+    variance = stat.get("variance")
+    if not isinstance(variance, (int, float)) or isinstance(variance, bool):
+        stddev = stat.get("stddev")
+        total, squares = stat.get("sum"), stat.get("sum_squared")
+        if isinstance(stddev, (int, float)) and not isinstance(stddev, bool):
+            variance = float(stddev) ** 2
+        elif all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in (total, squares)):
+            variance = float(squares) / count - (float(total) / count) ** 2  # type: ignore[arg-type]
+        else:
+            return None
+    if not math.isfinite(float(variance)):
+        return None
+    return math.sqrt(max(float(variance), 0.0) / (count - 1))
+
+
+def _stats(
+    run: Path, split: str | None, task: str, default_split: str | None
+) -> tuple[dict[str, Any], str, int, int, dict[str, float]]:
+    """Metric -> mean of one run's unperturbed statistics on the chosen split, the split, the
+    numbers of perturbation and sub-split statistics left out, and ``<metric>_stderr`` -> the
+    standard error of each mean (:func:`_standard_error`)."""
     stats_path = run / "stats.json"
     stats = load_json(stats_path)
     if not isinstance(stats, list):
         raise FormatError(stats_path, "not a JSON list of statistics (HELM's stats.json)")
     chosen = split or default_split or "test"
     values: dict[str, Any] = {}
+    errors: dict[str, float] = {}
     splits: set[str] = set()
     perturbed = sub_split = 0
     for k, stat in enumerate(stats):
@@ -208,10 +235,13 @@ def _stats(run: Path, split: str | None, task: str, default_split: str | None) -
         if name["name"] in values:
             raise FormatError(stats_path, f"metric {name['name']!r} is listed twice for split {chosen!r}", field=name["name"])
         values[name["name"]] = stat.get("mean") if stat.get("count", 1) else None
+        error = _standard_error(stat)
+        if error is not None:
+            errors[f"{name['name']}_stderr"] = error
     if not values:
         raise FormatError(stats_path, f"no statistics on split {chosen!r} for {task!r}; its splits are "
                           f"{shortlist(sorted(splits))}: pass split=...", field="split")
-    return values, chosen, perturbed, sub_split
+    return values, chosen, perturbed, sub_split, errors
 
 
 def read_helm(
@@ -308,10 +338,10 @@ def read_helm(
             continue
         model_sources.setdefault(source, []).append(model)
         main = next((MAIN_METRICS[g] for g in groups if g in MAIN_METRICS), None)
-        values, used, n_pert, n_sub = _stats(run, split, task, main[1] if main else None)
+        values, used, n_pert, n_sub, errors = _stats(run, split, task, main[1] if main else None)
         perturbed, sub_split = perturbed + n_pert, sub_split + n_sub
         splits_used.setdefault(used + (" (the run group's main split)" if split is None and main else ""), []).append(task)
-        entries.append(ResultEntry(model, task, values, str(run), defaults=(main[0],) if main else ()))
+        entries.append(ResultEntry(model, task, values, str(run), defaults=(main[0],) if main else (), stderr=errors))
     if wanted is not None:
         for name in wanted:
             if name not in found_tasks:
@@ -331,6 +361,7 @@ def read_helm(
     if perturbed or sub_split:
         notes.append(f"excluded {' and '.join(x for x in left_out if x)}: scores are the means over the unperturbed "
                      "instances of the whole split")
-    return entries_to_leaderboard(entries, metric=metric, higher_is_better=higher_is_better,
+    return entries_to_leaderboard(entries, stderr_source="HELM's stats.json (variance and count of each mean)",
+                                  metric=metric, higher_is_better=higher_is_better,
                                   lower_is_better=lower_is_better, notes=notes, exclude=exclude,
                                   hint="each model should have one run per scenario and arguments")

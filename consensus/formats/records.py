@@ -354,6 +354,7 @@ def entries_to_leaderboard(
     notes: Sequence[str] = (),
     hint: str = "",
     exclude: Iterable[str] = (),
+    stderr_source: str = "the results files' *_stderr entries",
 ) -> Leaderboard:
     """One leaderboard from result entries (see the module docs for what is checked).
 
@@ -372,6 +373,10 @@ def entries_to_leaderboard(
     exclude : iterable of str, default ()
         Tasks left out (with a note) before metrics are chosen and values read: a task whose
         values cannot be read (no score for any system, no metric) can be dropped this way.
+    stderr_source : str
+        Where the entries' standard errors (:attr:`ResultEntry.stderr`, keyed by
+        :func:`stderr_key` of the chosen metric) came from, in words; they become the
+        leaderboard's (:meth:`~consensus.Leaderboard.with_stderr`).
 
     Returns
     -------
@@ -476,7 +481,7 @@ def entries_to_leaderboard(
             errors.setdefault(e.system, {})[e.task] = float(value)  # "N/A" and the like: unknown
     if errors:
         table = pd.DataFrame.from_dict(errors, orient="index").reindex(index=list(lb.systems))
-        lb = lb.with_stderr(table[[t for t in tasks if t in table.columns]], source="the results files' *_stderr entries")
+        lb = lb.with_stderr(table[[t for t in tasks if t in table.columns]], source=stderr_source)
     return lb
 
 
