@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import re
 
 import numpy as np
 import pandas as pd
@@ -535,9 +536,13 @@ def test_analyze_on_the_command_line_takes_significance(tmp_path, capsys):
     path.write_text(STDERR_CSV)
     code, out, _ = run(capsys, "analyze", str(path), "--significance", "--no-prospective")
     assert code == 0 and "the leaderboard's rows: 2 group(s)" in out
+    lb = cs.read_leaderboard(path)
+    for k, group in enumerate(cs.significance(lb).row_groups, start=1):  # the group column of the scores
+        for s in group:
+            assert re.search(rf"^{s} .* {k}$", out, re.M), s
     page = tmp_path / "page.html"
     code, _, _ = run(capsys, "report", str(path), "--significance", "0.1", "-o", str(page), "--no-figure")
-    assert code == 0 and "Differences within noise" in page.read_text()
+    assert code == 0 and "Differences within noise" in page.read_text() and '<th scope="col">group</th>' in page.read_text()
 
 
 def test_the_rows_figure_draws_one_band_per_group(noisy_board):

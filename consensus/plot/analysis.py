@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -136,11 +136,16 @@ def plot_analysis(analysis: Analysis, *, top: int | None = TOP_K) -> Figure:
     shown = rank_change_systems(comparison, top=top)
     rules = [r for r in comparison.rankings]
     g = rank_change_geometry(shown, n_rules=len(rules), rows=min(n, (top or n) + 1) if top and top < n else n)
+    majority: Any = analysis.leaderboard  # the relation the analysis read: under significance, its own
+    if analysis.significance is not None:
+        from ..noise._seen import significance_pairwise
+
+        majority = significance_pairwise(analysis.leaderboard, analysis.significance)
     if n <= GRAPH_MAX_SYSTEMS:
         side = max(6.0, 3.0 + 0.35 * n)
         fig = Figure(figsize=(side + g["width"], max(side, g["height"])), layout="constrained")
         left, right = fig.subplots(1, 2, width_ratios=[side, g["width"]])
-        plot_majority_graph(analysis.leaderboard, ranking=ranking, ax=left)
+        plot_majority_graph(majority, ranking=ranking, ax=left)
     else:  # margins computed, not measured: constrained layout on 2 x 200 labels is slow
         named = ranking[:HEATMAP_TOP]
         heat = heatmap_geometry(named)
@@ -154,9 +159,9 @@ def plot_analysis(analysis: Analysis, *, top: int | None = TOP_K) -> Figure:
         x0 = left_w + g["room"]
         y0 = height - g["top"] - g["axes_height"]
         right = fig.add_axes([x0 / width, y0 / height, g["axes_width"] / width, g["axes_height"] / height])
-        plot_margin_heatmap(analysis.leaderboard, ranking=ranking, ax=left, cax=cax, top=HEATMAP_TOP)
+        plot_margin_heatmap(majority, ranking=ranking, ax=left, cax=cax, top=HEATMAP_TOP)
         if below is not None:
-            plot_margin_overview(analysis.leaderboard, ranking=ranking, outline=HEATMAP_TOP, ax=below)
+            plot_margin_overview(majority, ranking=ranking, outline=HEATMAP_TOP, ax=below)
     plot_rank_changes(comparison, top=top, ax=right)
     fig.consensus_nodes = tuple(ranking)
     fig.consensus_kind = "graph" if n <= GRAPH_MAX_SYSTEMS else "heatmap"

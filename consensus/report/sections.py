@@ -7,6 +7,7 @@ Nothing here computes: every number comes from the result objects.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from functools import singledispatch
 from typing import Any, cast
 
@@ -132,15 +133,17 @@ def _(table: Leaderboard, *, top: int | None = DEFAULT_TOP) -> list[Block]:
     return _leaderboard_blocks(table, "", top)
 
 
-def _leaderboard_blocks(table: Leaderboard, source: str, top: int | None) -> list[Block]:
+def _leaderboard_blocks(table: Leaderboard, source: str, top: int | None,
+                        groups: Mapping[str, int] | None = None) -> list[Block]:
     title = f"Scores as read ({source})" if source else "Scores as read"
     weighted = not np.allclose(table.weight_array, 1.0)
     holes = table.has_missing
     cov_header = ("coverage",) if holes else ()
-    rows = [("better:",) + tuple("lower" if t in table.lower_is_better else "higher" for t in table.tasks)
-            + (("",) if holes else ())]
+    group_header = ("group",) if groups else ()
+    blank = ("",) * (len(cov_header) + len(group_header))
+    rows = [("better:",) + tuple("lower" if t in table.lower_is_better else "higher" for t in table.tasks) + blank]
     if weighted:
-        rows.append(("weight:",) + tuple(num(w, 4) for w in table.weights) + (("",) if holes else ()))
+        rows.append(("weight:",) + tuple(num(w, 4) for w in table.weights) + blank)
     scores = table.scores
     coverage = table.coverage if holes else None
     shown, more = capped(table.systems, top)
@@ -148,12 +151,16 @@ def _leaderboard_blocks(table: Leaderboard, source: str, top: int | None) -> lis
         row = (s,) + tuple(score(scores.at[s, t]) for t in table.tasks)
         if coverage is not None:
             row += (f"{float(coverage[s]):.0%}",)
+        if groups:
+            row += (str(groups.get(s, "")),)
         rows.append(row)
     text = [x for x in table.describe().splitlines() if not x.startswith("excluded column(s), not tasks")]  # said above
     if holes:  # on the missing-scores line: the summary lists the low-coverage systems
         at = next(i for i, line in enumerate(text) if line.startswith("missing scores:"))
         text[at] += "; coverage: share of the task weight each system is scored on"
-    return [Heading(title), Lines(tuple(text)), Table(("system",) + table.tasks + cov_header, tuple(rows)),
+    if groups:
+        text.append("group: the system's group within noise (1 = the best; docs/significance.md)")
+    return [Heading(title), Lines(tuple(text)), Table(("system",) + table.tasks + cov_header + group_header, tuple(rows)),
             *more_line(more, "systems")]
 
 
@@ -598,7 +605,8 @@ def _(confidence: PairwiseConfidence) -> str:
     )
 
 
-def leaderboard_sections(table: Leaderboard, source: str, top: int | None = DEFAULT_TOP) -> list[Block]:
+def leaderboard_sections(table: Leaderboard, source: str, top: int | None = DEFAULT_TOP,
+                         groups: Mapping[str, int] | None = None) -> list[Block]:
     """The scores-as-read section of `table`, titled with its `source`.
 
     Parameters
@@ -611,6 +619,9 @@ def leaderboard_sections(table: Leaderboard, source: str, top: int | None = DEFA
         Where the scores came from; an empty string leaves it out of the title.
     top : int or None, default=10
         Systems shown; 0 or None shows all.
+    groups : Mapping[str, int], optional
+        System -> its group within noise (:attr:`SignificanceResult.row_groups`, 1 = the
+        best), shown as a last column ``group``.
 
     Returns
     -------
@@ -622,7 +633,7 @@ def leaderboard_sections(table: Leaderboard, source: str, top: int | None = DEFA
     >>> leaderboard_sections(cs.load_example("votenrank-toy"), "example:votenrank-toy")[0].text
     'Scores as read (example:votenrank-toy)'
     """
-    return _leaderboard_blocks(table, source, top)
+    return _leaderboard_blocks(table, source, top, groups)
 
 
 # ---------------------------------------------------------------------- who can still win

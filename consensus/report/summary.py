@@ -163,7 +163,9 @@ def _check_lines(checks: Sequence[Check]) -> list[str]:
 def _(analysis: Analysis, *, top: int | None = DEFAULT_TOP) -> list[Block]:
     title = f"consensus analyze: {analysis.source}" if analysis.source else "consensus analyze"
     blocks: list[Block] = [Heading(title, 1), Heading("Summary"), Lines(tuple(summary_lines(analysis, top)))]
-    blocks += leaderboard_sections(analysis.leaderboard, "", top)
+    noise = analysis.significance
+    groups = None if noise is None else {s: k for k, g in enumerate(noise.row_groups, start=1) for s in g}
+    blocks += leaderboard_sections(analysis.leaderboard, "", top, groups)
     blocks += sections(analysis.majority, top=top)
     if not top or len(analysis.kemeny.order) <= top:  # else the summary and the side-by-side table have it
         blocks += [Heading("Exact Kemeny ranking"), Lines(tuple(kemeny_lines(analysis.kemeny, top)))]
