@@ -552,3 +552,18 @@ def test_the_rows_figure_draws_one_band_per_group(noisy_board):
     bands = sorted(p.get_gid() for p in fig.axes[0].patches if p.get_gid())
     assert bands == sorted(f"group:{k}" for k in range(1, len(res.row_groups) + 1))
     assert [t.get_text() for t in fig.axes[0].get_yticklabels()] == [s for g in res.row_groups for s in g]
+
+
+def test_compare_on_the_command_line_takes_significance(tmp_path, capsys):
+    import json
+
+    path = tmp_path / "board.csv"
+    path.write_text(STDERR_CSV)
+    code, out, _ = run(capsys, "compare", str(path), "--significance", "--format", "json")
+    expected = cs.compare_rules(cs.read_leaderboard(path), significance=True)
+    assert code == 0
+    got = json.loads(out)["result"]
+    for rule, result in expected.results.items():
+        if rule != "kemeny":
+            assert got["rankings"][rule] == [list(g) for g in result.ranking], rule
+    assert got["chosen_by"]["kemeny"] == "significance"

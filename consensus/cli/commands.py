@@ -437,7 +437,8 @@ def cmd_compare(args: argparse.Namespace) -> int:
     """
     from ..comparison._compare import compare_rules
 
-    table, source, _ = load(args, leaderboard=True)
+    table, source, _ = load(args, leaderboard=args.significance is None)
+    table, noise = _with_noise(args, table)
     ks = args.k or [1, 3, 5]
     progress = progress_for(args, "Kemeny consensus")
     try:
@@ -451,6 +452,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
             progress=progress,
             missing=args.missing,
             min_coverage=args.min_coverage,
+            significance=noise,
         )
     finally:
         if progress:

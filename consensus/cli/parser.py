@@ -457,6 +457,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--k", type=_k_list, metavar="K,...", help="k of the top-k/least-k agreement (default: 1,3,5)")
     _coverage_options(p, "compare")
     _solve_options(p)
+    _noise_options(p)
     _output_options(p)
     p.set_defaults(handler=cmd_compare)
 
