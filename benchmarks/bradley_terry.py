@@ -11,6 +11,11 @@ seeds 0-2 (``--seeds``). Per board, on the same pairwise matrix (``cs.pairwise(b
 - on the 200-system boards, the former solver (``minimize(method="trust-exact")`` finished by
   ``root``, now the fallback ``consensus.rules.strengths._trust_exact``).
 
+The new options of issue 35 are timed on the same matrices (``--repeat`` / 5 calls each):
+``interval_level=0.95`` (the covariance: one more Hessian and an n x n inverse), and, on the
+board's scores rounded to one decimal (so that about a tenth of the comparisons are ties),
+``tie_model="davidson"`` against the plain model on that matrix.
+
 The timed calls alternate, ``--repeat`` times each (20 on 200 systems, 5 on 1,000 by default);
 the table gives min / median / max seconds over seeds and repeats, and the ratio of the
 medians (per seed: min / max). The centered log-strengths must agree with choix's to 1e-8 (and
@@ -59,7 +64,8 @@ def spread(values: list[float]) -> str:
 
 
 def run(n: int, seeds: int, repeat: int, choix) -> list[str]:
-    times: dict[str, list[float]] = {"package": [], "choix": [], "former": [], "board": []}
+    times: dict[str, list[float]] = {"package": [], "choix": [], "former": [], "board": [], "intervals": [],
+                                     "tied": [], "davidson": []}
     ratios = []
     worst = worst_former = 0.0
     for seed in range(seeds):
@@ -86,6 +92,15 @@ def run(n: int, seeds: int, repeat: int, choix) -> list[str]:
             if worst_former > 1e-9:
                 raise SystemExit(f"{n} systems, seed {seed}: log-strengths differ from the former solver's "
                                  f"by {worst_former:.2e}")
+        for _ in range(max(1, repeat // 5)):
+            times["intervals"].append(timed(lambda: cs.rank(matrix, "bradley_terry", interval_level=0.95))[0])
+        tied = cs.pairwise(cs.Leaderboard.from_frame(lb.scores.round(1), infer=False))
+        for _ in range(max(1, repeat // 5)):
+            times["tied"].append(timed(lambda: cs.rank(tied, "bradley_terry"))[0])
+            seconds, davidson = timed(lambda: cs.rank(tied, "bradley_terry", tie_model="davidson"))
+            times["davidson"].append(seconds)
+        if davidson.details["method"] != "newton" or not davidson.details["davidson_nu"] > 0:
+            raise SystemExit(f"{n} systems, seed {seed}: Davidson's model fell back or found no ties")
         fresh = board(n, seed)  # a new Leaderboard: its pairwise matrix is not cached yet
         times["board"].append(timed(lambda: cs.rank(fresh, "bradley_terry"))[0])
         times["package"] += ours_seed
@@ -104,6 +119,11 @@ def run(n: int, seeds: int, repeat: int, choix) -> list[str]:
     board_ratio = statistics.median(times["board"]) / statistics.median(times["choix"])
     lines.append(f"| {size} | cs.rank(board, 'bradley_terry'), counting the matrix | {spread(times['board'])} | "
                  f"{board_ratio:.2f} |")
+    for key, label in (("intervals", "cs.rank(matrix, 'bradley_terry', interval_level=0.95)"),
+                       ("tied", "scores rounded to 0.1: cs.rank(matrix, 'bradley_terry')"),
+                       ("davidson", "scores rounded to 0.1: tie_model='davidson'")):
+        key_ratio = statistics.median(times[key]) / statistics.median(times["choix"])
+        lines.append(f"| {size} | {label} | {spread(times[key])} | {key_ratio:.2f} |")
     agree = f"max |theta - choix| = {worst:.1e}" + (f", |theta - former| = {worst_former:.1e}" if times["former"] else "")
     return lines + [f"{size}: ratio to choix {ratio:.2f} (at most 1.5: {'yes' if ratio <= 1.5 else 'NO'}); {agree}"]
 

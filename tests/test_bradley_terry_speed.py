@@ -34,7 +34,7 @@ from scipy.special import expit, log_expit
 import consensus as cs
 from consensus import PairwiseMatrix, rules
 from consensus.errors import InvalidOptionError
-from consensus.rules import strengths
+from solvers import paired_comparison
 from tests.strategies import score_frames, score_tables, seeds
 
 
@@ -276,7 +276,7 @@ def test_the_closed_form_ties_are_exact():
 def test_the_former_solver_is_the_fallback(monkeypatch):
     lb = _latent_board(25, 10, 0, missing=0.3)
     newton = rules.bradley_terry(lb, prior=0.5, missing=None)
-    monkeypatch.setattr(strengths, "_newton", lambda a: None)  # as if it had not converged
+    monkeypatch.setattr(paired_comparison, "newton", lambda a: None)  # as if it had not converged
     fallback = rules.bradley_terry(lb, prior=0.5, missing=None)
     assert (newton.details["method"], fallback.details["method"]) == ("newton", "trust-exact")
     assert np.abs(_scores(newton) - _scores(fallback)).max() <= 1e-9
@@ -307,4 +307,4 @@ def test_newton_converges_in_few_iterations_on_a_dense_board():
 def test_the_existence_test_is_strong_connectivity(support):
     np.fill_diagonal(support, False)
     n_strong, _ = connected_components(csr_matrix(support), directed=True, connection="strong")
-    assert strengths._strongly_connected(support) == (n_strong == 1)
+    assert paired_comparison.strongly_connected(support) == (n_strong == 1)

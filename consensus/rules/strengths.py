@@ -7,7 +7,7 @@ log-strengths ``theta = log p`` is ``sum_(i != j) A[i, j] log sigmoid(theta_i - 
 concave, and shift-invariant; the shift is fixed by the term ``(sum theta)^2 / 2``, zero at
 the optimum, so the scores sum to 0.
 
-It is maximized by Newton's method (:func:`_newton`): the Hessian is a weighted graph Laplacian
+It is maximized by Newton's method (:func:`solvers.paired_comparison.newton`): the Hessian is a weighted graph Laplacian
 (plus the all-ones matrix of the shift term), positive definite, factorized by Cholesky. The
 iteration starts at ``theta_i = log(wins_i / losses_i) / 2`` and three MM steps (Zermelo's
 iteration, Hunter 2004 [3]_), then takes Newton steps, whole when the log-strength
@@ -37,6 +37,39 @@ are never compared, and the maximum-likelihood strengths are infinite or undeter
 detected before solving (an error naming the systems), and ``prior`` (a pseudo-count of wins
 added to each side of every pair, in task-weight units) is the documented way out.
 
+Standard errors and intervals (``interval_level=``, off by default). At the maximum the
+observed information is the Hessian of the negative log-likelihood in the counts' own units
+(task weight, not normalized): the weighted Laplacian ``L`` with weights ``(A[i, j] + A[j, i])
+s_ij s_ji``, ``s_ij = P(i beats j)``. It is singular along the shift ``(1, ..., 1)``; the
+covariance of the centered log-strengths (``sum theta = 0``, the scores) is its Moore-Penrose
+pseudo-inverse ``L^+``, which is also the inverse of ``L`` on the sum-to-zero subspace. It is
+computed as ``(L + c 11^T)^-1 - 11^T / (c n^2)`` (exact, ``L^+ 1 = 0``; ``c = trace(L) / n^2``
+keeps the sum well conditioned) by a Cholesky factorization at the final strengths
+(:func:`solvers.paired_comparison.centered_covariance`). The *observations* are the comparisons the counts stand for:
+each task comparing a pair is one Bernoulli trial of weight its task weight (a tie, with
+``ties="half"``, half a win to each side: one trial split), the prior's pseudo-counts
+included (the curvature of the penalized likelihood). With unit weights these are counts and
+the intervals are the usual Wald intervals; with weights that are not counts (or imputed,
+fractional preferences) the information is in units of task weight and the intervals are
+heuristics: multiplying every weight by ``c`` divides the standard errors by ``sqrt(c)``.
+The tasks themselves are not resampled: bootstrap intervals of the *positions*, over
+resampled tasks, come from :func:`consensus.rank_stability`.
+
+Davidson's tie model (``tie_model="davidson"``, Davidson 1970 [4]_). A tied task is then a
+tie observation, not half a win to each side: ``P(i beats j) = p_i / D``, ``P(tie) = nu
+sqrt(p_i p_j) / D``, ``D = p_i + p_j + nu sqrt(p_i p_j)``, with ``nu >= 0`` estimated jointly
+with the strengths. In ``(theta, lambda = log nu)`` the negative log-likelihood is a sum of
+log-sum-exp terms of affine functions minus a linear term, so convex, and strictly so apart
+from the shift once every pair is linked; it is minimized by a damped Newton iteration
+(:func:`solvers.paired_comparison.davidson_newton`, the same stopping rule; Armijo backtracking) from the plain
+model's strengths (ties counted half) and ``nu = 2 T / (N - T)`` (the equal-strengths
+estimate from the ``T`` tied of ``N`` comparisons), scipy's ``trust-exact`` being the
+fallback. The gradient in ``theta_i`` is the plain one with ``s_ij + tau_ij / 2`` for
+``s_ij`` (each system's expected wins plus half ties equal its observed ones), so on a
+balanced board equal totals again get equal strengths. Without any tied task the maximum is
+at ``nu = 0``, which is the plain model on the wins (returned as such, ``nu = 0.0``); if every
+comparison is a tie (no win, no prior) ``nu`` is infinite and an error says so.
+
 References
 ----------
 .. [1] R. A. Bradley and M. E. Terry, "Rank analysis of incomplete block designs: I. The
@@ -45,6 +78,8 @@ References
    Mathematical Monthly 64 (1957) 28-33 (existence: strong connectivity).
 .. [3] D. R. Hunter, "MM algorithms for generalized Bradley-Terry models", The Annals of
    Statistics 32 (2004) 384-406.
+.. [4] R. R. Davidson, "On extending the Bradley-Terry model to accommodate ties in paired
+   comparison experiments", Journal of the American Statistical Association 65 (1970) 317-328.
 """
 
 from __future__ import annotations
@@ -54,11 +89,11 @@ from typing import Any, Literal, Unpack
 
 import numpy as np
 import pandas as pd
-from scipy.linalg import LinAlgError, cho_factor, cho_solve
-from scipy.optimize import minimize, root
 from scipy.sparse import csr_matrix
 from scipy.sparse.csgraph import connected_components
-from scipy.special import expit, log_expit
+from scipy.special import ndtri
+
+from solvers import paired_comparison as likelihood
 
 from ..board._leaderboard import Leaderboard
 from ..errors import InvalidOptionError, SolveFailedError
@@ -78,30 +113,7 @@ from .spec import (
 __all__ = ["bradley_terry"]
 
 BTTies = Literal["half", "ignore"]
-
-#: The iteration stops after a Newton step that moves no log-strength by more than this
-#: (the convergence is quadratic there: the strengths are then exact to float rounding).
-_TOL = 1e-10
-#: ... or after a step of at most this taken from a gradient at float rounding: the steps are
-#: then rounding amplified by a badly conditioned Hessian (e.g. a tiny prior on a board where
-#: some systems almost never lose), not progress.
-_FLOOR = 1e-6
-#: MM steps before the Newton steps (each costs a few n x n array passes; a Newton step also
-#: factorizes an n x n matrix).
-_MM_STEPS = 3
-#: A Newton step whose log-strength differences change by at most this is taken whole.
-_SAFE_SPREAD = 0.5
-#: A Hessian factorized at most this far (in every log-strength) from the current point is
-#: used again (a chord step: the convergence stays faster than 1e-3 per step).
-_REUSE = 1e-3
-#: Newton steps (backtracked ones included) before falling back to :func:`_trust_exact`.
-_MAX_NEWTON = 50
-#: The fallback's trust-exact iterations stop when the gradient of the likelihood (normalized
-#: to total weight 1) is below this; the optimum is then within about this of the exact one.
-_GTOL = 1e-12
-#: A solution whose gradient is above this is a failure (SolveFailedError).
-_ACCEPT = 1e-10
-
+TieModel = Literal["davidson"]
 
 def _shown(labels: list[str], limit: int = 5) -> str:
     return ", ".join(repr(s) for s in labels[:limit]) + (", ..." if len(labels) > limit else "")
@@ -137,195 +149,103 @@ def _no_mle(systems: tuple[str, ...], support: np.ndarray) -> InvalidOptionError
     )
 
 
-def _strongly_connected(support: np.ndarray) -> bool:
-    """Whether every system reaches every other along ``support`` (a dense boolean matrix):
-    node 0 reaches all and all reach node 0 (a breadth-first search each way, O(n^2))."""
-    for graph in (support, np.ascontiguousarray(support.T)):
-        seen = np.zeros(len(graph), dtype=bool)
-        seen[0] = True
-        frontier = np.zeros(1, dtype=np.intp)
-        while frontier.size:
-            new = graph[frontier].any(axis=0) & ~seen
-            seen |= new
-            frontier = np.flatnonzero(new)
-        if not seen.all():
-            return False
-    return True
+def _solve_plain(a: np.ndarray, n: int) -> tuple[np.ndarray, int, float, str]:
+    """The plain model's log-strengths of the normalized counts `a` (Newton, or the former solver
+    as the fallback): log-strengths, iterations, gradient norm, method."""
+    solved, method, message = likelihood.newton(a), "newton", ""
+    if solved is not None:
+        theta, iterations, grad = solved
+    if solved is None or not grad <= likelihood.ACCEPT:
+        theta, iterations, message = likelihood.trust_exact(a)
+        grad, method = likelihood.gradient_norm(a, theta), "trust-exact"
+    if not grad <= likelihood.ACCEPT:
+        raise SolveFailedError(
+            f"Bradley-Terry strengths of {n} systems: the Newton iteration did not converge, and "
+            f"scipy.optimize.minimize (trust-exact) and root (hybr) stopped with gradient {grad:.3g} "
+            f"({message}); pass prior=0.5 to regularize the likelihood"
+        )
+    return theta, iterations, grad, method
 
 
-def _newton(a: np.ndarray) -> tuple[np.ndarray, int, float] | None:
-    """The maximum-likelihood log-strengths of the normalized counts `a` (zero diagonal, total
-    1, "beats at least partly" graph strongly connected), the number of iterations and the
-    gradient norm there; None if the iteration did not converge (the caller then uses
-    :func:`_trust_exact`).
-
-    Start at ``theta_i = log(wins_i / losses_i) / 2`` (exact for two systems), take
-    :data:`_MM_STEPS` MM steps (Zermelo 1929; Hunter 2004: ``p_i <- wins_i / sum_j n_ij / (p_i +
-    p_j)``, which never lower the likelihood), then Newton steps on the gradient of the negative
-    log-likelihood plus ``(sum theta)^2 / 2``: the Hessian is the graph Laplacian with weights
-    ``n_ij s_ij s_ji`` (``s_ij = P(i beats j)``, ``n_ij = a_ij + a_ji``) plus the all-ones matrix,
-    positive definite, factorized by Cholesky (and used again for the last steps, see
-    :data:`_REUSE`). Along a step whose log-strength differences change by at most ``r`` every
-    Laplacian weight changes by at most a factor ``e^r``, so a step with ``r <= 0.5``
-    (:data:`_SAFE_SPREAD`) lowers the objective by at least ``0.17`` times the Newton decrement
-    without evaluating it; a longer one is backtracked on the objective (Armijo). The iteration
-    stops after a step of at most :data:`_TOL` in every log-strength, or of at most
-    :data:`_FLOOR` computed from a gradient at float rounding (an ill-conditioned board).
-    """
-    pairs = a + a.T  # comparisons of each pair
-    wins = a.sum(axis=1)
-    rounding = 1000 * float(np.finfo(np.float64).eps) * float(wins.max())  # of a gradient component
-
-    def objective(theta: np.ndarray) -> float:
-        shifted = theta - theta.max()  # p = exp(shifted) in (0, 1]
-        p = np.exp(shifted)
-        return float((a * np.log(p[:, None] + p[None, :])).sum() - wins @ shifted + 0.5 * theta.sum() ** 2)
-
-    with np.errstate(all="ignore"):  # p underflowing to 0 (log-strengths 700 apart) ends as None
-        theta = 0.5 * (np.log(wins) - np.log(a.sum(axis=0)))
-        for _ in range(_MM_STEPS):
-            p = np.exp(theta - theta.max())
-            theta = np.log(wins) - np.log((pairs / (p[:, None] + p[None, :])).sum(axis=1))
-        theta -= theta.mean()
-        factor, factored_at, done, value = None, theta, False, None
-        for newton in range(1, _MAX_NEWTON + 2):
-            p = np.exp(theta - theta.max())
-            beats = p[:, None] / (p[:, None] + p[None, :])  # P(i beats j)
-            expected = pairs * beats
-            gradient = expected.sum(axis=1) - wins + theta.sum()
-            if done:
-                grad = float(np.abs(gradient).max())
-                return (theta, _MM_STEPS + newton - 1, grad) if np.isfinite(grad) else None
-            if newton > _MAX_NEWTON:
-                return None
-            if factor is None or float(np.abs(theta - factored_at).max()) > _REUSE:
-                hessian = expected * beats.T  # n_ij s_ij s_ji: the Laplacian's weights
-                np.negative(hessian, out=hessian)
-                np.fill_diagonal(hessian, 0.0)
-                np.fill_diagonal(hessian, -hessian.sum(axis=1))
-                hessian += 1.0  # the (sum theta)^2 / 2 term
-                if not np.isfinite(hessian).all():
-                    return None
-                try:
-                    factor = cho_factor(hessian, overwrite_a=True, check_finite=False)
-                except LinAlgError:
-                    return None
-                factored_at = theta
-            step = -cho_solve(factor, gradient, check_finite=False)
-            if not np.isfinite(step).all():
-                return None
-            if float(step.max() - step.min()) > _SAFE_SPREAD:  # backtrack on the objective
-                decrement = -float(gradient @ step)
-                value = objective(theta) if value is None else value
-                scale = 1.0
-                while True:
-                    candidate = theta + scale * step
-                    trial = objective(candidate)
-                    if trial <= value - 0.25 * scale * decrement:
-                        break
-                    scale *= 0.5
-                    if scale < 1e-10:
-                        return None
-                theta, value = candidate, trial
-                continue
-            theta, value = theta + step, None
-            size = float(np.abs(step).max())
-            # converged; or the gradient is float rounding (the constant sum-theta part aside,
-            # which only shifts), so further steps would be rounding too
-            done = size <= _TOL or size <= _FLOOR and float(np.abs(gradient - gradient.mean()).max()) <= rounding
-    return None
-
-
-def _trust_exact(a: np.ndarray) -> tuple[np.ndarray, int, str]:
-    """The former solver, kept as the fallback: scipy's trust-region Newton (``trust-exact``),
-    finished by ``root`` (``hybr``) when the likelihood's float resolution stops it short.
-    Returns the log-strengths, the iterations and scipy's message."""
-    n = len(a)
-    pairs = a + a.T
-
-    def objective(theta: np.ndarray) -> float:
-        diff = theta[:, None] - theta[None, :]
-        return float(-(a * log_expit(diff)).sum() + 0.5 * theta.sum() ** 2)
-
-    def gradient(theta: np.ndarray) -> np.ndarray:
-        sig = expit(theta[:, None] - theta[None, :])  # P(i beats j)
-        return (pairs * sig).sum(axis=1) - a.sum(axis=1) + theta.sum()
-
-    def hessian(theta: np.ndarray) -> np.ndarray:
-        sig = expit(theta[:, None] - theta[None, :])
-        h = -pairs * sig * sig.T
-        np.fill_diagonal(h, 0.0)
-        np.fill_diagonal(h, -h.sum(axis=1))
-        return h + 1.0  # the (sum theta)^2 / 2 term
-
-    res = minimize(objective, np.zeros(n), jac=gradient, hess=hessian, method="trust-exact",
-                   options={"gtol": _GTOL, "maxiter": 1000})
-    theta, iterations = res.x, int(res.nit)
-    if float(np.abs(gradient(theta)).max()) > _GTOL:
-        # the likelihood itself cannot resolve the last digits: solve gradient = 0 from there
-        polish = root(gradient, theta, jac=hessian, method="hybr", options={"xtol": 1e-15})
-        theta, iterations = polish.x, iterations + int(polish.nfev)
-    return theta, iterations, str(res.message)
-
-
-def _gradient_norm(a: np.ndarray, theta: np.ndarray) -> float:
-    """max |gradient| of the normalized negative log-likelihood plus ``(sum theta)^2 / 2``."""
-    sig = expit(theta[:, None] - theta[None, :])
-    return float(np.abs(((a + a.T) * sig).sum(axis=1) - a.sum(axis=1) + theta.sum()).max())
-
-
-def _equal_totals_tie(counts: np.ndarray, theta: np.ndarray) -> np.ndarray:
-    """On a balanced board (every pair compared with the same total weight, as on a complete
-    board with ``ties="half"``) the log-strengths are a strictly increasing function of the win
-    totals: give systems with equal totals the same float (their mean), not values a rounding
-    error apart. Other boards are returned as they are."""
-    compared = counts + counts.T
-    common = compared[0, 1]
-    compared[np.diag_indices_from(compared)] = common
-    if not (compared == common).all():
-        return theta
-    _, group = np.unique(counts.sum(axis=1), return_inverse=True)
-    sizes = np.bincount(group)
-    if len(sizes) == len(theta):
-        return theta
-    return (np.bincount(group, weights=theta) / sizes)[group]
+def _solve_davidson(w: np.ndarray, t: np.ndarray, theta: np.ndarray) -> tuple[np.ndarray, float, int, float, str]:
+    """Davidson's log-strengths and ``nu`` of the normalized wins `w` and ties `t` (some of each),
+    from the plain model's `theta`: log-strengths, nu, iterations, gradient norm, method."""
+    n = len(theta)
+    ties = 0.5 * float(t.sum())
+    start = np.append(theta - theta.mean(), np.log(2.0 * ties / float(w.sum())))
+    solved, method, message = likelihood.davidson_newton(w, t, start), "newton", ""
+    if solved is not None:
+        x, iterations, grad = solved
+    if solved is None or not grad <= likelihood.ACCEPT:
+        x, iterations, message = likelihood.davidson_trust_exact(w, t, start)
+        grad, method = float(np.abs(likelihood.davidson_derivatives(x, w, t)[0]).max()), "trust-exact"
+    if not grad <= likelihood.ACCEPT:
+        raise SolveFailedError(
+            f"Bradley-Terry strengths of {n} systems with Davidson's ties: the Newton iteration did not "
+            f"converge, and scipy.optimize.minimize (trust-exact) stopped with gradient {grad:.3g} "
+            f"({message}); pass prior=0.5 to regularize the likelihood"
+        )
+    return x[:-1], float(np.exp(x[-1])), iterations, grad, method
 
 
 def _bradley_terry_core(data: Any, opts: Mapping[str, Any], impute: bool) -> CoreOutput:
     p = pairwise_of(data, impute, tie_tol=opts.get("tie_tol", 0.0))
     n = p.n_systems
     pseudo = opts["prior"]  # in the units of the task weights, as the matrix
-    observed = p.preferences if opts["ties"] == "half" else p.wins
-    counts = np.array(observed, dtype=np.float64) + pseudo * (1.0 - np.eye(n))  # A[i, j]
+    davidson = opts.get("tie_model") == "davidson"
+    level = opts.get("interval_level")
+    if davidson:
+        wins = np.array(p.wins, dtype=np.float64) + pseudo * (1.0 - np.eye(n))
+        tied = np.array(p.ties, dtype=np.float64)
+        np.fill_diagonal(tied, 0.0)
+        counts = wins + 0.5 * tied  # the plain model's A[i, j]: the same support, the start
+    else:
+        observed = p.preferences if opts["ties"] == "half" else p.wins
+        counts = np.array(observed, dtype=np.float64) + pseudo * (1.0 - np.eye(n))  # A[i, j]
     support = counts > 0
     np.fill_diagonal(support, False)
-    if not _strongly_connected(support):
+    if not likelihood.strongly_connected(support):
         raise _no_mle(p.systems, support)
-    a = counts / counts.sum()  # the optimum does not depend on the scale: keep the numbers near 1
-    solved, method, message = _newton(a), "newton", ""
-    if solved is not None:
-        theta, iterations, grad = solved
-    if solved is None or not grad <= _ACCEPT:
-        theta, iterations, message = _trust_exact(a)
-        grad, method = _gradient_norm(a, theta), "trust-exact"
-    if not grad <= _ACCEPT:
-        raise SolveFailedError(
-            f"Bradley-Terry strengths of {n} systems: the Newton iteration did not converge, and "
-            f"scipy.optimize.minimize (trust-exact) and root (hybr) stopped with gradient {grad:.3g} "
-            f"({message}); pass prior=0.5 to regularize the likelihood"
+    total = counts.sum()
+    a = counts / total  # the optimum does not depend on the scale: keep the numbers near 1
+    with_ties = davidson and bool(tied.any())
+    if with_ties and not wins.any():
+        raise InvalidOptionError(
+            "rule 'bradley_terry': tie_model='davidson': every comparison is a tie, so the maximum-likelihood "
+            "nu is infinite; pass prior=0.5 (half a win to each side of every pair) or use tie_model=None"
         )
-    theta = _equal_totals_tie(counts, theta - theta.mean())
+    theta, iterations, grad, method = _solve_plain(a, n)
+    nu = 0.0
+    if with_ties:
+        theta, nu, more, grad, method = _solve_davidson(wins / total, tied / total, theta)
+        iterations += more
+    theta = likelihood.equal_totals_tie(counts, theta - theta.mean())
     theta = theta - theta.mean()
     theta[theta == 0] = 0.0
     share = np.exp(theta - theta.max())
     idx = pd.Index(p.systems, dtype=object)
-    details = {
+    details: dict[str, Any] = {
         "strengths": pd.Series(share / share.sum(), index=idx),
         "prior": float(pseudo),
         "iterations": iterations,
         "gradient_norm": grad,
         "method": method,
     }
+    if davidson:
+        details["davidson_nu"] = nu
+    if level is not None:
+        if with_ties:  # the information of (theta, log nu), nu estimated jointly
+            information = likelihood.davidson_derivatives(np.append(theta, np.log(nu)), wins, tied, shift=False)[1]
+        else:
+            information = likelihood.bt_information(counts, theta)
+        covariance = likelihood.centered_covariance(information, n)[:n, :n]
+        stderr = np.sqrt(np.maximum(np.diag(covariance), 0.0))
+        half_width = float(ndtri(0.5 + 0.5 * level)) * stderr
+        details["stderr"] = pd.Series(stderr, index=idx)
+        details["intervals"] = {
+            s: (float(lo), float(hi)) for s, lo, hi in zip(p.systems, theta - half_width, theta + half_width)
+        }
+        details["covariance"] = pd.DataFrame(covariance, index=idx, columns=idx)
     return CoreOutput(theta, details)
 
 
@@ -341,6 +261,8 @@ def bradley_terry(
     prior: float = 0.0,
     ties: BTTies = "half",
     tie_tol: float = 0.0,
+    interval_level: float | None = None,
+    tie_model: TieModel | None = None,
     **options: Unpack[SharedOptions],
 ) -> RuleResult:
     """Bradley-Terry: maximum-likelihood log-strengths from the tasks' pairwise outcomes.
@@ -361,6 +283,30 @@ def bradley_terry(
     of systems that never loses to the others (or the groups never compared) and suggests
     ``prior=0.5``. A positive prior always gives finite strengths, pulled towards equality.
 
+    ``interval_level=0.95`` adds standard errors and Wald intervals from the observed
+    information: the covariance of the centered log-strengths is the pseudo-inverse of the
+    Hessian of the negative log-likelihood at the maximum (a weighted Laplacian, singular
+    along the common shift; the pseudo-inverse is its inverse on the sum-to-zero subspace),
+    in the counts' own units. The *observations* are the pairwise counts, which are
+    task-weighted wins: each task comparing a pair is taken as one Bernoulli observation
+    of that pair, of weight its task weight (a tied task, with ``ties="half"``, one
+    observation split half and half; the prior's pseudo-counts are counted as observed).
+    With unit task weights these are the usual asymptotic intervals of the paired-comparison
+    model; with weights that are not counts (or imputed, fractional preferences) the
+    information is in units of task weight and the intervals are heuristics (weights times
+    ``c`` shrink them by ``sqrt(c)``). They also take the model as true (every task an
+    independent comparison of fixed strengths), which tasks of different kinds need not
+    satisfy. Bootstrap intervals of the *positions*, resampling tasks, come from
+    :func:`consensus.rank_stability`.
+
+    ``tie_model="davidson"`` fits Davidson's (1970) model instead of counting a tied task
+    as half a win: ``P(i beats j) = p_i / D``, ``P(tie) = nu sqrt(p_i p_j) / D``, ``D = p_i +
+    p_j + nu sqrt(p_i p_j)``, the tied weights of the pairwise matrix (its ``ties``;
+    ``tie_tol`` decides them on a leaderboard) as tie observations and ``nu >=
+    0`` estimated jointly by maximum likelihood (the prior adds wins only). Two equally
+    strong systems tie with probability ``nu / (2 + nu)``. With no tied task ``nu = 0`` and
+    the strengths are those of the plain model.
+
     Parameters
     ----------
     data : Leaderboard, PairwiseMatrix, InstanceScores or object with ``to_pairwise()``
@@ -378,6 +324,19 @@ def bradley_terry(
     tie_tol : float, default=0.0
         Scores within `tie_tol` of each other count as a tied task (used on a
         Leaderboard; a pairwise matrix is taken as it is).
+    interval_level : float or None, default=None
+        A level in (0, 1), e.g. 0.95: add ``stderr``, ``intervals`` (normal quantiles,
+        ``theta_i -/+ z se_i``) and ``covariance`` to ``details`` (see above; under
+        ``tie_model="davidson"`` from the joint information of the strengths and ``log nu``).
+        None (default): none of them are computed (they cost an n x n inversion). They
+        are in the units of the task weights the rule sees (weights near 1e308 are first
+        multiplied by ``details["weight_scale"]``).
+    tie_model : {None, "davidson"}, default=None
+        None: ties as `ties` says (half a win, or left out). ``"davidson"``: Davidson's
+        model, tied tasks are tie observations and ``details["davidson_nu"]`` the estimated
+        ``nu``; `ties` must then stay ``"half"`` (``"ignore"`` would leave out the ties the
+        model is for). An error if every comparison is a tie and there is no prior (``nu``
+        would be infinite).
     **options
         The options shared by every rule (``missing``, ``min_coverage``, ``weighting``,
         ``group_weights``, ``two_step``, ``tie_break``), as documented in
@@ -392,14 +351,23 @@ def bradley_terry(
         (``p`` normalized to sum 1, a Series), ``prior``, ``iterations`` and
         ``gradient_norm`` (of the likelihood normalized to total weight 1, at the
         solution), ``method`` (``"newton"``, or ``"trust-exact"`` when the Newton iteration
-        did not converge and the former scipy solver was used).
+        did not converge and the former scipy solver was used). With `interval_level`:
+        ``stderr`` (a Series: the standard error of each log-strength, centered
+        parametrization), ``intervals`` (system -> ``(low, high)`` of its log-strength at
+        that level) and ``covariance`` (a DataFrame, system x system: the standard error of
+        a difference ``theta_i - theta_j`` is ``sqrt(C_ii + C_jj - 2 C_ij)``, independent of
+        the centering; overlapping intervals are not a test). With
+        ``tie_model="davidson"``: ``davidson_nu`` (0.0 without tied tasks; with them
+        ``iterations`` also counts those of the plain model, its starting point).
 
     Raises
     ------
     InvalidOptionError
         The maximum-likelihood strengths do not exist (``prior=0`` and the "beats at least
         partly" graph is not strongly connected; the message names the systems); `prior`
-        is negative, not finite or not a number; `ties` is unknown; `tie_tol` is invalid; a shared option is
+        is negative, not finite or not a number; `ties` is unknown; `tie_tol` is invalid;
+        `interval_level` is not None nor a number in (0, 1); `tie_model` is unknown, or
+        ``"davidson"`` with ``ties="ignore"`` or with ties only (and no prior); a shared option is
         invalid or cannot apply to `data`; or `data` has an unsupported type.
     SolveFailedError
         Neither the Newton iteration nor the fallback optimizer brought the gradient below
@@ -409,6 +377,7 @@ def bradley_terry(
     See Also
     --------
     copeland, minimax : majority rules on the same pairwise matrix.
+    consensus.rank_stability : bootstrap intervals of positions (tasks resampled).
 
     References
     ----------
@@ -416,6 +385,8 @@ def bradley_terry(
        The method of paired comparisons", Biometrika 39 (1952) 324-345.
     .. [2] L. R. Ford Jr., "Solution of a ranking problem from binary comparisons", The
        American Mathematical Monthly 64 (1957) 28-33.
+    .. [3] R. R. Davidson, "On extending the Bradley-Terry model to accommodate ties in
+       paired comparison experiments", JASA 65 (1970) 317-328.
 
     Examples
     --------
@@ -438,11 +409,31 @@ def bradley_terry(
     consensus.errors.InvalidOptionError: rule 'bradley_terry': the maximum-likelihood strengths do not exist: system(s) 'a' never lose ...
     >>> bradley_terry(cs.Leaderboard.from_frame(frame.drop(columns="t4")), prior=0.5).details["strengths"].round(3).tolist()
     [0.875, 0.125]
+
+    Standard errors: 4 comparisons won 3:1 give the difference ``theta_a - theta_b`` the
+    variance ``1 / (4 * 3/4 * 1/4) = 4/3``; each centered log-strength is half the difference:
+
+    >>> res = bradley_terry(cs.Leaderboard.from_frame(frame), interval_level=0.95)
+    >>> res.details["stderr"].round(4).tolist(), [round(x, 3) for x in res.details["intervals"]["a"]]
+    ([0.5774, 0.5774], [-0.582, 1.681])
     """
     ties = check_choice("ties", ties, ("half", "ignore"), "bradley_terry")
+    tie_model = check_choice("tie_model", tie_model, (None, "davidson"), "bradley_terry")
+    if tie_model == "davidson" and ties != "half":
+        raise InvalidOptionError(
+            "rule 'bradley_terry': tie_model='davidson' models the tied tasks, ties='ignore' would leave them "
+            "out: give one or the other"
+        )
+    level = None
+    if interval_level is not None:
+        level = check_number(interval_level, "interval_level", "bradley_terry")
+        if not 0.0 < level < 1.0:
+            raise InvalidOptionError(f"rule 'bradley_terry': interval_level must be in (0, 1), got {interval_level!r}")
     rule_options = {
         "prior": check_number(prior, "prior", "bradley_terry", non_negative=True),
         "ties": ties,
         "tie_tol": check_number(tie_tol, "tie_tol", non_negative=True),
+        "interval_level": level,
+        "tie_model": tie_model,
     }
     return run_rule(_SPECS["bradley_terry"], data, rule_options, options)
