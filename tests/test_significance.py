@@ -567,3 +567,13 @@ def test_compare_on_the_command_line_takes_significance(tmp_path, capsys):
         if rule != "kemeny":
             assert got["rankings"][rule] == [list(g) for g in result.ranking], rule
     assert got["chosen_by"]["kemeny"] == "significance"
+
+
+def test_the_reading_says_where_the_standard_errors_came_from(noisy_board):
+    from consensus.report.reading import inspect_lines
+
+    assert "standard errors for: t0, t1, t2, t3, t4 (from their columns)" in inspect_lines(noisy_board)
+    se = pd.DataFrame(0.1, index=list(noisy_board.systems), columns=["t0"])
+    given = noisy_board.with_stderr(se, source="a colleague's bootstrap")
+    assert "standard errors for: t0 (from a colleague's bootstrap)" in inspect_lines(given)
+    assert cs.significance(given.select(tasks=["t0"])).source == "a colleague's bootstrap"

@@ -51,7 +51,8 @@ def inspect_lines(lb: Leaderboard, source: str = "", *, cli: bool = False, top: 
     out.append("lower is better: " + (_listed(lower, limit) if lower else "none"))
     stderr = lb.stderr
     if stderr is not None:
-        out.append("standard errors for: " + _listed(list(stderr.columns), limit))
+        where = f" (from {reading.stderr_source})" if reading.stderr_source else " (from their columns)"
+        out.append("standard errors for: " + _listed(list(stderr.columns), limit) + where)
     cells = lb.missing_cells()
     out.append(f"missing scores: {len(cells)} of {lb.n_systems * lb.n_tasks} cells" if cells else "missing scores: none")
     notes = [n for n in lb.notes if not n.startswith("excluded column(s), not tasks")]
