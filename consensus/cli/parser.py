@@ -429,9 +429,10 @@ def build_parser() -> argparse.ArgumentParser:
                        "(docs/possible.md): who is first under some completion, who under every one, a witness "
                        "completion for each possible winner and the rivals in the way of the others.")
     _input_options(p, file_required=True)
-    p.add_argument("--rule", choices=("mean", "normalized_mean", "condorcet", "borda", "copeland", "minimax"),
+    p.add_argument("--rule", choices=("mean", "normalized_mean", "condorcet", "borda", "copeland", "minimax", "kemeny"),
                    default="mean", help="mean (default) or normalized_mean (a missing cell within its task's bounds), "
-                   "condorcet, borda, copeland or minimax (any position, ties included)")
+                   "condorcet, borda, copeland, minimax or kemeny (any position, ties included; kemeny: certified "
+                   "bounds at any size, exact on small boards, the rest reported undecided)")
     p.add_argument("--option", metavar="KEY=VALUE", action="append",
                    help="the rule's options: normalized_mean baseline=V or a JSON object '{\"TASK\": V}', maximum=..., "
                    "clip=false; minimax variant=margins (repeatable)")

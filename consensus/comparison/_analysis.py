@@ -154,7 +154,7 @@ def analyze(
 
         possible = {}
         searched = data.n_systems <= POSSIBLE_SEARCH_SYSTEMS
-        for rule in ("mean", "condorcet", *(("borda", "copeland") if searched else ())):
+        for rule in ("mean", "condorcet", *(("borda", "copeland") if searched else ()), "kemeny"):
             try:
                 possible[rule] = possible_winners(data, rule, time_limit=POSSIBLE_SEARCH_SECONDS if searched else None)
             except ConsensusError as exc:

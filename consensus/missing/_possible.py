@@ -24,7 +24,9 @@ rule (every missing cell at its best, every one at its worst), the Condorcet mar
 row of weighted majority margins per system, both compared with the rules' tie tolerance; the
 first completion is the witness, run through the rule itself before it is returned. Borda
 (:mod:`._possible_borda`), Copeland and Minimax (:mod:`._possible_majority`) need integer
-programs; the other positional rules and Kemeny are not covered yet.
+programs; Kemeny (:mod:`._possible_kemeny`) gets certified bounds from the majority structure at
+any size and an exact enumeration on small boards; the other positional rules are not covered
+yet.
 
 References
 ----------
@@ -62,7 +64,8 @@ POSSIBLE_SEARCH_SECONDS = 0.2
 
 #: The rules :func:`possible_winners` decides, and the completion model of each.
 POSSIBLE_RULES: Mapping[str, str] = {"mean": "bounds", "normalized_mean": "bounds", "condorcet": "positions",
-                                     "borda": "positions", "copeland": "positions", "minimax": "positions"}
+                                     "borda": "positions", "copeland": "positions", "minimax": "positions",
+                                     "kemeny": "positions"}
 
 
 def possible_winners(
@@ -80,14 +83,16 @@ def possible_winners(
     data : Leaderboard or Prepared
         The scores (prepared data: its leaderboard; no system is set aside here, the question
         is what each could still reach).
-    rule : {"mean", "normalized_mean", "condorcet", "borda", "copeland", "minimax"}, default "mean"
+    rule : {"mean", "normalized_mean", "condorcet", "borda", "copeland", "minimax", "kemeny"}, default "mean"
         ``"mean"``: the weighted mean of the oriented scores, ``"normalized_mean"``: the
         Open LLM Leaderboard's mean of scores rescaled per task from a fixed baseline to a
         fixed maximum (both ``"bounds"`` model: each system's score moves only with its own
         cells, monotonically, clipping included); ``"condorcet"``: the weighted-majority
         Condorcet winner, ``"borda"`` (averaged ties), ``"copeland"`` (wins minus losses by
-        weighted majority) and ``"minimax"`` (the smallest worst defeat): the
-        ``"positions"`` model.
+        weighted majority), ``"minimax"`` (the smallest worst defeat) and ``"kemeny"`` (first
+        in some optimal Kemeny ranking; alone: in every one; :mod:`._possible_kemeny`: bounds
+        from the majority structure at any size, enumeration on small boards, the rest None
+        with ``decided_by`` saying why): the ``"positions"`` model.
     bounds : mapping task -> (low, high), optional
         ``"mean"`` and ``"normalized_mean"``: the values a missing cell of each task may
         take, in the task's own units; other tasks use their observed minimum and maximum.
@@ -135,6 +140,8 @@ def possible_winners(
     if rule in ("borda", "copeland", "minimax"):
         return _searched(lb, rule, time_limit, options)
     top, bottom, used = _extremes(lb, model, bounds)
+    if rule == "kemeny":
+        return _kemeny_possible(lb, top, bottom)
     holes = lb.missing.to_numpy()
     values = lb.scores.to_numpy(dtype=np.float64)  # in each task's own units (lb.values is oriented)
     possible: list[bool] = []
@@ -185,6 +192,49 @@ def possible_winners(
         n_missing_cells=int(holes.sum()), bounds=used,
         pivotal=_pivotal(lb, rule, top, bottom, [s for s, p in zip(lb.systems, possible) if p], options),
         rule_options=dict(options),
+    )
+
+
+def _kemeny_possible(lb: Leaderboard, top: np.ndarray, bottom: np.ndarray) -> PossibleWinners:
+    """possible_winners under Kemeny (:mod:`._possible_kemeny`), every witness re-checked by the exact
+    solver: the optimum with the system forced first equals the optimum."""
+    from ..exact._kemeny import kemeny
+    from ..majority._pairwise import pairwise
+    from ._possible_kemeny import kemeny_verdicts
+
+    values = np.array(lb.values, dtype=np.float64)
+    sign = np.where([t in lb.lower_is_better for t in lb.tasks], -1.0, 1.0)
+    holes = np.isnan(values)
+    w = np.asarray(lb.weight_array, dtype=np.float64)
+    verdicts = kemeny_verdicts(values, w, np.where(holes, sign * top, values), np.where(holes, sign * bottom, values))
+    witnesses: dict[str, dict[str, float]] = {}
+    beaten_by: dict[str, tuple[str, ...]] = {}
+    tol = 1e-9 * max(1.0, float(w.sum()) * lb.n_systems ** 2)
+    for i, (system, v) in enumerate(zip(lb.systems, verdicts)):
+        if v.possible and v.witness is not None:
+            frame = pd.DataFrame(sign * v.witness, index=pd.Index(lb.systems, dtype=object),
+                                 columns=pd.Index(lb.tasks, dtype=object))
+            with warnings.catch_warnings():  # a completion can make a task constant: already said of the scores
+                warnings.simplefilter("ignore", DegenerateTaskWarning)
+                completed = with_scores(lb, frame)
+                margins = np.delete(pairwise(completed).majority[i], i)  # exact signs of its margins
+                if v.decided_by.startswith("condorcet bounds"):  # a (weak) Condorcet winner there: first in an optimum
+                    ok = bool((margins >= 0).all() and (not v.witness_alone or (margins > 0).all()))
+                else:  # enumeration (small boards): the optimum with it forced first equals the optimum
+                    best = kemeny(completed, min_coverage=0)
+                    rest = kemeny(completed.select(systems=[s for s in lb.systems if s != system]), min_coverage=0)
+                    forced = float(pairwise(completed).preferences[:, i].sum()) + rest.objective
+                    ok = best.optimal and rest.optimal and forced <= best.objective + tol
+            if not ok:
+                raise RuntimeError(f"possible_winners: the witness of {system!r} does not make it a Kemeny winner")
+            witnesses[system] = _raw_cells(lb, v.witness)
+        elif v.possible is False:
+            beaten_by[system] = tuple(lb.systems[k] for k in v.beaten_by)
+    return PossibleWinners(
+        rule="kemeny", model="positions", systems=lb.systems, possible=tuple(v.possible for v in verdicts),
+        possible_strict=tuple(v.possible_strict for v in verdicts), necessary=tuple(v.necessary for v in verdicts),
+        necessary_strict=tuple(v.necessary_strict for v in verdicts), witnesses=witnesses, beaten_by=beaten_by,
+        n_missing_cells=int(holes.sum()), decided_by=tuple(v.decided_by for v in verdicts),
     )
 
 
@@ -438,7 +488,7 @@ def _checked(name: str, rules: Mapping[str, str], data: object, rule: str,
     if rule not in rules:
         raise InvalidOptionError(
             f"{name}: rule must be one of {', '.join(map(repr, rules))}, got {rule!r} "
-            "(the other positional rules and Kemeny are not available yet)"
+            "(the other positional rules are not available yet)"
         )
     if bounds is not None and rules[rule] != "bounds":
         raise InvalidOptionError(f"{name}: bounds apply to score rules; rule {rule!r} only uses positions")

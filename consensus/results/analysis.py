@@ -94,7 +94,8 @@ class Analysis(Displayed):
         (:func:`consensus.missing.possible_winners`): the mean (each cell within its task's
         observed range; with the cells that can still change it) and the Condorcet winner at
         any size, Borda and Copeland up to 20 systems (each program stopped after 0.2 s; a system
-        left undecided says so). None for a complete board.
+        left undecided says so), and Kemeny at any size (certified bounds; exact enumeration on
+        small boards; undecided systems counted). None for a complete board.
     significance : SignificanceResult or None
         With ``analyze(significance=...)``: which systems differ beyond noise on each task, and
         the leaderboard's rows in groups (:attr:`SignificanceResult.row_groups`); the rules and
