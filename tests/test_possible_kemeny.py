@@ -169,3 +169,19 @@ def test_dominant_sets_and_the_dynamic_program():
         best = min(costs.values())
         assert optimum == pytest.approx(best)
         assert set(np.flatnonzero(firsts)) == {p[0] for p, c in costs.items() if c <= best + 1e-9}
+
+
+def test_the_command_line_asks_kemeny_too(tmp_path, capsys):
+    from consensus.cli import main
+
+    path = tmp_path / "holes.csv"
+    path.write_text("model,qa,nli,mt\na,0.9,0.6,\nb,0.8,,0.2\nc,0.7,0.5,0.9\nd,0.6,0.9,0.3\n")
+    code = main(["possible", str(path), "--rule", "kemeny", "--format", "json"])
+    out = capsys.readouterr().out
+    import json
+
+    got = json.loads(out)["result"]
+    expected = cs.missing.possible_winners(cs.read_leaderboard(path), "kemeny")
+    assert code == 0 and got["rule"] == "kemeny"
+    assert got["possible"] == list(expected.possible) and got["necessary"] == list(expected.necessary)
+    assert got["decided_by"] == list(expected.decided_by) and set(got["witnesses"]) == set(expected.witnesses)
