@@ -2,7 +2,7 @@
 
 Boards: latent quality plus task noise (sd 1 each, two decimals), a share of cells missing at
 random (``--missing``, default 30%), every task weighted 1; seeds 0-2 (``--seeds``), min / median /
-max over the seeds. Per rule (mean, condorcet, borda, copeland, minimax) and size (``--sizes``, default
+max over the seeds. Per rule (mean, condorcet, borda, copeland, minimax, kemeny) and size (``--sizes``, default
 100x20 and 350x8): the wall time of the whole call, the possible and necessary winners counted, and
 for Borda, Copeland and Minimax what decided each system (pairwise bound, set bound, greedy completion, integer program, or the
 solver's status when a system's programs reach ``--time-limit`` seconds undecided) and the
@@ -77,7 +77,7 @@ def main() -> None:
     parser.add_argument("--seeds", type=int, default=3)
     parser.add_argument("--sizes", default="100x20,350x8")
     parser.add_argument("--missing", type=float, default=0.3)
-    parser.add_argument("--rules", default="mean,condorcet,borda,copeland,minimax")
+    parser.add_argument("--rules", default="mean,condorcet,borda,copeland,minimax,kemeny")
     parser.add_argument("--time-limit", type=float, default=2.0)
     parser.add_argument("--sample", type=int, default=3)
     args = parser.parse_args()
@@ -97,6 +97,9 @@ def main() -> None:
                 programs.append(res.programs)
             print(f"{n:>4} x {t:<3} {rule:<10} {min(times):7.2f} / {statistics.median(times):7.2f} / {max(times):7.2f} s"
                   f"  possible/necessary per seed {counts}")
+            if rule == "kemeny":  # the steps that decided each system (undecided ones say why)
+                kinds = collections.Counter(d.split(" (")[0].split(";")[-1].strip().split(":")[0] for d in decided.elements())
+                print(f"{'':16}decided by (all seeds, systems): {dict(kinds)}")
             if rule in SEARCHED:
                 print(f"{'':16}decided by (all seeds): {dict(decided)}; integer programs per seed {programs}")
                 per_system, statuses = naive(board(n, t, args.missing, 0), rule, args.sample, args.time_limit)
