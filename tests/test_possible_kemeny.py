@@ -134,8 +134,11 @@ def test_the_bounds_decide_at_any_size_with_checkable_evidence(seed):
     flags = zip(res.possible, res.possible_strict, res.necessary, res.necessary_strict)
     assert all(("undecided" in d) == (None in f) for f, d in zip(flags, res.decided_by))
     at = {f"s{i}": i for i in range(n)}
-    for s, rivals in res.beaten_by.items():  # every member of the dominant set beats it in every completion
+    for s, rivals in res.beaten_by.items():  # every rival in its way beats it in every completion
         assert all(worst_margin(scores, weights, at[r], at[s]) > 0 for r in rivals), s
+    for s, how in zip(res.systems, res.decided_by):  # even at its best, moving it last would lower the cost
+        if how.startswith("negative net margin"):
+            assert sum(-worst_margin(scores, weights, k, at[s]) for k in range(n) if k != at[s]) < 0, s
     for s, cells in res.witnesses.items():  # its witness makes it a weak Condorcet winner
         filled = scores.copy()
         for key, value in cells.items():

@@ -3,7 +3,7 @@ enumeration on small boards.
 
 A system is a *Kemeny winner* of a complete board when it is first in some optimal Kemeny
 ranking (a co-winner), and *alone* when it is first in every optimal ranking. Deciding possible
-Kemeny winners is hard in general (the Kemeny winner itself is), so the answer has three parts,
+Kemeny winners is hard in general (the Kemeny winner itself is), so the answer has four parts,
 each exact where it applies and ``decided_by`` says which one decided each system:
 
 1. **Condorcet bounds** (any size, closed form). In a system's best completion (its own missing
@@ -14,7 +14,11 @@ each exact where it applies and ``decided_by`` says which one decided each syste
    when it beats every rival strictly: a Condorcet winner is first in every optimal ranking).
    In its worst completion the margins are at their smallest: beating or tying every rival
    there makes it a Kemeny winner of every completion (*necessary*; alone when strictly).
-2. **Necessary dominance** (any size). ``r`` *necessarily beats* ``x`` when ``r``'s margin over
+2. **Negative net margin** (any size). A system first in an optimal ranking cannot gain by
+   moving to the bottom, so its net majority margin over all rivals (the sum of its margins)
+   is at least 0. In its best completion every margin is at its largest at once: if the sum is
+   negative even there, it is never first; the rivals it loses to there are in its way.
+3. **Necessary dominance** (any size). ``r`` *necessarily beats* ``x`` when ``r``'s margin over
    ``x`` is positive in every completion (in ``r``'s worst one). The smallest *dominant* set ``D``
    of that relation (every member necessarily beats every non-member) is found by closing each
    system under "must come along" and taking the smallest closure (dominant sets of an
@@ -23,7 +27,7 @@ each exact where it applies and ``decided_by`` says which one decided each syste
    non-member (moving ``D``'s members above the rest, in their order, reverses only pairs the
    majority orders that way, each a strict gain). So a system outside ``D`` is *never* first:
    impossible, with ``D`` as the rivals in its way.
-3. **Enumeration** (at most :data:`EXACT_SYSTEMS` systems and :data:`EXACT_WORK` steps): every completion of the missing cells by position (each cell at any position
+4. **Enumeration** (at most :data:`EXACT_SYSTEMS` systems and :data:`EXACT_WORK` steps): every completion of the missing cells by position (each cell at any position
    among its task's scores, ties included, and in any order with the task's other missing
    cells), each solved exactly by a dynamic program over subsets (``F(S) = min_x [A_x(S) +
    F(S - x)]``, ``A_x(S)`` the weight preferring the others of ``S`` to ``x``; the co-winners
@@ -210,13 +214,16 @@ def kemeny_verdicts(values: np.ndarray, w: np.ndarray, up: np.ndarray, down: np.
     weak_worst = np.array([(worst[i][others[i]] >= -thr).all() for i in range(n)])
     strict_worst = np.array([(worst[i][others[i]] > thr).all() for i in range(n)])
     dominant = _smallest_dominant((worst > thr) & others)
+    # first in an optimal ranking => moving it to the bottom cannot lower the disagreement => its net
+    # margin over all rivals is >= 0; in its best completion every margin is at its largest at once
+    net_negative = best.sum(axis=1) < -thr
     possible: list[bool | None] = []
     possible_strict: list[bool | None] = []
     necessary: list[bool | None] = []
     necessary_strict: list[bool | None] = []
     for i in range(n):
         rivals = others[i]
-        p = True if weak_best[i] else (False if not dominant[i] else None)
+        p = True if weak_best[i] else (False if not dominant[i] or net_negative[i] else None)
         possible.append(p)
         possible_strict.append(True if strict_best[i] else (False if p is False else None))
         # another system first alone (a strict Condorcet winner) somewhere: i is not first there
@@ -228,8 +235,9 @@ def kemeny_verdicts(values: np.ndarray, w: np.ndarray, up: np.ndarray, down: np.
         i: np.where(holes, np.where(np.arange(n)[:, None] == i, up, down), values) for i in range(n) if weak_best[i]
     }
     alone_there = {i: bool(strict_best[i]) for i in witnesses}
-    label = ["condorcet bounds" if possible[i] else "necessary dominance" if possible[i] is False else ""
-             for i in range(n)]
+    label = ["condorcet bounds" if possible[i] else
+             "necessary dominance" if possible[i] is False and not dominant[i] else
+             "negative net margin" if possible[i] is False else "" for i in range(n)]
     open_ = [i for i in range(n) if None in (possible[i], possible_strict[i], necessary[i], necessary_strict[i])]
     if open_:
         count, completions = _completions(values, holes)
@@ -262,6 +270,8 @@ def kemeny_verdicts(values: np.ndarray, w: np.ndarray, up: np.ndarray, down: np.
     for i in range(n):
         if possible[i] is False and not dominant[i]:
             in_the_way[i] = members
+        elif possible[i] is False and net_negative[i]:  # the rivals it loses to even in its best completion
+            in_the_way[i] = tuple(int(k) for k in np.flatnonzero(others[i] & (best[i] < -thr)))
         elif possible[i] is False:  # by enumeration: the Kemeny winners of its best completion
             best_case = np.where(holes, np.where(np.arange(n)[:, None] == i, up, down), values)
             in_the_way[i] = tuple(int(k) for k in np.flatnonzero(kemeny_co_winners(_preferences(best_case, w), thr)[0]))
