@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import time
 import warnings
 
 import numpy as np
@@ -459,3 +460,37 @@ def test_analyze_says_who_can_still_win_on_a_board_with_holes():
     assert expected.next_evaluations in text
     assert max(map(len, text.splitlines())) <= 200
     assert cs.analyze(cs.load_example("votenrank-toy"), prospective=False).possible is None  # complete: nothing to say
+
+
+def test_a_total_budget_leaves_the_rest_to_the_bounds_and_says_so():
+    rng = np.random.default_rng(0)
+    n = 30
+    values = np.round(rng.normal(size=n)[:, None] + rng.normal(size=(n, 8)), 2)
+    values[rng.random(values.shape) < 0.3] = np.nan
+    frame = pd.DataFrame(values, index=[f"s{i}" for i in range(n)], columns=[f"t{k}" for k in range(8)])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        lb = cs.Leaderboard.from_frame(frame, infer=False)
+    full = possible_winners(lb, "borda", time_limit=2)
+    start = time.perf_counter()
+    quick = possible_winners(lb, "borda", time_limit=2, budget=1e-3)
+    assert time.perf_counter() - start < 10
+    for a, b, how in zip(full.possible, quick.possible, quick.decided_by):
+        if b is not None:
+            assert a == b  # whatever the budget still decides is right
+        else:
+            assert "undecided" in how or "budget" in how or "time" in how
+    assert any("budget" in how for how in quick.decided_by) or None not in quick.possible
+    with pytest.raises(InvalidOptionError, match="budget"):
+        possible_winners(lb, "borda", budget=-1)
+
+
+def test_the_budget_on_the_command_line(tmp_path, capsys):
+    from consensus.cli import main
+
+    path = tmp_path / "holes.csv"
+    path.write_text("model,qa,nli,mt\na,0.9,0.6,\nb,0.8,,0.2\nc,0.7,0.5,0.9\nd,0.6,0.9,0.3\n")
+    assert main(["possible", str(path), "--rule", "borda", "--budget", "5", "--format", "json"]) == 0
+    capsys.readouterr()
+    assert main(["possible", str(path), "--rule", "borda", "--budget", "5", "--ranges"]) == 2
+    assert "--budget applies to who can still win" in capsys.readouterr().err

@@ -567,11 +567,14 @@ def cmd_possible(args: argparse.Namespace) -> int:
             raise UsageError(f"--bounds gives task {task!r} twice")
         bounds[task] = pair
     limit = args.time_limit if args.rule in ("borda", "copeland", "minimax") else None
+    if args.budget is not None and args.ranges:
+        raise UsageError("--budget applies to who can still win, not to --ranges")
     if args.ranges:
         from ..missing._possible import rank_ranges
 
         ranges = rank_ranges(table, args.rule, bounds=bounds or None, time_limit=limit, rule_options=_given_options(args))
         return deliver(args, ranges, table, source, ("plot_rank_ranges", lambda plot: plot(ranges)))
-    result = possible_winners(table, args.rule, bounds=bounds or None, time_limit=limit, rule_options=_given_options(args))
+    result = possible_winners(table, args.rule, bounds=bounds or None, time_limit=limit, rule_options=_given_options(args),
+                              budget=args.budget if args.rule in ("borda", "copeland", "minimax") else None)
     return deliver(args, result, table, source)
 

@@ -443,6 +443,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--time-limit", type=_positive, default=5.0, metavar="S",
                    help="borda, copeland, minimax: seconds per integer program before the system is reported undecided "
                    "(default: 5)")
+    p.add_argument("--budget", type=_positive, metavar="S",
+                   help="borda, copeland, minimax: seconds for the whole question; once spent, only the bounds and "
+                   "greedy completions still decide (default: none)")
     p.add_argument("--bounds", metavar="TASK=LOW:HIGH", action="append",
                    help="mean: the values a missing cell of TASK may take, in its own units (default: the task's "
                    "observed range); repeatable")

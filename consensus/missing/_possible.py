@@ -75,6 +75,7 @@ def possible_winners(
     bounds: Mapping[str, tuple[float, float]] | None = None,
     time_limit: float | None = None,
     rule_options: Mapping[str, Any] | None = None,
+    budget: float | None = None,
 ) -> PossibleWinners:
     """Who can still be first, and who is first whatever the missing scores turn out to hold.
 
@@ -105,6 +106,13 @@ def possible_winners(
         The rule's own options: ``"normalized_mean"``: ``baseline``, ``maximum`` and
         ``clip`` (:func:`consensus.rules.normalized_mean`); ``"copeland"``, ``"minimax"``:
         ``variant``. The rule's defaults otherwise.
+    budget : float, optional
+        ``"borda"``, ``"copeland"``, ``"minimax"``: seconds for the whole call. The systems are
+        searched in turn and each integer program gets at most the budget left (and at most
+        `time_limit`); once it is spent, the programs get 1 ms each, so only the bounds and
+        greedy completions still decide (the others are undecided and say so). Checked
+        between programs: the call can overrun it by one program's granularity. None (the
+        default): no total.
 
     Returns
     -------
@@ -137,8 +145,10 @@ def possible_winners(
     """
     lb, model, time_limit, options = _checked("possible_winners", POSSIBLE_RULES, data, rule, bounds, time_limit,
                                               rule_options)
+    if budget is not None:
+        budget = check_seconds(budget, "budget")
     if rule in ("borda", "copeland", "minimax"):
-        return _searched(lb, rule, time_limit, options)
+        return _searched(lb, rule, time_limit, options, budget)
     top, bottom, used = _extremes(lb, model, bounds)
     if rule == "kemeny":
         return _kemeny_possible(lb, top, bottom)
@@ -360,7 +370,29 @@ def _raw_cells(lb: Leaderboard, oriented: np.ndarray) -> dict[str, float]:
     return {f"{s}|{t}": float(raw[j, k]) for j, s in enumerate(lb.systems) for k, t in enumerate(lb.tasks) if holes[j, k]}
 
 
-def _searched(lb: Leaderboard, rule: str, time_limit: float | None, options: Mapping[str, Any]) -> PossibleWinners:
+class _Budget:
+    """The seconds left of a total `budget` (None: none); :meth:`limit` is one program's limit."""
+
+    def __init__(self, budget: float | None, time_limit: float | None) -> None:
+        import time
+
+        self.clock = time.perf_counter
+        self.deadline = None if budget is None else self.clock() + budget
+        self.time_limit = time_limit
+        self.spent = False
+
+    def limit(self) -> float | None:
+        if self.deadline is None:
+            return self.time_limit
+        left = self.deadline - self.clock()
+        if left <= 0:
+            self.spent = True
+        left = max(left, 0.001)
+        return left if self.time_limit is None else min(self.time_limit, left)
+
+
+def _searched(lb: Leaderboard, rule: str, time_limit: float | None, options: Mapping[str, Any],
+              budget: float | None = None) -> PossibleWinners:
     """possible_winners under Borda, Copeland or Minimax: bounds, a greedy completion, then integer programs."""
     from ._possible_borda import board_arrays, borda_search, pair_bounds, tolerance
     from ._possible_majority import MajorityBoard, majority_necessary, majority_search
@@ -382,12 +414,15 @@ def _searched(lb: Leaderboard, rule: str, time_limit: float | None, options: Map
     beaten_by: dict[str, tuple[str, ...]] = {}
     decided_by: list[str] = []
     programs = 0
+    clock = _Budget(budget, time_limit)
     for i, system in enumerate(lb.systems):
-        found = borda_search(values, weights, upper, i, time_limit) if rule == "borda" else majority_search(board, i, time_limit)
+        limit = clock.limit()
+        found = borda_search(values, weights, upper, i, limit) if rule == "borda" else majority_search(board, i, limit)
         programs += found.programs
         possible.append(found.possible)
         possible_strict.append(found.possible_strict)
-        decided_by.append(found.decided_by)
+        spent = clock.spent and found.possible is None
+        decided_by.append(found.decided_by + ("; the total budget was spent" if spent else ""))
         if found.witness is not None and found.possible:
             board_i = with_scores(lb, pd.DataFrame(np.where([t in lb.lower_is_better for t in lb.tasks],
                                                             -found.witness, found.witness),
@@ -404,7 +439,7 @@ def _searched(lb: Leaderboard, rule: str, time_limit: float | None, options: Map
                 necessary.append(False)
                 necessary_strict.append(False)
             else:
-                first, alone, solved = majority_necessary(board, i, time_limit)
+                first, alone, solved = majority_necessary(board, i, clock.limit())
                 programs += solved
                 necessary.append(first)
                 necessary_strict.append(alone)
