@@ -225,15 +225,27 @@ def test_tie_groups_follow_their_rule(n, seed, density):
     assert sorted(flat) == sorted(s for s, v in zip(systems, scores) if not np.isnan(v))
     value = {s: scores[at[s]] for s in flat}
     assert [value[s] for s in flat] == sorted(value.values(), reverse=True)  # score order
-    for k, g in enumerate(groups):
+    for g, h in itertools.combinations(groups, 2):
+        assert not {value[s] for s in g} & {value[s] for s in h}  # equal scores are never split
+        assert not any(better[at[b], at[a]] for a in g for b in h)  # no later group beats an earlier one
+    follows_scores = not any(better[at[b], at[a]] for a in flat for b in flat if value[b] < value[a])
+    for k, g in enumerate(groups):  # the walk's own guarantees, when no merge was needed
         top = [s for s in g if value[s] == value[g[0]]]  # the leaders
-        assert not any(better[at[a], at[b]] for a in top for b in g)  # nobody significantly below a leader
-        if k:  # the group's first level is significantly below a leader of the previous group
-            prev = groups[k - 1]
-            leaders = [s for s in prev if value[s] == value[prev[0]]]
-            assert any(better[at[a], at[b]] for a in leaders for b in top)
-    for g, h in itertools.combinations(groups, 2):  # equal scores are never split
-        assert not {value[s] for s in g} & {value[s] for s in h}
+        if follows_scores:
+            assert not any(better[at[a], at[b]] for a in top for b in g)  # nobody significantly below a leader
+            if k:  # the group's first level is significantly below a leader of the previous group
+                prev = groups[k - 1]
+                leaders = [s for s in prev if value[s] == value[prev[0]]]
+                assert any(better[at[a], at[b]] for a in leaders for b in top)
+
+
+def test_a_later_group_that_beats_an_earlier_one_is_merged_into_it():
+    better = np.zeros((3, 3), dtype=bool)
+    better[0, 1] = better[1, 2] = True
+    better[2, 0] = True  # a cycle of significant differences, against the score order
+    assert task_tie_groups(["x", "w", "y"], np.array([0.85, 0.60, 0.525]), better) == (("x", "w", "y"),)
+    better[2, 0] = False
+    assert task_tie_groups(["x", "w", "y"], np.array([0.85, 0.60, 0.525]), better) == (("x",), ("w",), ("y",))
 
 
 # ---------------------------------------------------------------------- rules
@@ -480,7 +492,7 @@ def test_the_rows_test_of_instance_scores_uses_the_paired_differences():
     res = cs.significance(instances({"a": x, "b": y}), correction="none", resamples=200)
     d_a, d_b = x[2] - x[0], y[2] - y[0]
     diff = (d_a.mean() + d_b.mean()) / 2
-    var = (d_a.var(ddof=1) / 60 + d_b.var(ddof=1) / 80) / 4
+    var = (np.mean(d_a**2) / 60 + np.mean(d_b**2) / 80) / 4  # each mean's variance under the sign-flip null
     k = 1  # the pair (s0, s2)
     assert math.isclose(res.overall[0, k], -diff, rel_tol=1e-9)
     assert math.isclose(math.exp(res.overall[1, k]), 2 * st.norm.sf(abs(diff) / math.sqrt(var)), rel_tol=1e-6)
@@ -577,3 +589,62 @@ def test_the_reading_says_where_the_standard_errors_came_from(noisy_board):
     given = noisy_board.with_stderr(se, source="a colleague's bootstrap")
     assert "standard errors for: t0 (from a colleague's bootstrap)" in inspect_lines(given)
     assert cs.significance(given.select(tasks=["t0"])).source == "a colleague's bootstrap"
+
+
+# ---------------------------------------------------------------------- regressions (a newcomer's review)
+def test_the_sign_test_points_the_way_the_items_were_won():
+    a = np.r_[np.full(20, 0.51), np.full(2, 0.0)]
+    b = np.r_[np.full(20, 0.50), np.full(2, 1.0)]  # a wins 20 items, loses 2, but its mean is lower
+    res = cs.significance(instances({"t": np.vstack([a, b])}), test="sign")
+    assert res.relation("t").loc["s0", "s1"] == 1
+    assert res.to_frame()["difference"].iloc[0] == pytest.approx(18 / 22)
+
+
+def test_two_items_never_separate_the_rows_with_certainty():
+    res = cs.significance(instances({"qa": np.array([[1.0, 1.0], [0.0, 0.0]])}))
+    assert math.exp(res.overall[1, 0]) == pytest.approx(2 * st.norm.sf(1 / math.sqrt(0.5)))
+    assert res.row_groups == (("s0", "s1"),)
+
+
+@pytest.mark.parametrize("scale", [1e3, 1e8, 1e9])
+def test_the_rows_test_keeps_its_precision_on_large_scores(scale):
+    rng = np.random.default_rng(0)
+    base = scale + rng.normal(0, scale * 1e-3, 200)
+    a, b = base + rng.normal(0, 1, 200), base + 0.3 + rng.normal(0, 1, 200)
+    res = cs.significance(instances({"t": np.vstack([a, b])}), resamples=200)
+    d = a - b
+    z = abs(d.mean()) / math.sqrt(np.mean(d**2) / 200)
+    assert math.exp(res.overall[1, 0]) == pytest.approx(2 * st.norm.sf(z), rel=1e-6)
+
+
+@pytest.mark.filterwarnings("ignore::consensus.DegenerateTaskWarning")
+def test_systems_set_aside_never_lead_a_group_and_every_entry_point_agrees():
+    nan = np.nan
+    frame = pd.DataFrame({"t1": [.90, .88, .86], "t1_stderr": [.01] * 3, "t2": [nan, .5, .5], "t2_stderr": [.01] * 3,
+                          "t3": [nan, .5, .5], "t3_stderr": [.01] * 3}, index=["X", "A", "B"])
+    lb = cs.Leaderboard.from_frame(frame)
+    for rule in ("borda", "copeland"):  # A and B tie on every task once X is set aside
+        assert cs.rank(lb, rule, significance=True, min_coverage=0.5).ranking == (("A", "B"),)
+    frame = pd.DataFrame({"t1": [.818, .800, .7693, .50], "t1_stderr": [.01] * 4, "t2": [nan, .6, .6, .4],
+                          "t2_stderr": [.01] * 4, "t3": [nan, .6, .6, .4], "t3_stderr": [.01] * 4},
+                         index=["X", "A", "B", "C"])
+    lb = cs.Leaderboard.from_frame(frame)
+    direct = cs.kemeny(lb, significance=True, min_coverage=0.5)
+    by_rule = cs.rank(lb, "kemeny", significance=True, min_coverage=0.5).details["kemeny"]
+    assert direct.objective == by_rule.objective and direct.preparation.set_aside == ("X",)
+
+
+def test_prepared_data_with_filled_cells_is_refused_with_the_way_out():
+    frame = pd.DataFrame({"t1": [.9, .5, .3], "t1_stderr": [.01] * 3, "t2": [.8, np.nan, .2], "t2_stderr": [.01] * 3},
+                         index=["A", "B", "C"])
+    ready = cs.prepare(cs.Leaderboard.from_frame(frame), missing="median")
+    for rule in ("copeland", "borda"):
+        with pytest.raises(InvalidOptionError, match="filled missing cells"):
+            cs.rank(ready, rule, significance=True)
+
+
+def test_an_exact_permutation_test_with_too_few_items_says_so():
+    x = np.array([[.9, .8, .95, .85, .9], [.1, .2, .05, .15, .1], [.5] * 5])
+    res = cs.significance(instances({"t": x}), resamples=1_000_000)
+    assert res.separated().iloc[0] == 0
+    assert any("5 shared items" in note for note in res.parameters["notes"])

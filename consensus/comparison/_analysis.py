@@ -125,9 +125,9 @@ def analyze(
         raise InvalidOptionError(f"analyze needs a Leaderboard, got {type(data).__name__}")
     coverage_flags(data, (), coverage_threshold)  # checks the threshold before any solve
     check_square_matrices(data.n_systems, "analysis", "the full analysis")  # before any of it, not late
-    noise = resolve(significance, data, "analyze")
     covered = prepared_for(data, "analyze", min_coverage=min_coverage)  # no rival, or barely evaluated
     table, notes = covered.leaderboard, list(covered.preparation.notes)
+    noise = resolve(significance, table, "analyze")  # on the systems the coverage keeps
     comparison = compare_rules(  # the same threshold: every question sets aside the same systems, and says so
         data, rules=rules, missing=missing, time_limit=time_limit, solver=solver, progress=progress,
         rule_options=rule_options, min_coverage=min_coverage, significance=noise,

@@ -287,7 +287,7 @@ def compare_rules(
     if unknown_options:
         raise InvalidOptionError(f"rule_options names rule(s) not compared: {', '.join(map(repr, unknown_options))}")
     chosen = _resolve_policies(names, missing, options, table.has_missing)
-    noise = resolve(significance, data, "compare_rules")
+    noise = resolve(significance, table, "compare_rules")  # on the systems the coverage keeps
 
     preparations: dict[str, Preparation] = {}
     chosen_by = {name: how for name, (_, _, how) in chosen.items()}

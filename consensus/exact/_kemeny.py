@@ -150,7 +150,8 @@ def _treated(
             if prep.missing in ("median", "impute"):
                 raise InvalidOptionError(f"kemeny: significance cannot be combined with missing={prep.missing!r}: a "
                                          "filled cell has no noise to test; use missing=None or a drop policy")
-            result = resolve(significance, ready.leaderboard, "kemeny")
+            covered = data if isinstance(data, Prepared) else prepared_for(data, "kemeny", min_coverage=min_coverage)
+            result = resolve(significance, covered.leaderboard, "kemeny")  # as rank(..., "kemeny") resolves it
             assert result is not None
             note = ("significance: a task counts for a pair only where the pair differs significantly ("
                     + result.describe() + ")")

@@ -23,12 +23,13 @@ import pandas as pd
 from ..board._leaderboard import Leaderboard
 from ..errors import DegenerateTaskWarning, InvalidOptionError
 from ..majority._pairwise import PairwiseMatrix, _count_pairs
-from ..results.significance import SignificanceResult
+from ..results.significance import SignificanceResult, task_tie_groups
 
 __all__ = ["significance_pairwise", "tie_group_board", "seen_through", "check_covers", "resolve"]
 
 
-def check_covers(result: SignificanceResult, lb: Leaderboard, what: str) -> tuple[np.ndarray, np.ndarray]:
+def check_covers(result: SignificanceResult, lb: Leaderboard, what: str, *,
+                 partial: bool = False) -> tuple[np.ndarray, np.ndarray]:
     """Positions of `lb`'s systems and tasks in `result`.
 
     Parameters
@@ -37,6 +38,8 @@ def check_covers(result: SignificanceResult, lb: Leaderboard, what: str) -> tupl
     lb : Leaderboard
     what : str
         The entry point, for the message.
+    partial : bool, default=False
+        Allow systems of `lb` that `result` lacks (their row is -1).
 
     Returns
     -------
@@ -51,13 +54,13 @@ def check_covers(result: SignificanceResult, lb: Leaderboard, what: str) -> tupl
     where_s = {s: i for i, s in enumerate(result.systems)}
     where_t = {t: j for j, t in enumerate(result.tasks)}
     for s in lb.systems:
-        if s not in where_s:
+        if s not in where_s and not partial:
             raise InvalidOptionError(f"{what}: the significance result has no system {s!r}; compute it on this leaderboard")
     for t in lb.tasks:
         if t not in where_t:
             raise InvalidOptionError(f"{what}: the significance result has no task {t!r}; compute it on this leaderboard")
-    return np.array([where_s[s] for s in lb.systems], dtype=np.intp), np.array([where_t[t] for t in lb.tasks],
-                                                                                dtype=np.intp)
+    return np.array([where_s.get(s, -1) for s in lb.systems], dtype=np.intp), np.array([where_t[t] for t in lb.tasks],
+                                                                                        dtype=np.intp)
 
 
 def significance_pairwise(lb: Leaderboard, result: SignificanceResult) -> PairwiseMatrix:
@@ -96,9 +99,15 @@ def significance_pairwise(lb: Leaderboard, result: SignificanceResult) -> Pairwi
     return _count_pairs(lb, 0.0, beats, source="significance")
 
 
-def tie_group_board(lb: Leaderboard, result: SignificanceResult) -> Leaderboard:
+def tie_group_board(lb: Leaderboard, result: SignificanceResult, *, partial: bool = False) -> Leaderboard:
     """`lb` with each task's scores replaced by its tie groups: the best group scores the
     number of groups, the next one less, ... (higher is better; missing stays missing).
+
+    The groups are built among `lb`'s systems only (:func:`~consensus.results.significance.
+    task_tie_groups` on the result's scores and relation restricted to them), so a system the
+    result has but `lb` has not (set aside, dropped, not selected) never leads a group. With
+    `partial`, systems of `lb` the result lacks score 0 where scored (below every group: the
+    engine sets them aside again).
 
     Parameters
     ----------
@@ -121,16 +130,20 @@ def tie_group_board(lb: Leaderboard, result: SignificanceResult) -> Leaderboard:
     b  2.0
     c  1.0
     """
-    rows, cols = check_covers(result, lb, "significance")
-    groups = result.tie_groups
+    rows, cols = check_covers(result, lb, "significance", partial=partial)
+    known = rows >= 0
+    inside = np.flatnonzero(known)
+    names = [lb.systems[i] for i in inside]
+    grid = np.ix_(rows[inside], rows[inside])
     index = {s: i for i, s in enumerate(lb.systems)}
-    values = np.full((lb.n_systems, lb.n_tasks), np.nan)
-    for j, t in enumerate(lb.tasks):
-        tiers = groups[result.tasks[cols[j]]]
+    values = np.where(np.isnan(lb.values), np.nan, 0.0)
+    for j in range(lb.n_tasks):
+        task = result.tasks[cols[j]]
+        scores = np.where(np.isnan(lb.values[inside, j]), np.nan, result.scores[rows[inside], cols[j]])
+        tiers = task_tie_groups(names, scores, result.significant(task)[grid])
         for g, tier in enumerate(tiers):
             for s in tier:
-                if s in index and not np.isnan(lb.values[index[s], j]):
-                    values[index[s], j] = float(len(tiers) - g)
+                values[index[s], j] = float(len(tiers) - g)
     frame = pd.DataFrame(values, index=pd.Index(lb.systems, dtype=object), columns=pd.Index(lb.tasks, dtype=object))
     with warnings.catch_warnings():  # a task whose systems all tie within noise is not news here
         warnings.simplefilter("ignore", DegenerateTaskWarning)

@@ -177,7 +177,7 @@ def _from_stderr(lb: Leaderboard, stderr: pd.DataFrame | None, level: float, cor
     return SignificanceResult(
         lb.systems, lb.tasks, values, dict.fromkeys(lb.tasks, "z"), source, level, correction,
         difference, log_p, log_adj, overall.result(correction), _weighted_means(values, weights),
-        {"notes": _notes(log_adj, level, correction, None, lb.tasks)},
+        {"notes": _notes(log_adj, level, correction, None, {}, lb.tasks)},
     )
 
 
@@ -272,6 +272,7 @@ def _from_instances(scores: InstanceScores, level: float, correction: str, test:
     rows, cols, difference, log_p, log_adj = _pair_arrays(n, m)
     means = np.full((n, m), np.nan)
     tests: dict[str, str] = {}
+    items: dict[str, int] = {}  # permutation-tested tasks: the most items a pair shares
     overall = _Overall(n)
     weights = np.asarray([float(scores.weights[t]) for t in scores.tasks])
     for j, task in enumerate(scores.tasks):
@@ -285,21 +286,32 @@ def _from_instances(scores: InstanceScores, level: float, correction: str, test:
         tests[task] = chosen
         okf = ok.astype(np.float64)
         shared = okf @ okf.T
-        x0 = np.where(ok, x, 0.0)
+        # each item centred on its mean over the systems scored on it: the paired differences are
+        # unchanged, and the sums of products below keep their precision with scores near 1e8
+        with np.errstate(invalid="ignore", divide="ignore"):
+            centre = np.where(ok.any(axis=0), np.nanmean(np.where(ok, x, np.nan), axis=0), 0.0)
+        x0 = np.where(ok, x - centre, 0.0)
         with np.errstate(invalid="ignore", divide="ignore"):
             mean_diff = (x0 @ okf.T - okf @ x0.T) / shared
         if chosen == "sign":
             wins, losses = _item_wins(x, ok)
             logs = sign_test(wins, losses)
+            with np.errstate(invalid="ignore", divide="ignore"):  # the share of shared items won minus lost
+                tested = (wins - losses) / shared
         else:
             logs = sign_flip(x0, ok, resamples, seed + j)
-        with np.errstate(invalid="ignore", divide="ignore"):  # var of the mean paired difference
+            tested = mean_diff
+        # the rows' test: the variance of the mean paired difference under the sign-flip null,
+        # sum(d**2) / k**2 (never 0 unless every difference is; an estimated 0 is not exactness)
+        with np.errstate(invalid="ignore", divide="ignore"):
             squares = (x0**2) @ okf.T + okf @ (x0**2).T - 2 * x0 @ x0.T
-            var = np.maximum(squares - shared * mean_diff**2, 0.0) / (shared * (shared - 1))
-        usable = shared >= 2  # a variance needs two shared items
+            var = np.maximum(squares, 0.0) / shared**2
+        usable = shared >= 1
         overall.add(float(weights[j]), usable, np.where(usable, mean_diff, 0.0), np.where(usable, var, 0.0))
         compared = shared[rows, cols] > 0
-        difference[j, compared] = mean_diff[rows, cols][compared]
+        difference[j, compared] = tested[rows, cols][compared]
+        if chosen == "permutation":
+            items[task] = int(shared[rows, cols].max(initial=0))
         log_p[j, compared] = logs[rows, cols][compared]
         log_adj[j, compared] = adjusted(log_p[j, compared], correction)
     kinds = sorted(set(tests.values()))
@@ -308,7 +320,7 @@ def _from_instances(scores: InstanceScores, level: float, correction: str, test:
          "permutation": f"paired permutation test, {resamples} sign patterns, seed {seed} + task index"}[k] for k in kinds
     ) + ")"
     parameters: dict[str, Any] = {"seed": seed, "resamples": resamples}
-    parameters["notes"] = _notes(log_adj, level, correction, resamples if "permutation" in kinds else None, scores.tasks)
+    parameters["notes"] = _notes(log_adj, level, correction, resamples, items, scores.tasks)
     return SignificanceResult(
         scores.systems, scores.tasks, means, tests, source, level, correction, difference, log_p, log_adj,
         overall.result(correction), _weighted_means(means, weights), parameters,
@@ -334,13 +346,21 @@ def _item_wins(x: np.ndarray, ok: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return wins, wins.T
 
 
-def _notes(log_adj: np.ndarray, level: float, correction: str, resamples: int | None,
+def _notes(log_adj: np.ndarray, level: float, correction: str, resamples: int | None, items: dict[str, int],
            tasks: tuple[str, ...]) -> list[str]:
+    """What the permutation test cannot do here: a task whose smallest possible p-value, after the
+    correction, stays above the level (exact: ``2 / 2**k`` with ``k`` shared items; sampled:
+    ``1 / (resamples + 1)``)."""
     notes = []
-    if resamples is not None and correction != "none":
-        pairs = int(np.nanmax((~np.isnan(log_adj)).sum(axis=1), initial=0))
-        floor = 1.0 / (resamples + 1)
-        if pairs and correction == "holm" and floor * pairs > level:
-            notes.append(f"with {resamples} resamples no p-value is below {floor:.2g}: Holm over {pairs} pairs "
-                         f"separates none at level {level:g}; raise resamples above {int(pairs / level)}")
+    for task, k in items.items():
+        j = tasks.index(task)
+        pairs = int((~np.isnan(log_adj[j])).sum())
+        exact = resamples is not None and k < 63 and 2**k <= resamples
+        floor = 2.0 / 2**k if exact else 1.0 / ((resamples or 0) + 1)
+        scale = pairs if correction in ("holm", "bh") else 1  # the smallest adjusted p is m p_min under both
+        if pairs and floor * scale > level:
+            why = (f"{k} shared items: no exact p-value is below {floor:.2g}" if exact else
+                   f"{resamples} resamples: no p-value is below {floor:.2g}; raise resamples above {int(scale / level)}")
+            notes.append(f"task {task!r}: {why}, so {correction if correction != 'none' else 'the test'} over "
+                         f"{pairs} pairs can separate none at level {level:g}")
     return notes

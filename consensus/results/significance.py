@@ -45,6 +45,13 @@ def task_tie_groups(systems: Sequence[str], scores: np.ndarray, better: np.ndarr
     than some leader of the group before it. Equal scores are never split. Systems without a
     score on the task are left out.
 
+    The relation need not follow the score order: with instance-level scores the tests use the
+    items a pair shares while the order uses each system's own items, and the rows' test uses the
+    tasks a pair shares. When a later group holds a system significantly better than a member of
+    an earlier group, the groups from the earlier to the later one are merged into one (repeated
+    until none is left), so no group is ever significantly better than one ranked above it; a
+    cycle of significant differences ends in one group.
+
     Parameters
     ----------
     systems : sequence of str
@@ -81,6 +88,17 @@ def task_tie_groups(systems: Sequence[str], scores: np.ndarray, better: np.ndarr
         else:
             groups[-1].extend(level)
         start = stop
+    merged = True
+    while merged:  # a later group holding a system significantly better than an earlier one's: one group
+        merged = False
+        for g in range(len(groups)):
+            for h in range(len(groups) - 1, g, -1):
+                if better[np.ix_(groups[h], groups[g])].any():
+                    groups[g:h + 1] = [[i for grp in groups[g:h + 1] for i in grp]]
+                    merged = True
+                    break
+            if merged:
+                break
     return tuple(tuple(systems[i] for i in g) for g in groups)
 
 

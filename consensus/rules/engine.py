@@ -118,7 +118,9 @@ def run_rule(spec: RuleSpec, data: Any, rule_options: Mapping[str, Any], shared:
         context = f"rule {spec.name!r}"
         noisy = _significance(spec, opts, data, rule_options)
         if isinstance(data, Leaderboard) and noisy is not None and spec.noise == "groups":
-            data = tie_group_board(data, noisy)  # before the missing-score policy, which then fills group levels
+            # before the missing-score policy, which then fills group levels; the groups are built among
+            # the systems the coverage keeps (the others score 0 and are set aside again)
+            data = tie_group_board(data, noisy, partial=True)
             noisy = None
         if isinstance(data, Leaderboard):
             data, shift = fit_weights(data)  # weights near 1e308: divided by 2**shift (rules are scale-free)
@@ -200,10 +202,13 @@ def _significance(
     resolved on the scores as given; its setting replaces it in `opts` (the options a result
     records stay plain values).
 
-    The rules within tasks see each task's tie groups, built from the scored cells before the
-    missing-score policy, which then fills or imputes group levels. The majority rules and
-    Kemeny read the relation on the tasks both systems are scored on: a filled cell has no noise
-    to test, so ``missing="median"`` / ``"impute"`` are refused for them."""
+    True or a level is resolved on the board after coverage (the systems set aside are not in
+    the correction's family); a given result must cover the systems kept. The rules within tasks
+    see each task's tie groups, built among the systems kept from the scored cells before the
+    missing-score policy, which then fills or imputes group levels. The majority rules and Kemeny
+    read the relation on the tasks both systems are scored on: a filled cell has no noise to
+    test, so ``missing="median"`` / ``"impute"`` (or prepared data filled so) are refused for
+    them."""
     option = opts["significance"]
     if option is None or option is False:
         opts["significance"] = None
@@ -221,8 +226,15 @@ def _significance(
     if "mean" in tie_break_methods(opts["tie_break"]) and spec.noise != "unchanged":
         raise InvalidOptionError(f"{context}: tie_break='mean' would break the ties significance makes by the very "
                                  "differences it found within noise; drop one of them")
-    lb = data.leaderboard if isinstance(data, Prepared) else data
-    result = resolve(option, lb, context)
+    if isinstance(data, Prepared) and data.preparation.missing in ("median", "impute") and spec.noise != "unchanged":
+        raise InvalidOptionError(
+            f"{context}: the prepared data filled missing cells (missing={data.preparation.missing!r}), which have no "
+            "noise to test; pass the Leaderboard and the policy to the rule instead (rules within tasks fill the groups)"
+        )
+    # resolved on the systems the coverage keeps (the same board every entry point uses)
+    covered = data if isinstance(data, Prepared) else prepared_for(
+        data, context, min_coverage=opts["min_coverage"], coverage_default=SHARED_DEFAULTS["min_coverage"])
+    result = resolve(option, covered.leaderboard, context)
     assert result is not None
     opts["significance"] = result.setting
     return None if spec.noise == "unchanged" else result
