@@ -648,3 +648,18 @@ def test_an_exact_permutation_test_with_too_few_items_says_so():
     res = cs.significance(instances({"t": x}), resamples=1_000_000)
     assert res.separated().iloc[0] == 0
     assert any("5 shared items" in note for note in res.parameters["notes"])
+
+
+def test_options_of_a_test_that_does_not_run_are_refused(tmp_path, capsys, noisy_board):
+    with pytest.raises(InvalidOptionError, match="resamples= and seed="):
+        cs.significance(noisy_board, resamples=3)
+    path = tmp_path / "board.csv"
+    path.write_text(STDERR_CSV)
+    code, _, err = run(capsys, "rank", str(path), "--rule", "borda", "--test", "permutation")
+    assert code == 2 and "--test apply only with --significance" in err
+    bad = pd.DataFrame("n/a", index=list(noisy_board.systems), columns=["t0"])
+    with pytest.raises(InvalidOptionError, match="stderr of system 's0' on task 't0' is 'n/a'"):
+        cs.significance(noisy_board, stderr=bad)
+    plain = cs.kemeny(noisy_board)
+    with pytest.raises(InvalidOptionError, match="kemeny_result was solved without significance"):
+        cs.compare_rules(noisy_board, kemeny_result=plain, significance=True)

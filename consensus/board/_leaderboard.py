@@ -749,7 +749,8 @@ class Leaderboard(TaskScores):
 
     def with_stderr(self, stderr: pd.DataFrame, *, source: str = "given") -> Leaderboard:
         """The same leaderboard carrying standard errors (:attr:`stderr`) for
-        :func:`consensus.significance`.
+        :func:`consensus.significance`; they replace any it carried (the file's standard-error
+        columns included), so give every task that needs them.
 
         Parameters
         ----------

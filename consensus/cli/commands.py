@@ -222,17 +222,22 @@ def cmd_rank(args: argparse.Namespace) -> int:
 
 
 def _noise_of(args: argparse.Namespace, data: Any, level: float) -> Any:
-    """:func:`consensus.significance` of `data` with the command's options."""
+    """:func:`consensus.significance` of `data` with the command's options (unset: its defaults)."""
     from ..noise._significance import significance
 
-    return significance(data, level=level, correction=args.correction, test=args.test, resamples=args.resamples,
-                        seed=args.noise_seed)
+    given = {"correction": args.correction, "test": args.test, "resamples": args.resamples, "seed": args.noise_seed}
+    return significance(data, level=level, **{k: v for k, v in given.items() if v is not None})
 
 
 def _with_noise(args: argparse.Namespace, data: Any) -> tuple[Any, Any]:
     """(`data` as a leaderboard, the significance result) under ``--significance``; else
     (`data`, None). Instance-level scores are tested item by item, then averaged per task."""
     if args.significance is None:
+        given = [flag for flag, value in (("--correction", args.correction), ("--test", args.test),
+                                          ("--resamples", args.resamples), ("--seed", args.noise_seed))
+                 if value is not None]
+        if given:
+            raise UsageError(f"{', '.join(given)} apply only with --significance")
         return data, None
     noise = _noise_of(args, data, args.significance)
     if not is_leaderboard(data):

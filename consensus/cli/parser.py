@@ -175,19 +175,19 @@ def _noise_options(parser: argparse.ArgumentParser, *, command: bool = False, se
                            "Kemeny count a task for a pair only where the pair differs significantly, positional "
                            "rules rank each task's tie groups, score rules are unchanged; noise from the file's "
                            "standard-error columns (qa_stderr, ...) or, with --instances, a paired test per item")
-    group.add_argument("--correction", choices=("holm", "bh", "none"), default="holm",
+    group.add_argument("--correction", choices=("holm", "bh", "none"),
                        help="over the pairs of each task: holm (default; family-wise error), bh (Benjamini-Hochberg, "
                        "false discovery rate) or none")
-    group.add_argument("--test", choices=("auto", "z", "sign", "permutation"), default="auto",
+    group.add_argument("--test", choices=("auto", "z", "sign", "permutation"),
                        help="z (standard errors; the default for a leaderboard), sign (exact; McNemar on 0/1 "
                        "instance scores) or permutation (paired sign flips); auto picks per task")
-    group.add_argument("--resamples", type=_count, default=10_000, metavar="N",
+    group.add_argument("--resamples", type=_count, metavar="N",
                        help="sign patterns of the permutation test (default 10000)")
     if seeded:  # analyze's --seed is the gumbel example's; its permutation tests use seed 0
-        group.add_argument("--seed", dest="noise_seed", type=_count, default=0, metavar="N",
+        group.add_argument("--seed", dest="noise_seed", type=_count, metavar="N",
                            help="seed of the permutation test (default 0)")
     else:
-        parser.set_defaults(noise_seed=0)
+        parser.set_defaults(noise_seed=None)
 
 
 def _solve_options(parser: argparse.ArgumentParser) -> None:

@@ -288,6 +288,10 @@ def compare_rules(
         raise InvalidOptionError(f"rule_options names rule(s) not compared: {', '.join(map(repr, unknown_options))}")
     chosen = _resolve_policies(names, missing, options, table.has_missing)
     noise = resolve(significance, table, "compare_rules")  # on the systems the coverage keeps
+    if noise is not None and kemeny_result is not None and not any(
+            n.startswith("significance") for n in kemeny_result.preparation.notes):
+        raise InvalidOptionError("compare_rules: kemeny_result was solved without significance; drop it (the "
+                                 "reference is then solved on the relation) or solve it with significance=")
 
     preparations: dict[str, Preparation] = {}
     chosen_by = {name: how for name, (_, _, how) in chosen.items()}

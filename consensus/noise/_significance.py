@@ -67,8 +67,8 @@ def significance(
     level: float = 0.05,
     correction: str = "holm",
     test: str = "auto",
-    resamples: int = 10_000,
-    seed: int = 0,
+    resamples: int | None = None,
+    seed: int | None = None,
 ) -> SignificanceResult:
     """For each task and pair of systems: better, tied or worse beyond noise.
 
@@ -91,12 +91,15 @@ def significance(
         instance-level scores. ``"auto"``: ``"z"`` for a leaderboard; for instance-level
         scores ``"sign"`` on a task whose scores are all 0 or 1 (the exact McNemar test),
         ``"permutation"`` otherwise.
-    resamples : int, default=10,000
-        Sign patterns of the permutation test (all ``2**k`` when that is fewer: exact). Its
+    resamples : int, optional
+        Default 10,000.
+        Sign patterns of the permutation test (all ``2**k`` when that is fewer: exact); only for
+        instance-level scores. Its
         p-values are at least ``1 / (resamples + 1)``: with Holm over ``m`` pairs, no pair can
         be separated unless that is at most ``level / m`` (the result's notes say so).
-    seed : int, default=0
-        Seed of the permutation test's patterns (recorded in the result).
+    seed : int, optional
+        Seed of the permutation test's patterns (default 0; recorded in the result); only for
+        instance-level scores.
 
     Returns
     -------
@@ -123,8 +126,11 @@ def significance(
         raise InvalidOptionError(f"correction must be one of {', '.join(map(repr, CORRECTIONS))}, got {correction!r}")
     if test not in TESTS:
         raise InvalidOptionError(f"test must be one of {', '.join(map(repr, TESTS))}, got {test!r}")
-    resamples = check_count(resamples, "resamples", 1)
-    seed = check_seed(seed, allow_none=False)
+    if isinstance(data, Leaderboard) and (resamples is not None or seed is not None):
+        raise InvalidOptionError("resamples= and seed= belong to the permutation test of instance-level scores; a "
+                                 "leaderboard with standard errors takes the z-test")
+    resamples = check_count(10_000 if resamples is None else resamples, "resamples", 1)
+    seed = check_seed(0 if seed is None else seed, allow_none=False)
     if isinstance(data, InstanceScores):
         if stderr is not None:
             raise InvalidOptionError("stderr= applies to a Leaderboard; instance-level scores are tested item by item")
@@ -243,8 +249,11 @@ def _stderr_values(lb: Leaderboard, stderr: pd.DataFrame | None) -> np.ndarray:
     frame = frame.reindex(index=list(lb.systems), columns=list(lb.tasks))
     try:
         se = frame.to_numpy(dtype=np.float64)
-    except (TypeError, ValueError) as exc:
-        raise InvalidOptionError(f"stderr must hold numbers: {exc}") from None
+    except (TypeError, ValueError):
+        numbers = frame.apply(pd.to_numeric, errors="coerce")
+        s, t = next((s, t) for s in frame.index for t in frame.columns
+                    if pd.isna(numbers.at[s, t]) and not pd.isna(frame.at[s, t]))
+        raise InvalidOptionError(f"stderr of system {s!r} on task {t!r} is {frame.at[s, t]!r}, not a number") from None
     scored = ~np.isnan(lb.values)
     bad = np.argwhere(scored & (~np.isfinite(se) & ~np.isnan(se) | (se < 0)))
     if len(bad):
