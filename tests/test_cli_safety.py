@@ -391,3 +391,22 @@ def test_table_output_escapes_terminal_control_characters(tmp_path):
     (res,) = run_cli_many([["rank", str(path), "--rule", "mean"]])
     assert res.returncode == 0, res.stderr
     assert "\x1b" not in res.stdout and "evil\\x1b[2Jname" in res.stdout
+
+
+def test_a_library_deprecation_is_not_a_user_warning(capsys):
+    """pyparsing 3.3 derives its deprecation warnings from UserWarning and DeprecationWarning: an
+    older matplotlib's import printed one as ``consensus: warning`` before the real message."""
+    import warnings
+
+    from consensus.cli import _print_warnings
+
+    class LibraryDeprecation(UserWarning, DeprecationWarning):
+        pass
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        warnings.warn("'enablePackrat' deprecated - use 'enable_packrat'", LibraryDeprecation)
+        warnings.warn("every scored system ties on task 'qa'", UserWarning)
+    _print_warnings(caught, quiet=False)
+    err = capsys.readouterr().err
+    assert "enablePackrat" not in err and err.count("consensus: warning:") == 1

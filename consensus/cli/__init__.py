@@ -51,12 +51,15 @@ def _message(exc: BaseException) -> str:
 
 
 def _print_warnings(caught: Sequence[warnings.WarningMessage], quiet: bool) -> None:
-    """User-facing warnings (UserWarning and subclasses), each once; developer warnings are dropped."""
+    """User-facing warnings (UserWarning and subclasses), each once; developer warnings are dropped,
+    deprecations included even when a library derives them from UserWarning too (pyparsing 3.3's
+    PyparsingDeprecationWarning, raised when an older matplotlib is imported)."""
     if quiet:
         return
     seen = set()
     for w in caught:
-        if not issubclass(w.category, UserWarning):
+        if not issubclass(w.category, UserWarning) or issubclass(w.category, (DeprecationWarning,
+                                                                                PendingDeprecationWarning)):
             continue
         text = " ".join(str(w.message).split())
         if text not in seen:
