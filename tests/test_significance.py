@@ -663,3 +663,15 @@ def test_options_of_a_test_that_does_not_run_are_refused(tmp_path, capsys, noisy
     plain = cs.kemeny(noisy_board)
     with pytest.raises(InvalidOptionError, match="kemeny_result was solved without significance"):
         cs.compare_rules(noisy_board, kemeny_result=plain, significance=True)
+
+
+def test_the_significance_command_sets_aside_what_rank_sets_aside(tmp_path, capsys):
+    path = tmp_path / "board.csv"
+    path.write_text(STDERR_CSV + "m5,0.99,0.01,,,,\n")  # scored on one task of three
+    code, out, err = run(capsys, "significance", str(path), "--format", "csv")
+    assert code == 0 and "set aside" in err and "--min-coverage 0" in err and "m5" not in out
+    lb = cs.read_leaderboard(path)
+    kept = cs.rank(lb, "borda", significance=True)
+    assert "m5" not in kept.systems
+    code, out, _ = run(capsys, "significance", str(path), "--format", "csv", "--min-coverage", "0")
+    assert code == 0 and "m5" in out

@@ -249,6 +249,10 @@ def _with_noise(args: argparse.Namespace, data: Any) -> tuple[Any, Any]:
 def cmd_significance(args: argparse.Namespace) -> int:
     """Run ``consensus significance``: per task, which systems differ beyond noise (:func:`consensus.significance`).
 
+    A leaderboard's systems with too little coverage are set aside first (``--min-coverage``, the
+    default rule of every ranking question, said in a note), so the relation and the row groups
+    shown are those ``rank --significance`` uses.
+
     Parameters
     ----------
     args : argparse.Namespace
@@ -268,6 +272,14 @@ def cmd_significance(args: argparse.Namespace) -> int:
         (:func:`consensus.cli.main` prints it as one line and returns 2).
     """
     data, source, _ = load(args, leaderboard=False)
+    if is_leaderboard(data):  # the systems every ranking question keeps: the relation `rank --significance` reads
+        from ..hints import cli_text
+        from ..missing._preparation import prepared_for
+
+        covered = prepared_for(data, "significance", min_coverage=args.min_coverage)
+        for text in covered.preparation.notes:
+            note(args, cli_text(text))
+        data = covered.leaderboard
     result = _noise_of(args, data, args.level)
     return deliver(args, result, data if is_leaderboard(data) else None, source,
                    ("plot_significance", lambda plot: plot(result)))

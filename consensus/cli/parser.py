@@ -383,6 +383,9 @@ def build_parser() -> argparse.ArgumentParser:
                        "over the pairs of each task. Shows each task's tie groups; JSON holds every pair.")
     _input_options(p, file_required=True)
     _noise_options(p, command=True)
+    p.add_argument("--min-coverage", type=_share, metavar="F",
+                   help="set aside (list, never group) systems whose coverage is below F (0..1), as every ranking "
+                   "question does (default: the same rule as rank; 0 keeps every system)")
     _output_options(p)
     p.set_defaults(handler=cmd_significance)
 
