@@ -11,7 +11,7 @@ from __future__ import annotations
 import difflib
 from collections.abc import Iterable, Sequence
 
-from .hints import cli_text
+from .hints import Hinted, cli_of, hinted, option
 from .io._problems import grouped_problems, one_line
 
 __all__ = [
@@ -38,29 +38,31 @@ class ConsensusError(Exception):
 
     Examples
     --------
-    >>> err = ConsensusError("2 systems have no score; pass drop_empty=True or missing='impute'")
+    >>> err = ConsensusError(hinted("2 systems have no score; pass {} or {}", option("drop_empty", True),
+    ...                              option("missing", "impute")))
+    >>> print(err)
+    2 systems have no score; pass drop_empty=True or missing='impute'
     >>> err.cli_message()
     '2 systems have no score; pass --drop-empty or --missing impute'
     """
 
     def cli_message(self) -> str:
-        """The message with every API option hint rewritten as the CLI flag (:data:`CLI_FLAGS`).
+        """The message in the command line's wording: every option it names as its flag.
 
         Returns
         -------
         str
-            ``str(self)`` with ``name=value`` hints such as ``split_composite=True``,
-            ``index_col=...``, ``long=('system', 'task', 'score')`` or
-            ``missing='drop_tasks' or 'drop_systems'`` replaced by ``--split-composite``,
-            ``--index-col COL``, ``--long system,task,score``, ``--missing drop_tasks or
-            drop_systems``; options without a flag are left as they are.
+            The command-line wording the message was built with (a
+            :class:`~consensus.hints.Hinted`: ``split_composite=True`` -> ``--split-composite``,
+            ``index_col=...`` -> ``--index-col COL``), else ``str(self)``.
 
         Examples
         --------
         >>> CompositeScoreError("glue", ["a"], "93.9/91.8").cli_message()  # doctest: +ELLIPSIS
         "task 'glue' has composite cell(s) ... pass --split-composite to split the task ..."
         """
-        return cli_text(str(self))
+        message = self.args[0] if len(self.args) == 1 else None
+        return message.cli if isinstance(message, Hinted) else str(self)
 
 
 class LeaderboardError(ConsensusError, ValueError):
@@ -603,7 +605,7 @@ class LeaderboardErrors(LeaderboardError):
         str
             The grouped line of one kind of problem, else :func:`consensus.io._problems.one_line`.
         """
-        return cli_text(self.summary[0]) if self._one_kind else one_line(self.summary, self.n_found)
+        return cli_of(self.summary[0]) if self._one_kind else one_line(self.summary, self.n_found)
 
 
 def raise_problems(problems: Sequence[ConsensusError]) -> None:

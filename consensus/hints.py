@@ -1,29 +1,28 @@
-"""Error hints in two wordings: API options (``pass drop_empty=True``) and CLI flags (``--drop-empty``).
+"""Hints in two wordings: API options (``pass drop_empty=True``) and CLI flags (``--drop-empty``).
 
-Every :class:`~consensus.errors.ConsensusError` message names API options;
-:meth:`~consensus.errors.ConsensusError.cli_message` rewrites them with :func:`cli_text`,
-using one table, :data:`CLI_FLAGS`.
+A message that names an option is built from structured pieces, never parsed afterwards:
+:func:`option` gives one option with its value, :func:`named` an option's name alone,
+:func:`call` a call whose command-line form is another command, and :func:`hinted` joins them
+into a message (``str.format`` with each piece in either wording). The result, a
+:class:`Hinted`, is the API wording as a ``str`` and carries its command-line wording as
+``.cli``; :func:`cli_of` gives it for any text (a plain ``str`` has one wording). Every
+:class:`~consensus.errors.ConsensusError` message, reading note and report line is made this
+way; the command line prints :func:`cli_of` of it. The flags come from one table,
+:data:`CLI_FLAGS`.
 """
 
 from __future__ import annotations
 
-import ast
 import re
 import shlex
 import unicodedata
+from collections.abc import Iterable
+from typing import Any
 
-__all__ = ["CLI_FLAGS", "cli_text", "visible"]
-
-
-def _csv(value: object) -> str:
-    if isinstance(value, (list, tuple)):
-        return ",".join(str(v) for v in value)
-    return str(value)
+__all__ = ["CLI_FLAGS", "Hinted", "call", "cli_of", "hinted", "join", "named", "option", "visible"]
 
 
 #: API option -> (CLI flag, metavar shown for a placeholder value such as ``index_col=...``).
-#: ``name=True`` becomes the bare flag, ``name='x'`` / ``name=['a', 'b']`` / ``name=('a', 'b')``
-#: become ``--flag x`` / ``--flag a,b``, ``name='a' or 'b'`` becomes ``--flag a or b``.
 CLI_FLAGS: dict[str, tuple[str, str]] = {
     "drop_empty": ("--drop-empty", ""),
     "split_composite": ("--split-composite", ""),
@@ -54,80 +53,221 @@ CLI_FLAGS: dict[str, tuple[str, str]] = {
     "table": ("--table", "GROUP/TABLE"),
 }
 
-_QUOTED = r"'[^']*'"
-_VALUE = (
-    rf"True|False|\.\.\.|{_QUOTED}(?:\s*(?:,|\bor\b|\|)\s*{_QUOTED})*|\[[^\]]*\]|\([^)]*\)"
-    r"|-?\d+(?:\.\d+)?(?:e-?\d+)?|[A-Z][A-Z_]*"
-)
-_HINT = re.compile(rf"(?<![\w.-])({'|'.join(CLI_FLAGS)})=({_VALUE})")
-#: "unknown task 'x' in index_col; ...", "unknown task 'x' in tasks=; ..." (the readers' checks of the
-#: names an option gives, shared by the CLI)
-_CONTEXT = re.compile(r"\bin (index_col|tasks|exclude|keep_columns|lower_is_better|higher_is_better|metric)=?(?=[;,.:)]|$)")
-#: "(metric=)": where a choice came from, an option named alone
-_OPTION = re.compile(rf"\(({'|'.join(CLI_FLAGS)})=\)")
-#: Calls an API message names whose command-line form is another command or ``--from``:
-#: ``cs.kemeny(..., determine=True)`` -> ``consensus kemeny --determined`` (never longer than the API
-#: wording: a report wraps its lines at 200 characters before the rewrite), ``cs.read_format(FILE, 'harness')``
-#: (or ``FOLDER``) -> ``--from harness``, ``cs.read_format(FOLDER, KIND)`` -> ``--from TOOL``.
-_CALLS = (
-    (re.compile(r"\bcs\.kemeny\(\.\.\., determine=True\)"), "consensus kemeny --determined"),
-    (re.compile(r"\bcs\.read_format\((?:FILE|FOLDER), '([\w-]+)'\)"), r"--from \1"),
-    (re.compile(r"\bcs\.read_format\((?:FILE|FOLDER), KIND\)"), "--from TOOL"),
-)
+#: Options whose flag says False (``infer=False`` is ``--no-infer``).
+_FLAG_MEANS_FALSE = frozenset({"scored_tasks_only", "infer"})
 
 
-def _flag_text(name: str, raw: str) -> str | None:
-    flag, metavar = CLI_FLAGS[name]
-    if name in ("scored_tasks_only", "infer"):
-        return flag if raw == "False" else None
-    if raw == "True":
-        return flag + (" all" if name == "keep_columns" else "")
-    if raw == "False":
-        return None
-    if raw == "..." or re.fullmatch(r"[A-Z][A-Z_]*|\((?:[A-Z_]+(?:,\s*)?)+\)", raw):
-        return f"{flag} {metavar}" if metavar else flag
-    pieces = re.split(r"(\s*(?:\bor\b|\|)\s*)", raw)
-    if len(pieces) > 1 and raw.startswith("'"):  # 'a', 'b' or 'c'  /  'csv'|'tsv'
-        return flag + " " + "".join(p.replace("'", "") for p in pieces)
-    try:
-        value = ast.literal_eval(raw)
-    except (ValueError, SyntaxError):
-        return None
-    return flag + " " + shlex.quote(_csv(value))
+class Hinted(str):
+    """Text in the API's wording (the ``str`` itself) that also knows its command-line wording.
+
+    Made by :func:`option`, :func:`named`, :func:`call` and :func:`hinted`; ``+`` with
+    another text keeps both wordings (other ``str`` methods give the API wording alone).
+
+    Attributes
+    ----------
+    cli : str
+        The same text with every option as its command-line flag.
+
+    Examples
+    --------
+    >>> text = "2 systems have no score; " + hinted("pass {}", option("drop_empty", True))
+    >>> str(text), text.cli
+    ('2 systems have no score; pass drop_empty=True', '2 systems have no score; pass --drop-empty')
+    """
+
+    cli: str
+
+    def __new__(cls, api: str, cli: str | None = None) -> Hinted:
+        obj = super().__new__(cls, api)
+        obj.cli = str(api) if cli is None else str(cli)
+        return obj
+
+    def __add__(self, other: str) -> Hinted:  # type: ignore[override]
+        return Hinted(str.__add__(self, other), self.cli + cli_of(other))
+
+    def __radd__(self, other: str) -> Hinted:
+        return Hinted(str(other) + str.__str__(self), cli_of(other) + self.cli)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Hinted, (str.__str__(self), self.cli))
 
 
-def cli_text(message: str) -> str:
-    """`message` with its API option hints as CLI flags (see :meth:`~consensus.errors.ConsensusError.cli_message`).
+def cli_of(text: object) -> str:
+    """The command-line wording of `text`: its ``.cli`` for a :class:`Hinted`, else ``str(text)``.
 
     Parameters
     ----------
-    message : str
-        An error message in API wording.
+    text : object
 
     Returns
     -------
     str
-        The message with each ``name=value`` of :data:`CLI_FLAGS` replaced by the flag.
 
     Examples
     --------
-    >>> cli_text("pass long=('system', 'task', 'score') or index_col=...; pass keep_columns=True")
-    'pass --long system,task,score or --index-col COL; pass --keep-columns all'
-    >>> cli_text("unknown task 'Modle' in index_col; did you mean 'Model'?")
-    "unknown task 'Modle' in --index-col; did you mean 'Model'?"
-    >>> cli_text("lm-evaluation-harness output: read it with cs.read_format(FILE, 'harness')")
-    'lm-evaluation-harness output: read it with --from harness'
+    >>> cli_of(option("min_coverage", 0)), cli_of("no option here")
+    ('--min-coverage 0', 'no option here')
     """
+    return text.cli if isinstance(text, Hinted) else str(text)
 
-    def replace(match: re.Match[str]) -> str:
-        text = _flag_text(match.group(1), match.group(2))
-        return match.group(0) if text is None else text
 
-    for call, flags in _CALLS:
-        message = call.sub(flags, message)
-    message = _CONTEXT.sub(lambda m: f"in {CLI_FLAGS[m.group(1)][0]}", message)
-    message = _OPTION.sub(lambda m: f"({CLI_FLAGS[m.group(1)][0]})", message)
-    return _HINT.sub(replace, message)
+def _csv(value: object) -> str:
+    if isinstance(value, (list, tuple)):
+        return ",".join(str(v) for v in value)
+    return str(value)
+
+
+def option(name: str, *values: object, placeholder: str | None = None) -> Hinted:
+    """An option with its value, as ``name=value`` and as the flag (:data:`CLI_FLAGS`).
+
+    Parameters
+    ----------
+    name : str
+        The API option.
+    *values : object
+        Its value; none, or ``...``, for a placeholder (``index_col=...``, ``--index-col COL``);
+        several for alternatives (``missing='drop_tasks' or 'drop_systems'``).
+    placeholder : str, optional
+        The placeholder's API text, e.g. ``"(SYSTEM, TASK, SCORE)"`` (default ``...``).
+
+    Returns
+    -------
+    Hinted
+        An option without a flag reads the same in both wordings.
+
+    Examples
+    --------
+    >>> for hint in (option("drop_empty", True), option("index_col"), option("keep_columns", ["Rank", "Score"]),
+    ...              option("keep_columns", True), option("missing", "drop_tasks", "drop_systems"),
+    ...              option("infer", False), option("long", placeholder="(SYSTEM, TASK, SCORE)"),
+    ...              option("rule_options", {"x": 1})):
+    ...     print(f"{hint} -> {hint.cli}")
+    drop_empty=True -> --drop-empty
+    index_col=... -> --index-col COL
+    keep_columns=['Rank', 'Score'] -> --keep-columns Rank,Score
+    keep_columns=True -> --keep-columns all
+    missing='drop_tasks' or 'drop_systems' -> --missing drop_tasks or drop_systems
+    infer=False -> --no-infer
+    long=(SYSTEM, TASK, SCORE) -> --long SYSTEM,TASK,SCORE
+    rule_options={'x': 1} -> rule_options={'x': 1}
+    """
+    if not values or values == (...,):
+        api = f"{name}={placeholder or '...'}"
+        if name not in CLI_FLAGS:
+            return Hinted(api)
+        flag, metavar = CLI_FLAGS[name]
+        return Hinted(api, f"{flag} {metavar}" if metavar else flag)
+    shown = [repr(v) for v in values]
+    api = f"{name}=" + (shown[0] if len(shown) == 1 else ", ".join(shown[:-1]) + " or " + shown[-1])
+    if name not in CLI_FLAGS:
+        return Hinted(api)
+    flag, _ = CLI_FLAGS[name]
+    if len(values) > 1:
+        words = [str(v) for v in values]
+        return Hinted(api, f"{flag} " + ", ".join(words[:-1]) + " or " + words[-1])
+    value = values[0]
+    if name in _FLAG_MEANS_FALSE:
+        return Hinted(api, flag if value is False else api)
+    if value is True:
+        return Hinted(api, flag + (" all" if name == "keep_columns" else ""))
+    if value is False or value is None:
+        return Hinted(api)
+    if isinstance(value, dict):  # revision={model: rev}
+        return Hinted(api, " ".join(f"{flag} {shlex.quote(f'{k}={v}')}" for k, v in value.items()))
+    return Hinted(api, f"{flag} {shlex.quote(_csv(value))}")
+
+
+def named(name: str, *, equals: bool = False) -> Hinted:
+    """An option's name alone: ``index_col`` (or ``tasks=``) and its flag ``--index-col``.
+
+    Parameters
+    ----------
+    name : str
+    equals : bool, default=False
+        Write the API name as ``name=``.
+
+    Returns
+    -------
+    Hinted
+
+    Examples
+    --------
+    >>> hinted("unknown task {!r} in {}", "Modle", named("index_col")).cli
+    "unknown task 'Modle' in --index-col"
+    """
+    api = f"{name}=" if equals else name
+    return Hinted(api, CLI_FLAGS[name][0] if name in CLI_FLAGS else api)
+
+
+def call(api: str, cli: str) -> Hinted:
+    """A call whose command-line form is another command or flag (``cs.read_format(FILE, 'harness')``
+    is ``--from harness``).
+
+    Parameters
+    ----------
+    api, cli : str
+        The two wordings.
+
+    Returns
+    -------
+    Hinted
+    """
+    return Hinted(api, cli)
+
+
+def hinted(template: str, *args: object, **kwargs: object) -> Hinted:
+    """``template.format(*args, **kwargs)`` in both wordings: each :class:`Hinted` argument in its own.
+
+    Parameters
+    ----------
+    template : str
+        A ``str.format`` template.
+    *args, **kwargs : object
+        Its fields; :class:`Hinted` ones are shown in the API wording in the ``str`` and in the
+        command-line wording in ``.cli``.
+
+    Returns
+    -------
+    Hinted
+
+    Examples
+    --------
+    >>> text = hinted("pass {} or {}", option("long", ("system", "task", "score")), option("index_col"))
+    >>> str(text), text.cli
+    ("pass long=('system', 'task', 'score') or index_col=...", 'pass --long system,task,score or --index-col COL')
+    """
+    api = template.format(*(_api(a) for a in args), **{k: _api(v) for k, v in kwargs.items()})
+    cli = template.format(*(_cli(a) for a in args), **{k: _cli(v) for k, v in kwargs.items()})
+    return Hinted(api, cli)
+
+
+def _api(value: object) -> object:
+    return str.__str__(value) if isinstance(value, Hinted) else value
+
+
+def _cli(value: object) -> object:
+    return value.cli if isinstance(value, Hinted) else value
+
+
+def join(separator: str, parts: Iterable[object]) -> Hinted:
+    """``separator.join(parts)`` in both wordings.
+
+    Parameters
+    ----------
+    separator : str
+    parts : iterable of str or Hinted
+
+    Returns
+    -------
+    Hinted
+
+    Examples
+    --------
+    >>> join("; ", ["a", option("dedupe", True)]).cli
+    'a; --dedupe'
+    """
+    parts = list(parts)
+    return Hinted(separator.join(str(_api(p)) for p in parts), separator.join(cli_of(p) for p in parts))
 
 
 #: Characters shown as escapes by :func:`visible`: C0 and C1 controls (a terminal escape sequence

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from ..hints import cli_text
+from ..hints import cli_of
 
 __all__ = ["MAX_LINE", "grouped_problems", "one_line"]
 
@@ -82,7 +82,7 @@ def one_line(summary: Sequence[str], n_found: int) -> str:
     head = f"{n_found} problems in the scores: "
     shown: list[str] = []
     for k, text in enumerate(summary, 1):
-        item = f"{k}. {cli_text(text)}"
+        item = f"{k}. {cli_of(text)}"
         if shown and len(head) + sum(len(x) + 1 for x in shown) + len(item) > limit - 40:
             break
         shown.append(item)
