@@ -25,6 +25,7 @@ __all__ = [
     "check_groups_type",
     "check_frame_options",
     "check_count",
+    "check_share",
     "check_seconds",
     "check_min_coverage",
     "check_seed",
@@ -285,6 +286,47 @@ def check_count(value: object, option: str, minimum: int) -> int:
     if value < minimum:
         raise InvalidOptionError(f"{option} must be an integer >= {minimum}, got {value!r}")
     return int(value)
+
+
+def check_share(value: object, option: str, *, zero: bool = False) -> float:
+    """A share or level: a finite number strictly between 0 and 1 (or in ``[0, 1)`` with `zero`).
+
+    The one check of ``level``, ``alpha``, ``delta``, ``eta`` and the significance level.
+
+    Parameters
+    ----------
+    value : object
+        What the user passed (numpy scalars included, booleans not).
+    option : str
+        Its name, for the message.
+    zero : bool, default=False
+        0 is allowed (a share of missing cells).
+
+    Returns
+    -------
+    float
+
+    Raises
+    ------
+    InvalidOptionError
+        Not a number, or outside the range; the message names `option`.
+
+    Examples
+    --------
+    >>> check_share(0.05, "level"), check_share(0, "eta", zero=True)
+    (0.05, 0.0)
+    >>> check_share(1, "delta")
+    Traceback (most recent call last):
+    ...
+    consensus.errors.InvalidOptionError: delta must be a number strictly between 0 and 1, got 1
+    """
+    where = "in [0, 1)" if zero else "strictly between 0 and 1"
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (numbers.Real, np.integer, np.floating)):
+        raise InvalidOptionError(f"{option} must be a number {where}, got {value!r}")
+    share = float(value)
+    if not (0.0 <= share < 1.0 if zero else 0.0 < share < 1.0):  # NaN fails both
+        raise InvalidOptionError(f"{option} must be a number {where}, got {value!r}")
+    return share
 
 
 @overload

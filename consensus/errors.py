@@ -11,7 +11,7 @@ from __future__ import annotations
 import difflib
 from collections.abc import Iterable, Sequence
 
-from .hints import Hinted, cli_of, hinted, option
+from .hints import Hinted, cli_of, hinted, named, option
 from .io._problems import grouped_problems, one_line
 
 __all__ = [
@@ -95,11 +95,11 @@ class DuplicateLabelError(LeaderboardError):
     def __init__(self, kind: str, labels: Sequence[str], *, detail: str = "") -> None:
         self.kind, self.labels = kind, tuple(labels)
         hint = (
-            "; rename them or pass dedupe=True (renames them NAME_1, NAME_2, ...)"
+            hinted("; rename them or pass {} (renames them NAME_1, NAME_2, ...)", option("dedupe", True))
             if kind == "system"
             else "; rename the columns"
         )
-        super().__init__(f"duplicate {kind} name(s): {_shown(self.labels, 10)}{detail}{hint}")
+        super().__init__(f"duplicate {kind} name(s): {_shown(self.labels, 10)}" + detail + hint)
 
 
 class EmptyLabelError(LeaderboardError):
@@ -115,7 +115,8 @@ class EmptyLabelError(LeaderboardError):
     where : str, default=""
         Shown after the position, e.g. ``" (line 67 of 'glue.csv')"``.
     hint : str, default=""
-        How to fix it; default ``"give every system a name"``.
+        How to fix it; default ``"give every system a name"``. A :class:`~consensus.hints.Hinted`
+        hint keeps its command-line wording.
 
     Examples
     --------
@@ -127,7 +128,7 @@ class EmptyLabelError(LeaderboardError):
         self.kind, self.position, self.where = kind, position, where
         self.hint = hint or f"give every {kind} a name"
         self.group_key = ("empty name", kind, self.hint)  # grouped with its like (consensus.io._problems)
-        super().__init__(f"{kind} at position {position + 1}{where} has an empty name; {self.hint}")
+        super().__init__(f"{kind} at position {position + 1}{where} has an empty name; " + self.hint)
 
 
 class NonNumericScoreError(LeaderboardError):
@@ -180,7 +181,7 @@ class NonNumericScoreError(LeaderboardError):
                 f"task {task!r}{where} has non-numeric scores for system(s) {_shown(self.systems)} "
                 f"(e.g. {sample!r}); fix the cells, convert the column with pd.to_numeric, or "
             )
-        super().__init__(text + f"pass exclude=[{task!r}] if it is not a task")
+        super().__init__(text + hinted("pass {} if it is not a task", option("exclude", [task])))
 
 
 class CompositeScoreError(NonNumericScoreError):
@@ -204,9 +205,11 @@ class CompositeScoreError(NonNumericScoreError):
         self.task, self.systems, self.sample = task, tuple(systems), sample
         LeaderboardError.__init__(
             self,
-            f"task {task!r}{where} has composite cell(s) for system(s) {_shown(self.systems)} "
-            f"(e.g. {sample!r}); pass split_composite=True to split "
-            f"the task into {task + '[1]'!r} and {task + '[2]'!r}",
+            hinted(
+                "task {!r}{} has composite cell(s) for system(s) {} (e.g. {!r}); pass {} to split the task into "
+                "{!r} and {!r}", task, where, _shown(self.systems), sample, option("split_composite", True),
+                task + "[1]", task + "[2]",
+            ),
         )
 
 
@@ -248,6 +251,21 @@ class InvalidWeightError(LeaderboardError):
         super().__init__(message)
 
 
+#: Options an unknown name may have been given in, named as such: ``unknown task 'x' in index_col``
+#: (``in --index-col`` on the command line).
+_NAMED_IN = frozenset({"index_col", "tasks", "exclude", "keep_columns", "lower_is_better", "higher_is_better", "metric"})
+
+
+def _context(context: str) -> str:
+    """Where a name was given, as a hint when it is an option of :data:`_NAMED_IN` (``"tasks="`` ->
+    ``tasks=``, ``--tasks``); other text (or a :class:`~consensus.hints.Hinted`) as it is."""
+    if isinstance(context, Hinted):
+        return context
+    context = str(context)
+    name = context[:-1] if context.endswith("=") else context
+    return named(name, equals=name != context) if name in _NAMED_IN else context
+
+
 class _UnknownLabelError(ConsensusError, ValueError):
     kind = "label"
 
@@ -256,8 +274,8 @@ class _UnknownLabelError(ConsensusError, ValueError):
         self.label, self.valid = label, tuple(valid)
         close = difflib.get_close_matches(str(label), valid, n=3, cutoff=0.5)
         hint = f"; did you mean {_shown(close)}?" if close else f"; known {self.kind}s: {_shown(valid, 8)}"
-        where = f" in {context}" if context else ""
-        super().__init__(f"unknown {self.kind} {label!r}{where}{hint}")
+        where = " in " + _context(context) if context else ""
+        super().__init__(f"unknown {self.kind} {label!r}" + where + hint)
 
 
 class UnknownSystemError(_UnknownLabelError):
@@ -295,12 +313,18 @@ class UnknownTaskError(_UnknownLabelError):
     valid : iterable of str
         The known tasks (attribute ``valid``, a tuple).
     context : str, default=""
-        The option where the name was given (``"gamma"``, ``"fixed"``, ...).
+        The option where the name was given (``"gamma"``, ``"fixed"``, ``"tasks="``, ...): a
+        reading option (``index_col``, ``tasks``, ``exclude``, ``keep_columns``,
+        ``lower_is_better``, ``higher_is_better``, ``metric``, with or without ``=``) is named
+        by its flag on the command line (``in --tasks``); a :class:`~consensus.hints.Hinted`
+        keeps its own wordings.
 
     Examples
     --------
     >>> str(UnknownTaskError("zz", ["qa", "nli"]))
     "unknown task 'zz'; known tasks: 'qa', 'nli'"
+    >>> UnknownTaskError("nl", ["qa", "nli"], "tasks=").cli_message()
+    "unknown task 'nl' in --tasks; did you mean 'nli'?"
     """
 
     kind = "task"
@@ -318,8 +342,8 @@ class EmptySystemError(LeaderboardError):
     def __init__(self, systems: Sequence[str]) -> None:
         self.systems = tuple(systems)
         super().__init__(
-            f"system(s) {_shown(self.systems, 10)} have no score on any task; "
-            "remove them or pass drop_empty=True"
+            hinted("system(s) {} have no score on any task; remove them or pass {}", _shown(self.systems, 10),
+                   option("drop_empty", True))
         )
 
 
@@ -347,7 +371,7 @@ class NoTaskError(LeaderboardError):
     """
 
     def __init__(self, detail: str = "") -> None:
-        super().__init__("a leaderboard needs at least 1 task" + (f" ({detail})" if detail else ""))
+        super().__init__("a leaderboard needs at least 1 task" + (" (" + detail + ")" if detail else ""))
 
 
 class MissingScoreError(ConsensusError, ValueError):
@@ -378,11 +402,9 @@ class MissingScoreError(ConsensusError, ValueError):
         self.rule, self.cells, self.policies = rule, tuple(cells), tuple(policies)
         shown = ", ".join(f"({s!r}, {t!r})" for s, t in self.cells[:3])
         more = ", ..." if len(self.cells) > 3 else ""
-        options = [repr(p) for p in self.policies]
-        listed = options[0] if len(options) == 1 else ", ".join(options[:-1]) + " or " + options[-1]
         super().__init__(
-            f"rule {rule!r} needs complete scores but {len(self.cells)} cell(s) are missing: "
-            f"{shown}{more}; pass missing={listed}"
+            f"rule {rule!r} needs complete scores but {len(self.cells)} cell(s) are missing: {shown}{more}; pass "
+            + option("missing", *self.policies)
         )
 
 
@@ -555,7 +577,7 @@ class LongFormatError(LeaderboardError):
         self.system, self.task, self.score = system, task, score
         super().__init__(
             f"this looks like long format (one row per system and task: systems repeat in column "
-            f"{system!r}, task names in {task!r}, scores in {score!r}); pass long={(system, task, score)!r}"
+            f"{system!r}, task names in {task!r}, scores in {score!r}); pass " + option("long", (system, task, score))
         )
 
 

@@ -584,9 +584,10 @@ def test_keep_columns_keeps_a_bookkeeping_column(files, capsys):
 def test_cli_error_uses_the_flag_wording(capsys, monkeypatch):
     import consensus.cli.commands as commands
     from consensus.errors import ConsensusError
+    from consensus.hints import hinted, option
 
     def boom(*args, **kwargs):
-        raise ConsensusError("2 systems have no score; pass drop_empty=True")
+        raise ConsensusError(hinted("2 systems have no score; pass {}", option("drop_empty", True)))
 
     monkeypatch.setattr(commands, "load", boom)
     code, _, err = run(capsys, "kemeny", "x.csv")

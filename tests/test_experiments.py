@@ -61,7 +61,7 @@ def test_remove_task_blocks_and_instances():
 def test_remove_scores_validation():
     lb = cs.load_example("votenrank-toy")
     for eta in (1.0, -0.1, float("nan"), "0.2"):
-        with pytest.raises(InvalidOptionError, match="eta must be a share"):
+        with pytest.raises(InvalidOptionError, match=r"eta must be a number in \[0, 1\)"):
             remove_scores(lb, eta=eta)
     with pytest.raises(InvalidOptionError, match="unit must be 'cell'"):
         remove_scores(lb, eta=0.1, unit="instance")

@@ -4,6 +4,7 @@ all problems in one error with 1-based file positions, long-format detection, CL
 from __future__ import annotations
 
 import math
+import re
 import warnings
 from pathlib import Path
 
@@ -21,7 +22,7 @@ from consensus.errors import (
     LongFormatError,
     NonNumericScoreError,
 )
-from consensus.hints import cli_text
+from consensus.hints import CLI_FLAGS, hinted, option
 from consensus.io._bookkeeping import BOOKKEEPING_NAMES, bookkeeping_key
 from consensus.io._readers import frame_to_leaderboard
 
@@ -277,23 +278,29 @@ def test_a_wide_frame_with_repeated_names_and_a_text_column_is_long():
 
 
 # ---------------------------------------------------------------- CLI wording
-@pytest.mark.parametrize(("api", "cli"), [
-    ("pass drop_empty=True", "pass --drop-empty"),
-    ("pass split_composite=True", "pass --split-composite"),
-    ("pass index_col=...", "pass --index-col COL"),
-    ("pass long=('system', 'task', 'score')", "pass --long system,task,score"),
-    ("pass long=(SYSTEM, TASK, SCORE)", "pass --long SYSTEM,TASK,SCORE"),
-    ("pass keep_columns=['Rank', 'Score']", "pass --keep-columns Rank,Score"),
-    ("pass keep_columns=True", "pass --keep-columns all"),
-    ("pass dedupe=True", "pass --dedupe"),
-    ("pass missing='impute'", "pass --missing impute"),
-    ("pass missing='drop_tasks' or 'drop_systems'", "pass --missing drop_tasks or drop_systems"),
-    ("pass min_coverage=0.5", "pass --min-coverage 0.5"),
-    ("pass exclude=['URL']", "pass --exclude URL"),
-    ("see rule_options=x", "see rule_options=x"),
+@pytest.mark.parametrize(("verb", "hint", "api", "cli"), [
+    ("pass", option("drop_empty", True), "pass drop_empty=True", "pass --drop-empty"),
+    ("pass", option("split_composite", True), "pass split_composite=True", "pass --split-composite"),
+    ("pass", option("index_col"), "pass index_col=...", "pass --index-col COL"),
+    ("pass", option("long", ("system", "task", "score")), "pass long=('system', 'task', 'score')",
+     "pass --long system,task,score"),
+    ("pass", option("long", placeholder="(SYSTEM, TASK, SCORE)"), "pass long=(SYSTEM, TASK, SCORE)",
+     "pass --long SYSTEM,TASK,SCORE"),
+    ("pass", option("keep_columns", ["Rank", "Score"]), "pass keep_columns=['Rank', 'Score']",
+     "pass --keep-columns Rank,Score"),
+    ("pass", option("keep_columns", True), "pass keep_columns=True", "pass --keep-columns all"),
+    ("pass", option("dedupe", True), "pass dedupe=True", "pass --dedupe"),
+    ("pass", option("missing", "impute"), "pass missing='impute'", "pass --missing impute"),
+    ("pass", option("missing", "drop_tasks", "drop_systems"), "pass missing='drop_tasks' or 'drop_systems'",
+     "pass --missing drop_tasks or drop_systems"),
+    ("pass", option("min_coverage", 0.5), "pass min_coverage=0.5", "pass --min-coverage 0.5"),
+    ("pass", option("exclude", ["URL"]), "pass exclude=['URL']", "pass --exclude URL"),
+    ("see", option("rule_options", placeholder="x"), "see rule_options=x", "see rule_options=x"),
 ])
-def test_cli_text_rewrites_api_hints(api, cli):
-    assert cli_text(api) == cli
+def test_option_hints_carry_both_wordings(verb, hint, api, cli):
+    text = hinted(verb + " {}", hint)
+    assert str(text) == api and text.cli == cli
+    assert (verb + " " + hint).cli == cli  # + keeps the command-line wording too
 
 
 def test_cli_message_on_real_errors():
@@ -334,3 +341,43 @@ def test_constant_or_copied_columns_are_tasks_not_bookkeeping():
     assert lb.tasks == ("t0", "t1")
     assert lb.reading.excluded["t2"].role == "duplicate" and lb.reading.excluded["t2"].of == ("t1",)
     assert not any(r.role in ("rank", "aggregate") for r in lb.reading.excluded.values())
+
+
+_API_HINT = re.compile(rf"(?<![\w.-])({'|'.join(CLI_FLAGS)})=(?=[\w'\[(.])")
+
+
+@pytest.mark.parametrize("case", ["gem", "glue", "sparse", "long", "empty_system", "composite", "unknown_task",
+                                  "mean_holes", "duplicate"])
+def test_the_command_line_names_flags_never_api_options(tmp_path, case):
+    """Every line the command line prints (errors, reading notes, reports) names flags: the hints are
+    built with both wordings (consensus.hints), so none is left in the API's (``drop_empty=True``)."""
+    from . import messy_exports, real_shapes
+    from .cli_runner import run_cli
+
+    path = tmp_path / "board.csv"
+    args = ["analyze"]
+    if case == "gem":
+        real_shapes.write_csv(real_shapes.gem_like(), path)
+    elif case in ("glue", "sparse", "long"):
+        frame = {"glue": messy_exports.glue_like, "sparse": messy_exports.sparse_board,
+                 "long": messy_exports.long_format}[case]()
+        frame.to_csv(path, index=case != "long")
+        args = ["rank", "--rule", "borda"] if case == "glue" else args
+    elif case == "empty_system":
+        path.write_text("model,qa,nli\na,1,2\nb,,\nc,3,1\n", encoding="utf-8")
+    elif case == "composite":
+        path.write_text("model,glue,nli\na,93.9/91.8,2\nb,90.1/88.0,1\nc,91.0/87.5,3\n", encoding="utf-8")
+    elif case == "unknown_task":
+        path.write_text("model,qa,nli\na,1,2\nb,2,1\nc,3,3\n", encoding="utf-8")
+        args = ["rank", "--tasks", "qa,nlii"]
+    elif case == "mean_holes":
+        path.write_text("model,qa,nli,sum\na,1,2,3\nb,2,,1\nc,3,3,2\n", encoding="utf-8")
+        args = ["rank", "--rule", "mean", "--min-coverage", "0"]
+    elif case == "duplicate":
+        path.write_text("model,qa,nli\na,1,2\na,2,1\nc,3,3\n", encoding="utf-8")
+    res = run_cli(*args, str(path), "--top", "5")
+    printed = res.stdout + res.stderr
+    assert printed.strip(), case
+    assert not _API_HINT.findall(printed), (case, [line for line in printed.splitlines() if _API_HINT.search(line)])
+    if res.returncode:
+        assert "--" in res.stderr, res.stderr  # the way out, as a flag

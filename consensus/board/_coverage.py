@@ -20,7 +20,9 @@ import pandas as pd
 
 from ..arguments import check_min_coverage
 from ..errors import DegenerateTaskWarning, InvalidOptionError
+from ..hints import hinted, option
 from ._leaderboard import Leaderboard
+from ._validation import min_coverage_option
 
 __all__ = [
     "LOW_COVERAGE",
@@ -168,8 +170,9 @@ def set_aside(lb: Any, min_coverage: float | None = None) -> Any:
         if lone and current.n_systems - len(lone) < 2:  # nobody (or one) shares a task: nothing to set apart from
             if min_coverage is not None:
                 raise InvalidOptionError(
-                    f"min_coverage={min_coverage:g} would leave {current.n_systems - len(lone)} system(s): "
-                    + _shown(lone) + " are each compared with no rival; pass min_coverage=0 to rank them anyway"
+                    min_coverage_option(min_coverage) + f" would leave {current.n_systems - len(lone)} system(s): "
+                    + _shown(lone) + " are each compared with no rival; pass " + option("min_coverage", 0)
+                    + " to rank them anyway"
                 )
             fallback = True
             break
@@ -183,14 +186,14 @@ def set_aside(lb: Any, min_coverage: float | None = None) -> Any:
             if current.n_systems - len(low) < 2 and low:
                 if min_coverage is not None:
                     raise InvalidOptionError(
-                        f"min_coverage={min_coverage:g} would leave {current.n_systems - len(low)} system(s) of "
-                        f"{current.n_systems}: the highest coverage is {table['coverage'].max():.0%}; lower min_coverage"
+                        min_coverage_option(min_coverage) + f" would leave {current.n_systems - len(low)} system(s) "
+                        f"of {current.n_systems}: the highest coverage is {table['coverage'].max():.0%}; lower min_coverage"
                     )
                 fallback, low = True, []
             if low:
                 notes.append(
-                    f"set aside, not ranked: {len(low)} system(s) with coverage below {threshold:.0%} (pass "
-                    "min_coverage=0 to rank them): "
+                    hinted("set aside, not ranked: {} system(s) with coverage below {:.0%} (pass {} to rank them): ",
+                           len(low), threshold, option("min_coverage", 0))
                     + _shown([_describe(table, s, n_tasks, n_rivals) for s in low], quote=False, limit=2)
                 )
         if not lone and not low:
@@ -201,7 +204,8 @@ def set_aside(lb: Any, min_coverage: float | None = None) -> Any:
     if fallback and not any(n.startswith("no system was set aside for coverage") for n in lb.notes):
         notes.append(
             f"no system was set aside for coverage: fewer than 2 systems have {threshold:.0%} coverage (of the task "
-            "weight and of their rivals) and share a task with another; pass min_coverage=... to set a threshold"
+            "weight and of their rivals) and share a task with another; pass " + option("min_coverage")
+            + " to set a threshold"
         )
     return current.with_notes(notes) if notes else lb
 

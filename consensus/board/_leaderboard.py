@@ -23,6 +23,7 @@ from ..errors import (
     TooFewSystemsError,
     UnknownTaskError,
 )
+from ..hints import join
 from ..io._cells import MISSING_MARKERS
 from ..io._columns import ColumnReading, ReadingSummary
 from ..io._labels import normalize_name
@@ -34,6 +35,7 @@ from ._validation import (
     check_scores,
     check_task_names,
     check_weights,
+    min_coverage_option,
 )
 
 __all__ = ["Leaderboard", "MISSING_MARKERS"]
@@ -436,7 +438,11 @@ class Leaderboard(TaskScores):
 
     @property
     def notes(self) -> tuple[str, ...]:
-        """What parsing did (composite splits, dropped systems or tasks, renamed systems)."""
+        """What parsing did (composite splits, dropped systems or tasks, renamed systems).
+
+        A note naming an option (``pass keep_columns=['Rank'] to keep them``) is a
+        :class:`~consensus.hints.Hinted`: :func:`~consensus.hints.cli_of` gives it with the flag
+        (``--keep-columns Rank``), as the command line shows it."""
         return self._notes
 
     @property
@@ -570,21 +576,21 @@ class Leaderboard(TaskScores):
         kept = [s for s in self.systems if s not in set(low)]
         if len(kept) < 2:
             raise InvalidOptionError(
-                f"min_coverage={threshold:g} would leave {len(kept)} system(s) of {self.n_systems}: "
+                min_coverage_option(threshold) + f" would leave {len(kept)} system(s) of {self.n_systems}: "
                 f"the highest coverage is {coverage.max():.0%}; lower min_coverage"
             )
         scored = self.tasks_scored
         shown = ", ".join(f"{s!r} ({scored[s]} of {self.n_tasks} tasks, {coverage[s]:.0%})" for s in low[:10])
         more = f", and {len(low) - 10} more" if len(low) > 10 else ""
         notes = [
-            f"min_coverage={threshold:g}: dropped {len(low)} system(s) scored on less than {value:.0%} "
+            min_coverage_option(threshold) + f": dropped {len(low)} system(s) scored on less than {value:.0%} "
             f"of the task weight: {shown}{more}"
         ]
         present = ~self.missing.loc[kept]
         tasks = [t for t in self.tasks if present[t].any()]
         if len(tasks) < self.n_tasks:
             gone = [t for t in self.tasks if t not in set(tasks)]
-            notes.append(f"min_coverage={threshold:g}: dropped task(s) scored only by dropped systems: "
+            notes.append(min_coverage_option(threshold) + ": dropped task(s) scored only by dropped systems: "
                          + ", ".join(map(repr, gone)))
         import warnings
 
@@ -885,7 +891,9 @@ class Leaderboard(TaskScores):
         -------
         str
             One line per item: the size, then only the items that apply (lower-is-better
-            tasks, weights when not all 1, groups, missing scores (the first 5), notes).
+            tasks, weights when not all 1, groups, missing scores (the first 5), notes), as a
+            :class:`~consensus.hints.Hinted`: :func:`~consensus.hints.cli_of` gives it with the
+            options its notes name as flags.
 
         Examples
         --------
@@ -909,7 +917,7 @@ class Leaderboard(TaskScores):
             shown = ", ".join(f"{s}/{t}" for s, t in cells[:5]) + (", ..." if len(cells) > 5 else "")
             lines.append(f"missing scores: {len(cells)} ({shown})")
         lines.extend(self._notes)
-        return "\n".join(lines)
+        return join("\n", lines)  # a note's command-line wording kept (cli_of)
 
     def __repr__(self) -> str:
         return f"Leaderboard({self.n_systems} systems x {self.n_tasks} tasks, missing={len(self.missing_cells())})"

@@ -29,6 +29,7 @@ from ..errors import (
     NonFiniteScoreError,
     UnknownTaskError,
 )
+from ..hints import Hinted, call, option
 
 __all__ = [
     "finite_number",
@@ -39,7 +40,30 @@ __all__ = [
     "weight_value",
     "check_weights",
     "check_groups",
+    "min_coverage_option",
 ]
+
+
+def min_coverage_option(value: float) -> Hinted:
+    """``min_coverage=0.5`` (``--min-coverage 0.5``), the value formatted with ``:g`` (``1.0`` is ``1``),
+    for the messages and notes of :meth:`~consensus.Leaderboard.with_min_coverage` and
+    :func:`~consensus.board._coverage.set_aside`.
+
+    Parameters
+    ----------
+    value : float
+
+    Returns
+    -------
+    Hinted
+
+    Examples
+    --------
+    >>> hint = min_coverage_option(1.0)
+    >>> hint, hint.cli
+    ('min_coverage=1', '--min-coverage 1')
+    """
+    return call(f"min_coverage={value:g}", f"--min-coverage {value:g}")
 
 
 def label_text(value: object, kind: str, position: int) -> str:
@@ -378,7 +402,7 @@ def check_scores(values: np.ndarray, systems: tuple[str, ...], tasks: tuple[str,
         names = [tasks[j] for j in empty_cols]
         raise LeaderboardError(
             f"task(s) {', '.join(repr(t) for t in names[:10])} have no score for any system; "
-            "remove them or pass drop_empty=True"
+            "remove them or pass " + option("drop_empty", True)
         )
     for j in range(values.shape[1]):
         col = values[present[:, j], j]

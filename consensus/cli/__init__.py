@@ -44,7 +44,7 @@ def _message(exc: BaseException) -> str:
     if isinstance(exc, OSError):
         text = f"{exc.strerror or exc}" + (f": {exc.filename!r}" if exc.filename else "")
     elif callable(cli_message := getattr(exc, "cli_message", None)):
-        text = cli_message()  # API hints (drop_empty=True) rewritten as flags (--drop-empty)
+        text = cli_message()  # the command line's wording (--drop-empty for drop_empty=True)
     else:
         text = str(exc)
     return " ".join(text.split())

@@ -273,12 +273,12 @@ def cmd_significance(args: argparse.Namespace) -> int:
     """
     data, source, _ = load(args, leaderboard=False)
     if is_leaderboard(data):  # the systems every ranking question keeps: the relation `rank --significance` reads
-        from ..hints import cli_text
+        from ..hints import cli_of
         from ..missing._preparation import prepared_for
 
         covered = prepared_for(data, "significance", min_coverage=args.min_coverage)
         for text in covered.preparation.notes:
-            note(args, cli_text(text))
+            note(args, cli_of(text))
         data = covered.leaderboard
     result = _noise_of(args, data, args.level)
     return deliver(args, result, data if is_leaderboard(data) else None, source,

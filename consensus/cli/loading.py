@@ -97,8 +97,8 @@ def _metric_option(values: list[str]) -> Any:
 
 def _read_tool_output(args: argparse.Namespace) -> tuple[Any, list[str]]:
     """``--from TOOL``: FILE read by :func:`consensus.formats.read_format`, with the notes to show."""
-    from ..errors import cli_text
     from ..formats import format_options, read_format
+    from ..hints import cli_of
     from ..io._readers import apply_reading_options
 
     accepted = format_options(args.from_format)
@@ -150,12 +150,12 @@ def _read_tool_output(args: argparse.Namespace) -> tuple[Any, list[str]]:
         notes = list(data.notes)
     elif args.exclude or args.groups:
         raise UsageError(f"--exclude and --groups apply to a leaderboard, not to --from {args.from_format}'s instances")
-    return data, [cli_text(text) for text in notes]
+    return data, [cli_of(text) for text in notes]
 
 
 def _read_file(args: argparse.Namespace) -> tuple[Any, list[str]]:
     """The leaderboard (or instance scores) of FILE and the notes to show."""
-    from ..errors import cli_text
+    from ..hints import cli_of
     from ..io._readers import frame_to_leaderboard, read_table
 
     if getattr(args, "from_format", None):
@@ -210,8 +210,8 @@ def _read_file(args: argparse.Namespace) -> tuple[Any, list[str]]:
         **_leaderboard_options(args),
     )
     # what reading changed (renamed duplicates, excluded bookkeeping columns, normalized names, split cells),
-    # with the API's option hints as flags (pass keep_columns=[...] -> pass --keep-columns ...)
-    notes = [cli_text(text) for text in lb.notes]
+    # in the command line's wording (pass --keep-columns ... for keep_columns=[...])
+    notes = [cli_of(text) for text in lb.notes]
     return lb, notes
 
 

@@ -487,12 +487,12 @@ def warn_coverage(args: argparse.Namespace, obj: Any, table: Any) -> None:
         The scores `obj` was computed on.
     """
     from ..board._coverage import claims_of, coverage_flags
-    from ..hints import cli_text
+    from ..hints import cli_of
 
     if not is_leaderboard(table) or not table.has_missing:
         return
     for flag in coverage_flags(table, claims_of(obj)):
-        print(f"{PROG}: warning: {visible(cli_text(flag))}", file=sys.stderr)
+        print(f"{PROG}: warning: {visible(cli_of(flag))}", file=sys.stderr)
 
 
 def deliver(args: argparse.Namespace, result: Any, table: Any, source: str,

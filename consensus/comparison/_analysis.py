@@ -32,6 +32,15 @@ from ._compare import DEFAULT_RULES, compare_rules
 __all__ = ["analyze", "example_checks", "published_values"]
 
 
+def _analyze_options(data: object, coverage_threshold: float) -> None:
+    """The options of :func:`analyze` that no question it asks checks, checked before any of them runs
+    (the others are checked by the questions, before their own work)."""
+    if not isinstance(data, Leaderboard):
+        raise InvalidOptionError(f"analyze needs a Leaderboard, got {type(data).__name__}")
+    coverage_flags(data, (), coverage_threshold)  # the threshold
+    check_square_matrices(data.n_systems, "analysis", "the full analysis")  # the memory the matrices need
+
+
 def analyze(
     data: Leaderboard,
     *,
@@ -121,10 +130,7 @@ def analyze(
     >>> a.kemeny.order, a.majority.condorcet_winner, a.checks_ok
     (('B', 'C', 'D', 'A'), 'B', True)
     """
-    if not isinstance(data, Leaderboard):
-        raise InvalidOptionError(f"analyze needs a Leaderboard, got {type(data).__name__}")
-    coverage_flags(data, (), coverage_threshold)  # checks the threshold before any solve
-    check_square_matrices(data.n_systems, "analysis", "the full analysis")  # before any of it, not late
+    _analyze_options(data, coverage_threshold)
     covered = prepared_for(data, "analyze", min_coverage=min_coverage)  # no rival, or barely evaluated
     table, notes = covered.leaderboard, list(covered.preparation.notes)
     noise = resolve(significance, table, "analyze")  # on the systems the coverage keeps

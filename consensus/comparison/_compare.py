@@ -28,6 +28,7 @@ from ..arguments import name_list
 from ..board._leaderboard import Leaderboard
 from ..errors import ConsensusError, InvalidOptionError
 from ..exact._kemeny import kemeny
+from ..hints import hinted, option
 from ..majority._pairwise import PairwiseMatrix, pairwise
 from ..majority._relation import condorcet_winner
 from ..missing._impute import impute_pairwise
@@ -119,7 +120,7 @@ def _resolve_policies(
         elif _accepts(name, missing):
             out[name] = (True, missing, "missing")
         else:
-            out[name] = (True, auto_policy(name), f"auto (the rule cannot use missing={missing!r})")
+            out[name] = (True, auto_policy(name), hinted("auto (the rule cannot use {})", option("missing", missing)))
     return out
 
 
@@ -143,6 +144,45 @@ def _kemeny_matrix(
 
 def _restrict(tiers: Tiers, keep: set[str]) -> Tiers:
     return tuple(g for g in (tuple(s for s in group if s in keep) for group in tiers) if g)
+
+
+def _compare_options(
+    data: object, missing: object, tie_penalty: float, ks: object, rules: object, baseline: object,
+    rule_options: object, kemeny_result: object,
+) -> tuple[Any, float, tuple[int, ...], list[str], dict[str, dict[str, Any]]]:
+    """Every option of :func:`compare_rules` but the shared ones, checked in one place before any rule
+    runs: the policy, the tie penalty, the ks, the rule names (baseline first, Kemeny last) and
+    their options."""
+    if not isinstance(data, Leaderboard):
+        raise InvalidOptionError(f"compare_rules needs a Leaderboard, got {type(data).__name__}")
+    if missing != "auto":
+        missing = check_missing(missing, "compare_rules")
+    pen = check_penalty(tie_penalty)
+    checked_ks = tuple(name_list(ks, "ks", kind="integers"))
+    for k in checked_ks:
+        if isinstance(k, bool) or not isinstance(k, numbers.Integral):
+            raise InvalidOptionError(f"every k of ks must be an integer, got {k!r}")
+        if k < 1:
+            raise InvalidOptionError(f"every k must be >= 1, got {k}")
+    names = list(dict.fromkeys(str(r) for r in name_list(rules, "rules", kind="rule names")))
+    if not isinstance(baseline, str):
+        raise InvalidOptionError(f"baseline must be a rule name, got {baseline!r}")
+    if not (rule_options is None or isinstance(rule_options, Mapping)) or not all(
+        isinstance(v, Mapping) for v in (rule_options or {}).values()
+    ):
+        raise InvalidOptionError(f"rule_options must be a mapping rule -> {{option: value}}, got {rule_options!r}")
+    if kemeny_result is not None and not hasattr(kemeny_result, "ranking"):
+        raise InvalidOptionError(f"kemeny_result must be a KemenyResult, got {type(kemeny_result).__name__}")
+    if baseline not in names:
+        names.insert(0, str(baseline))
+    registry.check_rule_names(names, listed=True)  # a typo is the user's error, not a rule that failed to run
+    if "kemeny" not in names:
+        names.append("kemeny")
+    options = {str(k): dict(v) for k, v in (rule_options or {}).items()}
+    unknown_options = [r for r in options if r not in names]
+    if unknown_options:
+        raise InvalidOptionError(f"rule_options names rule(s) not compared: {', '.join(map(repr, unknown_options))}")
+    return missing, pen, tuple(int(k) for k in checked_ks), names, options
 
 
 def compare_rules(
@@ -254,38 +294,10 @@ def compare_rules(
     {'B': -1, 'C': 0, 'D': 1, 'A': 3}
     """
 
-    if not isinstance(data, Leaderboard):
-        raise InvalidOptionError(f"compare_rules needs a Leaderboard, got {type(data).__name__}")
-    if missing != "auto":
-        missing = check_missing(missing, "compare_rules")
+    missing, pen, ks, names, options = _compare_options(data, missing, tie_penalty, ks, rules, baseline, rule_options,
+                                                       kemeny_result)
     covered = prepared_for(data, "compare_rules", min_coverage=min_coverage)  # what every rule sets aside
     table, notes = covered.leaderboard, covered.preparation.notes
-    pen = check_penalty(tie_penalty)
-    ks = tuple(name_list(ks, "ks", kind="integers"))
-    for k in ks:
-        if isinstance(k, bool) or not isinstance(k, numbers.Integral):
-            raise InvalidOptionError(f"every k of ks must be an integer, got {k!r}")
-        if k < 1:
-            raise InvalidOptionError(f"every k must be >= 1, got {k}")
-    ks = tuple(int(k) for k in ks)
-    names = list(dict.fromkeys(str(r) for r in name_list(rules, "rules", kind="rule names")))
-    if not isinstance(baseline, str):
-        raise InvalidOptionError(f"baseline must be a rule name, got {baseline!r}")
-    if not (rule_options is None or isinstance(rule_options, Mapping)) or not all(
-        isinstance(v, Mapping) for v in (rule_options or {}).values()
-    ):
-        raise InvalidOptionError(f"rule_options must be a mapping rule -> {{option: value}}, got {rule_options!r}")
-    if kemeny_result is not None and not hasattr(kemeny_result, "ranking"):
-        raise InvalidOptionError(f"kemeny_result must be a KemenyResult, got {type(kemeny_result).__name__}")
-    if baseline not in names:
-        names.insert(0, str(baseline))
-    registry.check_rule_names(names, listed=True)  # a typo is the user's error, not a rule that failed to run
-    if "kemeny" not in names:
-        names.append("kemeny")
-    options = {str(k): dict(v) for k, v in (rule_options or {}).items()}
-    unknown_options = [r for r in options if r not in names]
-    if unknown_options:
-        raise InvalidOptionError(f"rule_options names rule(s) not compared: {', '.join(map(repr, unknown_options))}")
     chosen = _resolve_policies(names, missing, options, table.has_missing)
     noise = resolve(significance, table, "compare_rules")  # on the systems the coverage keeps
     if noise is not None and kemeny_result is not None and not any(

@@ -24,7 +24,7 @@ from __future__ import annotations
 import dataclasses
 import math
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Literal
@@ -48,10 +48,12 @@ from ..errors import (
     InvalidOptionError,
     SolveFailedError,
 )
+from ..hints import hinted, option
 from ..missing._preparation import board_of
 from ..results import (
     CondorcetCertificate,
     CondorcetWeightsResult,
+    Preparation,
     WeightConstraint,
 )
 from ._certificates import (
@@ -69,14 +71,13 @@ from ._solver_choice import check_solver, solver_errors
 from ._weight_options import (
     Constraints,
     Reference,
-    as_constraints,
-    check_tolerances,
+    WeightOptions,
     objective_tasks,
     prepared_weights,
-    reference_for,
     reference_weights,
     solver_constraints,
     unscored_constraints,
+    weight_options,
 )
 
 __all__ = ["condorcet_weights", "weighted_margins"]
@@ -575,25 +576,62 @@ def condorcet_weights(
     {'max_weight[t1]:upper': 2.0, 'max_weight[t2]:upper': 2.0}
     """
     start = time.perf_counter()
+    checked = weight_options("condorcet_weights", data, constraints=constraints, solver=solver,
+                             margins=(tol, min_margin), nearest_to=nearest_to, objective=objective)
     board_of(data, "condorcet_weights").system_index(system)
-    tol, min_margin = check_tolerances(tol, min_margin)
-    nearest_to = reference_for(nearest_to, objective)
     ready = prepared_weights(data, missing, min_coverage, "condorcet_weights")
-    data, holes, record = ready.leaderboard, ready.scored, ready.preparation
-    if system not in data.systems:
-        why = f"missing={record.missing!r}" if system in record.dropped_systems else "min_coverage"
-        raise InvalidOptionError(f"condorcet_weights: {system!r} was dropped by {why}; nothing to decide")
-    cons = as_constraints(constraints).rows(data)
+    return solve_one("condorcet_weights", ready.leaderboard, ready.scored, ready.preparation, system, checked,
+                     strict=strict, scored_tasks_only=scored_tasks_only, objective=objective, start=start)
+
+
+def solve_one(
+    context: str, work: Leaderboard, holes: Leaderboard, record: Preparation, system: str, checked: WeightOptions,
+    *, strict: bool, scored_tasks_only: bool, objective: object, start: float, setup: Any = None,
+    rescale: Callable[[CondorcetWeightsResult], CondorcetWeightsResult] | None = None,
+) -> CondorcetWeightsResult:
+    """The question about one system that :func:`condorcet_weights` and :func:`winning_weights` ask.
+
+    Parameters
+    ----------
+    context : str
+        The question, for messages.
+    work, holes : Leaderboard
+        The prepared board and its scored cells (``scored_tasks_only``).
+    record : Preparation
+        What the preparation stage did.
+    system : str
+    checked : WeightOptions
+        The question's options, checked.
+    strict, scored_tasks_only, objective
+        As the question received them.
+    start : float
+        ``time.perf_counter()`` when the question started.
+    setup : LinearSetup, optional
+        The linear rule's points (``winning_weights``); None for the majority relation.
+    rescale : callable, optional
+        Puts the result back in the rule's units (``winning_weights``).
+
+    Returns
+    -------
+    CondorcetWeightsResult
+    """
+    if system not in work.systems:
+        why = option("missing", record.missing) if system in record.dropped_systems else "min_coverage"
+        raise InvalidOptionError(hinted("{}: {!r} was dropped by {}; nothing to decide", context, system, why))
+    cons = checked.constraints.rows(work)
     unscored = unscored_constraints(holes, system) if scored_tasks_only else ()
     cons = cons + unscored
-    reference = reference_weights(data, nearest_to)
-    obj = objective_tasks(data, objective)
-    engine = Engine(data, solver_constraints(data, cons), solver, "pulp")
+    reference = reference_weights(work, checked.nearest_to)
+    obj = objective_tasks(work, objective)
+    engine = Engine(work, solver_constraints(work, cons), checked.solver, "pulp", shortcut=setup is None)
     counters = {"lps": 0, "solves": 0, "solver_seconds": 0.0}
     res, _ = solve_system(
-        data, system, strict=bool(strict), reference=reference, objective=obj, cons=cons, engine=engine,
-        tol=tol, min_margin=min_margin, verify_with="pairwise", counters=counters, labels=Labels(data),
+        work, system, strict=bool(strict), reference=reference, objective=obj, cons=cons, engine=engine,
+        tol=checked.tol, min_margin=checked.min_margin, verify_with="pairwise", counters=counters,
+        labels=Labels(work), linear=setup,
     )
+    if rescale is not None:
+        res = rescale(res)
     explanation = res.explanation
     if unscored:
         explanation += f" (weight 0 on the {len(unscored)} task(s) {system!r} is not scored on: scored_tasks_only)"

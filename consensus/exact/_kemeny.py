@@ -23,6 +23,7 @@ import numpy as np
 from ..arguments import check_count, check_seconds, check_seed, name_list
 from ..board._leaderboard import Leaderboard
 from ..errors import InvalidOptionError, SolveFailedError, UnknownSystemError
+from ..hints import hinted, option
 from ..majority._inputs import as_pairwise
 from ..majority._pairwise import PairwiseMatrix
 from ..missing._impute import impute_pairwise
@@ -117,9 +118,24 @@ def kemeny_objective(data: Leaderboard | PairwiseMatrix | Any, ranking: Sequence
     return 0.0 if value == 0 else value
 
 
-def _check_options(
-    n: int, method: str, time_limit: float | None, enumerate_optima: int, progress: Any
-) -> tuple[float | None, int]:
+@dataclasses.dataclass(frozen=True)
+class _Options:
+    """The options of :func:`kemeny`, checked (:func:`_kemeny_options`)."""
+
+    method: str
+    time_limit: float | None
+    enumerate_optima: int
+    threads: int | None
+    seed: int
+
+
+def _kemeny_options(
+    n: int, *, method: object, time_limit: object, enumerate_optima: object, progress: object, threads: object,
+    weak_order: object, determine: object, solver: str, seed: object,
+) -> _Options:
+    """Every option of :func:`kemeny` but the shared ones (checked by the preparation stage), checked
+    in one place before any solve, with the package's shared checkers."""
+    seed = check_seed(seed, "seed", allow_none=False)
     if method not in ("auto", "ilp", "brute_force"):
         raise InvalidOptionError(f"unknown method {method!r}; use 'auto', 'ilp' or 'brute_force'")
     if method == "brute_force" and n > MAX_BRUTE_FORCE_SYSTEMS:
@@ -131,7 +147,17 @@ def _check_options(
         raise InvalidOptionError(f"enumerate_optima must be an integer >= 0 (a cap), got {enumerate_optima!r}")
     if progress is not None and not callable(progress):
         raise InvalidOptionError(f"progress must be a callable, got {type(progress).__name__}")
-    return time_limit, int(enumerate_optima)
+    if threads is not None:
+        threads = check_count(threads, "threads", 1)
+    if not isinstance(weak_order, (bool, np.bool_)):
+        raise InvalidOptionError(f"weak_order must be True or False, got {weak_order!r}")
+    if weak_order and enumerate_optima:
+        raise InvalidOptionError("enumerate_optima lists strict rankings: it cannot be combined with weak_order=True")
+    if determine is not None and not isinstance(determine, (bool, np.bool_)):
+        raise InvalidOptionError(f"determine must be True, False or None, got {determine!r}")
+    if method != "brute_force":
+        check_solver(solver)
+    return _Options(str(method), time_limit, int(enumerate_optima), threads, int(seed))
 
 
 def _treated(
@@ -148,8 +174,9 @@ def _treated(
         known = ready.leaderboard.systems + prep.set_aside + prep.dropped_systems
         if noisy:
             if prep.missing in ("median", "impute"):
-                raise InvalidOptionError(f"kemeny: significance cannot be combined with missing={prep.missing!r}: a "
-                                         "filled cell has no noise to test; use missing=None or a drop policy")
+                raise InvalidOptionError(hinted("kemeny: significance cannot be combined with {}: a filled cell has no "
+                                                "noise to test; use missing=None or a drop policy",
+                                                option("missing", prep.missing)))
             covered = data if isinstance(data, Prepared) else prepared_for(data, "kemeny", min_coverage=min_coverage)
             result = resolve(significance, covered.leaderboard, "kemeny")  # as rank(..., "kemeny") resolves it
             assert result is not None
@@ -163,9 +190,8 @@ def _treated(
                                  f"{type(data).__name__}")
     policy = check_missing(missing, "kemeny")
     if policy is not None or min_coverage is not None:
-        raise InvalidOptionError(
-            f"kemeny: missing={missing!r} / min_coverage={min_coverage!r} need a Leaderboard, got {type(data).__name__}"
-        )
+        raise InvalidOptionError(hinted("kemeny: {} / {} need a Leaderboard, got {}", option("missing", missing),
+                                        option("min_coverage", min_coverage), type(data).__name__))
     return data, Preparation(None, "pairwise matrix given: its counts are used as they are"), ()
 
 
@@ -371,22 +397,14 @@ def kemeny(
     (4.0, False, (('a', 'b', 'c'), ('b', 'c', 'a'), ('c', 'a', 'b')))
     """
     start = time.perf_counter()
-    seed = check_seed(seed, "seed", allow_none=False)
-    treated, record, known = _treated(data, missing, min_coverage, significance)
+    treated, record, known = _treated(data, missing, min_coverage, significance)  # the shared options
     p = as_pairwise(treated)
     n = p.n_systems
-    time_limit, cap = _check_options(n, method, time_limit, enumerate_optima, progress)
+    checked = _kemeny_options(n, method=method, time_limit=time_limit, enumerate_optima=enumerate_optima,
+                              progress=progress, threads=threads, weak_order=weak_order, determine=determine,
+                              solver=solver, seed=seed)
+    time_limit, cap, threads, seed = checked.time_limit, checked.enumerate_optima, checked.threads, checked.seed
     warm = _warm_start(p.systems, initial, known)
-    if threads is not None:
-        threads = check_count(threads, "threads", 1)
-    if not isinstance(weak_order, (bool, np.bool_)):
-        raise InvalidOptionError(f"weak_order must be True or False, got {weak_order!r}")
-    if weak_order and cap:
-        raise InvalidOptionError("enumerate_optima lists strict rankings: it cannot be combined with weak_order=True")
-    if determine is not None and not isinstance(determine, (bool, np.bool_)):
-        raise InvalidOptionError(f"determine must be True, False or None, got {determine!r}")
-    if method != "brute_force":
-        check_solver(solver)
     from solvers.linear_ordering import solve_linear_ordering
     from solvers.status import SolverError, SolverUnavailableError
 

@@ -16,7 +16,6 @@ from solvers.weights_lp import WeightConstraints, constraints_farkas_lp
 
 from ..board._leaderboard import Leaderboard
 from ..errors import InvalidOptionError, SolveFailedError
-from ..missing._preparation import board_of
 from ..results import (
     CondorcetCertificate,
     CondorcetWeightsResult,
@@ -27,18 +26,16 @@ from ..results import (
 from ._certificates import CONSTRAINT_TOL, Labels, certificate_holds
 from ._condorcet import Engine, solve_system
 from ._evidence import make_certificate
-from ._solver_choice import check_solver, solver_errors
+from ._solver_choice import solver_errors
 from ._weight_options import (
     Constraints,
     Reference,
-    as_constraints,
-    check_tolerances,
     objective_tasks,
     prepared_weights,
-    reference_for,
     reference_weights,
     solver_constraints,
     unscored_constraints,
+    weight_options,
 )
 from ._winning import linear_setup, rescaled
 
@@ -160,25 +157,22 @@ def prospective(
     3      d     False            False    -1.0       NaN                                               a
     """
     start = time.perf_counter()
-    board_of(data, "prospective")
-    tol, min_margin = check_tolerances(tol, min_margin)
-    nearest_to = reference_for(nearest_to, objective)
+    checked = weight_options("prospective", data, rule=rule, ties=ties, vector=vector, normalize=normalize,
+                             constraints=constraints, solver=solver, margins=(tol, min_margin),
+                             nearest_to=nearest_to, objective=objective)  # before the constraints' own LP
+    tol, min_margin, nearest_to = checked.tol, checked.min_margin, checked.nearest_to
     if interface not in ("auto", "highspy", "pulp"):
         raise InvalidOptionError(f"interface must be 'auto', 'highspy' or 'pulp', got {interface!r}")
-    check_solver(solver)  # before the constraints' own LP
     if interface == "auto":
         interface = "highspy" if solver == "highs" else "pulp"
-    given = {"ties": ties, "vector": vector, "normalize": normalize}
     setup = None
     if rule == "condorcet":
-        if any(v is not None for v in given.values()):
-            raise InvalidOptionError("prospective: rule='condorcet' takes no ties / vector / normalize")
         ready = prepared_weights(data, missing, min_coverage, "prospective")
         data, holes, record = ready.leaderboard, ready.scored, ready.preparation
     else:
-        setup = linear_setup(data, rule, {k: v for k, v in given.items() if v is not None}, missing, min_coverage, "prospective")
+        setup = linear_setup(data, rule, checked.rule_options, missing, min_coverage, "prospective")
         data, holes, record = setup.lp.lb, setup.holes, setup.record
-    cons = as_constraints(constraints).rows(data)
+    cons = checked.constraints.rows(data)
     reference = reference_weights(data, nearest_to)
     obj = objective_tasks(data, objective)
     solver_cons = solver_constraints(data, cons)

@@ -61,14 +61,14 @@ from ..majority._pairwise import pairwise
 from ..missing._preparation import board_of
 from ..results import Preparation, RadiusAnswer, RemovalAnswer, SensitivityResult
 from ..results.base import tier_positions
-from ..rules.linear import LINEAR_RULES, rule_result
+from ..rules.linear import rule_result
 from ..rules.registry import rank
-from ._solver_choice import check_solver, solver_errors
+from ._solver_choice import solver_errors
 from ._weight_options import (
     Constraints,
-    as_constraints,
     prepared_weights,
     solver_constraints,
+    weight_options,
 )
 from ._winning import linear_setup
 
@@ -447,22 +447,16 @@ def weight_sensitivity(
     (1, ('t3',), ('C',))
     """
     start = time.perf_counter()
-    check_solver(solver)
+    checked = weight_options("weight_sensitivity", data, rule=rule, ties=ties, vector=vector, normalize=normalize,
+                             constraints=constraints, solver=solver, majority=("condorcet", "kemeny"))
     kind, k = parse_target(target, board_of(data, "weight_sensitivity").n_systems)
     label = f"top{k}" if kind == "top" else kind
-    given = {key: v for key, v in {"ties": ties, "vector": vector, "normalize": normalize}.items() if v is not None}
     if rule in ("condorcet", "kemeny"):
-        if given:
-            raise InvalidOptionError(f"weight_sensitivity: rule {rule!r} takes no ties / vector / normalize")
         prob, rule_opts = _majority_problem(data, rule, kind, missing, min_coverage)
-    elif isinstance(rule, str) and rule in LINEAR_RULES:
-        prob, rule_opts = _linear_problem(data, rule, kind, k, given, missing, min_coverage)
     else:
-        raise InvalidOptionError(
-            f"weight_sensitivity: rule must be one of {', '.join(LINEAR_RULES)}, condorcet or kemeny; got {rule!r}"
-        )
+        prob, rule_opts = _linear_problem(data, rule, kind, k, checked.rule_options, missing, min_coverage)
     work = prob.lb
-    cons = as_constraints(constraints).rows(work)
+    cons = checked.constraints.rows(work)
     r = work.normalized_weights.to_numpy(dtype=np.float64)
     counters = {"lps": 0, "pruned": 0}
     if prob.tied == (None, None):

@@ -1,4 +1,9 @@
-"""The weight options of :func:`consensus.condorcet_weights` and :func:`consensus.prospective`, checked.
+"""The options of the task-weight questions, checked in one place.
+
+:func:`weight_options` is the one check of the options the task-weight questions
+(:func:`consensus.condorcet_weights`, :func:`consensus.winning_weights`,
+:func:`consensus.prospective`, :func:`consensus.weight_sensitivity`) share, run before any work;
+each question adds only its own options to it.
 
 ``min_weight``, ``max_weight``, ``fixed``, ``group_bounds`` and ``order`` become
 :class:`~consensus.results.WeightConstraint` rows; ``nearest_to`` a reference weighting; ``objective``
@@ -23,6 +28,7 @@ from solvers.weights_lp import WeightConstraints
 from ..board._leaderboard import Leaderboard
 from ..board._validation import finite_number as number
 from ..errors import InvalidOptionError, InvalidWeightError, UnknownTaskError
+from ..hints import hinted, option
 from ..missing._preparation import Prepared, prepared_for
 from ..results import WeightConstraint
 from ._certificates import weight_vector
@@ -43,6 +49,8 @@ __all__ = [
     "unscored_constraints",
     "WEIGHT_NO_IMPUTE",
     "prepared_weights",
+    "WeightOptions",
+    "weight_options",
 ]
 
 Reference: TypeAlias = Literal["leaderboard", "uniform"] | Mapping[str, float] | pd.Series | bool | None
@@ -586,10 +594,10 @@ def unscored_constraints(lb: Leaderboard, system: str) -> tuple[WeightConstraint
 
 
 #: Why the task-weight questions refuse ``missing="impute"``.
-WEIGHT_NO_IMPUTE = (
+WEIGHT_NO_IMPUTE = hinted(
     "it does not apply to task weights: the LP weighs each task's comparisons R(m, m', k), and the imputed matrix "
-    "of compatible rankings only gives pairwise probabilities summed over tasks; use missing=None (a missing score "
-    "is neither a win nor a loss), 'drop_tasks', 'drop_systems' or 'median'"
+    "of compatible rankings only gives pairwise probabilities summed over tasks; use {} (a missing score "
+    "is neither a win nor a loss), 'drop_tasks', 'drop_systems' or 'median'", option("missing", None),
 )
 
 
@@ -638,3 +646,111 @@ def prepared_weights(
         data, context, missing=missing, min_coverage=min_coverage,
         coverage_default=None if context == "prospective" else 0.0, impute=impute, impute_treatment=impute_treatment,
     )
+
+
+@dataclass(frozen=True)
+class WeightOptions:
+    """The shared options of a task-weight question, checked (:func:`weight_options`).
+
+    Attributes
+    ----------
+    rule : str
+        ``"condorcet"`` (or another majority rule the question accepts) or a linear rule.
+    rule_options : dict
+        The ``ties`` / ``vector`` / ``normalize`` given (None left out).
+    constraints : Constraints
+    solver : str
+    tol, min_margin : float
+        0 for a question without margins (``weight_sensitivity``).
+    nearest_to : Reference
+        The reference weighting once `objective` is taken into account (:func:`reference_for`).
+    """
+
+    rule: str
+    rule_options: dict[str, Any]
+    constraints: Constraints
+    solver: str
+    tol: float = 0.0
+    min_margin: float = 0.0
+    nearest_to: Reference = None
+
+
+def weight_options(
+    context: str,
+    data: object,
+    *,
+    rule: object = "condorcet",
+    ties: object = None,
+    vector: object = None,
+    normalize: object = None,
+    constraints: object = None,
+    solver: str = "highs",
+    majority: Sequence[str] = ("condorcet",),
+    margins: tuple[float, float] | None = None,
+    nearest_to: Reference = None,
+    objective: object = None,
+) -> WeightOptions:
+    """Check the options every task-weight question shares, once, before any work.
+
+    Parameters
+    ----------
+    context : str
+        The question, for messages.
+    data : object
+        Its data (a Leaderboard or prepared data; anything else is refused here).
+    rule, ties, vector, normalize
+        The rule and its options: ``condorcet`` (or another of `majority`) takes none.
+    constraints, solver
+        As the question received them.
+    majority : sequence of str, default ("condorcet",)
+        The rules besides the linear ones the question accepts.
+    margins : (tol, min_margin), optional
+        For the questions that ask for a winning margin.
+    nearest_to, objective
+        For the questions that pick weights (:func:`reference_for`).
+
+    Returns
+    -------
+    WeightOptions
+
+    Raises
+    ------
+    InvalidOptionError
+        The first option that is wrong, named.
+
+    Examples
+    --------
+    >>> import consensus as cs
+    >>> checked = weight_options("winning_weights", cs.load_example("votenrank-toy"), rule="borda",
+    ...                          margins=(1e-9, 0.01), nearest_to="leaderboard")
+    >>> checked.rule, checked.tol, checked.min_margin, checked.nearest_to
+    ('borda', 1e-09, 0.01, 'leaderboard')
+    """
+    from ..missing._preparation import board_of
+    from ..rules.linear import check_linear_rule
+    from ._solver_choice import check_solver
+
+    board_of(data, context)
+    check_solver(solver)
+    given = {k: v for k, v in {"ties": ties, "vector": vector, "normalize": normalize}.items() if v is not None}
+    if isinstance(rule, str) and rule in majority:
+        if given:
+            raise InvalidOptionError(f"{context}: rule={rule!r} takes no ties / vector / normalize")
+    elif len(majority) > 1 and not (isinstance(rule, str) and rule in _linear_rules()):
+        raise InvalidOptionError(f"{context}: rule must be one of {', '.join(_linear_rules())}, "
+                                 f"{' or '.join(majority)}; got {rule!r}")
+    else:
+        check_linear_rule(rule, context)
+    tol = min_margin = 0.0
+    if margins is not None:
+        tol, min_margin = check_tolerances(*margins)
+    return WeightOptions(
+        rule=str(rule), rule_options=given, constraints=as_constraints(constraints), solver=solver, tol=tol,
+        min_margin=min_margin, nearest_to=reference_for(nearest_to, objective),
+    )
+
+
+def _linear_rules() -> tuple[str, ...]:
+    from ..rules.linear import LINEAR_RULES
+
+    return tuple(LINEAR_RULES)

@@ -43,6 +43,7 @@ import numpy as np
 
 from ..board._leaderboard import Leaderboard
 from ..errors import InvalidOptionError
+from ..hints import hinted, option
 from ..missing._preparation import Prepared, board_of
 from ..results import CondorcetWeightsResult, Preparation
 from ..rules.linear import (
@@ -52,19 +53,13 @@ from ..rules.linear import (
     rule_options,
     rule_scores,
 )
-from ._certificates import Labels, verify_condorcet_result
-from ._condorcet import Engine, condorcet_weights, solve_system
+from ._certificates import verify_condorcet_result
+from ._condorcet import condorcet_weights, solve_one
 from ._weight_options import (
     Constraints,
     Reference,
-    as_constraints,
-    check_tolerances,
-    objective_tasks,
     prepared_weights,
-    reference_for,
-    reference_weights,
-    solver_constraints,
-    unscored_constraints,
+    weight_options,
 )
 
 __all__ = ["winning_weights", "verify_winning_result"]
@@ -308,41 +303,23 @@ def winning_weights(
     'A' can never score strictly highest: against 'B', the weight constraints ... above -0.6
     """
     start = time.perf_counter()
-    given = {"ties": ties, "vector": vector, "normalize": normalize}
+    checked = weight_options("winning_weights", data, rule=rule, ties=ties, vector=vector, normalize=normalize,
+                             constraints=constraints, solver=solver, margins=(tol, min_margin),
+                             nearest_to=nearest_to, objective=objective)
     if rule == "condorcet":
-        if any(v is not None for v in given.values()):
-            raise InvalidOptionError("winning_weights: rule='condorcet' takes no ties / vector / normalize")
         if missing == "impute":
-            raise InvalidOptionError("winning_weights: missing='impute' does not apply to rule='condorcet'")
+            raise InvalidOptionError(hinted("winning_weights: {} does not apply to rule='condorcet'",
+                                            option("missing", "impute")))
         return condorcet_weights(
             data, system, strict=strict, nearest_to=nearest_to, objective=objective, constraints=constraints,
             min_margin=min_margin,
             solver=solver, tol=tol, scored_tasks_only=scored_tasks_only, missing=missing, min_coverage=min_coverage,
         )
     board_of(data, "winning_weights").system_index(system)
-    tol, min_margin = check_tolerances(tol, min_margin)
-    nearest_to = reference_for(nearest_to, objective)
-    setup = linear_setup(data, rule, {k: v for k, v in given.items() if v is not None}, missing, min_coverage, "winning_weights")
-    work = setup.lp.lb
-    if system not in work.systems:
-        raise InvalidOptionError(f"winning_weights: {system!r} was dropped by missing={missing!r} / min_coverage; nothing to decide")
-    cons = as_constraints(constraints).rows(work)
-    unscored = unscored_constraints(setup.holes, system) if scored_tasks_only else ()
-    cons = cons + unscored
-    reference = reference_weights(work, nearest_to)
-    obj = objective_tasks(work, objective)
-    engine = Engine(work, solver_constraints(work, cons), solver, "pulp", shortcut=False)
-    counters = {"lps": 0, "solves": 0, "solver_seconds": 0.0}
-    res, _ = solve_system(
-        work, system, strict=bool(strict), reference=reference, objective=obj, cons=cons, engine=engine,
-        tol=tol, min_margin=min_margin, verify_with="pairwise", counters=counters, labels=Labels(work),
-        linear=setup,
-    )
-    res = rescaled(res, setup, rule)
-    explanation = res.explanation
-    if unscored:
-        explanation += f" (weight 0 on the {len(unscored)} task(s) {system!r} is not scored on: scored_tasks_only)"
-    return dataclasses.replace(res, explanation=explanation, seconds=time.perf_counter() - start, preparation=setup.record)
+    setup = linear_setup(data, rule, checked.rule_options, missing, min_coverage, "winning_weights")
+    return solve_one("winning_weights", setup.lp.lb, setup.holes, setup.record, system, checked, strict=strict,
+                     scored_tasks_only=scored_tasks_only, objective=objective, start=start, setup=setup,
+                     rescale=lambda res: rescaled(res, setup, rule))
 
 
 def verify_winning_result(lb: Leaderboard, res: CondorcetWeightsResult) -> bool:

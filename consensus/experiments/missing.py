@@ -25,7 +25,7 @@ from typing import Literal
 import numpy as np
 import pandas as pd
 
-from ..arguments import check_rng_seed, check_seed, name_list
+from ..arguments import check_count, check_rng_seed, check_seed, check_share, name_list
 from ..board._instances import InstanceScores
 from ..board._leaderboard import Leaderboard
 from ..datasets import gumbel_leaderboard
@@ -36,21 +36,6 @@ from ..results import RobustnessResult
 __all__ = ["gumbel_instances", "remove_scores", "robustness_experiment"]
 
 RemovalUnit = Literal["cell", "task", "instance"]
-
-
-def _check_count(value: object, name: str, minimum: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < minimum:
-        raise InvalidOptionError(f"{name} must be an integer >= {minimum}, got {value!r}")
-    return int(value)
-
-
-def _check_share(eta: object) -> float:
-    if isinstance(eta, bool) or not isinstance(eta, (int, float, np.integer, np.floating)):
-        raise InvalidOptionError(f"eta must be a share in [0, 1), got {eta!r}")
-    value = float(eta)
-    if not math.isfinite(value) or not 0.0 <= value < 1.0:
-        raise InvalidOptionError(f"eta must be a share in [0, 1), got {eta!r}")
-    return value
 
 
 def gumbel_instances(
@@ -93,9 +78,9 @@ def gumbel_instances(
     >>> data.systems, data.n_instances
     (('s1', 's2', 's3', 's4'), {'t1': 3, 't2': 3})
     """
-    n_systems = _check_count(n_systems, "n_systems", 2)
-    n_tasks = _check_count(n_tasks, "n_tasks", 1)
-    n_instances = _check_count(n_instances, "n_instances", 1)
+    n_systems = check_count(n_systems, "n_systems", 2)
+    n_tasks = check_count(n_tasks, "n_tasks", 1)
+    n_instances = check_count(n_instances, "n_instances", 1)
     real = not isinstance(phi, bool) and isinstance(phi, (int, float, np.integer, np.floating))
     if not real or not np.isfinite(phi) or phi < 0:
         raise InvalidOptionError(f"phi must be finite and >= 0, got {phi!r}")
@@ -197,7 +182,7 @@ def remove_scores(
     >>> len(remove_scores(lb, eta=0.25, seed=1).missing_cells())
     5
     """
-    share = _check_share(eta)
+    share = check_share(eta, "eta", zero=True)
     rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(check_rng_seed(seed))
     if isinstance(data, Leaderboard):
         if unit not in (None, "cell"):
@@ -326,12 +311,12 @@ def robustness_experiment(
     >>> res.methods, res.taus.shape
     (('sigma_l', 'mean'), (1, 3, 2))
     """
-    etas = tuple(_check_share(e) for e in name_list(etas, "etas", kind="shares"))
+    etas = tuple(check_share(e, "eta", zero=True) for e in name_list(etas, "etas", kind="shares"))
     if not etas:
         raise InvalidOptionError("etas must list at least one share")
-    n_seeds = _check_count(n_seeds, "n_seeds", 1)
+    n_seeds = check_count(n_seeds, "n_seeds", 1)
     if n_instances is not None:
-        n_instances = _check_count(n_instances, "n_instances", 1)
+        n_instances = check_count(n_instances, "n_instances", 1)
     seed = check_seed(seed)
     real = not isinstance(scale, bool) and isinstance(scale, (int, float, np.integer, np.floating))
     if not real or not math.isfinite(scale) or scale <= 0:

@@ -44,6 +44,7 @@ import pandas as pd
 from ..board._instances import InstanceScores
 from ..board._leaderboard import Leaderboard
 from ..errors import InvalidOptionError, UnknownTaskError
+from ..hints import hinted, named, option
 from .errors import DuplicateResultError, FormatError, MetricDirectionError
 from .files import PathSpec, find_files, json_lines, load_json
 from .metrics import direction_of, is_stderr, normalize_metric, split_filter
@@ -69,7 +70,8 @@ _SAMPLE_FIELDS = frozenset({"doc_id", "doc", "target", "arguments", "resps", "fi
                             "doc_hash", "prompt_hash", "target_hash"})
 #: ``model_args`` keys naming the model, in lm-evaluation-harness's order (peft and delta come with pretrained).
 _MODEL_KEYS = ("peft", "delta", "pretrained", "model", "path", "engine")
-_LATEST_HINT = "pass latest=True to keep the newest run (by the time stamp in the file name), or remove one"
+_LATEST_HINT = hinted("pass {} to keep the newest run (by the time stamp in the file name), or remove one",
+                      option("latest", True))
 
 
 def harness_task(path: str | Path) -> tuple[str, str]:
@@ -157,7 +159,8 @@ def _keep_latest(entries: list[tuple[str, Any]], latest: bool, key: Any, notes: 
         kept.append(items[-1][1])
         skipped += [f"{item.path} ({k[0]}/{k[1]})" for _, item in items[:-1]]
     if skipped:
-        notes.append(f"latest=True: kept the newest run of each model and task, skipped {shortlist(skipped, 4)}")
+        notes.append(hinted("{}: kept the newest run of each model and task, skipped {}", option("latest", True),
+                            shortlist(skipped, 4)))
     order = {id(item): n for n, (_, item) in enumerate(entries)}
     return sorted(kept, key=lambda item: order[id(item)])
 
@@ -304,10 +307,10 @@ def read_harness_results(
         notes.append(f"kept {len(stderr)} standard-error entries beside the scores, not as scores (for "
                      f"significance): {shortlist(dict.fromkeys(stderr), 4)}")
     if groups_skipped:
-        notes.append(f"excluded group aggregate(s) {shortlist(sorted(groups_skipped), 5)} (their subtasks are tasks); "
-                     "pass include_groups=True to keep them")
+        notes.append(hinted("excluded group aggregate(s) {} (their subtasks are tasks); pass {} to keep them",
+                            shortlist(sorted(groups_skipped), 5), option("include_groups", True)))
     if unwanted:
-        notes.append(f"skipped task(s) not in tasks=: {shortlist(sorted(unwanted), 5)}")
+        notes.append(hinted("skipped task(s) not in {}: {}", named("tasks", equals=True), shortlist(sorted(unwanted), 5)))
     if limited:
         shown = ", ".join(f"{m!r} ({'; '.join(dict.fromkeys(v))})" for m, v in list(limited.items())[:3])
         rest = len(models_seen) - len(limited)
@@ -394,8 +397,9 @@ def _read_samples_file(path: Path, metric: str) -> tuple[list[tuple[Any, float]]
     if want_filter is None:
         if len(by_filter) > 1:
             options = [f"{name},{f}" for f in by_filter]
-            raise FormatError(path, f"metric {name!r} is logged under filters {shortlist(list(by_filter))}; "
-                              f"pass metric={options[0]!r} (or another of {shortlist(options)})", field=name)
+            raise FormatError(path, hinted("metric {!r} is logged under filters {}; pass {} (or another of {})", name,
+                                           shortlist(list(by_filter)), option("metric", options[0]), shortlist(options)),
+                              field=name)
         want_filter = next(iter(by_filter))
     if want_filter not in by_filter:
         raise FormatError(path, f"no sample has filter {want_filter!r} for metric {name!r}; its filters are "
@@ -585,7 +589,8 @@ class HarnessSamples:
                 if name not in found_tasks:
                     raise UnknownTaskError(name, list(dict.fromkeys(found_tasks)), "tasks=")
             if set(found_tasks) - set(wanted):
-                said.append(f"skipped task(s) not in tasks=: {shortlist(sorted(set(found_tasks) - set(wanted)), 5)}")
+                said.append(hinted("skipped task(s) not in {}: {}", named("tasks", equals=True),
+                                   shortlist(sorted(set(found_tasks) - set(wanted)), 5)))
         kept = _keep_latest(items, latest, lambda e: (e.system, e.task), said)
         self.path, self.metric, self.higher, self.lower = path, metric, higher, lower
         self.kept, self.notes = kept, said
@@ -612,7 +617,8 @@ class HarnessSamples:
         for k, entry in enumerate(self.kept):
             task_metric = metric if isinstance(metric, str) else metric.get(entry.task)
             if not isinstance(task_metric, str):
-                raise FormatError(entry.path, f"metric= gives no metric for task {entry.task!r}", field=entry.task)
+                raise FormatError(entry.path, hinted("{} gives no metric for task {!r}", named("metric", equals=True),
+                                                     entry.task), field=entry.task)
             pairs, filt, b, n = _read_samples_file(Path(entry.path), task_metric)
             self._counts[0] += b
             self._counts[1] += n
@@ -656,8 +662,9 @@ class HarnessSamples:
         if mixed:
             task, fs = next(iter(mixed.items()))
             raise FormatError(path if isinstance(path, (str, Path)) else files[0],
-                              f"task {task!r} would be read under different filters ({shortlist(fs)}) for different "
-                              f"models; pass metric= with the filter, e.g. {task!r}: '<metric>,{fs[0]}'", field="filter")
+                              hinted("task {!r} would be read under different filters ({}) for different models; "
+                                     "pass {} with the filter, e.g. {!r}: '<metric>,{}'", task, shortlist(fs),
+                                     named("metric", equals=True), task, fs[0]), field="filter")
         said.append("read " + "; ".join(f"{t}: {m} (filter {f!r})" for t, m, f in filters))
         if n_bool:
             said.append(f"{n_bool} boolean metric value(s) read as 1 (true) and 0 (false)")

@@ -40,6 +40,7 @@ from typing import Any
 
 from ..board._leaderboard import Leaderboard
 from ..errors import InvalidOptionError, LeaderboardError, UnknownTaskError
+from ..hints import hinted, named, option
 from .errors import FormatError
 from .files import load_json
 from .records import (
@@ -239,8 +240,8 @@ def _stats(
         if error is not None:
             errors[f"{name['name']}_stderr"] = error
     if not values:
-        raise FormatError(stats_path, f"no statistics on split {chosen!r} for {task!r}; its splits are "
-                          f"{shortlist(sorted(splits))}: pass split=...", field="split")
+        raise FormatError(stats_path, hinted("no statistics on split {!r} for {!r}; its splits are {}: pass {}", chosen,
+                                             task, shortlist(sorted(splits)), option("split")), field="split")
     return values, chosen, perturbed, sub_split, errors
 
 
@@ -348,7 +349,7 @@ def read_helm(
                 raise UnknownTaskError(name, list(dict.fromkeys(found_tasks)), "tasks=")
         skipped = sorted(set(found_tasks) - set(wanted))
         if skipped:
-            notes.append(f"skipped task(s) not in tasks=: {shortlist(skipped, 5)}")
+            notes.append(hinted("skipped task(s) not in {}: {}", named("tasks", equals=True), shortlist(skipped, 5)))
     if no_stats:
         notes.append(f"skipped {len(no_stats)} run(s) without stats.json (unfinished?): {shortlist(no_stats, 3)}")
     for source, models in model_sources.items():

@@ -49,6 +49,7 @@ from typing import Any
 
 from ..board._leaderboard import Leaderboard
 from ..errors import InvalidOptionError, LeaderboardError, UnknownTaskError
+from ..hints import Hinted, hinted, option
 from .errors import FormatError
 from .files import load_json
 from .metrics import normalize_metric
@@ -123,7 +124,7 @@ def _pick_table(tables: list[dict[str, Any]], table: str | None, f: Path) -> tup
         if table in (t.get("name"), t.get("title"), label):
             return t, label
     raise InvalidOptionError(f"no table {table!r} in HELM group file {f.name!r}; its tables: {shortlist(labels, 8)}; "
-                             "pick one with table=...")
+                             + hinted("pick one with {}", option("table")))
 
 
 def _cell_text(cell: Any) -> str:
@@ -219,12 +220,12 @@ def read_helm_summary(
             group = DEFAULT_GROUP
         else:
             raise LeaderboardError(f"{str(path)!r} holds {len(groups)} HELM groups ({shortlist(groups, 8)}): "
-                                   "pick one with group=...")
+                                   + hinted("pick one with {}", option("group")))
         chosen = "the only group" if len(groups) == 1 else "the default"
     else:
         if group not in groups:
             raise InvalidOptionError(f"no HELM group {group!r} in {str(path)!r}; its groups: {shortlist(groups, 8)}; "
-                                     "pick one with group=...")
+                                     + hinted("pick one with {}", option("group")))
         chosen = "as asked"
     f = groups[group]
     data = load_json(f)
@@ -233,8 +234,8 @@ def read_helm_summary(
     others = [_label(t, k) for k, t in enumerate(tables) if t is not picked]
     notes.append((f"HELM table {label!r} (the file {f.name!r} holds it alone)" if isinstance(data, dict) else
                   f"HELM group {group!r} ({chosen}), table {label!r}")
-                 + (f" ({'the first ' if table is None else ''}of {len(tables)}; the others: {shortlist(others, 4)}; "
-                    "pick one with table=...)" if others else ""))
+                 + (hinted(" ({}of {}; the others: {}; pick one with {})", "the first " if table is None else "",
+                           len(tables), shortlist(others, 4), option("table")) if others else ""))
     header = picked["header"]
     names = [_cell_text(h) for h in header]
     if len(header) < 2 or any(not n for n in names):
@@ -245,10 +246,10 @@ def read_helm_summary(
         raise FormatError(f, f"table {label!r}: column(s) {shortlist(repeated)} appear twice", field="header")
     keep_all = keep_columns is True
     keep = [] if keep_columns is None or isinstance(keep_columns, bool) else check_names(keep_columns, "keep_columns")
-    for option, given in (("tasks=", wanted or []), ("keep_columns=", keep)):
+    for naming, given in (("tasks=", wanted or []), ("keep_columns=", keep)):
         for name in given:
             if name not in names[1:]:
-                raise UnknownTaskError(name, names[1:], option)
+                raise UnknownTaskError(name, names[1:], naming)
     asked = set(keep) | set(wanted or ())
     kept: list[tuple[int, str, dict[str, bool]]] = []
     aggregates: list[str] = []
@@ -267,16 +268,16 @@ def read_helm_summary(
             if set_aside:
                 brought.append(names[j])
     if aggregates:
-        notes.append(f"excluded HELM's aggregate column(s), computed from the others: {shortlist(aggregates, 4)}; "
-                     f"pass {_keep_hint(aggregates)} to read them as tasks")
+        notes.append(hinted("excluded HELM's aggregate column(s), computed from the others: {}; pass {} to read them "
+                            "as tasks", shortlist(aggregates, 4), _keep_hint(aggregates)))
     if not_comparable:
         notes.append(f"excluded {len(not_comparable)} column(s) HELM marks as not comparable (no lower_is_better; counts, "
                      f"not scores): {shortlist(not_comparable, 4)}")
     if brought:
         notes.append(f"read column(s) HELM sets aside as tasks, as asked: {shortlist(brought, 4)}")
     if not kept:
-        raise LeaderboardError(f"table {label!r} of HELM group {group!r} has no score column (only "
-                               f"{shortlist(names[1:], 4)}); pick another table with table=...")
+        raise LeaderboardError(hinted("table {!r} of HELM group {!r} has no score column (only {}); pick another table "
+                                      "with {}", label, group, shortlist(names[1:], 4), option("table")))
     entries: list[ResultEntry] = []
     seen: dict[str, int] = {}
     for r, row in enumerate(picked["rows"], start=1):
@@ -297,7 +298,7 @@ def read_helm_summary(
                                   notes=notes, hint="a HELM table has one row per model", exclude=exclude)
 
 
-def _keep_hint(columns: list[str]) -> str:
-    """``keep_columns=[...]`` naming `columns` (a few), else with a placeholder."""
-    return f"keep_columns={columns!r}" if len(columns) <= 3 else "keep_columns=..."
+def _keep_hint(columns: list[str]) -> Hinted:
+    """``keep_columns=[...]`` naming `columns` (a few), else with a placeholder (``--keep-columns COL,...``)."""
+    return option("keep_columns", columns) if len(columns) <= 3 else option("keep_columns")
 

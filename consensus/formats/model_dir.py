@@ -25,6 +25,7 @@ from pathlib import Path
 
 from ..board._leaderboard import Leaderboard
 from ..errors import InvalidOptionError, LeaderboardError
+from ..hints import call, hinted, named, option
 from ..io._cells import MISSING_MARKERS
 from ..io._file_tables import read_delimited
 from ..io._opening import compression_suffix
@@ -209,7 +210,8 @@ def read_model_dir(
 
         if not isinstance(metric, str):
             raise InvalidOptionError(f"metric must be a metric name, got {metric!r}")
-        raise MetricDirectionError([metric], "metric=", hint="leave metric=None and list the tasks")
+        raise MetricDirectionError([metric], named("metric", equals=True),
+                                   hint=hinted("leave {} and list the tasks", call("metric=None", "out --metric")))
     notes: list[str] = []
     if isinstance(path, (list, tuple)):
         bad = [p for p in path if not isinstance(p, (str, Path))]
@@ -240,6 +242,6 @@ def read_model_dir(
     given = set(check_names(higher_is_better, "higher_is_better")) | set(check_names(lower_is_better, "lower_is_better"))
     if metric is not None:
         tasks = list(dict.fromkeys(e.task for e in entries if e.task not in given and not metric_direction(e.task)))
-        notes.append(f"metric={metric!r} given: the metric of {len(tasks)} task(s)")
+        notes.append(hinted("{} given: the metric of {} task(s)", option("metric", metric), len(tasks)))
     return entries_to_leaderboard(entries, higher_is_better=higher_is_better, lower_is_better=lower_is_better,
                                   notes=notes, hint="name each model's file once", exclude=exclude)

@@ -47,6 +47,7 @@ from typing import Any, cast
 
 from ..board._leaderboard import Leaderboard
 from ..errors import InvalidOptionError, LeaderboardError, UnknownTaskError
+from ..hints import hinted, option
 from .errors import FormatError
 from .files import load_json
 from .records import (
@@ -103,8 +104,9 @@ def _legacy_split(data: dict, f: Path, split: str | Sequence[str]) -> tuple[str,
         if name in splits:
             break
     else:
-        raise FormatError(f, f"no split {shortlist([split] if isinstance(split, str) else split)}; its splits are "
-                          f"{shortlist(sorted(splits))}: pass split=...", field=str(split))
+        asked = shortlist([split] if isinstance(split, str) else split)
+        raise FormatError(f, hinted("no split {}; its splits are {}: pass {}", asked, shortlist(sorted(splits)),
+                                    option("split")), field=str(split))
     body = {k: v for k, v in splits[name].items() if k != "evaluation_time"}
     subsets = {k: v for k, v in body.items() if isinstance(v, dict) and k not in _LEGACY_FAMILIES and k != "v_measures"}
     if not subsets:
@@ -187,8 +189,9 @@ def _split_scores(data: dict, f: Path, split: str | Sequence[str]) -> tuple[str,
             if not isinstance(entries, list) or not entries:
                 raise FormatError(f, f"scores[{name!r}] is not a non-empty list of subset scores", field="scores")
             return name, entries
-    raise FormatError(f, f"no split {shortlist([split] if isinstance(split, str) else split)}; its splits are "
-                      f"{shortlist(sorted(scores))}: pass split=...", field="scores")
+    asked = shortlist([split] if isinstance(split, str) else split)
+    raise FormatError(f, hinted("no split {}; its splits are {}: pass {}", asked, shortlist(sorted(scores)),
+                                option("split")), field="scores")
 
 
 def _mean_main_score(entries: list[Any], f: Path, subsets: Sequence[str] | None) -> tuple[float | None, tuple[str, ...]]:
@@ -315,7 +318,7 @@ def read_mteb(
         pick = (revision or {}).get(model)
         if pick is None and len(by_revision) > 1:
             raise LeaderboardError(f"model {model!r} has results for revisions {shortlist(sorted(by_revision))}; "
-                                   f"pass revision={{{model!r}: {sorted(by_revision)[-1]!r}}} (or another)")
+                                   + hinted("pass {} (or another)", option("revision", {model: sorted(by_revision)[-1]})))
         if pick is not None and pick not in by_revision:
             raise LeaderboardError(f"model {model!r} has no revision {pick!r}; it has {shortlist(sorted(by_revision))}")
         for f in by_revision[pick if pick is not None else next(iter(by_revision))]:
@@ -347,7 +350,8 @@ def read_mteb(
                 raise LeaderboardError(
                     f"task {task!r}: the models have different hf_subsets ({shortlist(averaged[task])} vs "
                     f"{shortlist(names)} in {str(f)!r}), so their averages are not comparable; "
-                    "pass subsets=[...] naming the ones to average (every model must have them)"
+                    + hinted("pass {} naming the ones to average (every model must have them)",
+                             option("subsets", placeholder="[...]"))
                 )
             splits_used.setdefault(used, []).append(task)
             entries.append(ResultEntry(model, task, {"main_score": value}, str(f)))

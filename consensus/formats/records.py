@@ -29,6 +29,7 @@ import pandas as pd
 from ..arguments import name_list
 from ..board._leaderboard import Leaderboard
 from ..errors import InvalidOptionError, LeaderboardError, UnknownTaskError
+from ..hints import Hinted, hinted, join, named, option
 from .errors import DuplicateResultError, FormatError, MetricDirectionError
 from .metrics import Direction, direction_of, normalize_metric, split_filter
 
@@ -253,8 +254,8 @@ def choose_metrics(entries: Sequence[ResultEntry], metric: MetricSpec) -> tuple[
             offender = next((e for e in group if len(e.values) != 1), group[0])
             raise FormatError(
                 offender.path,
-                f"task {task!r} has metrics {shortlist(sorted(offender.values), 12)}; pass metric=... naming "
-                "the one to read (a name, a list of names preferred first, or a mapping task -> name)",
+                hinted("task {!r} has metrics {}; pass {} naming the one to read (a name, a list of names preferred "
+                       "first, or a mapping task -> name)", task, shortlist(sorted(offender.values), 12), option("metric")),
             )
         try:
             key = _first_shared(task, group, candidates)
@@ -268,11 +269,12 @@ def choose_metrics(entries: Sequence[ResultEntry], metric: MetricSpec) -> tuple[
             stated.setdefault((key, "its only metric: none of the preferred metrics"), []).append(task)
             continue
         chosen[task] = key
-        source = "metric=" if given is not None else "the tool's default for the task"
+        source = named("metric", equals=True) if given is not None else "the tool's default for the task"
         asked = candidates[0].strip().lower()
         if len(candidates) > 1 or given is None or key.strip().lower() not in (asked, asked + ",none"):
             stated.setdefault((key, source), []).append(task)
-    notes = [f"read metric {key!r} ({source}) for {len(ts)} task(s): {shortlist(ts, 4)}" for (key, source), ts in stated.items()]
+    notes: list[str] = [hinted("read metric {!r} ({}) for {} task(s): {}", key, source, len(ts), shortlist(ts, 4))
+                        for (key, source), ts in stated.items()]
     return chosen, notes
 
 
@@ -287,8 +289,8 @@ def _first_shared(task: str, group: Sequence[ResultEntry], candidates: Sequence[
             if len(keys) > 1:
                 raise FormatError(
                     entry.path,
-                    f"metric {wanted!r} of task {task!r} is there under several filters: {shortlist(keys)}; "
-                    f"pass metric={keys[0]!r} (or another of them)",
+                    hinted("metric {!r} of task {!r} is there under several filters: {}; pass {} (or another of them)",
+                           wanted, task, shortlist(keys), option("metric", keys[0])),
                     field=wanted,
                 )
             if not keys:
@@ -300,12 +302,13 @@ def _first_shared(task: str, group: Sequence[ResultEntry], candidates: Sequence[
         if len(found) == 1:
             return found.pop()
         if len(found) > 1:
-            raise FormatError(group[0].path, f"metric {wanted!r} of task {task!r} is written as {shortlist(sorted(found))} "
-                              "in different files; pass metric= with the full key", field=wanted)
+            raise FormatError(group[0].path, hinted("metric {!r} of task {!r} is written as {} in different files; pass {} "
+                                                    "with the full key", wanted, task, shortlist(sorted(found)),
+                                                    named("metric", equals=True)), field=wanted)
     raise FormatError(
         lacking.path,
-        f"no metric {shortlist(candidates)} for task {task!r} of system {lacking.system!r}; its metrics are "
-        f"{shortlist(sorted(lacking.values), 12)}; pass metric=...",
+        hinted("no metric {} for task {!r} of system {!r}; its metrics are {}; pass {}", shortlist(candidates), task,
+               lacking.system, shortlist(sorted(lacking.values), 12), option("metric")),
         field=candidates[0],
     )
 
@@ -368,7 +371,7 @@ def entries_to_leaderboard(
         Tasks or metrics whose direction the user gives.
     notes : sequence of str
         The importer's own notes, kept first.
-    hint : str, default=""
+    hint : str or Hinted, default=""
         How to fix a duplicate (system, task), for :class:`DuplicateResultError`.
     exclude : iterable of str, default ()
         Tasks left out (with a note) before metrics are chosen and values read: a task whose
@@ -414,7 +417,7 @@ def entries_to_leaderboard(
             if name not in known:
                 raise UnknownTaskError(name, known, "exclude=")
         entries = [e for e in entries if e.task not in set(left_out)]
-        notes.append(f"left out task(s) (exclude=): {shortlist(left_out, 5)}")
+        notes.append(hinted("left out task(s) ({}): {}", named("exclude", equals=True), shortlist(left_out, 5)))
     if not entries:
         raise LeaderboardError(_nothing_left(notes))
     seen: dict[tuple[str, str], str] = {}
@@ -455,7 +458,7 @@ def entries_to_leaderboard(
     if unknown:
         if all(m is None for _, m in unknown):
             raise MetricDirectionError([t for t, _ in unknown], "the scores name no metric", kind="task",
-                                       hint="metric=... naming the metric of every score (e.g. 'accuracy')")
+                                       hint=hinted("{} naming the metric of every score (e.g. 'accuracy')", option("metric")))
         metrics = list(dict.fromkeys(m or t for t, m in unknown))
         raise MetricDirectionError(metrics, "task(s) " + shortlist([t for t, _ in unknown]))
     if missing:
@@ -463,9 +466,9 @@ def entries_to_leaderboard(
     if infinite:
         where = "; ".join(f"task {t!r}: {shortlist(s, 3)}" for t, s in list(infinite.items())[:5])
         more = f"; and {len(infinite) - 5} more tasks" if len(infinite) > 5 else ""
-        drop = f"exclude={list(infinite)!r}" if len(infinite) <= 5 else "exclude=..."
-        out_notes.append(f"read infinite scores as missing (the missing-score policy decides): {where}{more}; "
-                         f"pass {drop} to leave the task(s) out instead")
+        drop = option("exclude", list(infinite)) if len(infinite) <= 5 else option("exclude")
+        out_notes.append(hinted("read infinite scores as missing (the missing-score policy decides): {}{}; pass {} to "
+                                "leave the task(s) out instead", where, more, drop))
     parts = [f"{shortlist(ts, 4)} {way} is better (given)" if src == "given" else
              f"{m} {way} is better ({src}; {len(ts)} task(s))" for (m, way, src), ts in sources.items()]
     out_notes.append("directions: " + "; ".join(parts))
@@ -485,12 +488,11 @@ def entries_to_leaderboard(
     return lb
 
 
-def _nothing_left(notes: Sequence[str]) -> str:
-    """The error when every task was skipped: why, from the importer's notes (cut to fit a line)."""
-    said = "; ".join(notes)
-    if len(said) > 200:
-        said = said[:197] + "..."
-    return "no result is left to read: every task was skipped" + (f" ({said})" if said else "")
+def _nothing_left(notes: Sequence[str]) -> Hinted:
+    """The error when every task was skipped: why, from the importer's notes (each wording cut to fit a line)."""
+    said = join("; ", notes)
+    api, cli = (text if len(text) <= 200 else text[:197] + "..." for text in (str(said), said.cli))
+    return Hinted("no result is left to read: every task was skipped") + (Hinted(f" ({api})", f" ({cli})") if api else "")
 
 
 def _check_scored(tasks: Sequence[str], cells: Mapping[str, Mapping[str, float]], infinite: Mapping[str, list[str]]) -> None:
@@ -499,5 +501,5 @@ def _check_scored(tasks: Sequence[str], cells: Mapping[str, Mapping[str, float]]
     if not empty:
         return
     why = "infinite or null for every system" if any(t in infinite for t in empty) else "null for every system"
-    raise LeaderboardError(f"task(s) {shortlist(empty, 5)} have no score ({why}); pass exclude={empty!r} to leave "
-                           f"{'it' if len(empty) == 1 else 'them'} out")
+    raise LeaderboardError(hinted("task(s) {} have no score ({}); pass {} to leave {} out", shortlist(empty, 5), why,
+                                  option("exclude", empty), "it" if len(empty) == 1 else "them"))

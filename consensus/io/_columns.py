@@ -67,6 +67,7 @@ import numpy as np
 import pandas as pd
 
 from ..formats.metrics import column_direction
+from ..hints import Hinted, cli_of, hinted, option
 from ._bookkeeping import BOOKKEEPING_NAMES
 from ._cells import MISSING_MARKERS
 
@@ -306,10 +307,10 @@ class ColumnReading:
     note: str = ""
 
 
-def _option(option: str, value: str) -> str:
-    """An option hint in API wording (``keep_columns=['x']``); the CLI rewrites it as a flag
-    (:func:`consensus.hints.cli_text`)."""
-    return "infer=False" if option == "infer" else f"{option}=[{value!r}]"
+def _option(name: str, value: str) -> Hinted:
+    """The option that reverses a decision, in both wordings: ``keep_columns=['x']`` (``--keep-columns x``),
+    ``infer=False`` (``--no-infer``); see :func:`consensus.hints.option`."""
+    return option("infer", False) if name == "infer" else option(name, [value])
 
 
 def fit_names(names: Sequence[str], width: int) -> str:
@@ -356,23 +357,28 @@ def excluded_note(excluded: Mapping[str, tuple[str, str]]) -> str:
 
     Returns
     -------
-    str
+    Hinted
+        ``--keep-columns`` on the command line (:func:`consensus.hints.cli_of`).
 
     Examples
     --------
-    >>> excluded_note({"Rank": ("rank", "named like a rank")})
+    >>> note = excluded_note({"Rank": ("rank", "named like a rank")})
+    >>> note
     "excluded column(s), not tasks: 'Rank' (named like a rank); pass keep_columns=['Rank'] to keep them"
+    >>> note.cli
+    "excluded column(s), not tasks: 'Rank' (named like a rank); pass --keep-columns Rank to keep them"
     >>> excluded_note({f"info {k}": ("metadata", "named like model information") for k in range(9)})[31:]
     "'info 0' (not a score), 'info 1' (not a score), ... and 7 more (reasons: the reading summary); pass keep_columns=... to keep them"
     """
     listed = ", ".join(f"{c!r} ({why})" for c, (_, why) in excluded.items())
-    note = f"excluded column(s), not tasks: {listed}; pass keep_columns={list(excluded)!r} to keep them"
+    note = hinted("excluded column(s), not tasks: {}; pass {} to keep them", listed, option("keep_columns", list(excluded)))
     if len(note) <= _NOTE_WIDTH:
         return note
     roles = list(_ROLE_WORDS)
     order = sorted(excluded.items(), key=lambda item: roles.index(item[1][0]) if item[1][0] in roles else len(roles))
     short = fit_names([f"{c!r} ({_ROLE_WORDS.get(role, role)})" for c, (role, _) in order], 64)
-    return f"excluded column(s), not tasks: {short} (reasons: the reading summary); pass keep_columns=... to keep them"
+    return hinted("excluded column(s), not tasks: {} (reasons: the reading summary); pass {} to keep them", short,
+                  option("keep_columns"))
 
 
 @dataclass(frozen=True)
@@ -444,6 +450,7 @@ class ReadingSummary:
         Returns
         -------
         list of str
+            A line naming an option is a :class:`~consensus.hints.Hinted` (when `cli` is False).
         """
         n_tasks = len(self.tasks)
         n_out = len(self.columns) - n_tasks
@@ -459,11 +466,7 @@ class ReadingSummary:
         if limit is not None and len(shown) > limit:
             out.append(f"  ... and {len(shown) - limit} more")
         out += [f"  note: {s}" for s in self.skipped]
-        if cli:
-            from ..hints import cli_text
-
-            out = [cli_text(line) for line in out]
-        return out
+        return [cli_of(line) for line in out] if cli else out
 
     def _grouped(self) -> list[str]:
         """One line per decision; columns set aside as not scores, excluded as asked, or given the
@@ -491,13 +494,13 @@ class ReadingSummary:
                 continue
             first = members[0]  # names cut so that the line, "... and N more" and the flags included, stays under 200
             if role == "task":
-                undo = f" (reverse one: {first.override[0]}=...)" if first.override else ""
+                undo = hinted(" (reverse one: {})", option(first.override[0])) if first.override else ""
                 head = f"{len(members)} tasks {first.direction} is better, {first.direction_source}: "
             else:
-                undo = "" if role == "excluded" else " (keep one: keep_columns=...)"
+                undo = "" if role == "excluded" else hinted(" (keep one: {})", option("keep_columns"))
                 head = "excluded as asked: " if role == "excluded" else f"excluded, not scores: {first.reason}: "
             names = fit_names([c.column for c in members], max(40, min(100, 170 - len(head) - len(undo))))
-            lines.append(f"{head}{names}{undo}")
+            lines.append(head + names + undo)
         return lines
 
     def line(self, c: ColumnReading) -> str:
@@ -510,12 +513,13 @@ class ReadingSummary:
         Returns
         -------
         str
-            E.g. ``"Avg: excluded, aggregate: named like an aggregate (keep it: keep_columns=['Avg'])"``.
+            E.g. ``"Avg: excluded, aggregate: named like an aggregate (keep it: keep_columns=['Avg'])"``, a
+            :class:`~consensus.hints.Hinted` when it names an option (``--keep-columns Avg``).
         """
         undo = ""
         if c.override:
             verb = "keep it" if c.role != "task" else ("drop it" if c.override[0] == "exclude" else "reverse")
-            undo = f" ({verb}: {_option(*c.override)})"
+            undo = hinted(" ({}: {})", verb, _option(*c.override))
         if c.role == "task":
             text = f"{c.column}: {c.direction} is better, {c.direction_source}" if c.direction_source not in (
                 "", "default", "given") else f"{c.column}: task"
@@ -524,12 +528,12 @@ class ReadingSummary:
             return text + undo
         what = {"aggregate": "aggregate", "rank": "rank", "duplicate": "duplicate", "metadata": "not a score"}
         if c.role == "excluded":
-            return f"{c.column}: excluded as asked ({c.reason})" if c.reason else f"{c.column}: excluded as asked"
+            return f"{c.column}: excluded as asked (" + c.reason + ")" if c.reason else f"{c.column}: excluded as asked"
         if c.role == "stderr":
             target = f" of {c.of[0]}" if c.of else " of no task found (ignored)"
-            keep = f" (read it as a task: {_option(*c.override)})" if c.override else ""
-            return f"{c.column}: standard error{target}, kept beside the scores, not a task{keep}"
-        return f"{c.column}: excluded, {what[c.role]}: {c.reason}{undo}"
+            keep = hinted(" (read it as a task: {})", _option(*c.override)) if c.override else ""
+            return f"{c.column}: standard error{target}, kept beside the scores, not a task" + keep
+        return f"{c.column}: excluded, {what[c.role]}: " + c.reason + undo
 
     def __str__(self) -> str:
         return "\n".join(self.lines())
@@ -545,8 +549,6 @@ class ReadingSummary:
             ``api`` and ``cli`` wording, ``note``), ``stderr_of`` (task -> its
             standard-error column) and ``skipped``.
         """
-        from ..hints import cli_text
-
         return {
             "inferred": self.inferred,
             "columns": [
@@ -559,7 +561,7 @@ class ReadingSummary:
                     "of": list(c.of),
                     "override": None if c.override is None else {
                         "option": c.override[0], "value": c.override[1],
-                        "api": _option(*c.override), "cli": cli_text(_option(*c.override))},
+                        "api": str(_option(*c.override)), "cli": _option(*c.override).cli},
                     "note": c.note,
                 }
                 for c in self.columns

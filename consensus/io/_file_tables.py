@@ -35,6 +35,7 @@ from typing import Any
 import pandas as pd
 
 from ..errors import InputTooLargeError, InvalidOptionError, LeaderboardError
+from ..hints import call, hinted, option
 from . import _json_input as json_input
 from ._limits import max_table_cells
 from ._opening import bounded_lines, compression_suffix, open_binary, open_text
@@ -337,7 +338,8 @@ def file_format(path: Path, format: str | None) -> str:
         fmt = None
     if fmt is None:
         raise LeaderboardError(
-            f"cannot tell the format of {str(path)!r} from its extension; pass format='csv'|'tsv'|'parquet'|'json'"
+            f"cannot tell the format of {str(path)!r} from its extension; pass "
+            + call("format='csv'|'tsv'|'parquet'|'json'", "--input-format csv|tsv|parquet|json")
         )
     return fmt
 
@@ -373,8 +375,9 @@ def existing_file(path: str | Path, sep: object = None) -> Path:
     if path.is_dir():  # another tool's output folder: its importer named
         from ._tool_output import tool_hint
 
-        hint = tool_hint(path) or "; another tool's output folder is read with cs.read_format(FOLDER, KIND)"
-        raise LeaderboardError(f"{str(path)!r} is a directory, not a file{hint}")
+        hint = tool_hint(path) or "; another tool's output folder is read with " + call(
+            "cs.read_format(FOLDER, KIND)", "--from TOOL")
+        raise LeaderboardError(f"{str(path)!r} is a directory, not a file" + hint)
     if not path.is_file():  # a FIFO, a device (/dev/zero, /dev/stdin), a socket: no size, maybe no end
         import stat
 
@@ -431,9 +434,10 @@ def _nested(data: dict[str, Any], orient: str | None, path: str) -> tuple[pd.Dat
             "DataFrame.to_json() writes)"
         )
         if len(outer) > len(inner):
-            note += "; it has more outer keys than inner keys: if its outer keys are systems, pass orient='index'"
+            note += hinted("; it has more outer keys than inner keys: if its outer keys are systems, pass {}",
+                           option("orient", "index"))
         else:
-            note += "; pass orient='index' if its outer keys are systems"
+            note += hinted("; pass {} if its outer keys are systems", option("orient", "index"))
     if orient == "columns":
         cells = {t: [data[t].get(s) for s in inner] for t in outer}
         return _frame(outer, cells, list(inner)), note
@@ -498,7 +502,7 @@ def read_json_table(path: str | Path, orient: str | None = None) -> RawTable:
 
     hint = tool_hint(path, data)
     if hint:  # another tool's file (a HELM group table, lm-evaluation-harness results): its importer reads it
-        raise LeaderboardError(f"{shown!r} is not a score table{hint}")
+        raise LeaderboardError(f"{shown!r} is not a score table" + hint)
     if isinstance(data, list):
         if not data:
             raise LeaderboardError(f"{shown!r} holds an empty JSON list")

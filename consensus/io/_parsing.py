@@ -34,6 +34,7 @@ from ..errors import (
     UnknownTaskError,
     raise_problems,
 )
+from ..hints import hinted, named, option
 from ._bookkeeping import aggregate_columns, duplicate_columns, is_rank_column
 from ._cells import column_getter, composite_name, drop_unscored, parse_column
 from ._columns import (
@@ -153,8 +154,9 @@ def _labels(raw: Sequence[object], kind: str, source: Source, problems: list[Con
                 if not suggested:
                     suggested.append(None if frame is None else name_column(frame, complete=True))
                 hint = (f"system names come from the first column ({source.system_column!r}); pass "
-                        + (f"index_col={suggested[0]!r} (every row has a name there, all different)" if suggested[0]
-                           else "index_col=... to take them from another column") + ", or give every system a name")
+                        + (option("index_col", suggested[0]) + " (every row has a name there, all different)"
+                           if suggested[0] else option("index_col") + " to take them from another column")
+                        + ", or give every system a name")
             problems.append(EmptyLabelError(kind, i, where=where, hint=hint))
             names.append(f"({source.row(i) if kind == 'system' else source.column(i)})")
             continue
@@ -285,9 +287,9 @@ def parse_frame(
     selected = [c for c in (chosen if chosen is not None else columns) if c in position and c not in set(exclude)]
     named = set(chosen or ()) | set(lower_named) | set(user_weights) | {t for ts in user_groups.values() for t in ts}
     higher_named = _names(higher_is_better)
-    for option, names in (("lower_is_better", lower_named), ("higher_is_better", higher_named),
+    for context, names in (("lower_is_better", lower_named), ("higher_is_better", higher_named),
                           ("weights", list(user_weights))):
-        _check_known(names, selected, option, problems)
+        _check_known(names, selected, context, problems)
     for g, ts in user_groups.items():
         _check_known(ts, selected, f"group {g!r}", problems)
 
@@ -360,8 +362,8 @@ def parse_frame(
         infinite = _infinite_as_missing(values)
         if infinite:
             values = values.where(~np.isinf(values.to_numpy(dtype=np.float64)))
-            notes.append(f"read infinite scores as missing (the missing-score policy decides): {infinite}; "
-                         "pass infer=False to refuse them instead")
+            notes.append(hinted("read infinite scores as missing (the missing-score policy decides): {}; pass {} to "
+                                "refuse them instead", infinite, option("infer", False)))
     _check_values(values, drop_empty=drop_empty, failed=failed, problems=problems)
     if not new_tasks and not failed:
         problems.append(NoTaskError("every column was excluded" if raw_columns else ""))
@@ -469,7 +471,7 @@ def _numeric_names_problem(frame: pd.DataFrame, column: str) -> LeaderboardError
     pick = name_column(frame)
     return LeaderboardError(
         f"system names come from the first column {column!r}, which holds numbers "
-        f"({', '.join(names[:3])}, ...); pass index_col={pick!r} to take the names from it"
+        f"({', '.join(names[:3])}, ...); pass " + option("index_col", pick) + " to take the names from it"
         + (f" (text columns: {', '.join(map(repr, text[:6]))})" if len(text) > 1 else "")
     )
 
@@ -503,7 +505,7 @@ def _check_values(values: pd.DataFrame, *, drop_empty: bool, failed: bool, probl
         if empty_cols:
             problems.append(LeaderboardError(
                 f"task(s) {', '.join(repr(t) for t in empty_cols[:10])} have no score for any system; "
-                "remove them or pass drop_empty=True"
+                "remove them or pass " + option("drop_empty", True)
             ))
     if len(systems) < 2:
         problems.append(TooFewSystemsError(len(systems)))
@@ -577,7 +579,8 @@ def _reading_summary(
             readings.append(ColumnReading(c, "task", direction=way, direction_source=source, override=undo, note=note))
             left = c
         elif c not in selected_set:
-            why = "exclude=" if c in exclude_set else ("not in tasks=" if chosen is not None and c not in chosen_set else "")
+            why = (named("exclude", equals=True) if c in exclude_set
+                   else "not in " + named("tasks", equals=True) if chosen is not None and c not in chosen_set else "")
             readings.append(ColumnReading(c, "excluded", why))
         elif c in excluded:
             role, why, of = excluded[c]

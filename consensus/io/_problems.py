@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from ..hints import cli_of
+from ..hints import Hinted, cli_of
 
 __all__ = ["MAX_LINE", "grouped_problems", "one_line"]
 
@@ -19,6 +19,12 @@ MAX_LINE = 300
 
 #: What the command line prints before the message.
 _PREFIX = len("consensus: error: ")
+
+
+def _message(problem: Any) -> str:
+    """The message of `problem`: the :class:`~consensus.hints.Hinted` it was built with (both wordings), else its text."""
+    args: tuple[Any, ...] = tuple(getattr(problem, "args", ()))
+    return args[0] if len(args) == 1 and isinstance(args[0], Hinted) else str(problem)
 
 
 def grouped_problems(problems: Sequence[Any]) -> list[str]:
@@ -35,7 +41,8 @@ def grouped_problems(problems: Sequence[Any]) -> list[str]:
     Returns
     -------
     list of str
-        One line per group, in the order each group was first found.
+        One line per group, in the order each group was first found; a line with an option hint
+        is a :class:`~consensus.hints.Hinted` (its command-line wording is :func:`one_line`'s).
 
     Examples
     --------
@@ -54,11 +61,11 @@ def grouped_problems(problems: Sequence[Any]) -> list[str]:
             lines = [s[len("line "):] for s in spots if s.startswith("line ") and " " not in s[len("line "):]]
             shown = (["lines " + ", ".join(lines[:8])] if len(lines) == len(spots) else [", ".join(spots[:8])])
             more = f" ... and {len(spots) - 8} more" if len(spots) > 8 else ""
-            out.append(f"{len(members)} {key[1]}s have an empty name ({shown[0]}{more}); {key[2]}")
+            out.append(f"{len(members)} {key[1]}s have an empty name ({shown[0]}{more}); " + key[2])
         elif key[0] == "same" and len(members) > 1:
-            out.append(f"{key[1]} ({len(members)} times)")
+            out.append(_message(members[0]) + f" ({len(members)} times)")
         else:
-            out.append(str(members[0]))
+            out.append(_message(members[0]))
     return out
 
 
@@ -75,7 +82,7 @@ def one_line(summary: Sequence[str], n_found: int) -> str:
     Returns
     -------
     str
-        API hints rewritten as CLI flags (``index_col=...`` -> ``--index-col COL``), at most
+        In the command line's wording (``index_col=...`` -> ``--index-col COL``: :func:`~consensus.hints.cli_of`), at most
         :data:`MAX_LINE` characters once the command line's prefix is added.
     """
     limit = MAX_LINE - _PREFIX

@@ -25,6 +25,7 @@ from ..errors import (
     LeaderboardError,
     UnknownTaskError,
 )
+from ..hints import option
 from ._file_tables import existing_file, file_format, read_delimited, read_json_table
 from ._instance_files import CHUNKED_FILE_BYTES, DEFAULT_CHUNKSIZE, read_instances
 from ._labels import (
@@ -119,7 +120,7 @@ def read_table(
                 if char != delimiter and char in header:
                     raise LeaderboardError(
                         f"file {str(path)!r} has a single column with the {fmt} delimiter; it looks "
-                        f"{name}-separated: pass sep={char!r}"
+                        f"{name}-separated: pass " + option("sep", char)
                     )
         return frame
     if fmt == "parquet":
@@ -174,7 +175,7 @@ def _system_column(frame: pd.DataFrame, index_col: str | None, path: str) -> str
                 f"the file{f' {path!r}' if path else ''} has no column of system names: its first column "
                 f"{str(index_col)!r} holds numbers and the rows have no names (as DataFrame.to_json writes a frame "
                 "in its records layout, or to_parquet a frame without an index); write the names as a column or "
-                "the index, or pass index_col=... naming the column of names"
+                "the index, or pass " + option("index_col") + " naming the column of names"
             )
     if index_col not in frame.columns:
         matches = [c for c in frame.columns if normalize_name(str(c)) == normalize_name(index_col)]

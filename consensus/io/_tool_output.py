@@ -4,8 +4,8 @@ A HELM ``groups/<group>.json`` read as a score table, or an lm-evaluation-harnes
 given as FILE, is not a malformed table: it is a file the importers of :mod:`consensus.formats`
 read. :func:`tool_output` says which, from the parsed JSON or from a directory's first levels
 (a cheap look: a few names and the first bytes of a few files, never a walk of the whole tree).
-Messages name the importer as ``cs.read_format(FILE, 'harness')``, which the command line
-rewrites as ``--from harness`` (:func:`consensus.hints.cli_text`).
+Messages name the importer as ``cs.read_format(FILE, 'harness')``, whose command-line wording
+is ``--from harness`` (:func:`consensus.hints.call`).
 """
 
 from __future__ import annotations
@@ -14,6 +14,8 @@ import itertools
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+
+from ..hints import call
 
 __all__ = ["tool_output", "tool_hint"]
 
@@ -104,16 +106,21 @@ def tool_hint(path: str | Path, data: Any = None) -> str:
     Returns
     -------
     str
+        A :class:`~consensus.hints.Hinted` (``--from harness`` on the command line), or "".
 
     Examples
     --------
-    >>> tool_hint("r.json", {"results": {"arc": {"acc,none": 0.5}}, "config": {}})
-    "; it looks like lm-evaluation-harness results: read it with cs.read_format(FILE, 'harness')"
+    >>> hint = tool_hint("r.json", {"results": {"arc": {"acc,none": 0.5}}, "config": {}})
+    >>> print(hint)
+    ; it looks like lm-evaluation-harness results: read it with cs.read_format(FILE, 'harness')
+    >>> print(hint.cli)
+    ; it looks like lm-evaluation-harness results: read it with --from harness
     """
     found = tool_output(path, data)
     if found is None:
         return ""
     what, kind, where = found
     if where == "FILE" or Path(path).is_dir():
-        return f"; it looks like {what}: read it with cs.read_format(FILE, {kind!r})"
-    return f"; it looks like {what}: read its results folder with cs.read_format(FOLDER, {kind!r})"
+        return f"; it looks like {what}: read it with " + call(f"cs.read_format(FILE, {kind!r})", f"--from {kind}")
+    return f"; it looks like {what}: read its results folder with " + call(f"cs.read_format(FOLDER, {kind!r})",
+                                                                          f"--from {kind}")

@@ -11,9 +11,9 @@ import math
 
 import numpy as np
 
+from ..arguments import check_share
 from ..board._instances import InstanceScores
 from ..board._leaderboard import Leaderboard
-from ..errors import InvalidOptionError
 from ..results import PairwiseConfidence, tiers_from_scores
 from ._imputation_sums import summed
 from ._impute import SCORE_TOL
@@ -49,12 +49,7 @@ def check_delta(delta: object) -> float:
     ...
     consensus.errors.InvalidOptionError: delta must be a number strictly between 0 and 1, got 1
     """
-    if isinstance(delta, bool) or not isinstance(delta, (int, float, np.integer, np.floating)):
-        raise InvalidOptionError(f"delta must be a number strictly between 0 and 1, got {delta!r}")
-    value = float(delta)
-    if not math.isfinite(value) or not 0.0 < value < 1.0:
-        raise InvalidOptionError(f"delta must be a number strictly between 0 and 1, got {delta!r}")
-    return value
+    return check_share(delta, "delta")
 
 
 def pairwise_confidence(

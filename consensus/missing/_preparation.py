@@ -51,6 +51,7 @@ from ..arguments import check_min_coverage
 from ..board._coverage import comparability, set_aside
 from ..board._leaderboard import Leaderboard
 from ..errors import DegenerateTaskWarning, InvalidOptionError
+from ..hints import hinted, option
 from ..results.preparation import Preparation
 
 __all__ = [
@@ -109,9 +110,10 @@ def check_missing(value: object, context: str = "") -> str | None:
     close = difflib.get_close_matches(str(value), [*names, "pairwise"], n=1)
     hint = f"; did you mean {close[0]!r}?" if close else ""
     where = f"{context}: " if context else ""
-    raise InvalidOptionError(
-        f"{where}missing={value!r} is not one of None (or 'pairwise'), {', '.join(repr(p) for p in names)}{hint}"
-    )
+    raise InvalidOptionError(hinted(
+        "{}{} is not one of None (or 'pairwise'), {}{}", where, option("missing", value),
+        ", ".join(repr(p) for p in names), hint,
+    ))
 
 
 @dataclass(frozen=True)
@@ -181,7 +183,7 @@ class Prepared:
         """
         prep = self.preparation
         if prep.missing == "impute" and impute is not None:
-            raise InvalidOptionError(f"{context} cannot use missing='impute': {impute}")
+            raise InvalidOptionError(hinted("{} cannot use {}: {}", context, option("missing", "impute"), impute))
         if self.impute and impute_treatment is not None:
             return Prepared(self.leaderboard, self.scored, prep.with_treatment(impute_treatment))
         return self
@@ -251,7 +253,7 @@ def _prepare(
     weighting: Any,
     group_weights: Mapping[str, float] | None,
     context: str,
-    alternatives: str = "'median'",
+    alternatives: tuple[str, ...] = ("median",),
 ) -> Prepared:
     if weighting not in (None, "groups"):
         raise InvalidOptionError(f"{context}: weighting must be None or 'groups', got {weighting!r}")
@@ -282,7 +284,7 @@ def _prepare(
     return Prepared(treated, scored, prep)
 
 
-def _apply_missing(lb: Leaderboard, policy: str | None, context: str, alternatives: str) -> tuple[Leaderboard, dict[str, Any]]:
+def _apply_missing(lb: Leaderboard, policy: str | None, context: str, alternatives: tuple[str, ...]) -> tuple[Leaderboard, dict[str, Any]]:
     """The one implementation of every ``missing=`` policy: the leaderboard and the record's fields."""
     cells = int(np.isnan(lb.values).sum())
     if cells == 0:
@@ -300,10 +302,10 @@ def _apply_missing(lb: Leaderboard, policy: str | None, context: str, alternativ
         dropped = [t for t in lb.tasks if missing[t].any()]
         kept = [t for t in lb.tasks if not missing[t].any()]
         if not kept:
-            raise InvalidOptionError(
-                f"{context}: missing='drop_tasks' would drop every task ({len(dropped)}): each has a missing score; "
-                f"use missing='drop_systems' or {alternatives}"
-            )
+            raise InvalidOptionError(hinted(
+                "{}: {} would drop every task ({}): each has a missing score; use {}", context,
+                option("missing", "drop_tasks"), len(dropped), option("missing", "drop_systems", *alternatives),
+            ))
         new = _quiet(lambda: lb.select(tasks=kept))
         return new, {"treatment": "dropped the tasks with a missing score", "n_missing_cells": cells,
                      "dropped_tasks": tuple(dropped)}
@@ -311,10 +313,10 @@ def _apply_missing(lb: Leaderboard, policy: str | None, context: str, alternativ
     kept = [s for s in lb.systems if not missing.loc[s].any()]
     if len(kept) < 2:
         shown = ", ".join(repr(s) for s in dropped[:5]) + (", ..." if len(dropped) > 5 else "")
-        raise InvalidOptionError(
-            f"{context}: missing='drop_systems' would leave {len(kept)} system(s) (dropping {shown}); "
-            f"use missing='drop_tasks' or {alternatives}"
-        )
+        raise InvalidOptionError(hinted(
+            "{}: {} would leave {} system(s) (dropping {}); use {}", context, option("missing", "drop_systems"),
+            len(kept), shown, option("missing", "drop_tasks", *alternatives),
+        ))
     new = _quiet(lambda: lb.select(systems=kept))
     return new, {"treatment": "dropped the systems with a missing score", "n_missing_cells": cells,
                  "dropped_systems": tuple(dropped)}
@@ -331,7 +333,7 @@ def prepared_for(
     group_weights: Mapping[str, float] | None = None,
     impute: str | None = None,
     impute_treatment: str | None = None,
-    alternatives: str = "'median'",
+    alternatives: tuple[str, ...] = ("median",),
 ) -> Prepared:
     """What every entry point calls first: `data` prepared with its shared options, checked for `context`.
 
@@ -348,7 +350,7 @@ def prepared_for(
         0 for the questions about one given system, which keep every rival).
     impute, impute_treatment
         What the question can use (see :meth:`Prepared.require`).
-    alternatives : str, default "'median'"
+    alternatives : tuple of str, default ("median",)
         The policies a failed drop suggests besides the other drop.
 
     Returns
@@ -376,7 +378,7 @@ def prepared_for(
     policy = check_missing(missing, context)
     threshold = check_min_coverage(min_coverage, f"{context}: ") if min_coverage is not None else None
     if policy == "impute" and impute is not None:  # before any work
-        raise InvalidOptionError(f"{context} cannot use missing='impute': {impute}")
+        raise InvalidOptionError(hinted("{} cannot use {}: {}", context, option("missing", "impute"), impute))
     ready = _prepare(data, policy, threshold, weighting, group_weights, context, alternatives)
     return ready.require(context, impute=impute, impute_treatment=impute_treatment)
 
@@ -444,7 +446,8 @@ def median_filled(lb: Leaderboard) -> Leaderboard:
         column = frame[t]
         if column.isna().any():
             frame[t] = column.fillna(float(np.nanmedian(column.to_numpy(dtype=np.float64))))
-    note = f"missing='median': filled {n} missing score(s) with the median of the scored systems on each task"
+    note = hinted("{}: filled {} missing score(s) with the median of the scored systems on each task",
+                  option("missing", "median"), n)
     return with_scores(lb, frame, notes=(*lb.notes, note))
 
 

@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..arguments import check_count, check_seed
+from ..arguments import check_count, check_seed, check_share
 from ..board._instances import InstanceScores
 from ..board._leaderboard import Leaderboard
 from ..errors import InvalidOptionError, MissingStandardErrorError
@@ -35,7 +35,7 @@ TESTS: tuple[str, ...] = ("auto", "z", "sign", "permutation")
 
 
 def check_level(level: object, option: str = "level") -> float:
-    """A significance level: a number strictly between 0 and 1.
+    """A significance level: a number strictly between 0 and 1 (:func:`consensus.arguments.check_share`).
 
     Parameters
     ----------
@@ -52,12 +52,7 @@ def check_level(level: object, option: str = "level") -> float:
     InvalidOptionError
         Not a number, or not in (0, 1).
     """
-    if isinstance(level, (bool, np.bool_)) or not isinstance(level, (int, float, np.integer, np.floating)):
-        raise InvalidOptionError(f"{option} must be a number between 0 and 1 (e.g. 0.05), got {level!r}")
-    value = float(level)
-    if not 0.0 < value < 1.0:
-        raise InvalidOptionError(f"{option} must be between 0 and 1 (e.g. 0.05), got {level!r}")
-    return value
+    return check_share(level, option)
 
 
 def significance(
@@ -121,6 +116,18 @@ def significance(
     >>> res.tie_groups["qa"], res.tie_groups["nli"]
     ((('a', 'b'), ('c',)), (('c',), ('b',), ('a',)))
     """
+    level, correction, test, resamples, seed = _significance_options(data, stderr, level, correction, test,
+                                                                      resamples, seed)
+    if isinstance(data, InstanceScores):
+        return _from_instances(data, level, correction, test, resamples, seed)
+    return _from_stderr(data, stderr, level, correction)
+
+
+def _significance_options(
+    data: object, stderr: object, level: object, correction: object, test: object, resamples: object, seed: object
+) -> tuple[float, str, str, int, int]:
+    """Every option of :func:`significance`, checked in one place before any test runs (the standard
+    errors themselves are checked cell by cell where they are read)."""
     level = check_level(level)
     if correction not in CORRECTIONS:
         raise InvalidOptionError(f"correction must be one of {', '.join(map(repr, CORRECTIONS))}, got {correction!r}")
@@ -137,13 +144,13 @@ def significance(
         if test == "z":
             raise InvalidOptionError("test='z' needs standard errors: pass the Leaderboard (instances.to_leaderboard() "
                                      "has none); instance-level scores take test='sign' or 'permutation'")
-        return _from_instances(data, level, correction, test, resamples, seed)
-    if isinstance(data, Leaderboard):
+    elif isinstance(data, Leaderboard):
         if test not in ("auto", "z"):
             raise InvalidOptionError(f"test={test!r} needs instance-level scores (InstanceScores); a leaderboard "
                                      "with standard errors takes test='z'")
-        return _from_stderr(data, stderr, level, correction)
-    raise InvalidOptionError(f"significance needs a Leaderboard or InstanceScores, got {type(data).__name__}")
+    else:
+        raise InvalidOptionError(f"significance needs a Leaderboard or InstanceScores, got {type(data).__name__}")
+    return level, str(correction), str(test), int(resamples), int(seed)
 
 
 def _pair_arrays(n: int, m: int) -> tuple[np.ndarray, ...]:

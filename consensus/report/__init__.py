@@ -23,7 +23,7 @@ from . import noise as _noise  # noqa: F401  (registers the SignificanceResult r
 from . import resampling as _resampling  # noqa: F401  (registers ExperimentResult and StabilityResult reports)
 from . import sensitivity as _sensitivity  # noqa: F401  (registers the SensitivityResult report)
 from . import summary as _summary  # noqa: F401  (registers the Analysis report)
-from .blocks import DEFAULT_TOP, render_markdown, render_text
+from .blocks import DEFAULT_TOP, cli_blocks, render_markdown, render_text
 from .coverage import coverage_warnings
 from .sections import csv_text, leaderboard_sections, sections
 
@@ -170,12 +170,9 @@ def render(
     else:  # the command line prints those warnings on stderr (consensus.cli.output.warn_coverage)
         blocks = list(sections(obj, top=top))
     blocks = _with_reading(blocks, obj, table)
-    text = render_text(blocks) if format == "table" else render_markdown(blocks)
     if command is not None:  # the command line's reports name its flags (min_coverage=0 -> --min-coverage 0)
-        from ..hints import cli_text
-
-        text = cli_text(text)
-    return text
+        blocks = cli_blocks(blocks)
+    return render_text(blocks) if format == "table" else render_markdown(blocks)
 
 
 def _with_reading(blocks: list[Any], obj: Any, table: Leaderboard | None) -> list[Any]:
@@ -189,6 +186,6 @@ def _with_reading(blocks: list[Any], obj: Any, table: Leaderboard | None) -> lis
     reading = lb.reading
     if not reading.decisions() and not reading.skipped:
         return blocks
-    block = [Heading("How the scores were read"), Lines(tuple(reading.lines(limit=20)))]  # render() rewrites hints as flags for the CLI
+    block = [Heading("How the scores were read"), Lines(tuple(reading.lines(limit=20)))]  # render() shows hints as flags for the CLI
     title = 1 if blocks and isinstance(blocks[0], Heading) and blocks[0].level == 1 else 0
     return [*blocks[:title], *block, *blocks[title:]]

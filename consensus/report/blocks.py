@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ..hints import cli_of
 from ..results.base import one_line
 
 __all__ = [
@@ -285,6 +286,37 @@ def lines(*text: str) -> Lines:
     Lines(lines=('first', 'second'))
     """
     return Lines(tuple(text))
+
+
+def cli_blocks(blocks: Sequence[Block]) -> list[Block]:
+    """`blocks` in the command line's wording: each line and cell that names an option as its flag.
+
+    Parameters
+    ----------
+    blocks : sequence of Block
+
+    Returns
+    -------
+    list of Block
+        Lines and table cells made with :mod:`consensus.hints` (``min_coverage=0``) in their
+        command-line wording (``--min-coverage 0``); other text as it is.
+
+    Examples
+    --------
+    >>> from consensus.hints import hinted, option
+    >>> cli_blocks([lines(hinted("{} ranks them", option("min_coverage", 0)))])
+    [Lines(lines=('--min-coverage 0 ranks them',))]
+    """
+    out: list[Block] = []
+    for block in blocks:
+        if isinstance(block, Lines):
+            out.append(Lines(tuple(cli_of(line) for line in block.lines)))
+        elif isinstance(block, Table):
+            rows = tuple(tuple(cli_of(c) for c in row) for row in block.rows)
+            out.append(Table(block.headers, rows, block.align))
+        else:
+            out.append(block)
+    return out
 
 
 def num(value: Any, digits: int = 3) -> str:

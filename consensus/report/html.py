@@ -49,9 +49,9 @@ from typing import Any
 
 from .._version import __version__
 from ..errors import InvalidOptionError
-from ..hints import cli_text, visible
+from ..hints import visible
 from ..results import Analysis
-from .blocks import Block, Heading, Lines, Table
+from .blocks import Block, Heading, Lines, Table, cli_blocks
 from .html_assets import SCRIPT, STYLE
 from .sections import sections
 
@@ -176,20 +176,6 @@ def blocks_html(blocks: Sequence[Block], *, anchors: dict[str, str] | None = Non
     return "\n".join(out)
 
 
-def _cli_blocks(blocks: Sequence[Block]) -> list[Block]:
-    """`blocks` with API option hints as command-line flags (``min_coverage=0`` -> ``--min-coverage 0``)."""
-    out: list[Block] = []
-    for block in blocks:
-        if isinstance(block, Lines):
-            out.append(Lines(tuple(cli_text(line) for line in block.lines)))
-        elif isinstance(block, Table):
-            rows = tuple(tuple(cli_text(str(c)) for c in row) for row in block.rows)
-            out.append(Table(block.headers, rows, block.align))
-        else:
-            out.append(block)
-    return out
-
-
 def _reading_html(analysis: Analysis, anchors: dict[str, str], *, cli: bool) -> str:
     """How the scores were read (the reading summary), when the reading step decided anything;
     "" otherwise. The first :data:`READING_LINES` decisions, the rest folded."""
@@ -275,7 +261,7 @@ def render_html(analysis: Analysis, *, figure: bool = True, title: str | None = 
         raise InvalidOptionError(f"render_html takes an Analysis (from consensus.analyze), got {type(analysis).__name__}")
     blocks = sections(analysis, top=None)
     if cli:
-        blocks = _cli_blocks(blocks)
+        blocks = cli_blocks(blocks)
     heading = title or (f"consensus report: {analysis.source}" if analysis.source else "consensus report")
     if blocks and isinstance(blocks[0], Heading) and blocks[0].level == 1:
         blocks = blocks[1:]

@@ -57,10 +57,10 @@ def inspect_lines(lb: Leaderboard, source: str = "", *, cli: bool = False, top: 
     out.append(f"missing scores: {len(cells)} of {lb.n_systems * lb.n_tasks} cells" if cells else "missing scores: none")
     notes = [n for n in lb.notes if not n.startswith("excluded column(s), not tasks")]
     if cli:
-        from ..hints import cli_text
+        from ..hints import cli_of
 
-        notes = [cli_text(n) for n in notes]
-    out += [f"note: {n}" for n in notes]
+        notes = [cli_of(n) for n in notes]
+    out += ["note: " + n for n in notes]
     return out
 
 

@@ -16,6 +16,7 @@ import pandas as pd
 
 from ..board._leaderboard import Leaderboard
 from ..errors import InvalidOptionError
+from ..hints import call, hinted
 from ..results import (
     CondorcetWeightsResult,
     ImputationResult,
@@ -154,7 +155,8 @@ def _leaderboard_blocks(table: Leaderboard, source: str, top: int | None,
         if groups:
             row += (str(groups.get(s, "")),)
         rows.append(row)
-    text = [x for x in table.describe().splitlines() if not x.startswith("excluded column(s), not tasks")]  # said above
+    notes = {str(n): n for n in table.notes}  # the notes themselves: their command-line wording kept
+    text = [notes.get(x, x) for x in table.describe().splitlines() if not x.startswith("excluded column(s), not tasks")]
     if holes:  # on the missing-scores line: the summary lists the low-coverage systems
         at = next(i for i, line in enumerate(text) if line.startswith("missing scores:"))
         text[at] += "; coverage: share of the task weight each system is scored on"
@@ -320,8 +322,8 @@ def optima_lines(result: KemenyResult, top: int | None = DEFAULT_TOP) -> list[st
         if result.unique:
             text.append("unique optimum: yes")
         else:
-            hint = "" if d is not None else "; cs.kemeny(..., determine=True) shows which positions every optimum shares"
-            text.append(f"unique optimum: no (other rankings reach the same objective{hint})")
+            hint = "" if d is not None else hinted("; {} shows which positions every optimum shares", call("cs.kemeny(..., determine=True)", "consensus kemeny --determined"))
+            text.append(hinted("unique optimum: no (other rankings reach the same objective{})", hint))
     if result.optima:
         more = "more exist" if result.optima_truncated else "all of them"
         text.append(f"optimal rankings: {len(result.optima)} listed ({more})")

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from ..hints import call, hinted, option
 from ..missing._possible import POSSIBLE_SEARCH_SYSTEMS
 from ..results import Analysis, Check
 from .blocks import (
@@ -98,7 +99,8 @@ def summary_lines(analysis: Analysis, top: int | None = DEFAULT_TOP) -> list[str
     aside = [n for n in analysis.notes if n.startswith("set aside, not ranked")]
     if aside:
         count = sum(int(n.split(": ", 1)[1].split(" ", 1)[0]) for n in aside)
-        text.append(f"set aside, not ranked: {count} system(s) (Notes say which and why; min_coverage=0 ranks them)")
+        text.append(hinted("set aside, not ranked: {} system(s) (Notes say which and why; {} ranks them)", count,
+                           option("min_coverage", 0)))
     text.append(condorcet_line(analysis.majority, top))
     kem = analysis.kemeny
     status = "optimal" if kem.optimal else f"not proven optimal (time limit), gap {kem.gap:.3g}"
@@ -109,8 +111,9 @@ def summary_lines(analysis: Analysis, top: int | None = DEFAULT_TOP) -> list[str
             status += ", other orders reach the same objective: positions " + ", ".join(
                 f"{first}-{last}" for first, last, _ in groups[:3]) + (" ..." if len(groups) > 3 else "") + " interchangeable"
         else:
-            status += ", other orders reach the same objective (cs.kemeny(..., determine=True) says which positions)"
-    text.append(f"Kemeny top {min(5, len(kem.order))}: {format_ranking(kem.ranking, 5)} ({status})")
+            status += hinted(", other orders reach the same objective ({} says which positions)",
+                             call("cs.kemeny(..., determine=True)", "consensus kemeny --determined"))
+    text.append(hinted("Kemeny top {}: {} ({})", min(5, len(kem.order)), format_ranking(kem.ranking, 5), status))
     if analysis.significance is not None:
         rows = analysis.significance.row_groups
         few = min(top, 5) if top else 0
@@ -145,7 +148,7 @@ def summary_lines(analysis: Analysis, top: int | None = DEFAULT_TOP) -> list[str
     for rule, why in analysis.comparison.errors.items():
         text.append(f"not run: {rule}: {clip(why, 120)}")
     if top and lb.n_systems > top:
-        text.append(f"tables show at most {top} rows (top=0: every row; JSON has everything)")
+        text.append(hinted("tables show at most {} rows ({}: every row; JSON has everything)", top, option("top", 0)))
     return text
 
 

@@ -38,7 +38,6 @@ References
 from __future__ import annotations
 
 import logging
-import numbers
 import warnings
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -47,7 +46,7 @@ from typing import Any, Literal
 import numpy as np
 import pandas as pd
 
-from ..arguments import check_count, check_seconds, check_seed
+from ..arguments import check_count, check_seconds, check_seed, check_share
 from ..board._instances import InstanceScores
 from ..board._leaderboard import Leaderboard
 from ..errors import DegenerateTaskWarning, InvalidOptionError
@@ -146,13 +145,6 @@ def _one_resample(payload: tuple[_Job, np.random.SeedSequence]) -> tuple[np.ndar
     return positions, kemeny.status, kemeny.gap, kemeny.unique
 
 
-def _check_share(value: object, option: str) -> float:
-    real = isinstance(value, numbers.Real) and not isinstance(value, (bool, np.bool_))
-    if not real or not 0.0 < float(value) < 1.0:  # type: ignore[arg-type]
-        raise InvalidOptionError(f"{option} must be a number strictly between 0 and 1, got {value!r}")
-    return float(value)  # type: ignore[arg-type]
-
-
 def _check_options(
     data: object, resampling: object, k: object, alpha: object, level: object, top_k: object,
     resamples: object, seed: object, time_limit: object, progress: object,
@@ -174,8 +166,8 @@ def _check_options(
         )
     if resampling != "leave_k_out" and count != 1:
         raise InvalidOptionError(f"k sets the tasks dropped by resampling='leave_k_out'; got k={count} with resampling={resampling!r}")
-    _check_share(alpha, "alpha")
-    _check_share(level, "level")
+    check_share(alpha, "alpha")
+    check_share(level, "level")
     check_count(top_k, "top_k", 1)
     check_count(resamples, "resamples", 1)
     check_seed(seed, "seed", allow_none=False)

@@ -248,18 +248,14 @@ def schulze(
     Parameters
     ----------
     data : Leaderboard, PairwiseMatrix, InstanceScores or object with ``to_pairwise()``
-        Scores, systems x tasks, or their weighted pairwise matrix (used as it is).
+        {matrix_data}
     variant : {"winning_votes", "margins"}, default="winning_votes"
         Link strength: the weight of the winning side (Schulze's own choice, sec. 2.1) or
         the margin ``wins[i, j] - wins[j, i]``.
     tie_tol : float, default=0.0
-        Scores within `tie_tol` of each other count as a tied task (used on a
-        Leaderboard; a pairwise matrix is taken as it is).
+        {tie_tol}
     **options
-        The options shared by every rule (``missing``, ``min_coverage``, ``weighting``,
-        ``group_weights``, ``two_step``, ``tie_break``), as documented in
-        :func:`consensus.rules.rank`. With ``missing=None`` missing scores are allowed:
-        each pair is compared on the tasks both are scored on.
+        {shared_options}
 
     Returns
     -------
@@ -273,11 +269,7 @@ def schulze(
 
     Raises
     ------
-    InvalidOptionError
-        `variant` is unknown; `tie_tol` is negative, not finite, not a number, or
-        nonzero with ``missing="impute"`` on a Leaderboard; a shared option is invalid
-        or cannot apply to `data` (a pairwise matrix takes only
-        ``tie_break="lexicographic"``); or `data` has an unsupported type.
+    {majority_raises}
 
     See Also
     --------
@@ -363,23 +355,19 @@ def ranked_pairs(
     Parameters
     ----------
     data : Leaderboard, PairwiseMatrix, InstanceScores or object with ``to_pairwise()``
-        Scores, systems x tasks, or their weighted pairwise matrix (used as it is).
+        {matrix_data}
     variant : {"margins", "winning_votes"}, default="margins"
         Pair strength: the margin ``wins[i, j] - wins[j, i]`` (Tideman 1987, compared
         exactly) or the weight of the winning side.
     tie_tol : float, default=0.0
-        Scores within `tie_tol` of each other count as a tied task (used on a
-        Leaderboard; a pairwise matrix is taken as it is).
+        {tie_tol}
     time_limit : float, default=10.0
         Seconds for the search of the winners over the orders of equal pairs (only run when
         an order matters), per call (``two_step`` and resampling call the rule several
         times). A search that stops there depends on the machine's speed: its status says
         so, and its first tier still holds every possible winner.
     **options
-        The options shared by every rule (``missing``, ``min_coverage``, ``weighting``,
-        ``group_weights``, ``two_step``, ``tie_break``), as documented in
-        :func:`consensus.rules.rank`. With ``missing=None`` missing scores are allowed:
-        each pair is compared on the tasks both are scored on.
+        {shared_options}
 
     Returns
     -------
@@ -393,11 +381,7 @@ def ranked_pairs(
 
     Raises
     ------
-    InvalidOptionError
-        `variant` is unknown; `tie_tol` is negative, not finite, not a number, or
-        nonzero with ``missing="impute"`` on a Leaderboard; a shared option is invalid
-        or cannot apply to `data` (a pairwise matrix takes only
-        ``tie_break="lexicographic"``); or `data` has an unsupported type.
+    {majority_raises}
 
     See Also
     --------

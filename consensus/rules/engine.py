@@ -36,6 +36,7 @@ from ..arguments import check_min_coverage
 from ..board._instances import InstanceScores
 from ..board._leaderboard import Leaderboard
 from ..errors import InvalidOptionError, MissingScoreError, ScoreOverflowError
+from ..hints import hinted, option
 from ..majority._inputs import as_pairwise
 from ..majority._pairwise import PairwiseMatrix
 from ..missing._preparation import (
@@ -129,7 +130,7 @@ def run_rule(spec: RuleSpec, data: Any, rule_options: Mapping[str, Any], shared:
             coverage_default=SHARED_DEFAULTS["min_coverage"],
             group_weights=None if opts["two_step"] else opts["group_weights"],
             impute=None if spec.impute else NO_IMPUTE, impute_treatment=IMPUTE_TREATMENT.get(spec.kind),
-            alternatives="'median' or 'impute'" if spec.impute else "'median'",
+            alternatives=("median", "impute") if spec.impute else ("median",),
         )
         lb, more = fit_weights(ready.leaderboard)
         shift += more
@@ -186,8 +187,9 @@ def run_rule(spec: RuleSpec, data: Any, rule_options: Mapping[str, Any], shared:
     else:
         what = "a Leaderboard or a PairwiseMatrix" if spec.accepts_matrix else "a Leaderboard"
         serves = spec.accepts_matrix or spec.name == "borda"  # instance-level scores: pairwise rules only
-        hint = "; instance-level scores need missing='impute'" if serves and isinstance(data, InstanceScores) else ""
-        raise InvalidOptionError(f"rule {spec.name!r} needs {what}, got {type(data).__name__}{hint}")
+        hint = hinted("; instance-level scores need {}", option("missing", "impute")) if serves and isinstance(
+            data, InstanceScores) else ""
+        raise InvalidOptionError(hinted("rule {!r} needs {}, got {}{}", spec.name, what, type(data).__name__, hint))
     if shift:
         out.details["weight_scale"] = 2.0**-shift  # the weights the scores are in units of
     _check_finite(spec, systems, out)
@@ -209,16 +211,16 @@ def _significance(
     read the relation on the tasks both systems are scored on: a filled cell has no noise to
     test, so ``missing="median"`` / ``"impute"`` (or prepared data filled so) are refused for
     them."""
-    option = opts["significance"]
-    if option is None or option is False:
+    given = opts["significance"]
+    if given is None or given is False:
         opts["significance"] = None
         return None
     context = f"rule {spec.name!r}"
     if spec.noise == "relation" and opts["missing"] in ("median", "impute"):
-        raise InvalidOptionError(
-            f"{context}: significance cannot be combined with missing={opts['missing']!r}: a filled cell has no noise "
-            "to test; use missing=None (each pair on the tasks both are scored on) or a drop policy"
-        )
+        raise InvalidOptionError(hinted(
+            "{}: significance cannot be combined with {}: a filled cell has no noise to test; use missing=None (each "
+            "pair on the tasks both are scored on) or a drop policy", context, option("missing", opts["missing"]),
+        ))
     if opts["two_step"]:
         raise InvalidOptionError(f"{context}: significance cannot be combined with two_step=True")
     if rule_options.get("tie_tol"):
@@ -227,14 +229,15 @@ def _significance(
         raise InvalidOptionError(f"{context}: tie_break='mean' would break the ties significance makes by the very "
                                  "differences it found within noise; drop one of them")
     if isinstance(data, Prepared) and data.preparation.missing in ("median", "impute") and spec.noise != "unchanged":
-        raise InvalidOptionError(
-            f"{context}: the prepared data filled missing cells (missing={data.preparation.missing!r}), which have no "
-            "noise to test; pass the Leaderboard and the policy to the rule instead (rules within tasks fill the groups)"
-        )
+        raise InvalidOptionError(hinted(
+            "{}: the prepared data filled missing cells ({}), which have no noise to test; pass the Leaderboard and "
+            "the policy to the rule instead (rules within tasks fill the groups)", context,
+            option("missing", data.preparation.missing),
+        ))
     # resolved on the systems the coverage keeps (the same board every entry point uses)
     covered = data if isinstance(data, Prepared) else prepared_for(
         data, context, min_coverage=opts["min_coverage"], coverage_default=SHARED_DEFAULTS["min_coverage"])
-    result = resolve(option, covered.leaderboard, context)
+    result = resolve(given, covered.leaderboard, context)
     assert result is not None
     opts["significance"] = result.setting
     return None if spec.noise == "unchanged" else result

@@ -15,6 +15,7 @@ import pandas as pd
 
 from ..board._leaderboard import Leaderboard
 from ..errors import InvalidOptionError
+from ..hints import hinted, option
 from ..results import RuleResult
 from .declaration import rule
 from .engine import run_rule
@@ -94,10 +95,10 @@ def _baldwin_core(lb: Leaderboard, opts: Mapping[str, Any], impute: bool) -> Cor
     ties = opts["ties"]
     if impute:  # the imputed pairwise matrix: tied and unscored pairs already split half and half
         if ties != "average":
-            raise InvalidOptionError(
-                "rule 'baldwin': missing='impute' needs ties='average': the imputed pairwise matrix "
-                "already splits every tied or unscored pair half and half"
-            )
+            raise InvalidOptionError(hinted(
+                "rule 'baldwin': {} needs ties='average': the imputed pairwise matrix already splits every tied or "
+                "unscored pair half and half", option("missing", "impute"),
+            ))
         pref = pairwise_of(lb, True).wins
     else:
         complete_values(lb)
@@ -166,11 +167,9 @@ def threshold(data: Leaderboard, *, ties: Ties = "average", **options: Unpack[Sh
     ----------
     data : Leaderboard
     ties : {"average", "min", "max"}, default="average"
-        Points of systems tied on a task: the mean of the points of the positions they
-        occupy, the points of the best of them, or of the worst.
+        {ties}
     **options
-        The shared options of :func:`consensus.rules.rank` (``missing``, ``min_coverage``,
-        ``two_step``, ...).
+        {shared_options}
 
     Returns
     -------
@@ -179,10 +178,7 @@ def threshold(data: Leaderboard, *, ties: Ties = "average", **options: Unpack[Sh
 
     Raises
     ------
-    InvalidOptionError
-        A bad `ties` or shared option, or `data` not a Leaderboard.
-    MissingScoreError
-        Missing scores with ``missing=None``.
+    {positional_raises}
 
     References
     ----------
@@ -227,11 +223,9 @@ def baldwin(data: Leaderboard, *, ties: Ties = "average", **options: Unpack[Shar
     ----------
     data : Leaderboard
     ties : {"average", "min", "max"}, default="average"
-        Points of systems tied on a task: the mean of the points of the positions they
-        occupy, the points of the best of them, or of the worst.
+        {ties}
     **options
-        The shared options of :func:`consensus.rules.rank` (``missing``, ``min_coverage``,
-        ``two_step``, ...).
+        {shared_options}
 
     Returns
     -------
@@ -241,10 +235,7 @@ def baldwin(data: Leaderboard, *, ties: Ties = "average", **options: Unpack[Shar
 
     Raises
     ------
-    InvalidOptionError
-        A bad `ties` or shared option, or `data` not a Leaderboard.
-    MissingScoreError
-        Missing scores with ``missing=None``.
+    {positional_raises}
 
     References
     ----------

@@ -58,9 +58,8 @@ def kemeny(data: Leaderboard | PairwiseMatrix, **kemeny_options: Any) -> RuleRes
         ``missing=None`` missing scores are allowed: each pair is compared on the tasks
         both are scored on.
     **kemeny_options
-        The options shared by every rule (``missing``, ``weighting``, ``group_weights``,
-        ``two_step``, ``tie_break``), as documented in :func:`consensus.rules.rank`, and
-        the keyword options of :func:`consensus.exact._kemeny.kemeny` (``method``,
+        {shared_options}
+        The other options are the keyword options of :func:`consensus.exact._kemeny.kemeny` (``method``,
         ``time_limit``, ``solver``, ...), recorded in ``result.options``. Any other name
         raises :class:`InvalidOptionError` listing the options.
 

@@ -26,6 +26,7 @@ import pandas as pd
 
 from ..board._leaderboard import Leaderboard
 from ..errors import InvalidOptionError, ScoreOverflowError, UnknownTaskError
+from ..hints import hinted, option
 from ..results import RuleResult
 from . import scores
 from .declaration import rule
@@ -68,10 +69,10 @@ def _win_rate_core(lb: Leaderboard, opts: Mapping[str, Any], impute: bool) -> Co
     lonely = [lb.systems[i] for i in np.nonzero(total == 0)[0]]
     if lonely:
         shown = ", ".join(repr(s) for s in lonely[:5]) + (", ..." if len(lonely) > 5 else "")
-        raise InvalidOptionError(
-            f"rule 'mean_win_rate': system(s) {shown} share no task of positive weight with any other "
-            "system, so they have no win rate; remove them (Leaderboard.select) or pass missing='median'"
-        )
+        raise InvalidOptionError(hinted(
+            "rule 'mean_win_rate': system(s) {} share no task of positive weight with any other system, so they "
+            "have no win rate; remove them (Leaderboard.select) or pass {}", shown, option("missing", "median"),
+        ))
     score = np.where(counted, rates, 0.0) @ w / total
     idx = pd.Index(lb.systems, dtype=object)
     cols = pd.Index(lb.tasks, dtype=object)
@@ -196,9 +197,8 @@ def mean_win_rate(data: Leaderboard, *, ties: WinRateTies = "half", **options: U
     ties : {"half", "loss"}, default="half"
         What a tied rival counts for, as above (recorded as ``result.ties``).
     **options
-        The options shared by every rule (``missing``, ``min_coverage``, ``weighting``,
-        ``group_weights``, ``two_step``, ``tie_break``), as documented in
-        :func:`consensus.rules.rank`. In two-step aggregation the second step is the
+        {shared_options}
+        In two-step aggregation the second step is the
         (group-weighted) mean of a system's group win rates over the groups it is scored
         in, as the first step does over tasks.
 
@@ -293,9 +293,8 @@ def normalized_mean(
     clip : bool, default=True
         Clip normalized scores below 0 (results under the baseline) to 0.
     **options
-        The options shared by every rule (``missing``, ``min_coverage``, ``weighting``,
-        ``group_weights``, ``two_step``, ``tie_break``), as documented in
-        :func:`consensus.rules.rank`. In two-step aggregation the second step averages the
+        {shared_options}
+        In two-step aggregation the second step averages the
         group means (as ``mean``).
 
     Returns

@@ -35,6 +35,7 @@ import pandas as pd
 
 from ..board._leaderboard import Leaderboard
 from ..errors import InvalidOptionError
+from ..hints import hinted, option
 from ..results import RuleResult
 from .imputed import expected_points
 from .positional import check_ties, position_points, scoring_vector
@@ -249,15 +250,16 @@ def linear_points(lb: Leaderboard, rule: str, options: Mapping[str, Any], impute
     """
     if rule == "mean":
         if impute:
-            raise InvalidOptionError("rule 'mean' cannot use missing='impute'; use 'median', 'drop_tasks' or 'drop_systems'")
+            raise InvalidOptionError(hinted("rule 'mean' cannot use {}; use 'median', 'drop_tasks' or 'drop_systems'",
+                                            option("missing", "impute")))
         lb = normalized_leaderboard(lb, options.get("normalize"))
     if not impute and lb.has_missing:
         cell = lb.missing_cells()[0]
-        raise InvalidOptionError(
-            f"rule {rule!r} needs complete scores, and {cell[0]!r} has none on {cell[1]!r}: pass "
-            "missing='median', missing='drop_tasks' or missing='drop_systems'"
-            + ("" if rule == "mean" else " (or missing='impute': expected points over the compatible rankings)")
-        )
+        raise InvalidOptionError(hinted(
+            "rule {!r} needs complete scores, and {!r} has none on {!r}: pass {}, {} or {}", rule, cell[0], cell[1],
+            *(option("missing", p) for p in ("median", "drop_tasks", "drop_systems")),
+        ) + ("" if rule == "mean" else hinted(" (or {}: expected points over the compatible rankings)",
+                                              option("missing", "impute"))))
     if rule == "mean":
         points = np.array(lb.values, dtype=np.float64)
     else:

@@ -109,15 +109,11 @@ def condorcet(data: Leaderboard | PairwiseMatrix, *, tie_tol: float = 0.0, **opt
     Parameters
     ----------
     data : Leaderboard, PairwiseMatrix, InstanceScores or object with ``to_pairwise()``
-        Scores, systems x tasks, or their weighted pairwise matrix (used as it is).
+        {matrix_data}
     tie_tol : float, default=0.0
-        Scores within `tie_tol` of each other count as a tied task (used on a
-        Leaderboard; a pairwise matrix is taken as it is).
+        {tie_tol}
     **options
-        The options shared by every rule (``missing``, ``weighting``, ``group_weights``,
-        ``two_step``, ``tie_break``), as documented in :func:`consensus.rules.rank`. With
-        ``missing=None`` missing scores are allowed: each pair is compared on the tasks
-        both are scored on.
+        {shared_options}
 
     Returns
     -------
@@ -161,17 +157,13 @@ def copeland(
     Parameters
     ----------
     data : Leaderboard, PairwiseMatrix, InstanceScores or object with ``to_pairwise()``
-        Scores, systems x tasks, or their weighted pairwise matrix (used as it is).
+        {matrix_data}
     variant : {"wins_minus_losses", "wins_plus_half_ties"}, default="wins_minus_losses"
         The Copeland score, as above.
     tie_tol : float, default=0.0
-        Scores within `tie_tol` of each other count as a tied task (used on a
-        Leaderboard; a pairwise matrix is taken as it is).
+        {tie_tol}
     **options
-        The options shared by every rule (``missing``, ``weighting``, ``group_weights``,
-        ``two_step``, ``tie_break``), as documented in :func:`consensus.rules.rank`. With
-        ``missing=None`` missing scores are allowed: each pair is compared on the tasks
-        both are scored on.
+        {shared_options}
 
     Returns
     -------
@@ -181,11 +173,7 @@ def copeland(
 
     Raises
     ------
-    InvalidOptionError
-        `variant` is unknown; `tie_tol` is negative, not finite, not a number, or
-        nonzero with ``missing="impute"`` on a Leaderboard; a shared option is invalid
-        or cannot apply to `data` (a pairwise matrix takes only
-        ``tie_break="lexicographic"``); or `data` has an unsupported type.
+    {majority_raises}
 
     References
     ----------
@@ -223,17 +211,13 @@ def minimax(
     Parameters
     ----------
     data : Leaderboard, PairwiseMatrix, InstanceScores or object with ``to_pairwise()``
-        Scores, systems x tasks, or their weighted pairwise matrix (used as it is).
+        {matrix_data}
     variant : {"winning_votes", "margins", "pairwise_opposition"}, default="winning_votes"
         The measure of a defeat, as above.
     tie_tol : float, default=0.0
-        Scores within `tie_tol` of each other count as a tied task (used on a
-        Leaderboard; a pairwise matrix is taken as it is).
+        {tie_tol}
     **options
-        The options shared by every rule (``missing``, ``weighting``, ``group_weights``,
-        ``two_step``, ``tie_break``), as documented in :func:`consensus.rules.rank`. With
-        ``missing=None`` missing scores are allowed: each pair is compared on the tasks
-        both are scored on.
+        {shared_options}
 
     Returns
     -------
@@ -243,11 +227,7 @@ def minimax(
 
     Raises
     ------
-    InvalidOptionError
-        `variant` is unknown; `tie_tol` is negative, not finite, not a number, or
-        nonzero with ``missing="impute"`` on a Leaderboard; a shared option is invalid
-        or cannot apply to `data` (a pairwise matrix takes only
-        ``tie_break="lexicographic"``); or `data` has an unsupported type.
+    {majority_raises}
 
     References
     ----------

@@ -16,6 +16,7 @@ import numpy as np
 
 from ..board._leaderboard import Leaderboard
 from ..errors import InvalidOptionError, InvalidWeightError
+from ..hints import hinted, option
 from ..results import tiers_from_scores
 from ..results.base import walk_tiers
 from .spec import (
@@ -164,9 +165,9 @@ IMPUTE_TREATMENT = {
 }
 
 #: Why a score baseline refuses ``missing="impute"``.
-NO_IMPUTE = (
+NO_IMPUTE = hinted(
     "imputation by compatible permutations gives positions and pairwise preferences, not the numbers a score "
-    "baseline averages; pass missing='median', 'drop_tasks' or 'drop_systems'"
+    "baseline averages; pass {}", option("missing", "median", "drop_tasks", "drop_systems"),
 )
 
 

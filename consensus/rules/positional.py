@@ -15,6 +15,7 @@ import numpy as np
 
 from ..board._leaderboard import Leaderboard
 from ..errors import InvalidOptionError
+from ..hints import hinted, option
 from ..results import RuleResult
 from .declaration import rule
 from .engine import run_rule
@@ -213,10 +214,10 @@ def positional_core(rule: str) -> Callable[[Any, Mapping[str, Any], bool], CoreO
             # Borda: sigma_l of Himmi et al., the row sums of the imputed pairwise matrix (equal
             # to the expected Borda points; a matrix is all InstanceScores give)
             if ties != "average":
-                raise InvalidOptionError(
-                    f"rule {rule!r}: missing='impute' on instance-level scores needs ties='average': "
-                    "the imputed pairwise matrix already splits every tied or unscored pair half and half"
-                )
+                raise InvalidOptionError(hinted(
+                    "rule {!r}: {} on instance-level scores needs ties='average': the imputed pairwise matrix "
+                    "already splits every tied or unscored pair half and half", rule, option("missing", "impute"),
+                ))
             p = pairwise_of(lb, True)
             return CoreOutput((p.wins + p.ties / 2.0).sum(axis=1), {"vector": "sum of the imputed pairwise matrix"})
         c = scoring_vector(rule, lb.n_systems, opts.get("vector"))
@@ -282,12 +283,9 @@ def plurality(data: Leaderboard, *, ties: Ties = "average", **options: Unpack[Sh
     ----------
     data : Leaderboard
     ties : {"average", "min", "max"}, default="average"
-        Points of systems tied on a task: the mean of the points of the positions they
-        occupy, the points of the best of them, or of the worst.
+        {ties}
     **options
-        The shared options of :func:`consensus.rules.rank` (``missing``, ``min_coverage``,
-        ``two_step``, ...); ``missing="impute"`` scores the expected points over the complete
-        rankings compatible with each task.
+        {shared_options}
 
     Returns
     -------
@@ -296,10 +294,7 @@ def plurality(data: Leaderboard, *, ties: Ties = "average", **options: Unpack[Sh
 
     Raises
     ------
-    InvalidOptionError
-        A bad `ties` or shared option, or `data` not a Leaderboard.
-    MissingScoreError
-        Missing scores with ``missing=None``.
+    {positional_raises}
 
     References
     ----------
@@ -328,12 +323,9 @@ def borda(data: Leaderboard, *, ties: Ties = "average", **options: Unpack[Shared
     data : Leaderboard or InstanceScores
         InstanceScores only with ``missing="impute"``.
     ties : {"average", "min", "max"}, default="average"
-        Points of systems tied on a task: the mean of the points of the positions they
-        occupy, the points of the best of them, or of the worst.
+        {ties}
     **options
-        The shared options of :func:`consensus.rules.rank` (``missing``, ``min_coverage``,
-        ``two_step``, ...); ``missing="impute"`` scores the expected points over the complete
-        rankings compatible with each task.
+        {shared_options}
 
     Returns
     -------
@@ -373,24 +365,18 @@ def dowdall(data: Leaderboard, *, ties: Ties = "average", **options: Unpack[Shar
     ----------
     data : Leaderboard
     ties : {"average", "min", "max"}, default="average"
-        Points of systems tied on a task: the mean of the points of the positions they
-        occupy, the points of the best of them, or of the worst.
+        {ties}
     **options
-        The shared options of :func:`consensus.rules.rank` (``missing``, ``min_coverage``,
-        ``two_step``, ...); ``missing="impute"`` scores the expected points over the complete
-        rankings compatible with each task.
+        {shared_options}
 
     Returns
     -------
     RuleResult
-        ``scores``: the (weighted) points; ``details["vector"]``: the points by position.
+        {points}
 
     Raises
     ------
-    InvalidOptionError
-        A bad `ties` or shared option, or `data` not a Leaderboard.
-    MissingScoreError
-        Missing scores with ``missing=None``.
+    {positional_raises}
 
     Examples
     --------
@@ -418,12 +404,9 @@ def scoring(
         Points for positions 1, 2, ...: finite, non-increasing, at most one per system;
         required.
     ties : {"average", "min", "max"}, default="average"
-        Points of systems tied on a task: the mean of the points of the positions they
-        occupy, the points of the best of them, or of the worst.
+        {ties}
     **options
-        The shared options of :func:`consensus.rules.rank` (``missing``, ``min_coverage``,
-        ``two_step``, ...); ``missing="impute"`` scores the expected points over the complete
-        rankings compatible with each task.
+        {shared_options}
 
     Returns
     -------
@@ -459,24 +442,18 @@ def rank_complement(data: Leaderboard, *, ties: Ties = "average", **options: Unp
     ----------
     data : Leaderboard
     ties : {"average", "min", "max"}, default="average"
-        Points of systems tied on a task: the mean of the points of the positions they
-        occupy, the points of the best of them, or of the worst.
+        {ties}
     **options
-        The shared options of :func:`consensus.rules.rank` (``missing``, ``min_coverage``,
-        ``two_step``, ...); ``missing="impute"`` scores the expected points over the complete
-        rankings compatible with each task.
+        {shared_options}
 
     Returns
     -------
     RuleResult
-        ``scores``: the (weighted) points; ``details["vector"]``: the points by position.
+        {points}
 
     Raises
     ------
-    InvalidOptionError
-        A bad `ties` or shared option, or `data` not a Leaderboard.
-    MissingScoreError
-        Missing scores with ``missing=None``.
+    {positional_raises}
 
     Examples
     --------
@@ -497,24 +474,18 @@ def top_ten(data: Leaderboard, *, ties: Ties = "average", **options: Unpack[Shar
     ----------
     data : Leaderboard
     ties : {"average", "min", "max"}, default="average"
-        Points of systems tied on a task: the mean of the points of the positions they
-        occupy, the points of the best of them, or of the worst.
+        {ties}
     **options
-        The shared options of :func:`consensus.rules.rank` (``missing``, ``min_coverage``,
-        ``two_step``, ...); ``missing="impute"`` scores the expected points over the complete
-        rankings compatible with each task.
+        {shared_options}
 
     Returns
     -------
     RuleResult
-        ``scores``: the (weighted) points; ``details["vector"]``: the points by position.
+        {points}
 
     Raises
     ------
-    InvalidOptionError
-        A bad `ties` or shared option, or `data` not a Leaderboard.
-    MissingScoreError
-        Missing scores with ``missing=None``.
+    {positional_raises}
 
     Examples
     --------
@@ -535,24 +506,18 @@ def eurovision(data: Leaderboard, *, ties: Ties = "average", **options: Unpack[S
     ----------
     data : Leaderboard
     ties : {"average", "min", "max"}, default="average"
-        Points of systems tied on a task: the mean of the points of the positions they
-        occupy, the points of the best of them, or of the worst.
+        {ties}
     **options
-        The shared options of :func:`consensus.rules.rank` (``missing``, ``min_coverage``,
-        ``two_step``, ...); ``missing="impute"`` scores the expected points over the complete
-        rankings compatible with each task.
+        {shared_options}
 
     Returns
     -------
     RuleResult
-        ``scores``: the (weighted) points; ``details["vector"]``: the points by position.
+        {points}
 
     Raises
     ------
-    InvalidOptionError
-        A bad `ties` or shared option, or `data` not a Leaderboard.
-    MissingScoreError
-        Missing scores with ``missing=None``.
+    {positional_raises}
 
     Examples
     --------

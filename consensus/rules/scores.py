@@ -108,8 +108,7 @@ def mean(data: Leaderboard, **options: Unpack[SharedOptions]) -> RuleResult:
     data : Leaderboard
         Scores, systems x tasks.
     **options
-        The options shared by every rule (``missing``, ``weighting``, ``group_weights``,
-        ``two_step``, ``tie_break``), as documented in :func:`consensus.rules.rank`.
+        {shared_options}
 
     Returns
     -------
@@ -118,13 +117,7 @@ def mean(data: Leaderboard, **options: Unpack[SharedOptions]) -> RuleResult:
 
     Raises
     ------
-    InvalidOptionError
-        A shared option is invalid or cannot apply (e.g. ``weighting="groups"`` without
-        task groups, a drop policy that leaves nothing to rank); ``missing="impute"`` is
-        asked for (score baselines cannot use it: use ``missing="median"``); or `data` is
-        not a Leaderboard.
-    MissingScoreError
-        `data` has missing scores and ``missing`` is None.
+    {score_raises}
 
     Examples
     --------
@@ -154,8 +147,7 @@ def geometric_mean(data: Leaderboard, **options: Unpack[SharedOptions]) -> RuleR
     data : Leaderboard
         Scores, systems x tasks.
     **options
-        The options shared by every rule (``missing``, ``weighting``, ``group_weights``,
-        ``two_step``, ``tie_break``), as documented in :func:`consensus.rules.rank`.
+        {shared_options}
 
     Returns
     -------
@@ -168,13 +160,7 @@ def geometric_mean(data: Leaderboard, **options: Unpack[SharedOptions]) -> RuleR
     ------
     NonPositiveScoreError
         Fewer than two systems have every score > 0 on the tasks with positive weight.
-    InvalidOptionError
-        A shared option is invalid or cannot apply (e.g. ``weighting="groups"`` without
-        task groups, a drop policy that leaves nothing to rank); ``missing="impute"`` is
-        asked for (score baselines cannot use it: use ``missing="median"``); or `data` is
-        not a Leaderboard.
-    MissingScoreError
-        `data` has missing scores and ``missing`` is None.
+    {score_raises}
 
     Examples
     --------
@@ -209,8 +195,7 @@ def optimality_gap(
         The target score: one number for every task, or task -> number with a value for
         every task of `data`, in the task's own units; None: the best score on each task.
     **options
-        The options shared by every rule (``missing``, ``weighting``, ``group_weights``,
-        ``two_step``, ``tie_break``), as documented in :func:`consensus.rules.rank`.
+        {shared_options}
 
     Returns
     -------

@@ -13,6 +13,7 @@ import pandas as pd
 from ..board._leaderboard import Leaderboard
 from ..board._validation import finite_number
 from ..errors import DegenerateTaskWarning, InvalidOptionError
+from ..hints import hinted, option
 from ..majority._pairwise import PairwiseMatrix, pairwise
 from ..missing._impute import impute_pairwise
 from ..missing._preparation import MISSING_POLICIES, MissingPolicy
@@ -222,7 +223,7 @@ def pairwise_of(
         return data
     if impute:
         if tie_tol:
-            raise InvalidOptionError("tie_tol cannot be combined with missing='impute'")
+            raise InvalidOptionError(hinted("tie_tol cannot be combined with {}", option("missing", "impute")))
         return impute_pairwise(data).matrix
     # InstanceScores without impute: pairwise raises the InvalidOptionError documented above
     return pairwise(data, tie_tol=tie_tol)  # type: ignore[arg-type]

@@ -310,7 +310,7 @@ def bradley_terry(
     Parameters
     ----------
     data : Leaderboard, PairwiseMatrix, InstanceScores or object with ``to_pairwise()``
-        Scores, systems x tasks, or their weighted pairwise matrix (used as it is).
+        {matrix_data}
     prior : float, default=0.0
         Pseudo-count of wins added to each side of every pair, in the units of the task
         weights (one task of the default weight 1; a PairwiseMatrix gives the same result
@@ -322,8 +322,7 @@ def bradley_terry(
         A task where the two systems tie: half a win to each (recorded as
         ``result.ties``), or no comparison at all.
     tie_tol : float, default=0.0
-        Scores within `tie_tol` of each other count as a tied task (used on a
-        Leaderboard; a pairwise matrix is taken as it is).
+        {tie_tol}
     interval_level : float or None, default=None
         A level in (0, 1), e.g. 0.95: add ``stderr``, ``intervals`` (normal quantiles,
         ``theta_i -/+ z se_i``) and ``covariance`` to ``details`` (see above; under
@@ -338,10 +337,7 @@ def bradley_terry(
         model is for). An error if every comparison is a tie and there is no prior (``nu``
         would be infinite).
     **options
-        The options shared by every rule (``missing``, ``min_coverage``, ``weighting``,
-        ``group_weights``, ``two_step``, ``tie_break``), as documented in
-        :func:`consensus.rules.rank`. With ``missing=None`` missing scores are allowed:
-        each pair is compared on the tasks both are scored on.
+        {shared_options}
 
     Returns
     -------
