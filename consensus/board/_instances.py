@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .._docstrings import fill_doc
 from ..arguments import lower_names, name_list
 from ..errors import (
     DuplicateInstanceError,
@@ -30,6 +31,7 @@ from ..errors import (
     TooFewSystemsError,
 )
 from ..io._cells import check_instances, label_codes, numeric_scores
+from ._docs import SECTIONS
 from ._leaderboard import Leaderboard
 from ._task_scores import TaskScores
 from ._validation import check_labels, check_task_names, check_weights
@@ -38,6 +40,7 @@ __all__ = ["InstanceScores"]
 
 
 
+@fill_doc(SECTIONS)
 class InstanceScores(TaskScores):
     """Validated instance-level scores: systems x (task, instance), missing scores allowed.
 
@@ -56,8 +59,7 @@ class InstanceScores(TaskScores):
         Column offsets of the tasks in :attr:`values`.
     weights : pandas.Series
         Task weights (default 1); each instance of a task carries its task's weight.
-    lower_is_better : frozenset of str
-        Tasks where a lower score is better.
+    {lower_is_better}
 
     Examples
     --------
@@ -79,6 +81,7 @@ class InstanceScores(TaskScores):
 
     __slots__ = ("_systems", "_tasks", "_values", "_offsets", "_instances", "_weights", "_lower")
 
+    @fill_doc(SECTIONS)
     def __init__(
         self,
         values: np.ndarray,
@@ -111,8 +114,7 @@ class InstanceScores(TaskScores):
             Instance ids of each task, one per column of the task.
         lower_is_better : iterable of str, optional
             Tasks where a lower score is better.
-        weights : dict, optional
-            Task -> weight (finite, >= 0, not all zero); unlisted tasks weigh 1.
+        {weights_option}
         oriented : bool, default=False
             Whether `values` is already oriented (lower-is-better tasks negated).
         copy : bool, default=True
@@ -121,12 +123,7 @@ class InstanceScores(TaskScores):
 
         Raises
         ------
-        EmptyLabelError, DuplicateLabelError
-            If a system or task label is blank, not a string, or repeated.
-        NoTaskError
-            If there is no task.
-        TooFewSystemsError
-            If there are fewer than 2 systems.
+        {label_raises}
         LeaderboardError
             If `values`, `offsets` or `instances` do not fit together.
         UnknownTaskError
@@ -191,6 +188,7 @@ class InstanceScores(TaskScores):
 
     # ------------------------------------------------------------------ constructors
     @classmethod
+    @fill_doc(SECTIONS)
     def from_long(
         cls,
         frame: pd.DataFrame,
@@ -211,10 +209,8 @@ class InstanceScores(TaskScores):
         system, task, instance, score : str
             Column names. Instance ids are matched within a task (``1`` of task ``qa`` and
             ``1`` of task ``mt`` are different instances); they are kept as given.
-        lower_is_better : list of str, optional
-            Tasks where a lower score is better.
-        weights : dict, optional
-            Task -> weight (finite, >= 0, not all zero); unlisted tasks weigh 1.
+        {lower_is_better_option}
+        {weights_option}
 
         Returns
         -------
@@ -309,6 +305,7 @@ class InstanceScores(TaskScores):
         )
 
     @classmethod
+    @fill_doc(SECTIONS)
     def from_arrays(
         cls,
         arrays: Mapping[str, Any],
@@ -328,10 +325,8 @@ class InstanceScores(TaskScores):
             Row labels shared by every array.
         instances : dict, optional
             Task -> instance ids (default ``0 .. K_t - 1``); unlisted tasks get the default.
-        lower_is_better : list of str, optional
-            Tasks where a lower score is better.
-        weights : dict, optional
-            Task -> weight (finite, >= 0, not all zero); unlisted tasks weigh 1.
+        {lower_is_better_option}
+        {weights_option}
 
         Returns
         -------
@@ -447,13 +442,13 @@ class InstanceScores(TaskScores):
         """Column offsets of the tasks in :attr:`values` (read-only, length ``n_tasks + 1``)."""
         return self._offsets
 
+    @fill_doc(SECTIONS)
     def instances(self, task: str) -> pd.Index:
         """Instance ids of `task`, in column order.
 
         Parameters
         ----------
-        task : str
-            A task label.
+        {task}
 
         Returns
         -------
@@ -462,8 +457,7 @@ class InstanceScores(TaskScores):
 
         Raises
         ------
-        UnknownTaskError
-            If `task` is not a task; the message lists close names.
+        {unknown_task}
 
         Examples
         --------
@@ -474,13 +468,13 @@ class InstanceScores(TaskScores):
         """
         return self._instances[self.task_index(task)]
 
+    @fill_doc(SECTIONS)
     def task_values(self, task: str) -> np.ndarray:
         """Oriented scores of one task, systems x instances (a read-only view).
 
         Parameters
         ----------
-        task : str
-            A task label.
+        {task}
 
         Returns
         -------
@@ -490,8 +484,7 @@ class InstanceScores(TaskScores):
 
         Raises
         ------
-        UnknownTaskError
-            If `task` is not a task; the message lists close names.
+        {unknown_task}
 
         Examples
         --------
@@ -503,13 +496,13 @@ class InstanceScores(TaskScores):
         k = self.task_index(task)
         return self._values[:, self._offsets[k] : self._offsets[k + 1]]
 
+    @fill_doc(SECTIONS)
     def task_frame(self, task: str) -> pd.DataFrame:
         """Original scores of one task (as given, not oriented), systems x instances.
 
         Parameters
         ----------
-        task : str
-            A task label.
+        {task}
 
         Returns
         -------
@@ -519,8 +512,7 @@ class InstanceScores(TaskScores):
 
         Raises
         ------
-        UnknownTaskError
-            If `task` is not a task; the message lists close names.
+        {unknown_task}
 
         Examples
         --------
@@ -638,15 +630,15 @@ class InstanceScores(TaskScores):
             infer=False,  # the tasks and directions are known: a task named "score" or "latency" is as given
         )
 
+    @fill_doc(SECTIONS)
     def with_weights(self, weights: Mapping[str, float]) -> InstanceScores:
         """The same scores with new task weights (unlisted tasks weigh 1).
 
-        The new weights replace the old ones entirely: a task not in `weights` weighs 1.
+        {new_weights_note}
 
         Parameters
         ----------
-        weights : dict
-            Task -> weight (finite, >= 0, not all zero).
+        {new_weights}
 
         Returns
         -------
@@ -655,10 +647,7 @@ class InstanceScores(TaskScores):
 
         Raises
         ------
-        UnknownTaskError
-            If `weights` names a task that is not in the data.
-        InvalidWeightError
-            If a weight is not a number, not finite or negative, or all weights are zero.
+        {new_weights_raises}
 
         Examples
         --------

@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .._docstrings import fill_doc
 from ..arguments import check_frame_options, lower_names, name_list
 from ..errors import (
     DuplicateLabelError,
@@ -28,6 +29,7 @@ from ..io._cells import MISSING_MARKERS
 from ..io._columns import ColumnReading, ReadingSummary
 from ..io._labels import normalize_name
 from ..io._parsing import parse_frame
+from ._docs import SECTIONS
 from ._task_scores import TaskScores
 from ._validation import (
     check_groups,
@@ -41,6 +43,7 @@ from ._validation import (
 __all__ = ["Leaderboard", "MISSING_MARKERS"]
 
 
+@fill_doc(SECTIONS)
 class Leaderboard(TaskScores):
     """A validated table of scores, systems (rows) x tasks (columns).
 
@@ -54,8 +57,7 @@ class Leaderboard(TaskScores):
         Row and column labels, in input order.
     weights : pandas.Series
         Task weights as given (default 1 each); :attr:`normalized_weights` sums to 1.
-    lower_is_better : frozenset of str
-        Tasks where a lower score is better.
+    {lower_is_better}
     groups : Mapping[str, tuple[str, ...]]
         Task groups for group weighting and two-step aggregation.
     notes : tuple of str
@@ -75,6 +77,7 @@ class Leaderboard(TaskScores):
     __slots__ = ("_scores", "_values", "_weights", "_lower", "_groups", "_notes", "_reading", "_memo")
     _memo: dict[Any, Any]  # set lazily by _memoized (a slot, absent until then)
 
+    @fill_doc(SECTIONS)
     def __init__(
         self,
         scores: pd.DataFrame,
@@ -94,8 +97,7 @@ class Leaderboard(TaskScores):
             where missing, in the original orientation.
         lower_is_better : iterable of str, optional
             Tasks where a lower score is better (negated in :attr:`values`).
-        weights : dict, optional
-            Task -> weight (finite, >= 0, not all zero); unlisted tasks weigh 1.
+        {weights_option}
         groups : dict, optional
             Group -> tasks; a task belongs to at most one group.
         notes : iterable of str, optional
@@ -106,12 +108,7 @@ class Leaderboard(TaskScores):
 
         Raises
         ------
-        EmptyLabelError, DuplicateLabelError
-            If a label is not a non-blank string, or is repeated.
-        NoTaskError
-            If there is no task.
-        TooFewSystemsError
-            If there are fewer than 2 systems.
+        {label_raises}
         UnknownTaskError
             If `lower_is_better`, `weights` or `groups` name an unknown task.
         InvalidOptionError
@@ -124,13 +121,11 @@ class Leaderboard(TaskScores):
             is empty or a task is in two groups, or a task has no score at all.
         NonFiniteScoreError
             If a score is +inf or -inf.
-        EmptySystemError
-            If a system has no score at all.
+        {empty_system}
 
         Warns
         -----
-        DegenerateTaskWarning
-            For each task on which every scored system ties.
+        {degenerate_task}
         """
         if not isinstance(scores, pd.DataFrame):
             raise LeaderboardError(
@@ -168,6 +163,7 @@ class Leaderboard(TaskScores):
 
     # ------------------------------------------------------------------ constructors
     @classmethod
+    @fill_doc(SECTIONS)
     def from_frame(
         cls,
         frame: pd.DataFrame,
@@ -203,8 +199,7 @@ class Leaderboard(TaskScores):
             (NaN, empty, ``"-"``, see :data:`MISSING_MARKERS`), kept as missing.
         lower_is_better : list of str or dict, optional
             Tasks where lower is better (error rate, latency). A dict maps task -> bool.
-        weights : dict, optional
-            Task -> weight (finite, >= 0, not all zero); unlisted tasks weigh 1.
+        {weights_option}
         groups : dict, optional
             Group -> list of tasks; a task belongs to at most one group.
         split_composite : bool, default=False
@@ -263,8 +258,7 @@ class Leaderboard(TaskScores):
 
         Warns
         -----
-        DegenerateTaskWarning
-            For each task on which every scored system ties.
+        {degenerate_task}
         UserWarning
             With `drop_empty`, naming the dropped systems and tasks.
 
@@ -804,16 +798,15 @@ class Leaderboard(TaskScores):
             return Leaderboard(self._scores, lower_is_better=self._lower, weights=dict(self._weights.items()),
                                groups=self._groups, notes=self._notes, reading=reading)
 
+    @fill_doc(SECTIONS)
     def with_weights(self, weights: Mapping[str, float]) -> Leaderboard:
         """The same scores with new task weights (unlisted tasks weigh 1).
 
-        The new weights replace the old ones entirely: a task not in `weights` weighs 1,
-        whatever it weighed before.
+        {new_weights_note}
 
         Parameters
         ----------
-        weights : dict
-            Task -> weight (finite, >= 0, not all zero).
+        {new_weights}
 
         Returns
         -------
@@ -822,10 +815,7 @@ class Leaderboard(TaskScores):
 
         Raises
         ------
-        UnknownTaskError
-            If `weights` names a task that is not in the table.
-        InvalidWeightError
-            If a weight is not a number, not finite or negative, or all weights are zero.
+        {new_weights_raises}
 
         Examples
         --------

@@ -7,7 +7,9 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pandas as pd
 
+from .._docstrings import fill_doc
 from ..errors import UnknownSystemError, UnknownTaskError
+from ._docs import SECTIONS
 
 __all__ = ["TaskScores"]
 
@@ -52,13 +54,13 @@ class TaskScores:
         """Tasks where a lower score is better."""
         return self._lower
 
+    @fill_doc(SECTIONS)
     def system_index(self, system: str) -> int:
         """Row position of `system`; :class:`UnknownSystemError` lists close names.
 
         Parameters
         ----------
-        system : str
-            A system label.
+        {system}
 
         Returns
         -------
@@ -81,13 +83,13 @@ class TaskScores:
         except ValueError:
             raise UnknownSystemError(system, self.systems) from None
 
+    @fill_doc(SECTIONS)
     def task_index(self, task: str) -> int:
         """Column position of `task`; :class:`UnknownTaskError` lists close names.
 
         Parameters
         ----------
-        task : str
-            A task label.
+        {task}
 
         Returns
         -------
@@ -96,8 +98,7 @@ class TaskScores:
 
         Raises
         ------
-        UnknownTaskError
-            If `task` is not a task of the table; the message lists close names.
+        {unknown_task}
 
         Examples
         --------

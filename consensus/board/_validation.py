@@ -17,6 +17,7 @@ from typing import cast
 import numpy as np
 import pandas as pd
 
+from .._docstrings import fill_doc
 from ..arguments import check_groups_type, name_list, weights_mapping
 from ..errors import (
     DegenerateTaskWarning,
@@ -30,6 +31,7 @@ from ..errors import (
     UnknownTaskError,
 )
 from ..hints import Hinted, call, option
+from ._docs import SECTIONS
 
 __all__ = [
     "finite_number",
@@ -66,6 +68,7 @@ def min_coverage_option(value: float) -> Hinted:
     return call(f"min_coverage={value:g}", f"--min-coverage {value:g}")
 
 
+@fill_doc(SECTIONS)
 def label_text(value: object, kind: str, position: int) -> str:
     """A system or task label as stripped text.
 
@@ -73,8 +76,7 @@ def label_text(value: object, kind: str, position: int) -> str:
     ----------
     value : object
         The raw label (an index or column entry); non-text labels are converted with ``str``.
-    kind : str
-        ``"system"`` or ``"task"``, for the error message.
+    {label_kind}
     position : int
         Position of the label among its kind, for the error message.
 
@@ -101,6 +103,7 @@ def label_text(value: object, kind: str, position: int) -> str:
     return text
 
 
+@fill_doc(SECTIONS)
 def check_labels(labels: tuple[object, ...], kind: str) -> None:
     """Check that labels are non-blank strings and unique.
 
@@ -108,8 +111,7 @@ def check_labels(labels: tuple[object, ...], kind: str) -> None:
     ----------
     labels : tuple
         The system or task labels, in order.
-    kind : str
-        ``"system"`` or ``"task"``, for the error message.
+    {label_kind}
 
     Raises
     ------
@@ -354,6 +356,7 @@ def check_groups(groups: Mapping[str, Iterable[str]] | None, tasks: tuple[str, .
     return MappingProxyType(result)
 
 
+@fill_doc(SECTIONS)
 def check_scores(values: np.ndarray, systems: tuple[str, ...], tasks: tuple[str, ...]) -> None:
     """Check a numeric score array: finite, no empty system or task; warn on degenerate tasks.
 
@@ -368,8 +371,7 @@ def check_scores(values: np.ndarray, systems: tuple[str, ...], tasks: tuple[str,
     ------
     NonFiniteScoreError
         If a score is infinite (names the first such task and its systems).
-    EmptySystemError
-        If a system has no score at all.
+    {empty_system}
     LeaderboardError
         If a task has no score for any system.
 

@@ -14,6 +14,12 @@ from typing import Any, NoReturn
 PROG = "consensus"
 EXIT_OK, EXIT_CHECK_FAILED, EXIT_ERROR, EXIT_INTERNAL = 0, 1, 2, 3
 _SYNTHETIC_DEFAULTS = {"n": 20, "tasks": 20, "phi": 0.05, "seed": 0}
+#: Docstring entries every ``cmd_*`` function shares (:func:`consensus._docstrings.fill_doc`).
+COMMAND_DOCS = {
+    "args": "args : argparse.Namespace\n    The options :func:`consensus.cli.build_parser` parsed for the command.",
+    "exit_zero": "int\n    0.",
+    "usage_error": "UsageError\n    A malformed reading option, or ``--output``/``--plot`` cannot be written.",
+}
 
 
 class UsageError(Exception):

@@ -5,7 +5,9 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from .._docstrings import fill_doc
 from .args import (
+    COMMAND_DOCS,
     EXIT_CHECK_FAILED,
     EXIT_OK,
     UsageError,
@@ -19,6 +21,7 @@ from .loading import load
 from .output import deliver, emit, save_plot
 
 
+@fill_doc(COMMAND_DOCS)
 def cmd_analyze(args: argparse.Namespace) -> int:
     """Run ``consensus analyze``: the full self-checking report on FILE or a built-in example.
 
@@ -29,8 +32,7 @@ def cmd_analyze(args: argparse.Namespace) -> int:
 
     Parameters
     ----------
-    args : argparse.Namespace
-        The options parsed by :func:`consensus.cli.build_parser` for ``analyze``.
+    {args}
 
     Returns
     -------
@@ -184,6 +186,7 @@ def _rule_options(args: argparse.Namespace) -> dict[str, Any]:
     return options
 
 
+@fill_doc(COMMAND_DOCS)
 def cmd_rank(args: argparse.Namespace) -> int:
     """Run ``consensus rank``: rank FILE with one rule (:func:`consensus.rules.rank`).
 
@@ -193,13 +196,11 @@ def cmd_rank(args: argparse.Namespace) -> int:
 
     Parameters
     ----------
-    args : argparse.Namespace
-        The options parsed by :func:`consensus.cli.build_parser` for ``rank``.
+    {args}
 
     Returns
     -------
-    int
-        0.
+    {exit_zero}
 
     Raises
     ------
@@ -246,6 +247,7 @@ def _with_noise(args: argparse.Namespace, data: Any) -> tuple[Any, Any]:
     return data, noise
 
 
+@fill_doc(COMMAND_DOCS)
 def cmd_significance(args: argparse.Namespace) -> int:
     """Run ``consensus significance``: per task, which systems differ beyond noise (:func:`consensus.significance`).
 
@@ -255,13 +257,11 @@ def cmd_significance(args: argparse.Namespace) -> int:
 
     Parameters
     ----------
-    args : argparse.Namespace
-        The options parsed by :func:`consensus.cli.build_parser` for ``significance``.
+    {args}
 
     Returns
     -------
-    int
-        0.
+    {exit_zero}
 
     Raises
     ------
@@ -285,6 +285,7 @@ def cmd_significance(args: argparse.Namespace) -> int:
                    ("plot_significance", lambda plot: plot(result)))
 
 
+@fill_doc(COMMAND_DOCS)
 def cmd_kemeny(args: argparse.Namespace) -> int:
     """Run ``consensus kemeny``: the exact Kemeny consensus of FILE (:func:`consensus.kemeny`).
 
@@ -294,18 +295,15 @@ def cmd_kemeny(args: argparse.Namespace) -> int:
 
     Parameters
     ----------
-    args : argparse.Namespace
-        The options parsed by :func:`consensus.cli.build_parser` for ``kemeny``.
+    {args}
 
     Returns
     -------
-    int
-        0.
+    {exit_zero}
 
     Raises
     ------
-    UsageError
-        A malformed reading option, or ``--output``/``--plot`` cannot be written.
+    {usage_error}
     ConsensusError
         Bad scores, an unknown or unavailable solver, or a failed solve
         (:func:`consensus.cli.main` prints it as one line and returns 2).
@@ -330,6 +328,7 @@ def cmd_kemeny(args: argparse.Namespace) -> int:
     return deliver(args, result, table, source, ("plot_majority_graph", lambda plot: plot(data, ranking=result.order)))
 
 
+@fill_doc(COMMAND_DOCS)
 def cmd_prospective(args: argparse.Namespace) -> int:
     """Run ``consensus prospective``: which systems can win under some task weights.
 
@@ -341,8 +340,7 @@ def cmd_prospective(args: argparse.Namespace) -> int:
 
     Parameters
     ----------
-    args : argparse.Namespace
-        The options parsed by :func:`consensus.cli.build_parser` for ``prospective``.
+    {args}
 
     Returns
     -------
@@ -392,6 +390,7 @@ def _weight_rule_options(args: argparse.Namespace) -> dict[str, Any]:
     return options
 
 
+@fill_doc(COMMAND_DOCS)
 def cmd_sensitivity(args: argparse.Namespace) -> int:
     """Run ``consensus sensitivity``: how far the official weights are from changing the target.
 
@@ -402,13 +401,11 @@ def cmd_sensitivity(args: argparse.Namespace) -> int:
 
     Parameters
     ----------
-    args : argparse.Namespace
-        The options parsed by :func:`consensus.cli.build_parser` for ``sensitivity``.
+    {args}
 
     Returns
     -------
-    int
-        0.
+    {exit_zero}
 
     Raises
     ------
@@ -428,6 +425,7 @@ def cmd_sensitivity(args: argparse.Namespace) -> int:
     return deliver(args, result, table, source, ("plot_weight_sensitivity", lambda plot: plot(result)))
 
 
+@fill_doc(COMMAND_DOCS)
 def cmd_compare(args: argparse.Namespace) -> int:
     """Run ``consensus compare``: every rule against the exact Kemeny ranking (:func:`consensus.compare_rules`).
 
@@ -436,18 +434,15 @@ def cmd_compare(args: argparse.Namespace) -> int:
 
     Parameters
     ----------
-    args : argparse.Namespace
-        The options parsed by :func:`consensus.cli.build_parser` for ``compare``.
+    {args}
 
     Returns
     -------
-    int
-        0.
+    {exit_zero}
 
     Raises
     ------
-    UsageError
-        A malformed reading option, or ``--output``/``--plot`` cannot be written.
+    {usage_error}
     ConsensusError
         Bad scores, an unknown rule, or a failed Kemeny solve (:func:`consensus.cli.main`
         prints it as one line and returns 2).
@@ -477,6 +472,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
     return deliver(args, comparison, table, source, ("plot_rank_changes", lambda plot: plot(comparison, top=args.top or None)))
 
 
+@fill_doc(COMMAND_DOCS)
 def cmd_impute(args: argparse.Namespace) -> int:
     """Run ``consensus impute``: the imputed pairwise matrix and Hoeffding confidence intervals.
 
@@ -487,18 +483,15 @@ def cmd_impute(args: argparse.Namespace) -> int:
 
     Parameters
     ----------
-    args : argparse.Namespace
-        The options parsed by :func:`consensus.cli.build_parser` for ``impute``.
+    {args}
 
     Returns
     -------
-    int
-        0.
+    {exit_zero}
 
     Raises
     ------
-    UsageError
-        A malformed reading option, or ``--output``/``--plot`` cannot be written.
+    {usage_error}
     ConsensusError
         Bad scores, or ``--delta`` not below 1 (:func:`consensus.cli.main` prints it as one
         line and returns 2).
@@ -513,6 +506,7 @@ def cmd_impute(args: argparse.Namespace) -> int:
     return deliver(args, (imputed, confidence), table, source, ("plot_confidence", lambda plot: plot(confidence)))
 
 
+@fill_doc(COMMAND_DOCS)
 def cmd_inspect(args: argparse.Namespace) -> int:
     """Run ``consensus inspect FILE``: only how the file is read (columns, roles, directions), nothing ranked.
 
@@ -523,8 +517,7 @@ def cmd_inspect(args: argparse.Namespace) -> int:
 
     Returns
     -------
-    int
-        0.
+    {exit_zero}
 
     Raises
     ------
@@ -545,19 +538,18 @@ def cmd_inspect(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+@fill_doc(COMMAND_DOCS)
 def cmd_possible(args: argparse.Namespace) -> int:
     """Run ``consensus possible``: who can still win under the missing scores (:func:`consensus.missing.possible_winners`),
     or with ``--ranges`` each system's rank range (:func:`consensus.missing.rank_ranges`).
 
     Parameters
     ----------
-    args : argparse.Namespace
-        The options parsed by :func:`consensus.cli.build_parser` for ``possible``.
+    {args}
 
     Returns
     -------
-    int
-        0.
+    {exit_zero}
 
     Raises
     ------

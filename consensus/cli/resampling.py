@@ -13,7 +13,8 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from .args import UsageError, is_leaderboard, split_names
+from .._docstrings import fill_doc
+from .args import COMMAND_DOCS, UsageError, is_leaderboard, split_names
 from .loading import load
 from .output import deliver
 
@@ -108,23 +109,21 @@ def _scheduler(args: argparse.Namespace) -> Any:
     return None if args.scheduler in (None, "none") else args.scheduler
 
 
+@fill_doc(COMMAND_DOCS)
 def cmd_stability(args: argparse.Namespace) -> int:
     """Run ``consensus stability``: rank intervals per rule from resampled tasks or instances.
 
     Parameters
     ----------
-    args : argparse.Namespace
-        The options parsed by :func:`consensus.cli.build_parser` for ``stability``.
+    {args}
 
     Returns
     -------
-    int
-        0.
+    {exit_zero}
 
     Raises
     ------
-    UsageError
-        A malformed reading option, or ``--output``/``--plot`` cannot be written.
+    {usage_error}
     ConsensusError
         Bad scores or options (:func:`consensus.cli.main` prints it as one line and returns 2).
     """
@@ -146,18 +145,17 @@ def cmd_stability(args: argparse.Namespace) -> int:
     return deliver(args, result, table, source, ("plot_stability", lambda plot: plot(result, top=args.top or None)))
 
 
+@fill_doc(COMMAND_DOCS)
 def cmd_experiment(args: argparse.Namespace) -> int:
     """Run ``consensus experiment NAME``: a robustness experiment of :mod:`consensus.experiments`.
 
     Parameters
     ----------
-    args : argparse.Namespace
-        The options parsed by :func:`consensus.cli.build_parser` for ``experiment``.
+    {args}
 
     Returns
     -------
-    int
-        0.
+    {exit_zero}
 
     Raises
     ------

@@ -49,7 +49,7 @@ import numpy as np
 import pandas as pd
 
 from ..errors import InvalidOptionError, UnknownSystemError
-from ..results.base import tier_positions, walk_tiers
+from ..results.base import Tiers, tier_positions, walk_tiers
 
 __all__ = [
     "as_tiers",
@@ -59,9 +59,6 @@ __all__ = [
     "top_k_agreement",
     "rank_changes",
 ]
-
-
-Tiers = tuple[tuple[str, ...], ...]
 
 
 # ---------------------------------------------------------------------- rankings

@@ -43,6 +43,7 @@ from solvers.weights_lp import (
     relation_matrix,
 )
 
+from .._docstrings import fill_doc
 from ..board._leaderboard import Leaderboard
 from ..errors import (
     InvalidOptionError,
@@ -69,6 +70,7 @@ from ._certificates import (
 from ._evidence import make_certificate, single_rival
 from ._solver_choice import check_solver, solver_errors
 from ._weight_options import (
+    WEIGHT_DOCS,
     Constraints,
     Reference,
     WeightOptions,
@@ -430,6 +432,7 @@ def solve_system(
 
 
 # ---------------------------------------------------------------------- public API
+@fill_doc(WEIGHT_DOCS)
 def condorcet_weights(
     data: Leaderboard,
     system: str,
@@ -505,10 +508,7 @@ def condorcet_weights(
         (``"median"`` fills each hole with the task's median; `scored_tasks_only` still
         reads the holes before the fill). ``"impute"`` does not apply here (the LP needs
         per-task comparisons). The result is about the treated leaderboard: verify it there.
-    min_coverage : float or None, default 0
-        Set aside the systems whose coverage is below this share first
-        (:func:`consensus.board._coverage.set_aside`). The default keeps every rival of the system
-        asked about; None applies the default set-aside rule of the ranking questions.
+    {min_coverage}
 
     Returns
     -------

@@ -55,6 +55,7 @@ import numpy as np
 
 from solvers.weight_radius import Norm, RadiusLP, norm_distance, radius_lower_bounds
 
+from .._docstrings import fill_doc
 from ..board._leaderboard import Leaderboard
 from ..errors import InvalidOptionError, SolveFailedError
 from ..majority._pairwise import pairwise
@@ -65,6 +66,7 @@ from ..rules.linear import rule_result
 from ..rules.registry import rank
 from ._solver_choice import solver_errors
 from ._weight_options import (
+    WEIGHT_DOCS,
     Constraints,
     prepared_weights,
     solver_constraints,
@@ -376,6 +378,7 @@ def _removal(prob: _Problem, r: np.ndarray) -> RemovalAnswer:
     raise SolveFailedError("weight_sensitivity: no task removal verified by running the rule")
 
 
+@fill_doc(WEIGHT_DOCS)
 def weight_sensitivity(
     data: Leaderboard,
     *,
@@ -410,10 +413,7 @@ def weight_sensitivity(
         removal answer ignores them (it keeps the official weights of the other tasks).
     missing : {None, "drop_tasks", "drop_systems", "median", "impute"}, optional
         As in :func:`consensus.winning_weights` (``"impute"``: positional rules).
-    min_coverage : float or None, default 0
-        Set aside the systems whose coverage is below this share first
-        (:func:`consensus.board._coverage.set_aside`). The default keeps every rival of the system
-        asked about; None applies the default set-aside rule of the ranking questions.
+    {min_coverage}
     solver : str, default="highs"
 
     Returns

@@ -51,7 +51,18 @@ __all__ = [
     "prepared_weights",
     "WeightOptions",
     "weight_options",
+    "WEIGHT_DOCS",
 ]
+
+#: Docstring entries the task-weight questions share (:func:`consensus._docstrings.fill_doc`).
+WEIGHT_DOCS: dict[str, str] = {
+    "min_coverage": (
+        "min_coverage : float or None, default 0\n"
+        "    Set aside the systems whose coverage is below this share first\n"
+        "    (:func:`consensus.board._coverage.set_aside`). The default keeps every rival of the system\n"
+        "    asked about; None applies the default set-aside rule of the ranking questions."
+    ),
+}
 
 Reference: TypeAlias = Literal["leaderboard", "uniform"] | Mapping[str, float] | pd.Series | bool | None
 

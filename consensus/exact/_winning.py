@@ -41,6 +41,7 @@ from typing import Any, Literal
 
 import numpy as np
 
+from .._docstrings import fill_doc
 from ..board._leaderboard import Leaderboard
 from ..errors import InvalidOptionError
 from ..hints import hinted, option
@@ -56,6 +57,7 @@ from ..rules.linear import (
 from ._certificates import verify_condorcet_result
 from ._condorcet import condorcet_weights, solve_one
 from ._weight_options import (
+    WEIGHT_DOCS,
     Constraints,
     Reference,
     prepared_weights,
@@ -203,6 +205,7 @@ def rescaled(res: CondorcetWeightsResult, setup: LinearSetup, rule: str) -> Cond
 
 
 # ---------------------------------------------------------------------- public API
+@fill_doc(WEIGHT_DOCS)
 def winning_weights(
     data: Leaderboard,
     system: str,
@@ -256,10 +259,7 @@ def winning_weights(
         None: the rule needs complete scores. ``"impute"`` (positional rules): the expected
         points over the complete rankings compatible with each task (Himmi et al.), as
         ``rank(..., missing="impute")``.
-    min_coverage : float or None, default 0
-        Set aside the systems whose coverage is below this share first
-        (:func:`consensus.board._coverage.set_aside`). The default keeps every rival of the system
-        asked about; None applies the default set-aside rule of the ranking questions.
+    {min_coverage}
 
     Returns
     -------

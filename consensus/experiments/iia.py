@@ -87,6 +87,7 @@ from typing import Any, Literal
 import numpy as np
 import pandas as pd
 
+from .._docstrings import fill_doc
 from ..arguments import check_count, check_seconds
 from ..board._leaderboard import Leaderboard
 from ..datasets import load_example
@@ -96,7 +97,7 @@ from ..resampling._repetitions import check_scheduler, run_repetitions, spawn_se
 from ..resampling._rule_runs import check_rules, loop_options
 from ..results import ExperimentResult
 from ..rules.registry import RULE_NAMES, rank
-from .perturbations import KEMENY_TIME_LIMIT
+from .perturbations import EXPERIMENT_DOCS, KEMENY_TIME_LIMIT
 
 __all__ = ["VOTENRANK_OPTIONS", "VOTENRANK_RULES", "iia"]
 
@@ -285,6 +286,7 @@ def _check_choice(value: object, name: str, choices: Sequence[str]) -> str:
     return value
 
 
+@fill_doc(EXPERIMENT_DOCS)
 def iia(
     data: Leaderboard | str,
     rules: Sequence[str] = VOTENRANK_RULES,
@@ -318,8 +320,7 @@ def iia(
         Registered rule names; the default is Table 2's eight rules (``kemeny`` works too).
     repetitions : int, default=50
         Number of random arrival orders (the paper's 50).
-    seed : int, default=0
-        Master seed: repetition ``r`` draws from ``SeedSequence(seed).spawn(repetitions)[r]``.
+    {seed}
     compare : {"order", "first_two"}, default="order"
         ``"order"``: the whole ranking of the systems already on the board (Table 2, the
         authors' code); ``"first_two"``: only the relation of the first two systems (the
@@ -340,15 +341,8 @@ def iia(
     label : str, optional
         The value of the ``leaderboard`` column (default: the example name, or
         ``"N systems x T tasks"``).
-    time_limit : float or None, default=10.0
-        Seconds per Kemeny solve.
-    scheduler : None, "processes", str or distributed.Client, default=None
-        Where the repetitions run (:func:`consensus.resampling._repetitions.run_repetitions`); the
-        table is the same.
-    n_jobs : int, optional
-        Worker processes for ``scheduler="processes"``.
-    progress : callable, optional
-        ``progress(done, total)`` as repetitions finish.
+    {time_limit}
+    {repetition_options}
 
     Returns
     -------

@@ -51,6 +51,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .._docstrings import fill_doc
 from ..arguments import check_count, check_seconds, name_list
 from ..board._leaderboard import Leaderboard
 from ..board._validation import finite_number
@@ -58,6 +59,7 @@ from ..datasets import gumbel_leaderboard
 from ..errors import InvalidOptionError
 from ..io._limits import check_repetitions
 from ..resampling._repetitions import (
+    REPETITION_DOCS,
     check_progress,
     check_scheduler,
     run_repetitions,
@@ -72,6 +74,27 @@ __all__ = ["manipulation", "missing_scores", "scaling", "task_removal"]
 #: Seconds each Kemeny solve gets inside an experiment (the row's ``kemeny_status`` says
 #: ``"time_limit"`` when it stopped there with the best ranking found).
 KEMENY_TIME_LIMIT = 10.0
+
+#: Docstring entries the experiments share (:func:`consensus._docstrings.fill_doc`), one per
+#: parameter (with those of :data:`consensus.resampling._repetitions.REPETITION_DOCS`), and
+#: ``experiment_options``: the parameters every perturbation experiment takes, in their order.
+EXPERIMENT_DOCS: dict[str, str] = {
+    **REPETITION_DOCS,
+    "data": "data : Leaderboard, optional\n    The board (or `synthetic`).",
+    "rules": ("rules : sequence of str, default=(" + ", ".join(f'"{r}"' for r in DEFAULT_RULES) + ")\n"
+              "    Registered rule names."),
+    "repetitions": "repetitions : int, default=100\n    Number of repetitions (the papers use 100; Vote'n'Rank 50).",
+    "seed": "seed : int, default=0\n"
+            "    Master seed: repetition ``r`` draws from ``SeedSequence(seed).spawn(repetitions)[r]``.",
+    "synthetic": ("synthetic : dict, optional\n"
+                  "    Instead of `data`: ``n_systems`` (20), ``n_tasks`` (20) and ``phi`` (0.05) of the\n"
+                  "    Gumbel model, a fresh board per repetition."),
+    "time_limit": (f"time_limit : float or None, default={KEMENY_TIME_LIMIT}\n"
+                   '    Seconds per Kemeny solve (``kemeny_status`` says ``"time_limit"`` past it).'),
+}
+EXPERIMENT_DOCS["experiment_options"] = "\n".join(
+    EXPERIMENT_DOCS[k] for k in ("data", "rules", "repetitions", "seed", "synthetic", "time_limit", "repetition_options")
+)
 
 
 @dataclass(frozen=True)
@@ -275,6 +298,7 @@ def _share(value: object, n_tasks: int) -> float:
     return x
 
 
+@fill_doc(EXPERIMENT_DOCS)
 def manipulation(
     data: Leaderboard | None = None, rules: Sequence[str] = DEFAULT_RULES, *, ts: Sequence[int] = (1, 2, 3, 5),
     repetitions: int = 100, seed: int = 0, synthetic: Mapping[str, Any] | None = None,
@@ -290,26 +314,7 @@ def manipulation(
 
     Parameters
     ----------
-    data : Leaderboard, optional
-        The board (or `synthetic`).
-    rules : sequence of str, default=("mean", "borda", "copeland", "minimax", "kemeny")
-        Registered rule names.
-    repetitions : int, default=100
-        Number of repetitions (the papers use 100; Vote'n'Rank 50).
-    seed : int, default=0
-        Master seed: repetition ``r`` draws from ``SeedSequence(seed).spawn(repetitions)[r]``.
-    synthetic : dict, optional
-        Instead of `data`: ``n_systems`` (20), ``n_tasks`` (20) and ``phi`` (0.05) of the
-        Gumbel model, a fresh board per repetition.
-    time_limit : float, default=10.0
-        Seconds per Kemeny solve (``kemeny_status`` says ``"time_limit"`` past it).
-    scheduler : None, "processes", str or distributed.Client, default=None
-        Where the repetitions run (:func:`consensus.resampling._repetitions.run_repetitions`); the
-        table is the same.
-    n_jobs : int, optional
-        Worker processes for ``scheduler="processes"``.
-    progress : callable, optional
-        ``progress(done, total)`` as repetitions finish.
+    {experiment_options}
     ts : sequence of int, default=(1, 2, 3, 5)
         Numbers of tasks reversed (0 .. number of tasks).
 
@@ -338,6 +343,7 @@ def manipulation(
                 n_jobs=n_jobs, progress=progress)
 
 
+@fill_doc(EXPERIMENT_DOCS)
 def scaling(
     data: Leaderboard | None = None, rules: Sequence[str] = DEFAULT_RULES, *,
     lambdas: Sequence[float] = (0.5, 2.0, 5.0, 10.0), repetitions: int = 100, seed: int = 0,
@@ -348,26 +354,7 @@ def scaling(
 
     Parameters
     ----------
-    data : Leaderboard, optional
-        The board (or `synthetic`).
-    rules : sequence of str, default=("mean", "borda", "copeland", "minimax", "kemeny")
-        Registered rule names.
-    repetitions : int, default=100
-        Number of repetitions (the papers use 100; Vote'n'Rank 50).
-    seed : int, default=0
-        Master seed: repetition ``r`` draws from ``SeedSequence(seed).spawn(repetitions)[r]``.
-    synthetic : dict, optional
-        Instead of `data`: ``n_systems`` (20), ``n_tasks`` (20) and ``phi`` (0.05) of the
-        Gumbel model, a fresh board per repetition.
-    time_limit : float, default=10.0
-        Seconds per Kemeny solve (``kemeny_status`` says ``"time_limit"`` past it).
-    scheduler : None, "processes", str or distributed.Client, default=None
-        Where the repetitions run (:func:`consensus.resampling._repetitions.run_repetitions`); the
-        table is the same.
-    n_jobs : int, optional
-        Worker processes for ``scheduler="processes"``.
-    progress : callable, optional
-        ``progress(done, total)`` as repetitions finish.
+    {experiment_options}
     lambdas : sequence of float, default=(0.5, 2.0, 5.0, 10.0)
         Factors (> 0) applied to one random task per repetition and factor.
 
@@ -394,6 +381,7 @@ def scaling(
                 scheduler=scheduler, n_jobs=n_jobs, progress=progress)
 
 
+@fill_doc(EXPERIMENT_DOCS)
 def task_removal(
     data: Leaderboard | None = None, rules: Sequence[str] = DEFAULT_RULES, *, kept: Sequence[int] | None = None,
     repetitions: int = 100, seed: int = 0, synthetic: Mapping[str, Any] | None = None,
@@ -407,26 +395,7 @@ def task_removal(
 
     Parameters
     ----------
-    data : Leaderboard, optional
-        The board (or `synthetic`).
-    rules : sequence of str, default=("mean", "borda", "copeland", "minimax", "kemeny")
-        Registered rule names.
-    repetitions : int, default=100
-        Number of repetitions (the papers use 100; Vote'n'Rank 50).
-    seed : int, default=0
-        Master seed: repetition ``r`` draws from ``SeedSequence(seed).spawn(repetitions)[r]``.
-    synthetic : dict, optional
-        Instead of `data`: ``n_systems`` (20), ``n_tasks`` (20) and ``phi`` (0.05) of the
-        Gumbel model, a fresh board per repetition.
-    time_limit : float, default=10.0
-        Seconds per Kemeny solve (``kemeny_status`` says ``"time_limit"`` past it).
-    scheduler : None, "processes", str or distributed.Client, default=None
-        Where the repetitions run (:func:`consensus.resampling._repetitions.run_repetitions`); the
-        table is the same.
-    n_jobs : int, optional
-        Worker processes for ``scheduler="processes"``.
-    progress : callable, optional
-        ``progress(done, total)`` as repetitions finish.
+    {experiment_options}
     kept : sequence of int, optional
         Numbers of tasks kept (1 .. number of tasks); default: a quarter, half and three
         quarters of the tasks.
@@ -459,6 +428,7 @@ def task_removal(
                 n_jobs=n_jobs, progress=progress)
 
 
+@fill_doc(EXPERIMENT_DOCS)
 def missing_scores(
     data: Leaderboard | None = None, rules: Sequence[str] = DEFAULT_RULES, *,
     etas: Sequence[float] = (0.1, 0.2, 0.3, 0.4), repetitions: int = 100, seed: int = 0,
@@ -473,26 +443,7 @@ def missing_scores(
 
     Parameters
     ----------
-    data : Leaderboard, optional
-        The board (or `synthetic`).
-    rules : sequence of str, default=("mean", "borda", "copeland", "minimax", "kemeny")
-        Registered rule names.
-    repetitions : int, default=100
-        Number of repetitions (the papers use 100; Vote'n'Rank 50).
-    seed : int, default=0
-        Master seed: repetition ``r`` draws from ``SeedSequence(seed).spawn(repetitions)[r]``.
-    synthetic : dict, optional
-        Instead of `data`: ``n_systems`` (20), ``n_tasks`` (20) and ``phi`` (0.05) of the
-        Gumbel model, a fresh board per repetition.
-    time_limit : float, default=10.0
-        Seconds per Kemeny solve (``kemeny_status`` says ``"time_limit"`` past it).
-    scheduler : None, "processes", str or distributed.Client, default=None
-        Where the repetitions run (:func:`consensus.resampling._repetitions.run_repetitions`); the
-        table is the same.
-    n_jobs : int, optional
-        Worker processes for ``scheduler="processes"``.
-    progress : callable, optional
-        ``progress(done, total)`` as repetitions finish.
+    {experiment_options}
     etas : sequence of float, default=(0.1, 0.2, 0.3, 0.4)
         Shares of scores removed, each in [0, 1).
 

@@ -52,6 +52,7 @@ from .records import (
     MetricSpec,
     ResultEntry,
     check_names,
+    check_wanted,
     entries_to_leaderboard,
     shortlist,
 )
@@ -296,10 +297,7 @@ def read_harness_results(
             declared = given_declared if isinstance(given_declared, dict) else {}
             declared = {normalize_metric(k): v for k, v in declared.items() if isinstance(v, bool)}
             entries.append((_stamp(f), ResultEntry(model, task, metrics, str(f), declared, stderr=errors)))
-    if wanted is not None:
-        for name in wanted:
-            if name not in found_tasks:
-                raise UnknownTaskError(name, list(dict.fromkeys(found_tasks)), "tasks=")
+    check_wanted(wanted, found_tasks)
     for source, models in sources.items():
         if source != "model_name":
             notes.append(f"model name(s) taken from the {source}: {shortlist(dict.fromkeys(models), 4)}")
@@ -584,10 +582,8 @@ class HarnessSamples:
             found_tasks.append(task)
             if wanted is None or task in wanted:
                 items.append((stamp, ResultEntry(names[f.parent], task, {}, str(f))))
+        check_wanted(wanted, found_tasks)
         if wanted is not None:
-            for name in wanted:
-                if name not in found_tasks:
-                    raise UnknownTaskError(name, list(dict.fromkeys(found_tasks)), "tasks=")
             if set(found_tasks) - set(wanted):
                 said.append(hinted("skipped task(s) not in {}: {}", named("tasks", equals=True),
                                    shortlist(sorted(set(found_tasks) - set(wanted)), 5)))

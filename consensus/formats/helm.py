@@ -39,7 +39,7 @@ from pathlib import Path
 from typing import Any
 
 from ..board._leaderboard import Leaderboard
-from ..errors import InvalidOptionError, LeaderboardError, UnknownTaskError
+from ..errors import InvalidOptionError, LeaderboardError
 from ..hints import hinted, named, option
 from .errors import FormatError
 from .files import load_json
@@ -47,6 +47,7 @@ from .records import (
     MetricSpec,
     ResultEntry,
     check_names,
+    check_wanted,
     entries_to_leaderboard,
     shortlist,
 )
@@ -343,10 +344,8 @@ def read_helm(
         perturbed, sub_split = perturbed + n_pert, sub_split + n_sub
         splits_used.setdefault(used + (" (the run group's main split)" if split is None and main else ""), []).append(task)
         entries.append(ResultEntry(model, task, values, str(run), defaults=(main[0],) if main else (), stderr=errors))
+    check_wanted(wanted, found_tasks)
     if wanted is not None:
-        for name in wanted:
-            if name not in found_tasks:
-                raise UnknownTaskError(name, list(dict.fromkeys(found_tasks)), "tasks=")
         skipped = sorted(set(found_tasks) - set(wanted))
         if skipped:
             notes.append(hinted("skipped task(s) not in {}: {}", named("tasks", equals=True), shortlist(skipped, 5)))

@@ -53,6 +53,7 @@ from .files import load_json
 from .records import (
     ResultEntry,
     check_names,
+    check_wanted,
     entries_to_leaderboard,
     number_or_none,
     shortlist,
@@ -355,10 +356,7 @@ def read_mteb(
                 )
             splits_used.setdefault(used, []).append(task)
             entries.append(ResultEntry(model, task, {"main_score": value}, str(f)))
-    if wanted is not None:
-        for name in wanted:
-            if name not in found_tasks:
-                raise UnknownTaskError(name, list(dict.fromkeys(found_tasks)), "tasks=")
+    check_wanted(wanted, found_tasks)
     if len(splits_used) > 1 or not isinstance(split, str):
         for used, used_tasks in splits_used.items():
             notes.append(f"split {used!r} read for {len(set(used_tasks))} task(s): {shortlist(dict.fromkeys(used_tasks), 4)}")

@@ -139,6 +139,29 @@ def check_names(value: object, option: str) -> list[str]:
     return names
 
 
+def check_wanted(wanted: Iterable[str] | None, found: Sequence[str]) -> None:
+    """Every task of the ``tasks=`` option was found in the tool's files.
+
+    Parameters
+    ----------
+    wanted : iterable of str or None
+        The ``tasks=`` option (None: every task).
+    found : sequence of str
+        The tasks the files hold, in the order found (repeats allowed).
+
+    Raises
+    ------
+    UnknownTaskError
+        The first wanted task not found, with the found ones as the known names.
+    """
+    if wanted is None:
+        return
+    present = set(found)
+    for name in wanted:
+        if name not in present:
+            raise UnknownTaskError(name, list(dict.fromkeys(found)), "tasks=")
+
+
 def match_metric(wanted: str, keys: Iterable[str]) -> list[str]:
     """The keys of a result that `wanted` names: the same key, or the same metric under any filter.
 

@@ -33,7 +33,9 @@ import pandas as pd
 from solvers.ordering_costs import PAIR_RTOL
 from solvers.ordering_exact import INT64_BOUND, as_rational, exact_margins
 
+from .._docstrings import fill_doc
 from ..arguments import name_list
+from ..board._docs import SECTIONS as BOARD_SECTIONS
 from ..board._leaderboard import Leaderboard
 from ..errors import InvalidOptionError, LeaderboardError, UnknownSystemError
 from ..io._limits import check_square_matrices
@@ -315,13 +317,13 @@ class PairwiseMatrix:
         tied = self.majority == 0
         return float(np.abs(self.margins)[tied].max(initial=0.0))
 
+    @fill_doc(BOARD_SECTIONS)
     def index(self, system: str) -> int:
         """Row of `system`; raises :class:`UnknownSystemError` naming close labels.
 
         Parameters
         ----------
-        system : str
-            A system label.
+        {system}
 
         Returns
         -------

@@ -14,6 +14,7 @@ from typing import cast
 import networkx as nx
 import numpy as np
 
+from .._docstrings import fill_doc
 from ..board._leaderboard import Leaderboard
 from ..errors import InvalidOptionError
 from ..results.majority import MajoritySummary
@@ -34,15 +35,23 @@ __all__ = [
     "majority_summary",
 ]
 
+#: The docstring entries the functions of the majority relation share (:func:`consensus._docstrings.fill_doc`).
+_SECTIONS: dict[str, str] = {
+    "data": ("data : Leaderboard or PairwiseMatrix\n"
+             "    Scores (compared with :func:`pairwise`) or a pairwise matrix; anything\n"
+             "    :func:`consensus.majority._inputs.as_pairwise` accepts (e.g. InstanceScores) works too."),
+    "not_pairwise": ("InvalidOptionError\n"
+                     "    If `data` is not an input :func:`consensus.majority._inputs.as_pairwise` accepts."),
+}
 
+
+@fill_doc(_SECTIONS)
 def beats(data: Leaderboard | PairwiseMatrix) -> np.ndarray:
     """Boolean matrix: ``beats[i, j]`` when ``i`` beats ``j`` by weighted majority.
 
     Parameters
     ----------
-    data : Leaderboard or PairwiseMatrix
-        Scores (compared with :func:`pairwise`) or a pairwise matrix; anything
-        :func:`consensus.majority._inputs.as_pairwise` accepts (e.g. InstanceScores) works too.
+    {data}
 
     Returns
     -------
@@ -52,8 +61,7 @@ def beats(data: Leaderboard | PairwiseMatrix) -> np.ndarray:
 
     Raises
     ------
-    InvalidOptionError
-        If `data` is not an input :func:`consensus.majority._inputs.as_pairwise` accepts.
+    {not_pairwise}
 
     Examples
     --------
@@ -65,6 +73,7 @@ def beats(data: Leaderboard | PairwiseMatrix) -> np.ndarray:
     return p.majority > 0
 
 
+@fill_doc(_SECTIONS)
 def majority_graph(data: Leaderboard | PairwiseMatrix) -> nx.DiGraph:
     """The majority graph: an edge ``i -> j`` when ``i`` beats ``j`` by weighted majority.
 
@@ -75,9 +84,7 @@ def majority_graph(data: Leaderboard | PairwiseMatrix) -> nx.DiGraph:
 
     Parameters
     ----------
-    data : Leaderboard or PairwiseMatrix
-        Scores (compared with :func:`pairwise`) or a pairwise matrix; anything
-        :func:`consensus.majority._inputs.as_pairwise` accepts (e.g. InstanceScores) works too.
+    {data}
 
     Returns
     -------
@@ -86,8 +93,7 @@ def majority_graph(data: Leaderboard | PairwiseMatrix) -> nx.DiGraph:
 
     Raises
     ------
-    InvalidOptionError
-        If `data` is not an input :func:`consensus.majority._inputs.as_pairwise` accepts.
+    {not_pairwise}
 
     Examples
     --------
@@ -118,14 +124,13 @@ def majority_graph(data: Leaderboard | PairwiseMatrix) -> nx.DiGraph:
     return graph
 
 
+@fill_doc(_SECTIONS)
 def majority_ties(data: Leaderboard | PairwiseMatrix) -> list[tuple[str, str]]:
     """Pairs where neither system beats the other by weighted majority.
 
     Parameters
     ----------
-    data : Leaderboard or PairwiseMatrix
-        Scores (compared with :func:`pairwise`) or a pairwise matrix; anything
-        :func:`consensus.majority._inputs.as_pairwise` accepts (e.g. InstanceScores) works too.
+    {data}
 
     Returns
     -------
@@ -135,8 +140,7 @@ def majority_ties(data: Leaderboard | PairwiseMatrix) -> list[tuple[str, str]]:
 
     Raises
     ------
-    InvalidOptionError
-        If `data` is not an input :func:`consensus.majority._inputs.as_pairwise` accepts.
+    {not_pairwise}
 
     Examples
     --------
@@ -150,14 +154,13 @@ def majority_ties(data: Leaderboard | PairwiseMatrix) -> list[tuple[str, str]]:
     return [(p.systems[i], p.systems[j]) for i, j in zip(rows.tolist(), cols.tolist())]
 
 
+@fill_doc(_SECTIONS)
 def condorcet_winner(data: Leaderboard | PairwiseMatrix) -> str | None:
     """The system that beats every other by weighted majority, or None.
 
     Parameters
     ----------
-    data : Leaderboard or PairwiseMatrix
-        Scores (compared with :func:`pairwise`) or a pairwise matrix; anything
-        :func:`consensus.majority._inputs.as_pairwise` accepts (e.g. InstanceScores) works too.
+    {data}
 
     Returns
     -------
@@ -167,8 +170,7 @@ def condorcet_winner(data: Leaderboard | PairwiseMatrix) -> str | None:
 
     Raises
     ------
-    InvalidOptionError
-        If `data` is not an input :func:`consensus.majority._inputs.as_pairwise` accepts.
+    {not_pairwise}
 
     Examples
     --------
@@ -182,14 +184,13 @@ def condorcet_winner(data: Leaderboard | PairwiseMatrix) -> str | None:
     return p.systems[int(hits[0])] if len(hits) else None
 
 
+@fill_doc(_SECTIONS)
 def is_condorcet_winner(data: Leaderboard | PairwiseMatrix, system: str) -> bool:
     """Whether `system` beats every other system by weighted majority.
 
     Parameters
     ----------
-    data : Leaderboard or PairwiseMatrix
-        Scores (compared with :func:`pairwise`) or a pairwise matrix; anything
-        :func:`consensus.majority._inputs.as_pairwise` accepts (e.g. InstanceScores) works too.
+    {data}
     system : str
         The system to test.
 
@@ -202,8 +203,7 @@ def is_condorcet_winner(data: Leaderboard | PairwiseMatrix, system: str) -> bool
     ------
     UnknownSystemError
         If `system` is not a system of `data`.
-    InvalidOptionError
-        If `data` is not an input :func:`consensus.majority._inputs.as_pairwise` accepts.
+    {not_pairwise}
 
     Examples
     --------
@@ -216,14 +216,13 @@ def is_condorcet_winner(data: Leaderboard | PairwiseMatrix, system: str) -> bool
     return bool((np.delete(p.majority[i], i) > 0).all())
 
 
+@fill_doc(_SECTIONS)
 def weak_condorcet_winners(data: Leaderboard | PairwiseMatrix) -> tuple[str, ...]:
     """Systems that no other system beats by weighted majority (they beat or tie everyone).
 
     Parameters
     ----------
-    data : Leaderboard or PairwiseMatrix
-        Scores (compared with :func:`pairwise`) or a pairwise matrix; anything
-        :func:`consensus.majority._inputs.as_pairwise` accepts (e.g. InstanceScores) works too.
+    {data}
 
     Returns
     -------
@@ -233,8 +232,7 @@ def weak_condorcet_winners(data: Leaderboard | PairwiseMatrix) -> tuple[str, ...
 
     Raises
     ------
-    InvalidOptionError
-        If `data` is not an input :func:`consensus.majority._inputs.as_pairwise` accepts.
+    {not_pairwise}
 
     Examples
     --------
@@ -247,14 +245,13 @@ def weak_condorcet_winners(data: Leaderboard | PairwiseMatrix) -> tuple[str, ...
     return tuple(s for s, bad in zip(p.systems, lost) if not bad)
 
 
+@fill_doc(_SECTIONS)
 def condorcet_loser(data: Leaderboard | PairwiseMatrix) -> str | None:
     """The system that every other system beats by weighted majority, or None.
 
     Parameters
     ----------
-    data : Leaderboard or PairwiseMatrix
-        Scores (compared with :func:`pairwise`) or a pairwise matrix; anything
-        :func:`consensus.majority._inputs.as_pairwise` accepts (e.g. InstanceScores) works too.
+    {data}
 
     Returns
     -------
@@ -263,8 +260,7 @@ def condorcet_loser(data: Leaderboard | PairwiseMatrix) -> str | None:
 
     Raises
     ------
-    InvalidOptionError
-        If `data` is not an input :func:`consensus.majority._inputs.as_pairwise` accepts.
+    {not_pairwise}
 
     Examples
     --------
@@ -291,6 +287,7 @@ def _weak_components(p: PairwiseMatrix) -> list[list[int]]:
     return [sorted(cond.nodes[c]["members"]) for c in order]
 
 
+@fill_doc(_SECTIONS)
 def smith_set(data: Leaderboard | PairwiseMatrix) -> tuple[str, ...]:
     """The Smith set: the smallest non-empty set of systems that each beat every outsider.
 
@@ -300,9 +297,7 @@ def smith_set(data: Leaderboard | PairwiseMatrix) -> tuple[str, ...]:
 
     Parameters
     ----------
-    data : Leaderboard or PairwiseMatrix
-        Scores (compared with :func:`pairwise`) or a pairwise matrix; anything
-        :func:`consensus.majority._inputs.as_pairwise` accepts (e.g. InstanceScores) works too.
+    {data}
 
     Returns
     -------
@@ -311,8 +306,7 @@ def smith_set(data: Leaderboard | PairwiseMatrix) -> tuple[str, ...]:
 
     Raises
     ------
-    InvalidOptionError
-        If `data` is not an input :func:`consensus.majority._inputs.as_pairwise` accepts.
+    {not_pairwise}
 
     Examples
     --------
@@ -325,6 +319,7 @@ def smith_set(data: Leaderboard | PairwiseMatrix) -> tuple[str, ...]:
     return tuple(p.systems[i] for i in top)
 
 
+@fill_doc(_SECTIONS)
 def condorcet_cycle(data: Leaderboard | PairwiseMatrix) -> tuple[str, ...] | None:
     """A majority cycle inside the Smith set (why there is no Condorcet winner), or None.
 
@@ -334,9 +329,7 @@ def condorcet_cycle(data: Leaderboard | PairwiseMatrix) -> tuple[str, ...] | Non
 
     Parameters
     ----------
-    data : Leaderboard or PairwiseMatrix
-        Scores (compared with :func:`pairwise`) or a pairwise matrix; anything
-        :func:`consensus.majority._inputs.as_pairwise` accepts (e.g. InstanceScores) works too.
+    {data}
 
     Returns
     -------
@@ -346,8 +339,7 @@ def condorcet_cycle(data: Leaderboard | PairwiseMatrix) -> tuple[str, ...] | Non
 
     Raises
     ------
-    InvalidOptionError
-        If `data` is not an input :func:`consensus.majority._inputs.as_pairwise` accepts.
+    {not_pairwise}
 
     Examples
     --------
@@ -420,6 +412,7 @@ def pareto_dominated(data: Leaderboard) -> dict[str, tuple[str, ...]]:
     return result
 
 
+@fill_doc(_SECTIONS)
 def majority_summary(data: Leaderboard | PairwiseMatrix) -> MajoritySummary:
     """What the weighted majority relation says, in one object.
 
@@ -429,9 +422,7 @@ def majority_summary(data: Leaderboard | PairwiseMatrix) -> MajoritySummary:
 
     Parameters
     ----------
-    data : Leaderboard or PairwiseMatrix
-        Scores (compared with :func:`pairwise`) or a pairwise matrix; anything
-        :func:`consensus.majority._inputs.as_pairwise` accepts (e.g. InstanceScores) works too.
+    {data}
 
     Returns
     -------
@@ -442,8 +433,7 @@ def majority_summary(data: Leaderboard | PairwiseMatrix) -> MajoritySummary:
 
     Raises
     ------
-    InvalidOptionError
-        If `data` is not an input :func:`consensus.majority._inputs.as_pairwise` accepts.
+    {not_pairwise}
 
     Examples
     --------

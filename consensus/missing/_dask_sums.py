@@ -45,6 +45,7 @@ from typing import Any, TypeVar
 import numpy as np
 import pandas as pd
 
+from .._docstrings import fill_doc
 from ..board._validation import check_task_names, check_weights
 from ..errors import (
     ConsensusError,
@@ -58,6 +59,7 @@ from ..errors import (
 from ..io._cells import label_codes
 from ..io._labels import normalize_name
 from ..io._limits import check_square_matrices
+from ._docs import SECTIONS
 from ._instance_source import InstanceSource
 from ._partial_sums import PartialSums, Summed
 from ._source_files import (
@@ -137,6 +139,7 @@ def _compute(*collections: Any, scheduler: object) -> tuple[Any, ...]:
 
 
 # ---------------------------------------------------------------------- the frame
+@fill_doc(SECTIONS)
 def source_frame(source: InstanceSource) -> Any:
     """The four columns of `source` as a Dask DataFrame (lazy: nothing but file headers is read).
 
@@ -163,8 +166,7 @@ def source_frame(source: InstanceSource) -> Any:
         (named); nothing matches a glob or directory; the DataFrame lacks a column.
     InvalidOptionError
         `source.data` is neither a Dask DataFrame nor paths.
-    ImportError
-        Dask is not installed.
+    {no_dask}
 
     Examples
     --------
@@ -484,6 +486,7 @@ def _workers(scheduler: object) -> int:
 
 
 # ---------------------------------------------------------------------- entry point
+@fill_doc(SECTIONS)
 def dask_summed(source: InstanceSource, *, per_task: bool, scheduler: object = None) -> Summed:
     """The pairwise sums of `source`, by item blocks on Dask: every block a task (see the module notes).
 
@@ -495,8 +498,7 @@ def dask_summed(source: InstanceSource, *, per_task: bool, scheduler: object = N
     ----------
     source : InstanceSource
         The instance-level scores: a Dask DataFrame or files (:func:`source_files`).
-    per_task : bool
-        Also sum the per-task row sums and per-task comparison counts (``sigma_2l``).
+    {per_task}
     scheduler : object, optional
         What ``dask.compute(scheduler=...)`` takes (``"synchronous"``, ``"threads"``,
         ``"processes"``, a ``distributed.Client``); None: Dask's default (the active
@@ -516,10 +518,8 @@ def dask_summed(source: InstanceSource, *, per_task: bool, scheduler: object = N
         DuplicateInstanceError (a (system, task, instance) listed twice), EmptyTaskError,
         EmptySystemError, NonNumericScoreError, NonFiniteScoreError, NoTaskError (no rows),
         TooFewSystemsError, InvalidWeightError.
-    UnknownTaskError
-        `lower_is_better` or `weights` name a task that is not in the data.
-    ImportError
-        Dask is not installed.
+    {source_unknown_task}
+    {no_dask}
 
     Examples
     --------

@@ -15,10 +15,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .._docstrings import fill_doc
 from ..board._instances import InstanceScores
 from ..board._leaderboard import Leaderboard
 from ..errors import InvalidOptionError
 from ..io._limits import check_square_matrices
+from ._docs import SECTIONS
 from ._partial_sums import KERNELS, MAX_LEVELS, PartialSums, Summed, _Sums
 
 __all__ = ["SCORE_TOL", "MAX_LEVELS", "PartialSums", "Summed", "Units", "units_of", "accumulate", "summed", "midranks"]
@@ -59,6 +61,7 @@ class Units:
     one_per_task: bool  # every task is a single column (task-level data)
 
 
+@fill_doc(SECTIONS)
 def units_of(data: object) -> Units:
     """The partial rankings of a Leaderboard (one per task) or InstanceScores (one per instance).
 
@@ -74,8 +77,7 @@ def units_of(data: object) -> Units:
 
     Raises
     ------
-    InvalidOptionError
-        If `data` is neither a Leaderboard nor InstanceScores.
+    {not_scores}
 
     Examples
     --------

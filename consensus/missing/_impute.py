@@ -84,6 +84,7 @@ import numpy as np
 import pandas as pd
 from scipy.special import gammaln
 
+from .._docstrings import fill_doc
 from ..board._instances import InstanceScores
 from ..board._leaderboard import Leaderboard
 from ..errors import (
@@ -98,6 +99,7 @@ from ..results import (
     MeanBaselineResult,
     tiers_from_scores,
 )
+from ._docs import SECTIONS
 from ._imputation_sums import SCORE_TOL, Units, accumulate, midranks, summed, units_of
 from ._instance_source import InstanceSource
 
@@ -266,6 +268,7 @@ def impute_pairwise(
     )
 
 
+@fill_doc(SECTIONS)
 def sigma_l(data: Leaderboard | InstanceScores | InstanceSource, *, scheduler: object = None) -> ImputationResult:
     """The one-level ranking ``sigma_l`` of Himmi et al. (sec. 2.2.2): ``impute_pairwise(data, levels=1)``.
 
@@ -273,8 +276,7 @@ def sigma_l(data: Leaderboard | InstanceScores | InstanceSource, *, scheduler: o
     ----------
     data : Leaderboard, InstanceScores or InstanceSource
         Task-level or instance-level scores; missing scores allowed.
-    scheduler : optional
-        See :func:`impute_pairwise`.
+    {scheduler}
 
     Returns
     -------
@@ -283,8 +285,7 @@ def sigma_l(data: Leaderboard | InstanceScores | InstanceSource, *, scheduler: o
 
     Raises
     ------
-    InvalidOptionError
-        If `data` is neither a Leaderboard nor InstanceScores.
+    {not_scores}
 
     Examples
     --------
@@ -295,6 +296,7 @@ def sigma_l(data: Leaderboard | InstanceScores | InstanceSource, *, scheduler: o
     return impute_pairwise(data, levels=1, scheduler=scheduler)
 
 
+@fill_doc(SECTIONS)
 def sigma_2l(data: Leaderboard | InstanceScores | InstanceSource, *, scheduler: object = None) -> ImputationResult:
     """The two-level ranking ``sigma_2l`` of Himmi et al. (sec. 2.2.3): ``impute_pairwise(data, levels=2)``.
 
@@ -306,8 +308,7 @@ def sigma_2l(data: Leaderboard | InstanceScores | InstanceSource, *, scheduler: 
     data : Leaderboard, InstanceScores or InstanceSource
         Task-level scores (each task is then a single instance) or instance-level scores;
         missing scores allowed.
-    scheduler : optional
-        See :func:`impute_pairwise`.
+    {scheduler}
 
     Returns
     -------
@@ -317,8 +318,7 @@ def sigma_2l(data: Leaderboard | InstanceScores | InstanceSource, *, scheduler: 
 
     Raises
     ------
-    InvalidOptionError
-        If `data` is neither a Leaderboard nor InstanceScores.
+    {not_scores}
 
     Examples
     --------
@@ -337,6 +337,7 @@ def sigma_2l(data: Leaderboard | InstanceScores | InstanceSource, *, scheduler: 
     return impute_pairwise(data, levels=2, scheduler=scheduler)
 
 
+@fill_doc(SECTIONS)
 def mean_baseline(data: Leaderboard | InstanceScores) -> MeanBaselineResult:
     """The baseline that ignores missing scores: weighted mean of the available scores.
 
@@ -359,8 +360,7 @@ def mean_baseline(data: Leaderboard | InstanceScores) -> MeanBaselineResult:
 
     Raises
     ------
-    InvalidOptionError
-        If `data` is neither a Leaderboard nor InstanceScores.
+    {not_scores}
     InvalidWeightError
         If a system is scored only on zero-weight tasks (its mean is undefined).
 

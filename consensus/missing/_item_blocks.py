@@ -54,6 +54,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .._docstrings import fill_doc
 from ..board._validation import check_task_names, check_weights
 from ..errors import (
     DuplicateInstanceError,
@@ -66,6 +67,7 @@ from ..errors import (
 from ..io._cells import check_instances
 from ..io._instance_sets import _Order
 from ..io._limits import check_square_matrices
+from ._docs import SECTIONS
 from ._instance_source import InstanceSource, memory_setting
 from ._partial_sums import PartialSums, Summed
 from ._source_rows import (
@@ -387,6 +389,7 @@ def _duplicate(store: _Store, items: _ItemCodes, context: _Context, first: int, 
 
 
 # ---------------------------------------------------------------------- entry point
+@fill_doc(SECTIONS)
 def stream_summed(source: InstanceSource, *, per_task: bool, progress: Callable[[int, int], None] | None = None) -> Summed:
     """The pairwise sums of `source`'s files, by item blocks in bounded memory (see the module notes).
 
@@ -395,8 +398,7 @@ def stream_summed(source: InstanceSource, *, per_task: bool, progress: Callable[
     source : InstanceSource
         Parquet/CSV files (a Dask DataFrame needs ``scheduler=``); ``source.memory`` is the
         memory setting (:func:`memory_setting`).
-    per_task : bool
-        Also sum the per-task row sums and per-task comparison counts (``sigma_2l``).
+    {per_task}
     progress : callable, optional
         Called with ``(files read, files)`` after each file (default: a tqdm bar on stderr
         when ``source.progress``).
@@ -416,8 +418,7 @@ def stream_summed(source: InstanceSource, *, per_task: bool, progress: Callable[
         (system, task, instance) listed twice, naming both files), EmptyTaskError,
         EmptySystemError, NonNumericScoreError, NonFiniteScoreError, NoTaskError (no rows),
         TooFewSystemsError, InvalidWeightError.
-    UnknownTaskError
-        `lower_is_better` or `weights` name a task that is not in the data.
+    {source_unknown_task}
 
     Examples
     --------

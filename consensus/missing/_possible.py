@@ -47,11 +47,13 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .._docstrings import fill_doc
 from ..arguments import check_seconds
 from ..board._leaderboard import Leaderboard
 from ..errors import DegenerateTaskWarning, InvalidOptionError, UnknownTaskError
 from ..results.possible import PossibleWinners, RankRanges
 from ..rules.spec import SCORE_TOL
+from ._docs import SECTIONS
 from ._preparation import Prepared, with_scores
 
 __all__ = ["POSSIBLE_RULES", "RANGE_RULES", "possible_winners", "rank_ranges"]
@@ -68,6 +70,7 @@ POSSIBLE_RULES: Mapping[str, str] = {"mean": "bounds", "normalized_mean": "bound
                                      "kemeny": "positions"}
 
 
+@fill_doc(SECTIONS)
 def possible_winners(
     data: Leaderboard | Prepared,
     rule: str = "mean",
@@ -128,8 +131,7 @@ def possible_winners(
         finite (low, high) pair with low <= high, or a task with no scored system and no
         bounds (``"mean"``), or `rule_options` that the rule does not take (a bad value is
         refused by the rule itself, naming the option).
-    UnknownTaskError
-        `bounds` names a task that is not on the leaderboard.
+    {bounds_unknown_task}
 
     Examples
     --------
@@ -455,6 +457,7 @@ def _searched(lb: Leaderboard, rule: str, time_limit: float | None, options: Map
 RANGE_RULES: Mapping[str, str] = {"mean": "bounds", "normalized_mean": "bounds", "borda": "positions"}
 
 
+@fill_doc(SECTIONS)
 def rank_ranges(
     data: Leaderboard | Prepared,
     rule: str = "mean",
@@ -491,8 +494,7 @@ def rank_ranges(
     ------
     InvalidOptionError
         An unknown rule, a bad `time_limit`, or `bounds` as in :func:`possible_winners`.
-    UnknownTaskError
-        `bounds` names a task that is not on the leaderboard.
+    {bounds_unknown_task}
 
     Examples
     --------

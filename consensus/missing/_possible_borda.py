@@ -28,8 +28,10 @@ from typing import Any
 
 import numpy as np
 
+from .._docstrings import fill_doc
 from ..board._leaderboard import Leaderboard
 from ..rules.spec import SCORE_TOL
+from ._docs import SECTIONS
 
 __all__ = ["SearchAnswer", "borda_search", "generated"]
 
@@ -53,15 +55,14 @@ def _scores(values: np.ndarray, weights: np.ndarray) -> np.ndarray:
     return points @ weights
 
 
+@fill_doc(SECTIONS)
 def pair_bounds(values: np.ndarray, weights: np.ndarray) -> np.ndarray:
     """The largest Borda score of each system minus that of each other over every completion.
 
     Parameters
     ----------
-    values : numpy.ndarray
-        Oriented scores (systems x tasks, higher is better), NaN where missing.
-    weights : numpy.ndarray
-        One weight per task.
+    {values}
+    {weights}
 
     Returns
     -------
@@ -159,13 +160,13 @@ def _set_bound(values: np.ndarray, weights: np.ndarray, target: int, rivals: np.
     return float(scores[:-1].sum() - size * scores[-1])
 
 
+@fill_doc(SECTIONS)
 def tolerance(weights: np.ndarray, n: int) -> float:
     """How far apart two Borda scores may be and still tie.
 
     Parameters
     ----------
-    weights : numpy.ndarray
-        One weight per task.
+    {weights}
     n : int
         Number of systems.
 
@@ -178,28 +179,22 @@ def tolerance(weights: np.ndarray, n: int) -> float:
     return SCORE_TOL * max(1.0, float(np.abs(weights).sum()) * max(n - 1, 1))
 
 
+@fill_doc(SECTIONS)
 def borda_search(values: np.ndarray, weights: np.ndarray, upper: np.ndarray, target: int,
                  time_limit: float | None) -> SearchAnswer:
     """Whether `target` is first (alone) under some completion of oriented `values` under Borda.
 
     Parameters
     ----------
-    values : numpy.ndarray
-        Oriented scores (systems x tasks, higher is better), NaN where missing.
-    weights : numpy.ndarray
-        One weight per task.
-    upper : numpy.ndarray
-        :func:`pair_bounds` of `values`.
-    target : int
-        The system asked about.
-    time_limit : float or None
-        Seconds for each integer program.
+    {values}
+    {weights}
+    {upper}
+    {target}
+    {time_limit}
 
     Returns
     -------
-    SearchAnswer
-        Possible and possible strictly (None when undecided), the witness completion
-        (oriented), the rivals in the way, and what decided it.
+    {search_answer}
     """
     from solvers.completion_borda import best_borda_completion
 
@@ -236,6 +231,7 @@ def borda_search(values: np.ndarray, weights: np.ndarray, upper: np.ndarray, tar
     )
 
 
+@fill_doc(SECTIONS)
 def generated(target: int, scores: np.ndarray, tol: float, solve: Callable[[np.ndarray], Any],
               rescore: Callable[[np.ndarray], np.ndarray], polish: Callable[[np.ndarray], np.ndarray] | None = None,
               ) -> SearchAnswer:
@@ -243,8 +239,7 @@ def generated(target: int, scores: np.ndarray, tol: float, solve: Callable[[np.n
 
     Parameters
     ----------
-    target : int
-        The system asked about.
+    {target}
     scores : numpy.ndarray
         The rule's scores on a first completion: the rivals at or above the target are modelled first.
     tol : float
@@ -321,6 +316,7 @@ class BestPosition:
     programs: int
 
 
+@fill_doc(SECTIONS)
 def best_position(values: np.ndarray, weights: np.ndarray, upper: np.ndarray, target: int,
                   time_limit: float | None) -> BestPosition:
     """1 + the fewest rivals strictly ahead of `target` under some completion of oriented `values` (Borda).
@@ -332,16 +328,11 @@ def best_position(values: np.ndarray, weights: np.ndarray, upper: np.ndarray, ta
 
     Parameters
     ----------
-    values : numpy.ndarray
-        Oriented scores (systems x tasks, higher is better), NaN where missing.
-    weights : numpy.ndarray
-        One weight per task.
-    upper : numpy.ndarray
-        :func:`pair_bounds` of `values`.
-    target : int
-        The system asked about.
-    time_limit : float or None
-        Seconds for each integer program.
+    {values}
+    {weights}
+    {upper}
+    {target}
+    {time_limit}
 
     Returns
     -------

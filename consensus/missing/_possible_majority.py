@@ -43,6 +43,8 @@ from typing import Any
 
 import numpy as np
 
+from .._docstrings import fill_doc
+from ._docs import SECTIONS
 from ._possible_borda import SearchAnswer, generated
 
 __all__ = ["MajorityBoard", "majority_necessary", "majority_search", "weight_unit"]
@@ -130,15 +132,14 @@ class MajorityBoard:
     high: np.ndarray
 
     @classmethod
+    @fill_doc(SECTIONS)
     def of(cls, values: np.ndarray, weights: np.ndarray, rule: str, variant: str = "winning_votes") -> MajorityBoard:
         """The board's bounds (module notes, step 2).
 
         Parameters
         ----------
-        values : numpy.ndarray
-            Oriented scores, systems x tasks, NaN where missing.
-        weights : numpy.ndarray
-            One weight per task.
+        {values}
+        {weights}
         rule : {"copeland", "minimax"}
             The rule.
         variant : str, default="winning_votes"
@@ -302,23 +303,19 @@ def _improve(values: np.ndarray, weights: np.ndarray, unit: float, target: int, 
     return out_values
 
 
+@fill_doc(SECTIONS)
 def majority_search(board: MajorityBoard, target: int, time_limit: float | None) -> SearchAnswer:
     """Whether `target` is first (alone) under some completion of the board (module notes).
 
     Parameters
     ----------
-    board : MajorityBoard
-        The board, its rule and bounds.
-    target : int
-        The system asked about.
-    time_limit : float or None
-        Seconds for each integer program.
+    {board}
+    {target}
+    {time_limit}
 
     Returns
     -------
-    SearchAnswer
-        Possible and possible strictly (None when undecided), the witness completion
-        (oriented), the rivals in the way, and what decided it.
+    {search_answer}
     """
     values, weights = board.values, board.weights
     if board.rule == "copeland":
@@ -355,18 +352,16 @@ def majority_search(board: MajorityBoard, target: int, time_limit: float | None)
     return generated(target, scores, board.tol, lambda modelled: board.solve(target, modelled, time_limit), board.scores)
 
 
+@fill_doc(SECTIONS)
 def majority_necessary(board: MajorityBoard, target: int, time_limit: float | None
                        ) -> tuple[bool | None, bool | None, int]:
     """Whether `target` is first (alone) under every completion of the board.
 
     Parameters
     ----------
-    board : MajorityBoard
-        The board, its rule and bounds.
-    target : int
-        The system asked about.
-    time_limit : float or None
-        Seconds for each integer program.
+    {board}
+    {target}
+    {time_limit}
 
     Returns
     -------

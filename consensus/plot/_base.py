@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, cast
 
+from .._docstrings import fill_doc
 from ..hints import visible
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -34,7 +35,18 @@ MIN_FONT = 6.0
 #: Labels longer than this are shortened with an ellipsis (gids keep the full name).
 LABEL_CHARS = 40
 
+#: Docstring entries the figures share (:func:`consensus._docstrings.fill_doc`): the `ax`
+#: parameter, the Raises entry of a missing matplotlib, and the `data` and `ranking` of the
+#: majority-margin figures.
+PLOT_DOCS: dict[str, str] = {
+    "ax": "ax : matplotlib Axes, optional\n    Draw into this axes.",
+    "no_matplotlib": "ImportError\n    If matplotlib is not installed.",
+    "majority_data": "data : Leaderboard or PairwiseMatrix\n    Anything :func:`consensus.majority_graph` accepts.",
+    "margin_ranking": "ranking : sequence of str, optional\n    Row and column order, best first (default: leaderboard order).",
+}
 
+
+@fill_doc(PLOT_DOCS)
 def matplotlib_modules() -> tuple[Any, Any]:
     """Import matplotlib lazily (the ``plot`` extra).
 
@@ -45,8 +57,7 @@ def matplotlib_modules() -> tuple[Any, Any]:
 
     Raises
     ------
-    ImportError
-        If matplotlib is not installed.
+    {no_matplotlib}
     """
     try:
         import matplotlib

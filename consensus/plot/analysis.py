@@ -6,9 +6,11 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from .._docstrings import fill_doc
 from ._base import (
     GRAPH_MAX_SYSTEMS,
     HEATMAP_TOP,
+    PLOT_DOCS,
     TOP_K,
     label_font,
     matplotlib_modules,
@@ -34,6 +36,7 @@ if TYPE_CHECKING:  # pragma: no cover
 __all__ = ["plot_analysis", "plot_confidence"]
 
 
+@fill_doc(PLOT_DOCS)
 def plot_confidence(confidence: PairwiseConfidence, *, ax: Axes | None = None) -> Figure:
     """The pairwise confidence heatmap of Himmi et al. 2023, Figure 6.
 
@@ -48,8 +51,7 @@ def plot_confidence(confidence: PairwiseConfidence, *, ax: Axes | None = None) -
     ----------
     confidence : PairwiseConfidence
         From :func:`consensus.pairwise_confidence`.
-    ax : matplotlib Axes, optional
-        Draw into this axes.
+    {ax}
 
     Returns
     -------
@@ -59,8 +61,7 @@ def plot_confidence(confidence: PairwiseConfidence, *, ax: Axes | None = None) -
 
     Raises
     ------
-    ImportError
-        If matplotlib is not installed.
+    {no_matplotlib}
 
     Examples
     --------
@@ -91,6 +92,7 @@ def plot_confidence(confidence: PairwiseConfidence, *, ax: Axes | None = None) -
     return fig
 
 
+@fill_doc(PLOT_DOCS)
 def plot_analysis(analysis: Analysis, *, top: int | None = TOP_K) -> Figure:
     """The ``consensus analyze --plot`` figure: the majority relation and the rank changes side by side.
 
@@ -119,8 +121,7 @@ def plot_analysis(analysis: Analysis, *, top: int | None = TOP_K) -> Figure:
 
     Raises
     ------
-    ImportError
-        If matplotlib is not installed.
+    {no_matplotlib}
 
     Examples
     --------

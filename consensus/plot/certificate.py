@@ -6,10 +6,12 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from .._docstrings import fill_doc
 from ..errors import InvalidOptionError
 from ._base import (
     LOSS_COLOR,
     NODE_COLOR,
+    PLOT_DOCS,
     WINNER_COLOR,
     label_font,
     longest,
@@ -69,6 +71,7 @@ def blend_scores(table: Leaderboard, mix: dict[str, float]) -> Any:
     return pd.Series(np.where(shares.sum(axis=0) > 0, blended, np.nan), index=list(oriented.columns), dtype=float)
 
 
+@fill_doc(PLOT_DOCS)
 def plot_certificate(result: Any, *, table: Leaderboard | None = None) -> Figure:
     """Why a system can never win: its rival blend's advantage on every task (and the scores).
 
@@ -98,8 +101,7 @@ def plot_certificate(result: Any, *, table: Leaderboard | None = None) -> Figure
     InvalidOptionError
         If `result` has no certificate (the system can win: plot its weights with
         :func:`plot_condorcet_weights`).
-    ImportError
-        If matplotlib is not installed.
+    {no_matplotlib}
 
     Examples
     --------
@@ -182,6 +184,7 @@ def plot_certificate(result: Any, *, table: Leaderboard | None = None) -> Figure
     return fig
 
 
+@fill_doc(PLOT_DOCS)
 def plot_condorcet_weights(result: Any, *, table: Leaderboard | None = None) -> Figure:
     """The answer of :func:`consensus.condorcet_weights` as a figure: the weights, or the certificate.
 
@@ -203,8 +206,7 @@ def plot_condorcet_weights(result: Any, *, table: Leaderboard | None = None) -> 
     ------
     InvalidOptionError
         If `result` has neither weights nor a certificate.
-    ImportError
-        If matplotlib is not installed.
+    {no_matplotlib}
 
     Examples
     --------

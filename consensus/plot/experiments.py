@@ -13,8 +13,9 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from .._docstrings import fill_doc
 from ..results import ExperimentResult
-from ._base import MIN_FONT, new_axes
+from ._base import MIN_FONT, PLOT_DOCS, new_axes
 
 if TYPE_CHECKING:  # pragma: no cover
     from matplotlib.axes import Axes
@@ -27,6 +28,7 @@ def _numeric(values: list[Any]) -> bool:
     return all(isinstance(v, (int, float, np.integer, np.floating)) and not isinstance(v, bool) for v in values)
 
 
+@fill_doc(PLOT_DOCS)
 def plot_experiment(result: ExperimentResult, *, ax: Axes | None = None) -> Figure:
     """Mean and spread of an experiment's metric per setting, one line (or bar) per rule.
 
@@ -34,8 +36,7 @@ def plot_experiment(result: ExperimentResult, *, ax: Axes | None = None) -> Figu
     ----------
     result : ExperimentResult
         From :mod:`consensus.experiments`.
-    ax : matplotlib Axes, optional
-        Draw into this axes.
+    {ax}
 
     Returns
     -------
@@ -47,8 +48,7 @@ def plot_experiment(result: ExperimentResult, *, ax: Axes | None = None) -> Figu
     ------
     TypeError
         If `result` is not an ExperimentResult.
-    ImportError
-        If matplotlib is not installed.
+    {no_matplotlib}
 
     Examples
     --------

@@ -7,12 +7,14 @@ from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
+from .._docstrings import fill_doc
 from ..errors import InvalidOptionError
 from ..majority._inputs import as_pairwise
 from ..majority._relation import condorcet_winner, majority_graph
 from ._base import (
     GRAPH_MAX_SYSTEMS,
     NODE_COLOR,
+    PLOT_DOCS,
     WINNER_COLOR,
     cell_inches,
     label_font,
@@ -67,6 +69,7 @@ def _title(winner: str | None) -> str:
     return f"Majority graph: Condorcet winner {short(winner)}" if winner else "Majority graph: no Condorcet winner"
 
 
+@fill_doc(PLOT_DOCS)
 def plot_majority_graph(
     data: Any,
     *,
@@ -87,8 +90,7 @@ def plot_majority_graph(
 
     Parameters
     ----------
-    data : Leaderboard or PairwiseMatrix
-        Anything :func:`consensus.majority_graph` accepts.
+    {majority_data}
     ranking : sequence of str, optional
         Place the systems in this order (e.g. the Kemeny ranking): clockwise from the top
         around the circle, or rows and columns of the heatmap; default: leaderboard order.
@@ -98,8 +100,7 @@ def plot_majority_graph(
         Graph only: ``"spring"`` uses networkx's spring layout (seeded, so reproducible).
     kind : {"auto", "graph", "heatmap"}, default="auto"
         What to draw (see above).
-    ax : matplotlib Axes, optional
-        Draw into this axes.
+    {ax}
 
     Returns
     -------
@@ -114,8 +115,7 @@ def plot_majority_graph(
         If `data` is not a supported input, `ranking` does not list every system exactly
         once, `layout` or `kind` is unknown, or `highlight` names a system that is not in
         `data`.
-    ImportError
-        If matplotlib is not installed (``pip install 'leaderboard-consensus[plot]'``).
+    {no_matplotlib}
 
     Examples
     --------
@@ -277,6 +277,7 @@ def heatmap_axes(fig: Any, labels: Sequence[str], *, x0: float = 0.0) -> tuple[A
     return ax, cax
 
 
+@fill_doc(PLOT_DOCS)
 def plot_margin_heatmap(
     data: Any,
     *,
@@ -297,14 +298,11 @@ def plot_margin_heatmap(
 
     Parameters
     ----------
-    data : Leaderboard or PairwiseMatrix
-        Anything :func:`consensus.majority_graph` accepts.
-    ranking : sequence of str, optional
-        Row and column order, best first (default: leaderboard order).
+    {majority_data}
+    {margin_ranking}
     highlight : sequence of str, optional
         Systems whose labels to mark (default: the Condorcet winner, if any).
-    ax : matplotlib Axes, optional
-        Draw into this axes.
+    {ax}
     cax : matplotlib Axes, optional
         Draw the colour bar into this axes (default: next to `ax`).
     top : int, optional
@@ -324,8 +322,7 @@ def plot_margin_heatmap(
     InvalidOptionError
         If `data` is not a supported input, `ranking` does not list every system exactly
         once, or `highlight` names a system that is not in `data`.
-    ImportError
-        If matplotlib is not installed.
+    {no_matplotlib}
 
     Examples
     --------
@@ -372,6 +369,7 @@ def plot_margin_heatmap(
     return fig
 
 
+@fill_doc(PLOT_DOCS)
 def plot_margin_overview(data: Any, *, ranking: Sequence[str] | None = None, outline: int = 0,
                          ax: Axes | None = None) -> Figure:
     """The majority margins of every system, without names: the shape of a large board.
@@ -383,19 +381,20 @@ def plot_margin_overview(data: Any, *, ranking: Sequence[str] | None = None, out
 
     Parameters
     ----------
-    data : Leaderboard or PairwiseMatrix
-        Anything :func:`consensus.majority_graph` accepts.
-    ranking : sequence of str, optional
-        Row and column order, best first (default: leaderboard order).
+    {majority_data}
+    {margin_ranking}
     outline : int, default=0
         Outline the first `outline` rows and columns (0: none).
-    ax : matplotlib Axes, optional
-        Draw into this axes.
+    {ax}
 
     Returns
     -------
     matplotlib.figure.Figure
         The image has gid ``"overview"``; ``fig.consensus_nodes`` lists the rows.
+
+    Raises
+    ------
+    {no_matplotlib}
 
     Examples
     --------

@@ -6,7 +6,9 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from .._docstrings import fill_doc
 from ._base import (
+    PLOT_DOCS,
     WINNER_COLOR,
     cell_inches,
     label_font,
@@ -28,6 +30,7 @@ __all__ = ["plot_significance"]
 BAND_COLOR = "#e8e8f0"
 
 
+@fill_doc(PLOT_DOCS)
 def plot_significance(result: SignificanceResult, *, ax: Axes | None = None) -> Figure:
     """Each system's weighted mean, down the figure in the order of the row groups, with a
     bracket per group (systems whose means do not differ beyond noise from the group's leaders).
@@ -38,13 +41,16 @@ def plot_significance(result: SignificanceResult, *, ax: Axes | None = None) -> 
     Parameters
     ----------
     result : SignificanceResult
-    ax : matplotlib Axes, optional
-        Draw into this axes instead of a new figure.
+    {ax}
 
     Returns
     -------
     matplotlib.figure.Figure
         The band of group k carries the id ``"group:k"``.
+
+    Raises
+    ------
+    {no_matplotlib}
 
     Examples
     --------

@@ -6,7 +6,9 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from .._docstrings import fill_doc
 from ._base import (
+    PLOT_DOCS,
     WINNER_COLOR,
     cell_inches,
     label_font,
@@ -28,6 +30,7 @@ __all__ = ["plot_rank_ranges"]
 OPEN_COLOR = "#c44e52"
 
 
+@fill_doc(PLOT_DOCS)
 def plot_rank_ranges(result: RankRanges, *, ax: Axes | None = None) -> Figure:
     """Each system's range of positions over every completion, with its position under the median fill.
 
@@ -40,12 +43,15 @@ def plot_rank_ranges(result: RankRanges, *, ax: Axes | None = None) -> Figure:
     Parameters
     ----------
     result : RankRanges
-    ax : matplotlib Axes, optional
-        Draw into this axes instead of a new figure.
+    {ax}
 
     Returns
     -------
     matplotlib.figure.Figure
+
+    Raises
+    ------
+    {no_matplotlib}
 
     Examples
     --------

@@ -7,11 +7,13 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from .._docstrings import fill_doc
 from ..errors import InvalidOptionError
 from ._base import (
     BARS_UPRIGHT_MAX,
     LOSS_COLOR,
     NODE_COLOR,
+    PLOT_DOCS,
     TOP_K,
     cell_inches,
     label_font,
@@ -133,6 +135,7 @@ def rank_change_geometry(shown: Sequence[str], *, n_rules: int, rows: int) -> di
             "width": max(6.0, 2 * room + axes_w + 0.5), "height": axes_h + bottom + top, "rows": rows, "font": font}
 
 
+@fill_doc(PLOT_DOCS)
 def plot_rank_changes(
     comparison: RuleComparison,
     *,
@@ -159,8 +162,7 @@ def plot_rank_changes(
         ran, Kemeny).
     top : int or None, default=TOP_K (10)
         Size of the top; None draws every system.
-    ax : matplotlib Axes, optional
-        Draw into this axes.
+    {ax}
 
     Returns
     -------
@@ -173,8 +175,7 @@ def plot_rank_changes(
     InvalidOptionError
         If `rules` names a rule without a ranking in `comparison` (unknown, or it failed),
         or `top` is not positive.
-    ImportError
-        If matplotlib is not installed.
+    {no_matplotlib}
 
     Examples
     --------
@@ -244,6 +245,7 @@ def plot_rank_changes(
     return fig
 
 
+@fill_doc(PLOT_DOCS)
 def plot_bars(values: Any, *, title: str = "", ax: Axes | None = None) -> Figure:
     """A bar chart of a labelled series (e.g. task weights, margins), in the series' order.
 
@@ -259,8 +261,7 @@ def plot_bars(values: Any, *, title: str = "", ax: Axes | None = None) -> Figure
         and the values must convert to float.
     title : str, default=""
         Axes title.
-    ax : matplotlib Axes, optional
-        Draw into this axes.
+    {ax}
 
     Returns
     -------
@@ -269,8 +270,7 @@ def plot_bars(values: Any, *, title: str = "", ax: Axes | None = None) -> Figure
 
     Raises
     ------
-    ImportError
-        If matplotlib is not installed.
+    {no_matplotlib}
 
     Examples
     --------
@@ -306,6 +306,7 @@ def plot_bars(values: Any, *, title: str = "", ax: Axes | None = None) -> Figure
     return fig
 
 
+@fill_doc(PLOT_DOCS)
 def plot_scores(result: Any, *, ax: Axes | None = None) -> Figure:
     """A rule's scores as bars, best first (``result`` from :func:`consensus.rank`).
 
@@ -314,8 +315,7 @@ def plot_scores(result: Any, *, ax: Axes | None = None) -> Figure:
     result : RuleResult
         Needs ``ranking`` (tie groups, best first), ``scores`` and ``rule`` (the title is
         ``"RULE scores"``).
-    ax : matplotlib Axes, optional
-        Draw into this axes.
+    {ax}
 
     Returns
     -------
@@ -324,8 +324,7 @@ def plot_scores(result: Any, *, ax: Axes | None = None) -> Figure:
 
     Raises
     ------
-    ImportError
-        If matplotlib is not installed.
+    {no_matplotlib}
     """
     order = [s for group in result.ranking for s in group]
     return plot_bars(result.scores.reindex(order), title=f"{result.rule} scores", ax=ax)

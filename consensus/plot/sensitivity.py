@@ -7,9 +7,11 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from .._docstrings import fill_doc
 from ._base import (
     LOSS_COLOR,
     NODE_COLOR,
+    PLOT_DOCS,
     cell_inches,
     label_font,
     longest,
@@ -27,6 +29,7 @@ __all__ = ["plot_weight_sensitivity", "SHOWN_TASKS"]
 SHOWN_TASKS = 40
 
 
+@fill_doc(PLOT_DOCS)
 def plot_weight_sensitivity(result: Any) -> Figure:
     """The change of each task's weight that changes the target, in L1 and L-infinity.
 
@@ -47,8 +50,7 @@ def plot_weight_sensitivity(result: Any) -> Figure:
 
     Raises
     ------
-    ImportError
-        If matplotlib is not installed.
+    {no_matplotlib}
 
     Examples
     --------

@@ -8,9 +8,11 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pandas as pd
 
+from .._docstrings import fill_doc
 from ..arguments import check_count, name_list
 from ..errors import InvalidOptionError
 from ._base import (
+    PLOT_DOCS,
     WINNER_COLOR,
     cell_inches,
     label_font,
@@ -67,6 +69,7 @@ def stability_systems(result: StabilityResult, *, rules: Sequence[str], top: int
     return [s for s in listed if s in inside]
 
 
+@fill_doc(PLOT_DOCS)
 def plot_stability(
     result: StabilityResult,
     *,
@@ -108,8 +111,7 @@ def plot_stability(
     InvalidOptionError
         If `rules` is empty or names a rule the result does not have, `top` is not an
         integer >= 1, or `ax` is given with more than one rule.
-    ImportError
-        If matplotlib is not installed.
+    {no_matplotlib}
 
     Examples
     --------

@@ -33,6 +33,7 @@ from typing import Any, TypeVar
 
 import numpy as np
 
+from .._docstrings import fill_doc
 from ..arguments import check_count, check_seed
 from ..errors import InvalidOptionError
 
@@ -47,6 +48,25 @@ SOLVER_THREADS = 1
 #: Batches per worker: repetitions are sent in batches (fewer round trips than one task per
 #: repetition), enough of them for the progress bar to move and the load to balance.
 _BATCHES_PER_WORKER = 8
+
+#: Docstring entries of the options every repeated study passes on to :func:`run_repetitions`
+#: (:func:`consensus._docstrings.fill_doc`), one per parameter, and ``repetition_options``, the
+#: three in a row: :mod:`consensus.experiments` and
+#: :func:`consensus.resampling._stability.rank_stability` document them with these texts.
+REPETITION_DOCS: dict[str, str] = {
+    "scheduler": (
+        'scheduler : None, "processes", str or distributed.Client, default=None\n'
+        "    Where to run: in this process, on a local Dask cluster, or on a cluster given by client or\n"
+        "    address (:mod:`consensus.resampling._repetitions`); the results are the same."
+    ),
+    "n_jobs": 'n_jobs : int, optional\n    Worker processes for ``scheduler="processes"`` (default: all cores).',
+    "progress": (
+        "progress : callable, optional\n"
+        "    Called as ``progress(done, total)`` as repetitions finish (after each one in this\n"
+        "    process, after each batch on a cluster)."
+    ),
+}
+REPETITION_DOCS["repetition_options"] = "\n".join(REPETITION_DOCS[k] for k in ("scheduler", "n_jobs", "progress"))
 
 
 def spawn_seeds(seed: int, n: int) -> list[np.random.SeedSequence]:
@@ -80,6 +100,7 @@ def spawn_seeds(seed: int, n: int) -> list[np.random.SeedSequence]:
     return np.random.SeedSequence(master).spawn(count)
 
 
+@fill_doc(REPETITION_DOCS)
 def check_scheduler(scheduler: object, n_jobs: object = None) -> None:
     """Refuse a scheduler or worker count this module cannot run, before any work starts.
 
@@ -87,8 +108,7 @@ def check_scheduler(scheduler: object, n_jobs: object = None) -> None:
     ----------
     scheduler : None, "processes", str or distributed.Client
         As in :func:`run_repetitions`.
-    n_jobs : int, optional
-        Worker processes for ``scheduler="processes"``.
+    {n_jobs}
 
     Raises
     ------
@@ -170,6 +190,7 @@ def _client(scheduler: object, n_jobs: int | None) -> tuple[Any, list[Any]]:
     return scheduler, []
 
 
+@fill_doc(REPETITION_DOCS)
 def run_repetitions(
     fn: Callable[[Any], T],
     payloads: Sequence[Any],
@@ -186,13 +207,7 @@ def run_repetitions(
         A module-level function (a cluster pickles it by name) of one payload.
     payloads : sequence
         One per repetition (picklable for a cluster), each carrying its own seed.
-    scheduler : None, "processes", str or distributed.Client, default=None
-        Where to run (see the module docstring).
-    n_jobs : int, optional
-        Worker processes for ``scheduler="processes"`` (default: all cores).
-    progress : callable, optional
-        Called as ``progress(done, total)`` as repetitions finish (after each one in this
-        process, after each batch on a cluster).
+    {repetition_options}
 
     Returns
     -------

@@ -46,13 +46,20 @@ from typing import Any, Literal
 import numpy as np
 import pandas as pd
 
+from .._docstrings import fill_doc
 from ..arguments import check_count, check_seconds, check_seed, check_share
 from ..board._instances import InstanceScores
 from ..board._leaderboard import Leaderboard
 from ..errors import DegenerateTaskWarning, InvalidOptionError
 from ..io._limits import check_repetitions
 from ..results.stability import StabilityResult
-from ._repetitions import check_progress, check_scheduler, run_repetitions, spawn_seeds
+from ._repetitions import (
+    REPETITION_DOCS,
+    check_progress,
+    check_scheduler,
+    run_repetitions,
+    spawn_seeds,
+)
 from ._rule_runs import DEFAULT_RULES, check_rules, rule_positions
 
 __all__ = ["RESAMPLINGS", "rank_stability"]
@@ -176,6 +183,7 @@ def _check_options(
     return count, limit
 
 
+@fill_doc(REPETITION_DOCS)
 def rank_stability(
     data: Leaderboard | InstanceScores,
     rules: Sequence[str] = DEFAULT_RULES,
@@ -226,13 +234,7 @@ def rank_stability(
     time_limit : float or None, default=10.0
         Seconds per Kemeny solve; a resample stopped there keeps the best ranking found and
         is counted in ``result.time_limited`` (reported in the repr).
-    scheduler : None, "processes", str or distributed.Client, default=None
-        Where the resamples run (:func:`consensus.resampling._repetitions.run_repetitions`): in this
-        process, on a local Dask cluster, or on a cluster given by client or address.
-    n_jobs : int, optional
-        Worker processes for ``scheduler="processes"``.
-    progress : callable, optional
-        Called as ``progress(done, total)`` as resamples finish.
+    {repetition_options}
 
     Returns
     -------
