@@ -17,7 +17,7 @@ from __future__ import annotations
 import html
 import math
 import re
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from types import MappingProxyType
 from typing import Any, ClassVar
 
@@ -29,6 +29,7 @@ from ..hints import visible
 from .json_values import collect_infinities, detail_value, jsonable
 
 __all__ = [
+    "flagged",
     "provided_by",
     "Displayed",
     "RankedResult",
@@ -518,6 +519,27 @@ def ranked_facts(ranking: Sequence[Sequence[str]], *, status: str | None = None)
     if status:
         facts.append(("status", status))
     return facts
+
+
+def flagged(systems: Iterable[str], mask: Iterable[bool]) -> tuple[str, ...]:
+    """The systems whose flag is set, in order.
+
+    Parameters
+    ----------
+    systems : iterable of str
+    mask : iterable of bool
+        One flag per system.
+
+    Returns
+    -------
+    tuple of str
+
+    Examples
+    --------
+    >>> flagged(("a", "b", "c"), (True, False, True))
+    ('a', 'c')
+    """
+    return tuple(s for s, f in zip(systems, mask) if f)
 
 
 class RankedResult(Displayed):

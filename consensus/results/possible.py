@@ -8,7 +8,7 @@ from typing import Any, ClassVar
 
 import pandas as pd
 
-from .base import Display, Displayed, freeze_mapping, jsonable
+from .base import Display, Displayed, flagged, freeze_mapping, jsonable
 
 __all__ = ["PossibleWinners", "RankRanges"]
 
@@ -96,12 +96,12 @@ class PossibleWinners(Displayed):
     @property
     def possible_winners(self) -> tuple[str, ...]:
         """The systems first (alone or tied) under some completion."""
-        return tuple(s for s, p in zip(self.systems, self.possible) if p)
+        return flagged(self.systems, self.possible)
 
     @property
     def necessary_winners(self) -> tuple[str, ...]:
         """The systems first (alone or tied) under every completion."""
-        return tuple(s for s, n in zip(self.systems, self.necessary) if n)
+        return flagged(self.systems, self.necessary)
 
     @property
     def next_evaluations(self) -> str:

@@ -9,7 +9,7 @@ from typing import Any, ClassVar
 
 import pandas as pd
 
-from .base import Display, Displayed, freeze_mapping, jsonable
+from .base import Display, Displayed, flagged, freeze_mapping, jsonable
 from .condorcet import CondorcetCertificate, CondorcetWeightsResult
 from .preparation import Preparation
 
@@ -71,12 +71,12 @@ class ProspectiveResult(Displayed):
     @property
     def prospective_systems(self) -> tuple[str, ...]:
         """Systems that can beat or tie every rival under some weighting (weak feasibility)."""
-        return tuple(s for s, ok in zip(self.systems, self.feasible) if ok)
+        return flagged(self.systems, self.feasible)
 
     @property
     def strict_winners(self) -> tuple[str, ...]:
         """Systems that can beat every rival under some weighting (strict feasibility)."""
-        return tuple(s for s, ok in zip(self.systems, self.strict_feasible) if ok)
+        return flagged(self.systems, self.strict_feasible)
 
     def _row(self, k: int) -> dict[str, Any]:
         system = self.systems[k]
