@@ -16,9 +16,18 @@ import textwrap
 from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
-__all__ = ["fill_doc", "filled"]
+__all__ = ["COMMON", "fill_doc", "filled"]
 
 F = TypeVar("F", bound=Callable[..., Any])
+
+#: Entries that functions of several stages share (a stage's own sections live in its modules).
+COMMON: dict[str, str] = {
+    "ranking": "ranking : sequence of sequence of str\n    Tie groups, best first.",
+    "tiers": "tiers : tuple of tuple of str\n    Tie groups, best first (see :func:`as_tiers`).",
+    "user_value": "value : object\n    What the user passed.",
+    "tie_penalty": "tie_penalty : float, default=0.5\n    See :func:`kendall_tau_distance`.",
+    "parquet_import": "ImportError\n    A Parquet file is read without pyarrow installed.",
+}
 
 
 def filled(doc: str | None, sections: Mapping[str, str]) -> str | None:

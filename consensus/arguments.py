@@ -15,6 +15,7 @@ from typing import Any, Literal, overload
 import numpy as np
 import pandas as pd
 
+from ._docstrings import COMMON, fill_doc
 from .errors import InvalidOptionError, InvalidWeightError, LeaderboardError
 
 __all__ = [
@@ -39,6 +40,7 @@ def _shown_value(value: object) -> str:
     return f"{type(value).__name__} {text[:60] + '...' if len(text) > 60 else text}"
 
 
+@fill_doc(COMMON)
 def name_list(
     value: object, option: str, *, kind: str = "task names", allow_none: bool = False, allow_str: bool = False
 ) -> list[Any]:
@@ -46,8 +48,7 @@ def name_list(
 
     Parameters
     ----------
-    value : object
-        What the user passed.
+    {user_value}
     option : str
         The option's name, for the message (``"lower_is_better"``, ``"exclude"``, ...).
     kind : str, default="task names"
@@ -92,13 +93,13 @@ def name_list(
     return list(value)
 
 
+@fill_doc(COMMON)
 def check_lower_is_better(value: object) -> list[Any] | dict[Any, bool]:
     """The ``lower_is_better`` option checked for type: a list of task names or a dict task -> bool.
 
     Parameters
     ----------
-    value : object
-        What the user passed.
+    {user_value}
 
     Returns
     -------
@@ -166,6 +167,7 @@ def check_frame_options(
     return lower, weight_map, groups  # type: ignore[return-value]
 
 
+@fill_doc(COMMON)
 def check_seconds(value: object, option: str) -> float | None:
     """A time limit (``time_limit``, ``time_limit``): None, or a number of seconds > 0.
 
@@ -174,8 +176,7 @@ def check_seconds(value: object, option: str) -> float | None:
 
     Parameters
     ----------
-    value : object
-        What the user passed.
+    {user_value}
     option : str
         The option's name, for the message.
 
@@ -207,6 +208,7 @@ def check_seconds(value: object, option: str) -> float | None:
     return seconds
 
 
+@fill_doc(COMMON)
 def check_min_coverage(value: object, prefix: str = "") -> float | None:
     """A coverage threshold (``min_coverage``): None, or a share of the task weight in [0, 1].
 
@@ -216,8 +218,7 @@ def check_min_coverage(value: object, prefix: str = "") -> float | None:
 
     Parameters
     ----------
-    value : object
-        What the user passed.
+    {user_value}
     prefix : str, optional
         Put before the message (``"rule 'borda': "``).
 
@@ -288,10 +289,12 @@ def check_count(value: object, option: str, minimum: int) -> int:
     return int(value)
 
 
-def check_share(value: object, option: str, *, zero: bool = False) -> float:
-    """A share or level: a finite number strictly between 0 and 1 (or in ``[0, 1)`` with `zero`).
+def check_share(value: object, option: str, *, zero: bool = False, closed: bool = False) -> float:
+    """A share or level: a finite number strictly between 0 and 1 (in ``[0, 1)`` with `zero`, in
+    ``[0, 1]`` with `closed`).
 
-    The one check of ``level``, ``alpha``, ``delta``, ``eta`` and the significance level.
+    The one check of ``level``, ``alpha``, ``delta``, ``eta``, ``tie_penalty`` and the
+    significance level.
 
     Parameters
     ----------
@@ -301,6 +304,8 @@ def check_share(value: object, option: str, *, zero: bool = False) -> float:
         Its name, for the message.
     zero : bool, default=False
         0 is allowed (a share of missing cells).
+    closed : bool, default=False
+        0 and 1 are allowed (a penalty).
 
     Returns
     -------
@@ -320,11 +325,12 @@ def check_share(value: object, option: str, *, zero: bool = False) -> float:
     ...
     consensus.errors.InvalidOptionError: delta must be a number strictly between 0 and 1, got 1
     """
-    where = "in [0, 1)" if zero else "strictly between 0 and 1"
+    where = "in [0, 1]" if closed else "in [0, 1)" if zero else "strictly between 0 and 1"
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, (numbers.Real, np.integer, np.floating)):
         raise InvalidOptionError(f"{option} must be a number {where}, got {value!r}")
     share = float(value)
-    if not (0.0 <= share < 1.0 if zero else 0.0 < share < 1.0):  # NaN fails both
+    low = 0.0 <= share if zero or closed else 0.0 < share
+    if not (low and (share <= 1.0 if closed else share < 1.0)):  # NaN fails every comparison
         raise InvalidOptionError(f"{option} must be a number {where}, got {value!r}")
     return share
 
@@ -333,13 +339,13 @@ def check_share(value: object, option: str, *, zero: bool = False) -> float:
 def check_seed(value: object, option: str = ..., *, allow_none: Literal[False]) -> int: ...
 @overload
 def check_seed(value: object, option: str = ..., *, allow_none: bool = ...) -> int | None: ...
+@fill_doc(COMMON)
 def check_seed(value: object, option: str = "seed", *, allow_none: bool = True) -> int | None:
     """A random seed: an integer >= 0 (or None when allowed).
 
     Parameters
     ----------
-    value : object
-        What the user passed.
+    {user_value}
     option : str, default="seed"
         The option's name, for the message.
     allow_none : bool, default=True
@@ -456,14 +462,14 @@ def check_groups_type(groups: object) -> None:
             raise LeaderboardError(f"groups[{g!r}] must be a list of task names, got {_shown_value(members)}")
 
 
+@fill_doc(COMMON)
 def check_rng_seed(value: object, option: str = "seed") -> Any:
     """A seed for ``numpy.random.default_rng``: None, an integer >= 0, or a numpy SeedSequence,
     BitGenerator or Generator (passed through).
 
     Parameters
     ----------
-    value : object
-        What the user passed.
+    {user_value}
     option : str, default="seed"
         The option's name, for the message.
 

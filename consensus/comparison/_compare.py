@@ -24,6 +24,7 @@ from typing import Any
 
 import pandas as pd
 
+from .._docstrings import COMMON, fill_doc
 from ..arguments import name_list
 from ..board._leaderboard import Leaderboard
 from ..errors import ConsensusError, InvalidOptionError
@@ -185,6 +186,7 @@ def _compare_options(
     return missing, pen, tuple(int(k) for k in checked_ks), names, options
 
 
+@fill_doc(COMMON)
 def compare_rules(
     data: Leaderboard,
     *,
@@ -234,8 +236,7 @@ def compare_rules(
         Passed to :func:`consensus.kemeny` when `kemeny_result` is not given.
     rule_options : mapping, optional
         Rule name -> keyword options for :func:`consensus.rank` (e.g. a missing-score policy).
-    tie_penalty : float, default=0.5
-        See :func:`kendall_tau_distance`.
+    {tie_penalty}
     significance : bool, float or SignificanceResult, optional
         Differences within noise are ties (:func:`consensus.significance`, resolved once on
         `data`): every rule runs with it, and the Kemeny reference solves the relation's

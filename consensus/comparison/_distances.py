@@ -48,6 +48,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .._docstrings import COMMON, fill_doc
+from ..arguments import check_share
 from ..errors import InvalidOptionError, UnknownSystemError
 from ..results.base import Tiers, tier_positions, walk_tiers
 
@@ -117,13 +119,13 @@ def as_tiers(ranking: Any) -> Tiers:
     return tuple(tiers)
 
 
+@fill_doc(COMMON)
 def tier_systems(tiers: Tiers) -> tuple[str, ...]:
     """Flatten tie groups into the systems, best first.
 
     Parameters
     ----------
-    tiers : tuple of tuple of str
-        Tie groups, best first (see :func:`as_tiers`).
+    {tiers}
 
     Returns
     -------
@@ -166,13 +168,13 @@ def ranking_positions(ranking: Any) -> dict[str, int]:
     return tier_positions(as_tiers(ranking))
 
 
+@fill_doc(COMMON)
 def tier_index(tiers: Tiers) -> dict[str, int]:
     """Index of each system's tie group (0 = best group).
 
     Parameters
     ----------
-    tiers : tuple of tuple of str
-        Tie groups, best first (see :func:`as_tiers`).
+    {tiers}
 
     Returns
     -------
@@ -312,14 +314,9 @@ def check_penalty(tie_penalty: float) -> float:
     >>> check_penalty(2)
     Traceback (most recent call last):
     ...
-    consensus.errors.InvalidOptionError: tie_penalty must be in [0, 1], got 2
+    consensus.errors.InvalidOptionError: tie_penalty must be a number in [0, 1], got 2
     """
-    if isinstance(tie_penalty, bool) or not isinstance(tie_penalty, numbers.Real):
-        raise InvalidOptionError(f"tie_penalty must be a number in [0, 1], got {tie_penalty!r}")
-    p = float(tie_penalty)
-    if not math.isfinite(p) or not 0.0 <= p <= 1.0:
-        raise InvalidOptionError(f"tie_penalty must be in [0, 1], got {tie_penalty!r}")
-    return p
+    return check_share(tie_penalty, "tie_penalty", closed=True)
 
 
 def kendall_tau_distance(a: Any, b: Any, *, tie_penalty: float = 0.5, normalize: bool = False) -> float:

@@ -21,6 +21,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .._docstrings import COMMON, fill_doc
 from ..board._leaderboard import Leaderboard
 from ..errors import InvalidOptionError, UnknownSystemError
 from ..majority._inputs import as_pairwise
@@ -168,6 +169,7 @@ def ranking_objective(data: Any, ranking: Any) -> float:
     return cost + 0.0
 
 
+@fill_doc(COMMON)
 def task_distance(data: Any, ranking: Any, *, tie_penalty: float = 0.5) -> float:
     """Weighted sum of Kendall distances from a ranking to the task rankings.
 
@@ -186,8 +188,7 @@ def task_distance(data: Any, ranking: Any, *, tie_penalty: float = 0.5) -> float
         already in its pairwise matrix.
     ranking : ranking
         Must rank every system of `data` (see :func:`as_tiers`).
-    tie_penalty : float, default=0.5
-        See :func:`kendall_tau_distance`.
+    {tie_penalty}
 
     Returns
     -------
@@ -218,6 +219,7 @@ def task_distance(data: Any, ranking: Any, *, tie_penalty: float = 0.5) -> float
     return ordered + tie_cost + 0.0
 
 
+@fill_doc(COMMON)
 def task_distances(table: Leaderboard, ranking: Any, *, tie_penalty: float = 0.5) -> pd.Series:
     """Kendall distance from a ranking to each task's ranking (unweighted), per task.
 
@@ -230,8 +232,7 @@ def task_distances(table: Leaderboard, ranking: Any, *, tie_penalty: float = 0.5
         The scores.
     ranking : ranking
         Must rank every system of `table` (see :func:`as_tiers`).
-    tie_penalty : float, default=0.5
-        See :func:`kendall_tau_distance`.
+    {tie_penalty}
 
     Returns
     -------

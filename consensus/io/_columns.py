@@ -68,7 +68,7 @@ import pandas as pd
 
 from ..formats.metrics import column_direction
 from ..hints import Hinted, cli_of, hinted, option
-from ._bookkeeping import BOOKKEEPING_NAMES
+from ._bookkeeping import BOOKKEEPING_NAMES, bookkeeping_key
 from ._cells import MISSING_MARKERS
 
 __all__ = [
@@ -137,7 +137,6 @@ MAX_FIT_COLUMNS = 60
 MAX_DUPLICATE_COLUMNS = 5000
 
 _PARENS = re.compile(r"\([^()]*\)|\[[^\[\]]*\]")
-_NOT_KEY = re.compile(r"[^a-z0-9#]+")
 _STDERR_WORDS = re.compile(
     r"(?:^|[\s_\-.(\[,])(?:stderr|std[\s_.\-]*err(?:or)?|standard[\s_\-]+error)(?:$|[\s_\-.)\],])",
     re.IGNORECASE,
@@ -162,9 +161,8 @@ def column_key(name: str) -> str:
     ('average', '#params', 'hub')
     """
     text = str(name).lower()
-    stripped = _PARENS.sub(" ", text)
-    key = _NOT_KEY.sub("", stripped)
-    return key if key else _NOT_KEY.sub("", text)
+    key = bookkeeping_key(_PARENS.sub(" ", text))
+    return key if key else bookkeeping_key(text)
 
 
 def role_by_name(name: str) -> tuple[Role, str] | None:

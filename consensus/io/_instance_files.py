@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from .._docstrings import COMMON, fill_doc
 from ..board._instances import InstanceScores
 from ..errors import InvalidOptionError, LeaderboardError
 from ._file_tables import (
@@ -33,6 +34,7 @@ DEFAULT_CHUNKSIZE = 1_000_000
 
 
 
+@fill_doc(COMMON)
 def read_instances(
     path: str | Path | Sequence[str | Path],
     *,
@@ -93,8 +95,7 @@ def read_instances(
         distinct.
     UnknownTaskError
         `lower_is_better` or `weights` name an unknown task.
-    ImportError
-        A Parquet file is read without pyarrow installed.
+    {parquet_import}
 
     Examples
     --------

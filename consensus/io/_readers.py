@@ -18,6 +18,7 @@ from typing import Any
 
 import pandas as pd
 
+from .._docstrings import COMMON, fill_doc
 from ..board._leaderboard import Leaderboard
 from ..errors import (
     InputTooLargeError,
@@ -394,6 +395,7 @@ def apply_reading_options(
     )
 
 
+@fill_doc(COMMON)
 def read_leaderboard(
     path: str | Path,
     *,
@@ -441,8 +443,7 @@ def read_leaderboard(
     UnknownTaskError
         `index_col` or a column named in `long` is absent, or an option names an unknown
         task.
-    ImportError
-        A Parquet file is read without pyarrow installed.
+    {parquet_import}
 
     Examples
     --------

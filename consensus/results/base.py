@@ -24,6 +24,7 @@ from typing import Any, ClassVar
 import numpy as np
 import pandas as pd
 
+from .._docstrings import COMMON, fill_doc
 from ..errors import UnknownSystemError
 from ..hints import visible
 from .json_values import collect_infinities, detail_value, jsonable
@@ -43,6 +44,7 @@ __all__ = [
     "jsonable",
     "collect_infinities",
     "ranking_table",
+    "scored_table",
     "readonly_array",
     "tier_positions",
     "tiers_from_scores",
@@ -221,6 +223,7 @@ def tiers_from_scores(
     return tuple(tuple(labels[i] for i in sorted(t)) for t in tiers)
 
 
+@fill_doc(COMMON)
 def walk_tiers(ranking: Sequence[Sequence[str]]) -> Iterator[tuple[str, int, int]]:
     """Every system of a tiered ranking with its competition position and tier number.
 
@@ -229,8 +232,7 @@ def walk_tiers(ranking: Sequence[Sequence[str]]) -> Iterator[tuple[str, int, int
 
     Parameters
     ----------
-    ranking : sequence of sequence of str
-        Tie groups, best first.
+    {ranking}
 
     Yields
     ------
@@ -248,13 +250,13 @@ def walk_tiers(ranking: Sequence[Sequence[str]]) -> Iterator[tuple[str, int, int
         above += len(group)
 
 
+@fill_doc(COMMON)
 def tier_positions(ranking: Sequence[Sequence[str]]) -> dict[str, int]:
     """Competition position (1 + systems in better tie groups) of every system.
 
     Parameters
     ----------
-    ranking : sequence of sequence of str
-        Tie groups, best first.
+    {ranking}
 
     Returns
     -------
@@ -268,13 +270,13 @@ def tier_positions(ranking: Sequence[Sequence[str]]) -> dict[str, int]:
     return {system: position for system, position, _ in walk_tiers(ranking)}
 
 
+@fill_doc(COMMON)
 def ranking_table(ranking: Sequence[Sequence[str]], scores: Mapping[str, float] | pd.Series) -> pd.DataFrame:
     """Rows in ranking order: ``score``, ``position`` (1 + systems above) and ``tier``.
 
     Parameters
     ----------
-    ranking : sequence of sequence of str
-        Tie groups, best first.
+    {ranking}
     scores : Mapping or pandas.Series
         A score per system.
 
@@ -300,6 +302,22 @@ def ranking_table(ranking: Sequence[Sequence[str]], scores: Mapping[str, float] 
         },
         index=pd.Index([s for s, _, _ in rows], dtype=object),
     )
+
+
+def scored_table(result: Any) -> pd.DataFrame:
+    """:func:`ranking_table` of a result with ``ranking``, ``systems`` and ``score_values``.
+
+    Parameters
+    ----------
+    result : object
+        A ranking result scoring each system (``RuleResult``, ``ImputationResult``, ...).
+
+    Returns
+    -------
+    pandas.DataFrame
+        ``score``, ``position`` and ``tier`` in ranking order.
+    """
+    return ranking_table(result.ranking, dict(zip(result.systems, result.score_values.tolist())))
 
 
 def series(values: Any, index: Sequence[str], name: str | None = None) -> pd.Series:
@@ -521,14 +539,14 @@ def ranked_facts(ranking: Sequence[Sequence[str]], *, status: str | None = None)
     return facts
 
 
-def flagged(systems: Iterable[str], mask: Iterable[bool]) -> tuple[str, ...]:
+def flagged(systems: Iterable[str], mask: Iterable[bool | None]) -> tuple[str, ...]:
     """The systems whose flag is set, in order.
 
     Parameters
     ----------
     systems : iterable of str
-    mask : iterable of bool
-        One flag per system.
+    mask : iterable of bool or None
+        One flag per system (None, undecided, counts as not set).
 
     Returns
     -------

@@ -16,8 +16,8 @@ from .base import (
     Tiers,
     jsonable,
     ranked_facts,
-    ranking_table,
     readonly_array,
+    scored_table,
     series,
 )
 
@@ -132,7 +132,7 @@ class ImputationResult(RankedResult):
         D    7.0         3     3
         A    6.0         4     4
         """
-        return ranking_table(self.ranking, dict(zip(self.systems, self.score_values.tolist())))
+        return scored_table(self)
 
     def _display(self) -> Display:
         return (f"ImputationResult({self.method}): {len(self.systems)} systems",
@@ -215,7 +215,7 @@ class MeanBaselineResult(RankedResult):
         -------
         pandas.DataFrame
         """
-        table = ranking_table(self.ranking, dict(zip(self.systems, self.score_values.tolist())))
+        table = scored_table(self)
         table["coverage"] = self.coverage.reindex(table.index).to_numpy()
         return table
 

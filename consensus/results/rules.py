@@ -17,8 +17,8 @@ from .base import (
     freeze_mapping,
     jsonable,
     ranked_facts,
-    ranking_table,
     readonly_array,
+    scored_table,
     series,
 )
 from .preparation import Preparation
@@ -117,7 +117,7 @@ class RuleResult(RankedResult):
         D    7.0         3     3
         A    6.0         4     4
         """
-        return ranking_table(self.ranking, dict(zip(self.systems, self.score_values.tolist())))
+        return scored_table(self)
 
     def claims(self) -> list[tuple[str, Any]]:
         """The systems this result puts forward, as ``(claim, systems)`` pairs: what

@@ -130,6 +130,7 @@ SECTIONS: dict[str, str] = {
     "tie_tol": ("Scores within `tie_tol` of each other count as a tied task (used on a Leaderboard; a pairwise "
                 "matrix is taken as it is)."),
     "matrix_data": "Scores, systems x tasks, or their weighted pairwise matrix (used as it is).",
+    "score_data": "Scores, systems x tasks.",
     "points": "``scores``: the (weighted) points; ``details[\"vector\"]``: the points by position.",
     "positional_raises": ("InvalidOptionError\n    A bad `ties` or shared option, or `data` not a Leaderboard.\n"
                           "MissingScoreError\n    Missing scores with ``missing=None``."),

@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 
+from .._docstrings import COMMON, fill_doc
 from ..board._leaderboard import Leaderboard
 from ..errors import InvalidOptionError, InvalidWeightError
 from ..hints import hinted, option
@@ -171,13 +172,13 @@ NO_IMPUTE = hinted(
 )
 
 
+@fill_doc(COMMON)
 def systems_below(ranking: Sequence[Sequence[str]]) -> dict[str, float]:
     """Per system, the number of systems ranked strictly below it (two-step group scores).
 
     Parameters
     ----------
-    ranking : sequence of sequence of str
-        Tie groups, best first.
+    {ranking}
 
     Returns
     -------

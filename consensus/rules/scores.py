@@ -106,7 +106,7 @@ def mean(data: Leaderboard, **options: Unpack[SharedOptions]) -> RuleResult:
     Parameters
     ----------
     data : Leaderboard
-        Scores, systems x tasks.
+        {score_data}
     **options
         {shared_options}
 
@@ -145,7 +145,7 @@ def geometric_mean(data: Leaderboard, **options: Unpack[SharedOptions]) -> RuleR
     Parameters
     ----------
     data : Leaderboard
-        Scores, systems x tasks.
+        {score_data}
     **options
         {shared_options}
 
@@ -190,7 +190,7 @@ def optimality_gap(
     Parameters
     ----------
     data : Leaderboard
-        Scores, systems x tasks.
+        {score_data}
     gamma : float or Mapping[str, float], optional
         The target score: one number for every task, or task -> number with a value for
         every task of `data`, in the task's own units; None: the best score on each task.
