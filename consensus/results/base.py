@@ -34,6 +34,7 @@ __all__ = [
     "provided_by",
     "Displayed",
     "RankedResult",
+    "FirstTierWinners",
     "display_html",
     "display_text",
     "one_line",
@@ -604,3 +605,14 @@ class RankedResult(Displayed):
         if system not in positions:
             raise UnknownSystemError(system, self.order, f"the {getattr(self, 'rule', 'result')} ranking")
         return positions[system]
+
+
+class FirstTierWinners(RankedResult):
+    """Mixin for ranking results whose winners are their first tie group (not a field of their own)."""
+
+    __slots__ = ()
+
+    @property
+    def winners(self) -> tuple[str, ...]:
+        """The first tie group."""
+        return self.ranking[0]

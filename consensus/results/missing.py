@@ -12,7 +12,7 @@ from ..errors import InvalidOptionError
 from .base import (
     Display,
     Displayed,
-    RankedResult,
+    FirstTierWinners,
     Tiers,
     jsonable,
     ranked_facts,
@@ -25,7 +25,7 @@ __all__ = ["ImputationResult", "MeanBaselineResult", "PairwiseConfidence"]
 
 
 @dataclass(frozen=True, slots=True, repr=False)
-class ImputationResult(RankedResult):
+class ImputationResult(FirstTierWinners):
     """The imputed pairwise matrix of a leaderboard with missing scores and its Borda ranking.
 
     Returned by :func:`consensus.impute_pairwise` (and :func:`consensus.sigma_l`,
@@ -78,11 +78,6 @@ class ImputationResult(RankedResult):
     def systems(self) -> tuple[str, ...]:
         """Systems in input order."""
         return tuple(self.matrix.systems)
-
-    @property
-    def winners(self) -> tuple[str, ...]:
-        """The first tie group."""
-        return self.ranking[0]
 
     @property
     def scores(self) -> pd.Series:
@@ -163,7 +158,7 @@ class ImputationResult(RankedResult):
 
 
 @dataclass(frozen=True, slots=True, repr=False)
-class MeanBaselineResult(RankedResult):
+class MeanBaselineResult(FirstTierWinners):
     """The mean baseline ``sigma_mu`` that ignores missing scores (Himmi et al. sec. 2.4).
 
     Attributes
@@ -192,11 +187,6 @@ class MeanBaselineResult(RankedResult):
         object.__setattr__(self, "ranking", tuple(tuple(g) for g in self.ranking))
         object.__setattr__(self, "score_values", readonly_array(self.score_values, np.float64))
         object.__setattr__(self, "coverage_values", readonly_array(self.coverage_values, np.float64))
-
-    @property
-    def winners(self) -> tuple[str, ...]:
-        """The first tie group."""
-        return self.ranking[0]
 
     @property
     def scores(self) -> pd.Series:
