@@ -8,6 +8,8 @@ leaves the verdict on convergence to the caller.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 from scipy.linalg import LinAlgError, cho_factor, cho_solve
 from scipy.optimize import minimize, root
@@ -25,6 +27,7 @@ __all__ = [
     "strongly_connected",
     "newton",
     "trust_exact",
+    "trust_then_root",
     "gradient_norm",
     "equal_totals_tie",
     "laplacian",
@@ -210,14 +213,35 @@ def trust_exact(a: np.ndarray) -> tuple[np.ndarray, int, str]:
         np.fill_diagonal(h, -h.sum(axis=1))
         return h + 1.0  # the (sum theta)^2 / 2 term
 
-    res = minimize(objective, np.zeros(n), jac=gradient, hess=hessian, method="trust-exact",
+    return trust_then_root(objective, gradient, hessian, np.zeros(n))
+
+
+def trust_then_root(
+    objective: Callable[[np.ndarray], float], gradient: Callable[[np.ndarray], np.ndarray],
+    hessian: Callable[[np.ndarray], np.ndarray], start: np.ndarray,
+) -> tuple[np.ndarray, int, str]:
+    """scipy's ``trust-exact`` from `start`, then ``root`` (``hybr``) on the gradient when the
+    objective's float resolution stops it short of :data:`GTOL` (the fallback of both models).
+
+    Parameters
+    ----------
+    objective, gradient, hessian : callable
+        Of the point.
+    start : ndarray
+
+    Returns
+    -------
+    tuple (ndarray, int, str)
+        The point, the iterations (and root's evaluations) and scipy's message.
+    """
+    res = minimize(objective, start, jac=gradient, hess=hessian, method="trust-exact",
                    options={"gtol": GTOL, "maxiter": 1000})
-    theta, iterations = res.x, int(res.nit)
-    if float(np.abs(gradient(theta)).max()) > GTOL:
-        # the likelihood itself cannot resolve the last digits: solve gradient = 0 from there
-        polish = root(gradient, theta, jac=hessian, method="hybr", options={"xtol": 1e-15})
-        theta, iterations = polish.x, iterations + int(polish.nfev)
-    return theta, iterations, str(res.message)
+    x, iterations = res.x, int(res.nit)
+    if float(np.abs(gradient(x)).max()) > GTOL:
+        # the objective itself cannot resolve the last digits: solve gradient = 0 from there
+        polish = root(gradient, x, jac=hessian, method="hybr", options={"xtol": 1e-15})
+        x, iterations = polish.x, iterations + int(polish.nfev)
+    return x, iterations, str(res.message)
 
 
 def gradient_norm(a: np.ndarray, theta: np.ndarray) -> float:
@@ -492,10 +516,4 @@ def davidson_trust_exact(w: np.ndarray, t: np.ndarray, x: np.ndarray) -> tuple[n
     def hessian(y: np.ndarray) -> np.ndarray:
         return davidson_derivatives(y, w, t)[1]
 
-    res = minimize(davidson_objective, x, args=(w, t), method="trust-exact", jac=lambda y, *_: gradient(y),
-                   hess=lambda y, *_: hessian(y), options={"gtol": GTOL, "maxiter": 1000})
-    y, iterations = res.x, int(res.nit)
-    if float(np.abs(gradient(y)).max()) > GTOL:
-        polish = root(gradient, y, jac=hessian, method="hybr", options={"xtol": 1e-15})
-        y, iterations = polish.x, iterations + int(polish.nfev)
-    return y, iterations, str(res.message)
+    return trust_then_root(lambda y: davidson_objective(y, w, t), gradient, hessian, x)

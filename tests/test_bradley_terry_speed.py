@@ -308,3 +308,30 @@ def test_the_existence_test_is_strong_connectivity(support):
     np.fill_diagonal(support, False)
     n_strong, _ = connected_components(csr_matrix(support), directed=True, connection="strong")
     assert paired_comparison.strongly_connected(support) == (n_strong == 1)
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_the_fallback_solvers_reach_the_newton_optimum(seed):
+    """trust-exact (then root) is the fallback of both models: from the same data it reaches the
+    point Newton's method reaches, plain and with Davidson's ties."""
+    from solvers import paired_comparison as pc
+
+    rng = np.random.default_rng(seed)
+    n = 6
+    wins = rng.integers(1, 9, size=(n, n)).astype(float)
+    np.fill_diagonal(wins, 0.0)
+    a = wins / wins.sum()
+    solved = pc.newton(a)
+    assert solved is not None
+    theta, _, message = pc.trust_exact(a)
+    assert np.abs(theta - solved[0]).max() <= 1e-8, message
+    ties = rng.integers(0, 4, size=(n, n)).astype(float)
+    ties = np.triu(ties, 1) + np.triu(ties, 1).T
+    total = wins.sum() + ties.sum() / 2
+    w, t = wins / total, ties / total
+    start = np.append(np.zeros(n), np.log(float(t.sum()) / float(w.sum())))
+    newton_point = pc.davidson_newton(w, t, start)
+    assert newton_point is not None
+    x, _, _ = pc.davidson_trust_exact(w, t, start)
+    assert np.abs(x - newton_point[0]).max() <= 1e-7
+    assert np.abs(pc.davidson_derivatives(x, w, t)[0]).max() <= pc.ACCEPT
