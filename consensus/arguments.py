@@ -26,6 +26,7 @@ __all__ = [
     "check_groups_type",
     "check_frame_options",
     "check_count",
+    "check_flag",
     "check_share",
     "check_seconds",
     "check_min_coverage",
@@ -248,6 +249,35 @@ def check_min_coverage(value: object, prefix: str = "") -> float | None:
     if not 0.0 <= share <= 1.0:
         raise InvalidOptionError(f"{prefix}min_coverage must be in [0, 1] (a share of the task weight), got {value!r}")
     return share
+
+
+def check_flag(value: object, option: str) -> bool:
+    """Check that an option is True or False.
+
+    Parameters
+    ----------
+    value : object
+        The option as given.
+    option : str
+        Its name, for the message.
+
+    Returns
+    -------
+    bool
+
+    Raises
+    ------
+    InvalidOptionError
+        If `value` is not a bool (numpy's included).
+
+    Examples
+    --------
+    >>> check_flag(np.bool_(True), "dropna")
+    True
+    """
+    if not isinstance(value, (bool, np.bool_)):
+        raise InvalidOptionError(f"{option} must be True or False, got {value!r}")
+    return bool(value)
 
 
 def check_count(value: object, option: str, minimum: int) -> int:

@@ -54,7 +54,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .arguments import check_count, check_rng_seed
+from .arguments import check_count, check_flag, check_rng_seed
 from .board._leaderboard import Leaderboard
 from .errors import DegenerateTaskWarning, InvalidOptionError
 
@@ -286,7 +286,7 @@ def votenrank_glue(*, head: int | None = 30, dropna: bool = True) -> Leaderboard
         head = check_count(head, "head", 2)
     return _published_board(
         "votenrank_glue.csv", bookkeeping=("Rank", "Name", "URL", "Score"), zero_weight=("AX",),
-        names="GLUE, gluebenchmark.com/leaderboard", head=head, dropna=_check_flag(dropna, "dropna"),
+        names="GLUE, gluebenchmark.com/leaderboard", head=head, dropna=check_flag(dropna, "dropna"),
     )
 
 
@@ -324,7 +324,7 @@ def votenrank_superglue(*, dropna: bool = True) -> Leaderboard:
     return _published_board(
         "votenrank_superglue.csv", bookkeeping=("Rank", "Name", "URL", "Score"),
         zero_weight=("AX-b", "AX-g"), names="SuperGLUE, super.gluebenchmark.com/leaderboard",
-        dropna=_check_flag(dropna, "dropna"),
+        dropna=check_flag(dropna, "dropna"),
     )
 
 
@@ -359,15 +359,9 @@ def votenrank_value(*, dropna: bool = False) -> Leaderboard:
     """
     return _published_board(
         "votenrank_value.csv", bookkeeping=("Mean-Rank", "Meta-Ave"), zero_weight=(),
-        names="VALUE, value-benchmark.github.io/leaderboard", dropna=_check_flag(dropna, "dropna"),
+        names="VALUE, value-benchmark.github.io/leaderboard", dropna=check_flag(dropna, "dropna"),
         renames=_VALUE_NAMES,
     )
-
-
-def _check_flag(value: object, option: str) -> bool:
-    if not isinstance(value, (bool, np.bool_)):
-        raise InvalidOptionError(f"{option} must be True or False, got {value!r}")
-    return bool(value)
 
 
 @dataclass(frozen=True, slots=True)
@@ -452,7 +446,7 @@ def list_examples(*, leaderboards: bool = False) -> list[Example]:
     >>> [e.name for e in list_examples(leaderboards=True)][3:]
     ['votenrank-glue', 'votenrank-superglue', 'votenrank-value']
     """
-    everything = _check_flag(leaderboards, "leaderboards")
+    everything = check_flag(leaderboards, "leaderboards")
     return [e for e in _EXAMPLES.values() if everything or e.kind == "example"]
 
 

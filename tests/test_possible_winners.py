@@ -340,6 +340,28 @@ def test_the_possible_command(tmp_path, capsys):
     assert not (tmp_path / "p.png").exists()
 
 
+def test_the_searched_pivotal_cells_can_be_skipped(tmp_path, capsys):
+    from consensus.cli import main
+
+    frame = pd.DataFrame({"a": [3, 2, 1, None], "b": [None, 3, 2, 1], "c": [1, None, 3, 2]}, index=list("wxyz"))
+    lb = cs.Leaderboard.from_frame(frame, infer=False)
+    full = possible_winners(lb, "borda")
+    assert full.pivotal["z|a"] == ("z",) and full.pivotal_undecided == {}
+    assert full.next_evaluations.startswith("3 cell(s) can still change who can win: w|b, x|c, z|a")
+    bare = possible_winners(lb, "borda", pivotal=False)
+    assert bare.pivotal is None and bare.pivotal_undecided is None and bare.programs < full.programs
+    assert bare.possible == full.possible and "were not computed" in bare.next_evaluations
+    with pytest.raises(InvalidOptionError, match="pivotal must be True or False, got 'no'"):
+        possible_winners(lb, "copeland", pivotal="no")
+    path = tmp_path / "holes.csv"
+    frame.to_csv(path, index_label="model")
+    assert main(["possible", str(path), "--rule", "copeland", "--no-pivotal", "--format", "json"]) == 0
+    assert json.loads(capsys.readouterr().out)["result"]["pivotal"] is None
+    for bad in (["--no-pivotal"], ["--rule", "borda", "--no-pivotal", "--ranges"]):  # the mean's are closed form
+        assert main(["possible", str(path), *bad]) == 2
+        assert "--no-pivotal applies to who can still win under borda" in capsys.readouterr().err
+
+
 def _ranges_from(scores: np.ndarray, tol: float) -> tuple[np.ndarray, np.ndarray]:
     """Per completion (rows) and system: 1 + the systems strictly ahead, and those ahead or tied."""
     diff = scores[:, None, :] - scores[:, :, None]  # [c, i, k] = score k - score i
@@ -494,3 +516,44 @@ def test_the_budget_on_the_command_line(tmp_path, capsys):
     capsys.readouterr()
     assert main(["possible", str(path), "--rule", "borda", "--budget", "5", "--ranges"]) == 2
     assert "--budget applies to who can still win" in capsys.readouterr().err
+
+
+def _class_of(column: np.ndarray, value: float) -> tuple[str, int]:
+    """The position class of a value among a task's scores: tied with the j-th best, or in the j-th gap."""
+    scored = np.unique(column[~np.isnan(column)])[::-1]
+    tied = np.flatnonzero(scored == value)
+    return ("tie", int(tied[0])) if tied.size else ("gap", int((scored > value).sum()))
+
+
+@examples(1)  # brute force over every position with ties (up to 23**3 completions each)
+@given(score_tables(max_systems=5, max_tasks=4, missing=True, weighted=True),
+       st.sampled_from([("borda", None), ("copeland", None), ("minimax", "winning_votes"), ("minimax", "margins"),
+                        ("minimax", "pairwise_opposition")]))
+def test_searched_pivotal_cells_match_every_position(lb, rule_variant):
+    """A cell is pivotal iff, fixed in some position class (tied with a score, or in a gap, the
+    task's other missing cells free around it), the completions left lose a possible winner."""
+    rule, variant = rule_variant
+    holes = _holes(lb)
+    assume(1 <= len(holes) <= 3)
+    options = {} if variant is None else {"variant": variant}
+    res = possible_winners(lb, rule, rule_options=options)
+    boards = _all_completions(lb, holes)
+    w = lb.weight_array
+    if rule == "borda":
+        scores, tol = _borda_scores(boards, w), 1e-9 * max(1.0, float(w.sum()) * lb.n_systems)
+    else:
+        scores = _copeland_scores(boards, w) if rule == "copeland" else _minimax_scores(boards, w, variant)
+        tol = 1e-9
+    first = scores >= scores.max(axis=1, keepdims=True) - tol
+    possible = first.any(axis=0)
+    truth = {}
+    for h, (i, k) in enumerate(holes):
+        keys = [_class_of(lb.values[:, k], b[i, k]) for b in boards]
+        lost = set()
+        for key in set(keys):
+            kept = first[[c == key for c in keys]].any(axis=0)
+            lost |= set(np.flatnonzero(possible & ~kept).tolist())
+        if lost:
+            truth[f"{lb.systems[i]}|{lb.tasks[k]}"] = tuple(lb.systems[s] for s in sorted(lost))
+    assert dict(res.pivotal) == truth
+    assert not res.pivotal_undecided  # no time limit: every search decides

@@ -578,12 +578,16 @@ def cmd_possible(args: argparse.Namespace) -> int:
     limit = args.time_limit if args.rule in ("borda", "copeland", "minimax") else None
     if args.budget is not None and args.ranges:
         raise UsageError("--budget applies to who can still win, not to --ranges")
+    if args.no_pivotal and (args.ranges or args.rule not in ("borda", "copeland", "minimax")):
+        raise UsageError("--no-pivotal applies to who can still win under borda, copeland and minimax (the other rules "
+                         "give the cells that can change it in closed form)")
     if args.ranges:
         from ..missing._possible import rank_ranges
 
         ranges = rank_ranges(table, args.rule, bounds=bounds or None, time_limit=limit, rule_options=_given_options(args))
         return deliver(args, ranges, table, source, ("plot_rank_ranges", lambda plot: plot(ranges)))
     result = possible_winners(table, args.rule, bounds=bounds or None, time_limit=limit, rule_options=_given_options(args),
-                              budget=args.budget if args.rule in ("borda", "copeland", "minimax") else None)
+                              budget=args.budget if args.rule in ("borda", "copeland", "minimax") else None,
+                              pivotal=not args.no_pivotal)
     return deliver(args, result, table, source)
 

@@ -449,6 +449,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--budget", type=_positive, metavar="S",
                    help="borda, copeland, minimax: seconds for the whole question; once spent, only the bounds and "
                    "greedy completions still decide (default: none)")
+    p.add_argument("--no-pivotal", action="store_true",
+                   help="borda, copeland, minimax: skip the search for the cells that can still change who can win "
+                   "(a search per possible winner, cell and position; often several times the rest)")
     p.add_argument("--bounds", metavar="TASK=LOW:HIGH", action="append",
                    help="mean: the values a missing cell of TASK may take, in its own units (default: the task's "
                    "observed range); repeatable")

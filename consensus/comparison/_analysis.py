@@ -162,7 +162,9 @@ def analyze(
         searched = data.n_systems <= POSSIBLE_SEARCH_SYSTEMS
         for rule in ("mean", "condorcet", *(("borda", "copeland") if searched else ()), "kemeny"):
             try:
-                possible[rule] = possible_winners(data, rule, time_limit=POSSIBLE_SEARCH_SECONDS if searched else None)
+                # the searched rules' pivotal cells take a search per cell and position: not within analyze's time
+                possible[rule] = possible_winners(data, rule, time_limit=POSSIBLE_SEARCH_SECONDS if searched else None,
+                                                  pivotal=rule not in ("borda", "copeland"))
             except ConsensusError as exc:
                 notes.append(f"who can still win under {rule} not computed: {type(exc).__name__}: {exc}")
 

@@ -48,7 +48,7 @@ import numpy as np
 import pandas as pd
 
 from .._docstrings import fill_doc
-from ..arguments import check_seconds
+from ..arguments import check_flag, check_seconds
 from ..board._leaderboard import Leaderboard
 from ..errors import DegenerateTaskWarning, InvalidOptionError, UnknownTaskError
 from ..results.possible import PossibleWinners, RankRanges
@@ -79,6 +79,7 @@ def possible_winners(
     time_limit: float | None = None,
     rule_options: Mapping[str, Any] | None = None,
     budget: float | None = None,
+    pivotal: bool = True,
 ) -> PossibleWinners:
     """Who can still be first, and who is first whatever the missing scores turn out to hold.
 
@@ -116,6 +117,13 @@ def possible_winners(
         greedy completions still decide (the others are undecided and say so). Checked
         between programs: the call can overrun it by one program's granularity. None (the
         default): no total.
+    pivotal : bool, default=True
+        ``"borda"``, ``"copeland"``, ``"minimax"``: find the missing cells that can still
+        change who can win (``pivotal``; :mod:`._pivotal_search`): a search on the board with
+        the cell fixed, for each possible winner, missing cell and position class its known
+        witnesses do not settle, within `time_limit` and `budget`. Often several times the
+        cost of the possible winners themselves; False leaves ``pivotal`` None. The other
+        rules give the pivotal cells in closed form, always.
 
     Returns
     -------
@@ -149,8 +157,9 @@ def possible_winners(
                                               rule_options)
     if budget is not None:
         budget = check_seconds(budget, "budget")
+    pivotal = check_flag(pivotal, "pivotal")
     if rule in ("borda", "copeland", "minimax"):
-        return _searched(lb, rule, time_limit, options, budget)
+        return _searched(lb, rule, time_limit, options, budget, pivotal)
     top, bottom, used = _extremes(lb, model, bounds)
     if rule == "kemeny":
         return _kemeny_possible(lb, top, bottom)
@@ -394,9 +403,16 @@ class _Budget:
 
 
 def _searched(lb: Leaderboard, rule: str, time_limit: float | None, options: Mapping[str, Any],
-              budget: float | None = None) -> PossibleWinners:
+              budget: float | None = None, pivotal: bool = True) -> PossibleWinners:
     """possible_winners under Borda, Copeland or Minimax: bounds, a greedy completion, then integer programs."""
-    from ._possible_borda import board_arrays, borda_search, pair_bounds, tolerance
+    from ._pivotal_search import searched_pivotal
+    from ._possible_borda import (
+        _scores,
+        board_arrays,
+        borda_search,
+        pair_bounds,
+        tolerance,
+    )
     from ._possible_majority import MajorityBoard, majority_necessary, majority_search
 
     values, weights = board_arrays(lb)
@@ -417,6 +433,7 @@ def _searched(lb: Leaderboard, rule: str, time_limit: float | None, options: Map
     decided_by: list[str] = []
     programs = 0
     clock = _Budget(budget, time_limit)
+    found_witness: dict[int, np.ndarray] = {}
     for i, system in enumerate(lb.systems):
         limit = clock.limit()
         found = borda_search(values, weights, upper, i, limit) if rule == "borda" else majority_search(board, i, limit)
@@ -434,6 +451,7 @@ def _searched(lb: Leaderboard, rule: str, time_limit: float | None, options: Map
             if system not in check.winners or (found.possible_strict and check.winners != (system,)):
                 raise RuntimeError(f"possible_winners: the witness of {system!r} does not make it first under {rule}")
             witnesses[system] = _raw_cells(lb, found.witness)
+            found_witness[i] = found.witness
         elif found.possible is False:
             beaten_by[system] = tuple(lb.systems[k] for k in found.beaten_by)
         if rule != "borda":  # necessary winners are possible ones
@@ -445,11 +463,34 @@ def _searched(lb: Leaderboard, rule: str, time_limit: float | None, options: Map
                 programs += solved
                 necessary.append(first)
                 necessary_strict.append(alone)
+    if not pivotal:
+        cells = None
+    elif rule == "borda":
+        cells = searched_pivotal(
+            values, weights, found_witness, lambda c: _scores(c, weights),
+            lambda fixed, k: borda_search(fixed, weights, pair_bounds(fixed, weights), k, clock.limit()),
+            tolerance(weights, n), borda=True)
+    else:
+        variant = str(options.get("variant", "winning_votes"))
+        cells = searched_pivotal(
+            values, weights, found_witness, board.scores,
+            lambda fixed, k: majority_search(MajorityBoard.of(fixed, weights, rule, variant), k, clock.limit()),
+            board.tol, borda=False)
+    programs += cells.programs if cells is not None else 0
+
+    def named(found: dict[tuple[int, int], list[int]] | None) -> dict[str, tuple[str, ...]] | None:
+        if found is None:
+            return None
+        return {f"{lb.systems[x]}|{lb.tasks[t]}": tuple(lb.systems[w] for w in sorted(ws))
+                for (x, t), ws in sorted(found.items())}
+
     return PossibleWinners(
         rule=rule, model="positions", systems=lb.systems, possible=tuple(possible),
         possible_strict=tuple(possible_strict), necessary=tuple(necessary), necessary_strict=tuple(necessary_strict),
         witnesses=witnesses, beaten_by=beaten_by, n_missing_cells=int(lb.missing.to_numpy().sum()),
         decided_by=tuple(decided_by), programs=programs, rule_options=dict(options),
+        pivotal=named(None if cells is None else cells.pivotal),
+        pivotal_undecided=named(None if cells is None else cells.undecided),
     )
 
 

@@ -57,7 +57,12 @@ class PossibleWinners(Displayed):
         What to evaluate next: every missing cell (``"system|task"``) whose value can still
         change the set of possible winners, with the possible winners it can knock out (the
         set can only shrink once a cell is known). Empty: no single cell changes who can win.
-        None where not computed (Borda).
+        None where not computed (``pivotal=False``). Borda, Copeland and Minimax: proven by a
+        search on the board with the cell fixed; only for the systems known to be possible.
+    pivotal_undecided : Mapping[str, tuple of str] or None
+        Borda, Copeland, Minimax: per cell, the possible winners it may knock out, not decided:
+        some search on the board with the cell fixed stopped at its time limit (a cell can be
+        in `pivotal` for one winner and here for another). Empty when every search decided.
     rule_options : Mapping[str, Any]
         The rule's own options the completions were ranked with (``normalized_mean``:
         ``baseline``, ``maximum``, ``clip``; ``copeland``, ``minimax``: ``variant``); empty
@@ -81,11 +86,13 @@ class PossibleWinners(Displayed):
     programs: int = 0
     pivotal: Mapping[str, tuple[str, ...]] | None = None
     rule_options: Mapping[str, Any] | None = None
+    pivotal_undecided: Mapping[str, tuple[str, ...]] | None = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "rule_options", freeze_mapping(dict(self.rule_options or {})))
-        if self.pivotal is not None:
-            object.__setattr__(self, "pivotal", freeze_mapping({k: tuple(v) for k, v in self.pivotal.items()}))
+        for name in ("pivotal", "pivotal_undecided"):
+            if getattr(self, name) is not None:
+                object.__setattr__(self, name, freeze_mapping({k: tuple(v) for k, v in getattr(self, name).items()}))
         for name in ("systems", "possible", "possible_strict", "necessary", "necessary_strict", "decided_by"):
             object.__setattr__(self, name, tuple(getattr(self, name)))
         object.__setattr__(self, "witnesses", freeze_mapping({k: freeze_mapping(dict(v)) for k, v in self.witnesses.items()}))
@@ -109,12 +116,20 @@ class PossibleWinners(Displayed):
         if self.settled:
             return "the winner is settled: no completion of the missing cells changes it"
         if self.pivotal is None:
-            return "the cells that can still change the winner are not computed for this rule"
+            return "the cells that can still change the winner were not computed"
+
+        def listed(cells: list[str]) -> str:
+            return ", ".join(cells[:10]) + (f" ... and {len(cells) - 10} more" if len(cells) > 10 else "")
+
+        open_ = [c for c in (self.pivotal_undecided or {}) if c not in self.pivotal]
+        unsure = [s for s, p in zip(self.systems, self.possible) if p is None]
+        tail = (f"; {len(open_)} more cell(s) not decided within the time limit: {listed(open_)}" if open_ else "")
+        if unsure:
+            tail += f"; not known for the {len(unsure)} system(s) whose own search stopped undecided"
         if not self.pivotal:
-            return "no single missing cell, once known, changes who can win"
+            return "no single missing cell, once known, changes who can win" + tail
         cells = list(self.pivotal)
-        shown = ", ".join(cells[:10]) + (f" ... and {len(cells) - 10} more" if len(cells) > 10 else "")
-        return f"{len(cells)} cell(s) can still change who can win: {shown}"
+        return f"{len(cells)} cell(s) can still change who can win: {listed(cells)}" + tail
 
     @property
     def settled(self) -> bool:
@@ -181,6 +196,8 @@ class PossibleWinners(Displayed):
             "decided_by": list(self.decided_by),
             "programs": self.programs,
             "pivotal": None if self.pivotal is None else {k: list(v) for k, v in self.pivotal.items()},
+            "pivotal_undecided": (None if self.pivotal_undecided is None
+                                  else {k: list(v) for k, v in self.pivotal_undecided.items()}),
             "rule_options": {k: jsonable(v) for k, v in (self.rule_options or {}).items()},
         }
 
