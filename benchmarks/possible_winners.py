@@ -13,7 +13,11 @@ rival modelled and no shortcut, on ``--sample`` systems of the first seed, each 
 limit; its statuses and its total extrapolated to every system, and the ratio to the package's
 time.
 
-Run: ``python benchmarks/possible_winners.py [--seeds 3] [--sizes 100x20,350x8] [--time-limit 2]``.
+Pivotal cells (Borda, Copeland, Minimax): the same call with ``pivotal=True`` on every seed, the
+cells found and those left undecided; above 20 systems under a total ``--pivotal-budget``
+(default 120 s), since their searches take far longer than the possible winners there.
+
+Run: ``python benchmarks/possible_winners.py [--seeds 3] [--sizes 20x10,100x20,350x8] [--time-limit 2]``.
 """
 
 from __future__ import annotations
@@ -72,6 +76,23 @@ def naive(lb: cs.Leaderboard, rule: str, sample: int, time_limit: float) -> tupl
     return spent / sample, statuses
 
 
+def pivotal_cells(n: int, t: int, rule: str, args: argparse.Namespace) -> None:
+    """The whole call with the pivotal cells (every seed), its total under ``--pivotal-budget`` when
+    the board has more than 20 systems; the cells found, those left undecided, the programs."""
+    budget = args.pivotal_budget if n > 20 else None
+    times, found = [], []
+    for seed in range(args.seeds):
+        lb = board(n, t, args.missing, seed)
+        begin = time.perf_counter()
+        res = possible_winners(lb, rule, time_limit=args.time_limit, budget=budget)
+        times.append(time.perf_counter() - begin)
+        found.append((len(res.pivotal or {}), len(res.pivotal_undecided or {}), res.programs))
+    cap = f"budget {budget:g} s" if budget is not None else "no budget"
+    print(f"{'':16}with the cells that can change who can win ({cap}): {min(times):.2f} / "
+          f"{statistics.median(times):.2f} / {max(times):.2f} s; (pivotal cells, undecided cells, programs) "
+          f"per seed {found}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seeds", type=int, default=3)
@@ -80,6 +101,8 @@ def main() -> None:
     parser.add_argument("--rules", default="mean,condorcet,borda,copeland,minimax,kemeny")
     parser.add_argument("--time-limit", type=float, default=2.0)
     parser.add_argument("--sample", type=int, default=3)
+    parser.add_argument("--pivotal-budget", type=float, default=120.0,
+                        help="seconds for the whole call with the pivotal cells, above 20 systems")
     args = parser.parse_args()
     print(f"possible winners: {args.missing:.0%} of cells missing, seeds 0-{args.seeds - 1}, "
           f"Borda, Copeland and Minimax time limit {args.time_limit:g} s per integer program")
@@ -90,7 +113,8 @@ def main() -> None:
             for seed in range(args.seeds):
                 lb = board(n, t, args.missing, seed)
                 begin = time.perf_counter()
-                res = possible_winners(lb, rule, time_limit=args.time_limit if rule in SEARCHED else None)
+                res = possible_winners(lb, rule, time_limit=args.time_limit if rule in SEARCHED else None,
+                                       **({"pivotal": False} if rule in SEARCHED else {}))
                 times.append(time.perf_counter() - begin)
                 counts.append((len(res.possible_winners), len(res.necessary_winners)))
                 decided.update(res.decided_by)
@@ -102,6 +126,7 @@ def main() -> None:
                 print(f"{'':16}decided by (all seeds, systems): {dict(kinds)}")
             if rule in SEARCHED:
                 print(f"{'':16}decided by (all seeds): {dict(decided)}; integer programs per seed {programs}")
+                pivotal_cells(n, t, rule, args)
                 per_system, statuses = naive(board(n, t, args.missing, 0), rule, args.sample, args.time_limit)
                 total = per_system * n
                 print(f"{'':16}naive (one full program per system, {args.sample} sampled): {per_system:.2f} s each, "

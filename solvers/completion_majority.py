@@ -238,6 +238,7 @@ def best_copeland_completion(
     unit: float,
     *,
     cap: float = 1.0,
+    objective: str = "margin",
     time_limit: float | None = None,
     backend: str = "highs",
 ) -> CompletionOutcome:
@@ -257,6 +258,9 @@ def best_copeland_completion(
         A common measure of the weights: every nonzero margin is at least `unit`.
     cap : float, default=1.0
         The largest margin sought (1: first alone; a larger one is worth nothing more).
+    objective : {"margin", "count"}, default="margin"
+        Maximize ``min_k score(target) - score(k)`` over the modelled rivals, or minimize the
+        number of them strictly ahead of the target (its best position among them).
     time_limit : float, optional
         Seconds for the whole search.
     backend : str, default="highs"
@@ -266,7 +270,8 @@ def best_copeland_completion(
     -------
     CompletionOutcome
         ``objective``: the best ``min_k score(target) - score(k)`` over the modelled rivals,
-        at most `cap`; ``bound``: the solver's proven bound on it.
+        at most `cap` (``"count"``: the fewest modelled rivals strictly ahead); ``bound``: the
+        solver's proven bound on it.
 
     Examples
     --------
@@ -282,6 +287,15 @@ def best_copeland_completion(
         for k, sign in ((a, 1.0), (z, -1.0)):
             if k in score:
                 score[k] += [(win, sign), (loss, -sign)]
+    if objective == "count":  # ahead[k] = 1 unless score(k) - score(target) <= 0 (whole numbers); max -count
+        spread = 2.0 * (values.shape[0] - 1)
+        for k in pm.active[1:]:
+            ahead = pm.column(0.0, 1.0, -1.0)
+            pm.rows.append(_row(-np.inf, 0.0, *score[k], *((e, -s) for e, s in score[target]),
+                                (({ahead: 1.0}, 0.0), -spread)))
+        out = _solve(pm, values, target, rivals, 0.0, time_limit, 1e-6)
+        return CompletionOutcome(out.status, None if out.objective is None else -float(np.round(out.objective)),
+                                 None if out.bound is None else -float(out.bound), out.values, out.solves)
     worst = pm.column(-np.inf, float(cap), 1.0, continuous=True)
     for k in pm.active[1:]:  # worst <= score(target) - score(k)
         pm.rows.append(_row(-np.inf, 0.0, (({worst: 1.0}, 0.0), 1.0), *((e, -s) for e, s in score[target]),

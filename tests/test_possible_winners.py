@@ -399,13 +399,17 @@ def test_mean_rank_ranges_match_every_vertex(lb, rule):
 
 
 @examples(1)  # brute force over every position with ties (up to 23**3 completions each)
-@given(score_tables(max_systems=5, max_tasks=4, missing=True, weighted=True))
-def test_borda_rank_ranges_match_every_position(lb):
+@given(score_tables(max_systems=5, max_tasks=4, missing=True, weighted=True), st.sampled_from(["borda", "copeland"]))
+def test_searched_rank_ranges_match_every_position(lb, rule):
     holes = _holes(lb)
     assume(1 <= len(holes) <= 3)
-    res = cs.missing.rank_ranges(lb, "borda")
-    scores = _borda_scores(_all_completions(lb, holes), lb.weight_array)
-    tol = 1e-9 * max(1.0, float(lb.weight_array.sum()) * lb.n_systems)
+    res = cs.missing.rank_ranges(lb, rule)
+    boards = _all_completions(lb, holes)
+    if rule == "borda":
+        scores = _borda_scores(boards, lb.weight_array)
+        tol = 1e-9 * max(1.0, float(lb.weight_array.sum()) * lb.n_systems)
+    else:
+        scores, tol = _copeland_scores(boards, lb.weight_array), 0.5
     first, last = _ranges_from(scores, tol)
     assert all(res.exact)
     assert res.best == tuple(first.min(axis=0).tolist()) == res.best_bound
@@ -418,7 +422,7 @@ def test_borda_rank_ranges_match_every_position(lb):
             for key, value in cells.items():
                 s, t = key.split("|")
                 values[lb.systems.index(s), lb.tasks.index(t)] = value
-            ranking = cs.rank(_board(lb, values), "borda", min_coverage=0).ranking
+            ranking = cs.rank(_board(lb, values), rule, min_coverage=0).ranking
             before = 0
             for group in ranking:
                 if system in group:

@@ -41,7 +41,7 @@ References
 from __future__ import annotations
 
 import warnings
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import numpy as np
@@ -495,7 +495,8 @@ def _searched(lb: Leaderboard, rule: str, time_limit: float | None, options: Map
 
 
 #: The rules :func:`rank_ranges` decides, and the completion model of each.
-RANGE_RULES: Mapping[str, str] = {"mean": "bounds", "normalized_mean": "bounds", "borda": "positions"}
+RANGE_RULES: Mapping[str, str] = {"mean": "bounds", "normalized_mean": "bounds", "borda": "positions",
+                                  "copeland": "positions"}
 
 
 @fill_doc(SECTIONS)
@@ -513,17 +514,18 @@ def rank_ranges(
     ----------
     data : Leaderboard or Prepared
         The scores (no system is set aside: the question is what each could still reach).
-    rule : {"mean", "normalized_mean", "borda"}, default="mean"
+    rule : {"mean", "normalized_mean", "borda", "copeland"}, default="mean"
         ``"mean"``, ``"normalized_mean"`` (``"bounds"`` model): exact in closed form, one completion per end (the
         system's own missing cells at their best and every rival's at its worst, and the
-        reverse). ``"borda"`` (``"positions"`` model): pairwise bounds, greedy completions,
-        then integer programs minimizing the rivals ahead (the worst end on the reversed
-        board, every task read the other way round).
+        reverse). ``"borda"``, ``"copeland"`` (``"positions"`` model): pairwise bounds, greedy
+        completions (Copeland: and a local search), then integer programs minimizing the
+        rivals ahead (the worst end on the reversed board, every task read the other way
+        round, which negates both rules' scores).
     bounds : mapping task -> (low, high), optional
         ``"mean"`` only, as in :func:`possible_winners`.
     time_limit : float, optional
-        ``"borda"``: seconds per integer program; a system whose programs stop there gets
-        its best-found positions and proven bounds, with `exact` False.
+        ``"borda"``, ``"copeland"``: seconds per integer program; a system whose programs stop
+        there gets its best-found positions and proven bounds, with `exact` False.
     rule_options : mapping, optional
         ``"normalized_mean"`` only, as in :func:`possible_winners`.
 
@@ -553,7 +555,7 @@ def rank_ranges(
     median_position = tuple(_positions(median.ranking, lb.systems)[0])
     if model == "bounds":
         return _mean_ranges(lb, rule, options, bounds, median_position)
-    return _borda_ranges(lb, time_limit, median_position)
+    return _searched_ranges(lb, rule, time_limit, median_position)
 
 
 def _checked(name: str, rules: Mapping[str, str], data: object, rule: str,
@@ -566,7 +568,7 @@ def _checked(name: str, rules: Mapping[str, str], data: object, rule: str,
     if rule not in rules:
         raise InvalidOptionError(
             f"{name}: rule must be one of {', '.join(map(repr, rules))}, got {rule!r} "
-            "(the other positional rules are not available yet)"
+            "(the other rules are not covered yet)"
         )
     if bounds is not None and rules[rule] != "bounds":
         raise InvalidOptionError(f"{name}: bounds apply to score rules; rule {rule!r} only uses positions")
@@ -623,18 +625,34 @@ def _mean_ranges(lb: Leaderboard, rule: str, options: Mapping[str, Any], bounds:
                       median_position=median_position, witnesses=witnesses, decided_by=("one completion",) * n)
 
 
-def _borda_ranges(lb: Leaderboard, time_limit: float | None, median_position: tuple[int, ...]) -> RankRanges:
-    from ._possible_borda import best_position, board_arrays, pair_bounds
+def _best_position_search(rule: str, oriented: np.ndarray, weights: np.ndarray, time_limit: float | None
+                          ) -> Callable[[int], Any]:
+    """``search(i)``: system i's best position on the board `oriented` (a BestPosition)."""
+    from ._possible_borda import best_position, pair_bounds
+    from ._possible_majority import MajorityBoard, copeland_best_position
+
+    if rule == "borda":
+        upper = pair_bounds(oriented, weights)
+        return lambda i: best_position(oriented, weights, upper, i, time_limit)
+    board = MajorityBoard.of(oriented, weights, "copeland")
+    return lambda i: copeland_best_position(board, i, time_limit)
+
+
+def _searched_ranges(lb: Leaderboard, rule: str, time_limit: float | None, median_position: tuple[int, ...]
+                     ) -> RankRanges:
+    """Borda and Copeland ranges: each end a best-position search, the worst on the reversed board
+    (every task read the other way round negates both rules' scores)."""
+    from ._possible_borda import board_arrays
 
     values, weights = board_arrays(lb)
     n = lb.n_systems
-    upper, upper_reversed = pair_bounds(values, weights), pair_bounds(-values, weights)
+    search = [_best_position_search(rule, oriented, weights, time_limit) for oriented in (values, -values)]
     best, worst, best_bound, worst_bound, exact, decided_by = [], [], [], [], [], []
     witnesses: dict[str, dict[str, dict[str, float]]] = {}
     programs = 0
     for i, system in enumerate(lb.systems):
-        high = best_position(values, weights, upper, i, time_limit)
-        low = best_position(-values, weights, upper_reversed, i, time_limit)  # the reversed board's best = our worst
+        high = search[0](i)
+        low = search[1](i)  # the reversed board's best = our worst
         programs += high.programs + low.programs
         best.append(high.found)
         best_bound.append(high.lower)
@@ -643,7 +661,7 @@ def _borda_ranges(lb: Leaderboard, time_limit: float | None, median_position: tu
         exact.append(high.found == high.lower and low.found == low.lower)
         decided_by.append(high.decided_by if high.decided_by == low.decided_by else f"{high.decided_by} / {low.decided_by}")
         witnesses[system] = {"best": _raw_cells(lb, high.witness), "worst": _raw_cells(lb, -low.witness)}
-    return RankRanges(rule="borda", model="positions", systems=lb.systems, best=tuple(best), worst=tuple(worst),
+    return RankRanges(rule=rule, model="positions", systems=lb.systems, best=tuple(best), worst=tuple(worst),
                       best_bound=tuple(best_bound), worst_bound=tuple(worst_bound), exact=tuple(exact),
                       median_position=median_position, witnesses=witnesses, decided_by=tuple(decided_by),
                       programs=programs)

@@ -45,9 +45,9 @@ import numpy as np
 
 from .._docstrings import fill_doc
 from ._docs import SECTIONS
-from ._possible_borda import SearchAnswer, generated
+from ._possible_borda import BestPosition, SearchAnswer, generated
 
-__all__ = ["MajorityBoard", "majority_necessary", "majority_search", "weight_unit"]
+__all__ = ["MajorityBoard", "copeland_best_position", "majority_necessary", "majority_search", "weight_unit"]
 
 
 #: The integer programs count weights in units: at most this many units per weight, so that
@@ -350,6 +350,67 @@ def majority_search(board: MajorityBoard, target: int, time_limit: float | None)
     if board.unit is None:
         return SearchAnswer(None, None, None, (), "weights without a common measure", 0)
     return generated(target, scores, board.tol, lambda modelled: board.solve(target, modelled, time_limit), board.scores)
+
+
+@fill_doc(SECTIONS)
+def copeland_best_position(board: MajorityBoard, target: int, time_limit: float | None) -> BestPosition:
+    """1 + the fewest rivals strictly ahead of `target` under Copeland over every completion.
+
+    As :func:`~consensus.missing._possible_borda.best_position` does for Borda: the rivals
+    whose worst score beats the target's best are ahead under every completion (counted); the
+    greedy completion and the local search from it give a position some completion reaches;
+    when the two differ, integer programs minimize the number of rivals ahead among those that
+    can be on either side (:func:`solvers.completion_majority.best_copeland_completion`,
+    ``objective="count"``), adding the rivals a solution lets through (constraint generation:
+    a program that models fewer rivals only relaxes the count, so its bound stays a bound).
+
+    Parameters
+    ----------
+    {board}
+    {target}
+    {time_limit}
+
+    Returns
+    -------
+    BestPosition
+    """
+    from solvers.completion_majority import best_copeland_completion
+    from solvers.status import SolveStatus
+
+    values, weights = board.values, board.weights
+    n = len(values)
+    others = np.arange(n) != target
+    top, low, high = board.high[target].sum(), board.low.sum(axis=1), board.high.sum(axis=1)
+    bottom = board.low[target].sum()
+    always = int((others & (low > top + board.tol)).sum())
+    unsure = others & ~(low > top + board.tol) & (high > bottom + board.tol)
+    tried = [_greedy(values, target)]
+    tried.append(_improve(values, weights, board.step, target, tried[0]))
+    counts = [int((board.scores(c) - board.scores(c)[target] > board.tol).sum()) for c in tried]
+    best = int(np.argmin(counts))
+    found, witness = 1 + counts[best], tried[best]
+    if counts[best] == always:
+        return BestPosition(found, found, witness, ("greedy completion", "local search")[best], 0)
+    if board.unit is None:
+        return BestPosition(found, 1 + always, witness, "weights without a common measure", 0)
+    units = np.round(weights / board.unit)
+    scores = board.scores(witness)
+    modelled = (scores - scores[target] > board.tol) & unsure
+    programs = 0
+    while True:
+        out = best_copeland_completion(values, units, target, modelled, 1.0, objective="count", time_limit=time_limit)
+        programs += out.solves
+        if out.status is not SolveStatus.OPTIMAL or out.values is None or out.objective is None:
+            lower = 1 + always + (int(np.ceil(out.bound - 1e-6)) if out.bound is not None else 0)
+            return BestPosition(found, min(max(lower, 1 + always), found), witness, out.status.value, programs)
+        scores = board.scores(out.values)
+        ahead = scores - scores[target] > board.tol
+        if 1 + int(ahead.sum()) < found:
+            found, witness = 1 + int(ahead.sum()), out.values
+        extra = ahead & unsure & ~modelled
+        if not extra.any():  # a real completion meets the modelled count, a lower bound: optimal
+            return BestPosition(found, found, witness, "integer program", programs)
+        modelled |= extra
 
 
 @fill_doc(SECTIONS)

@@ -214,7 +214,7 @@ class RankRanges(Displayed):
     Attributes
     ----------
     rule : str
-        ``"mean"`` or ``"borda"``.
+        ``"mean"``, ``"normalized_mean"``, ``"borda"`` or ``"copeland"``.
     model : str
         ``"bounds"`` or ``"positions"`` (see :class:`PossibleWinners`).
     systems : tuple of str
