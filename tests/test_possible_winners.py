@@ -228,6 +228,13 @@ def _check_against_every_completion(lb, res, scores: np.ndarray, tol: float, **o
         assert system in winners and (winners == (system,)) == res.possible_strict[lb.systems.index(system)]
     for system, rivals in res.beaten_by.items():  # a rival named in the way is never behind it everywhere
         assert rivals and system not in rivals
+    for system, decided in zip(res.systems, res.decided_by):  # a program's proof: its dual bound below zero
+        impossible = not res.possible[res.systems.index(system)]
+        if decided == "integer program" and impossible:
+            margin, bound = res.program_bounds[system]
+            assert bound is not None and bound < 0 and (margin is None or margin <= bound + 1e-6)
+        else:
+            assert system not in res.program_bounds
 
 
 def _copeland_scores(values: np.ndarray, weights: np.ndarray) -> np.ndarray:

@@ -434,10 +434,13 @@ def _searched(lb: Leaderboard, rule: str, time_limit: float | None, options: Map
     programs = 0
     clock = _Budget(budget, time_limit)
     found_witness: dict[int, np.ndarray] = {}
+    program_bounds: dict[str, tuple[float | None, float | None]] = {}
     for i, system in enumerate(lb.systems):
         limit = clock.limit()
         found = borda_search(values, weights, upper, i, limit) if rule == "borda" else majority_search(board, i, limit)
         programs += found.programs
+        if found.margin is not None or found.bound is not None:
+            program_bounds[system] = (found.margin, found.bound)
         possible.append(found.possible)
         possible_strict.append(found.possible_strict)
         spent = clock.spent and found.possible is None
@@ -490,7 +493,7 @@ def _searched(lb: Leaderboard, rule: str, time_limit: float | None, options: Map
         witnesses=witnesses, beaten_by=beaten_by, n_missing_cells=int(lb.missing.to_numpy().sum()),
         decided_by=tuple(decided_by), programs=programs, rule_options=dict(options),
         pivotal=named(None if cells is None else cells.pivotal),
-        pivotal_undecided=named(None if cells is None else cells.undecided),
+        pivotal_undecided=named(None if cells is None else cells.undecided), program_bounds=program_bounds,
     )
 
 

@@ -46,6 +46,8 @@ class SearchAnswer:
     beaten_by: tuple[int, ...]
     decided_by: str  # "pairwise bound", "greedy completion", "integer program", or the solver's status
     programs: int
+    margin: float | None = None  # an impossible or undecided system's last program: its best margin over the
+    bound: float | None = None  # rivals it modelled, and the solver's proven upper bound on it
 
 
 def _scores(values: np.ndarray, weights: np.ndarray) -> np.ndarray:
@@ -268,11 +270,13 @@ def generated(target: int, scores: np.ndarray, tol: float, solve: Callable[[np.n
         out = solve(modelled)
         programs += out.solves
         if out.bound is not None and out.bound < -tol:  # proven even when the search stopped early
-            return SearchAnswer(False, False, None, tuple(np.flatnonzero(modelled).tolist()), "integer program", programs)
+            return SearchAnswer(False, False, None, tuple(np.flatnonzero(modelled).tolist()), "integer program", programs,
+                                out.objective, out.bound)
         if out.status is not SolveStatus.OPTIMAL or out.values is None or out.objective is None:
-            return SearchAnswer(None, None, None, (), out.status.value, programs)
+            return SearchAnswer(None, None, None, (), out.status.value, programs, out.objective, out.bound)
         if out.objective < -tol:  # even the modelled rivals alone keep it from first place
-            return SearchAnswer(False, False, None, tuple(np.flatnonzero(modelled).tolist()), "integer program", programs)
+            return SearchAnswer(False, False, None, tuple(np.flatnonzero(modelled).tolist()), "integer program", programs,
+                                out.objective, out.bound)
         promise = out.objective  # every modelled rival at least this far behind
         completion = out.values if polish is None else polish(out.values)
         scores = rescore(completion)

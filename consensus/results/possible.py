@@ -63,6 +63,13 @@ class PossibleWinners(Displayed):
         Borda, Copeland, Minimax: per cell, the possible winners it may knock out, not decided:
         some search on the board with the cell fixed stopped at its time limit (a cell can be
         in `pivotal` for one winner and here for another). Empty when every search decided.
+    program_bounds : Mapping[str, tuple of float or None]
+        Borda, Copeland, Minimax: per system proven impossible by an integer program, or left
+        undecided by one, the evidence of its last program: ``(best margin, bound)``, the
+        largest smallest lead over the rivals it modelled that the solver found (None if it
+        found no completion) and the solver's proven upper bound on it (the dual bound). A
+        bound below zero (past the tie tolerance) is the proof that no completion puts the
+        system first; an undecided system's bound is at or above zero.
     rule_options : Mapping[str, Any]
         The rule's own options the completions were ranked with (``normalized_mean``:
         ``baseline``, ``maximum``, ``clip``; ``copeland``, ``minimax``: ``variant``); empty
@@ -87,9 +94,11 @@ class PossibleWinners(Displayed):
     pivotal: Mapping[str, tuple[str, ...]] | None = None
     rule_options: Mapping[str, Any] | None = None
     pivotal_undecided: Mapping[str, tuple[str, ...]] | None = None
+    program_bounds: Mapping[str, tuple[float | None, float | None]] | None = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "rule_options", freeze_mapping(dict(self.rule_options or {})))
+        object.__setattr__(self, "program_bounds", freeze_mapping({k: tuple(v) for k, v in (self.program_bounds or {}).items()}))
         for name in ("pivotal", "pivotal_undecided"):
             if getattr(self, name) is not None:
                 object.__setattr__(self, name, freeze_mapping({k: tuple(v) for k, v in getattr(self, name).items()}))
@@ -137,7 +146,8 @@ class PossibleWinners(Displayed):
         return len(self.possible_winners) == 1 and self.necessary_winners == self.possible_winners
 
     def to_frame(self) -> pd.DataFrame:
-        """One row per system: ``possible``, ``possible_strict``, ``necessary``, ``necessary_strict``, ``beaten_by``.
+        """One row per system: ``possible``, ``possible_strict``, ``necessary``, ``necessary_strict``, ``beaten_by``
+        (and ``decided_by``, ``best_margin``, ``margin_bound`` where the rule searches: see `program_bounds`).
 
         Returns
         -------
@@ -152,6 +162,9 @@ class PossibleWinners(Displayed):
                 "necessary_strict": self.necessary_strict,
                 "beaten_by": [", ".join(self.beaten_by.get(s, ())) for s in self.systems],
                 **({"decided_by": self.decided_by} if self.decided_by else {}),
+                **({"best_margin": [self.program_bounds.get(s, (None, None))[0] for s in self.systems],
+                    "margin_bound": [self.program_bounds.get(s, (None, None))[1] for s in self.systems]}
+                   if self.program_bounds else {}),
             },
             index=pd.Index(self.systems, dtype=object, name="system"),
         )
@@ -196,6 +209,7 @@ class PossibleWinners(Displayed):
             "decided_by": list(self.decided_by),
             "programs": self.programs,
             "pivotal": None if self.pivotal is None else {k: list(v) for k, v in self.pivotal.items()},
+            "program_bounds": {s: [jsonable(x) for x in v] for s, v in (self.program_bounds or {}).items()},
             "pivotal_undecided": (None if self.pivotal_undecided is None
                                   else {k: list(v) for k, v in self.pivotal_undecided.items()}),
             "rule_options": {k: jsonable(v) for k, v in (self.rule_options or {}).items()},
