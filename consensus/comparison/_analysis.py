@@ -150,12 +150,13 @@ def analyze(
                                         min_coverage=min_coverage)
         except ConsensusError as exc:
             notes.append(f"prospective systems not computed: {type(exc).__name__}: {exc}")
-    possible = None
+    possible = ranges = None
     if bool(data.missing.to_numpy().any()):  # who can still win, over every system read (set-aside ones too)
         from ..missing._possible import (
             POSSIBLE_SEARCH_SECONDS,
             POSSIBLE_SEARCH_SYSTEMS,
             possible_winners,
+            rank_ranges,
         )
 
         possible = {}
@@ -167,6 +168,10 @@ def analyze(
                                                   pivotal=rule not in ("borda", "copeland"))
             except ConsensusError as exc:
                 notes.append(f"who can still win under {rule} not computed: {type(exc).__name__}: {exc}")
+        try:  # the positions each system can still reach under the mean (closed form)
+            ranges = rank_ranges(data, "mean")
+        except ConsensusError as exc:
+            notes.append(f"rank ranges under the mean not computed: {type(exc).__name__}: {exc}")
 
     checks = example_checks(example, comparison=comparison, majority=summary) if example else ()
     flags = coverage_flags(table, claims_of(comparison, summary, frame), coverage_threshold)
@@ -177,6 +182,7 @@ def analyze(
         comparison=comparison,
         prospective=frame,
         possible=possible,
+        ranges=ranges,
         checks=checks,
         notes=tuple(notes),
         coverage=table.coverage.to_dict(),

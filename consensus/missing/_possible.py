@@ -604,24 +604,31 @@ def _positions(ranking: tuple[tuple[str, ...], ...], systems: tuple[str, ...]) -
 
 def _mean_ranges(lb: Leaderboard, rule: str, options: Mapping[str, Any], bounds: Mapping[str, tuple[float, float]] | None,
                  median_position: tuple[int, ...]) -> RankRanges:
+    """Score rules: a system's score moves only with its own cells, so two runs of the rule give every
+    system's best and worst score, and each end is the ranking of one vector of them (the system at
+    one extreme, every rival at the other), grouped into ties as the rules group them."""
+    from ..rules.spec import tiers
+
     top, bottom, _ = _extremes(lb, "bounds", bounds)
     holes = lb.missing.to_numpy()
     values = lb.scores.to_numpy(dtype=np.float64)
+    high = _run(lb, rule, np.where(holes, top, values), options)[0].scores.to_numpy(dtype=np.float64)
+    low = _run(lb, rule, np.where(holes, bottom, values), options)[0].scores.to_numpy(dtype=np.float64)
+    rows, cols = np.nonzero(holes)
+    keys = [f"{lb.systems[j]}|{lb.tasks[k]}" for j, k in zip(rows, cols)]
     best: list[int] = []
     worst: list[int] = []
     witnesses: dict[str, dict[str, dict[str, float]]] = {}
     for i, system in enumerate(lb.systems):
-        mine = np.zeros_like(holes)
-        mine[i] = True
-        up = np.where(holes & mine, top, bottom)
-        down = np.where(holes & mine, bottom, top)
-        high, _ = _run(lb, rule, np.where(holes, up, values), options)
-        low, _ = _run(lb, rule, np.where(holes, down, values), options)
-        best.append(_positions(high.ranking, lb.systems)[0][i])
-        worst.append(_positions(low.ranking, lb.systems)[1][i])
-        cells = lambda filled: {f"{s}|{t}": float(filled[j, k]) for j, s in enumerate(lb.systems)  # noqa: E731
-                                for k, t in enumerate(lb.tasks) if holes[j, k]}
-        witnesses[system] = {"best": cells(up), "worst": cells(down)}
+        for end, (mine, theirs) in (("best", (high, low)), ("worst", (low, high))):
+            scores = theirs.copy()
+            scores[i] = mine[i]
+            first, last = _positions(tiers(lb.systems, scores), lb.systems)
+            (best if end == "best" else worst).append(first[i] if end == "best" else last[i])
+        own = rows == i  # its own cells at one extreme, every other missing cell at the other
+        up = np.where(own, top[rows, cols], bottom[rows, cols]).tolist()
+        down = np.where(own, bottom[rows, cols], top[rows, cols]).tolist()
+        witnesses[system] = {"best": dict(zip(keys, up)), "worst": dict(zip(keys, down))}
     n = lb.n_systems
     return RankRanges(rule=rule, model="bounds", systems=lb.systems, best=tuple(best), worst=tuple(worst),
                       best_bound=tuple(best), worst_bound=tuple(worst), exact=(True,) * n,

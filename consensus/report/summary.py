@@ -12,7 +12,7 @@ from collections.abc import Sequence
 
 from ..hints import call, hinted, option
 from ..missing._possible import POSSIBLE_SEARCH_SYSTEMS
-from ..results import Analysis, Check
+from ..results import Analysis, Check, RankRanges
 from .blocks import (
     DEFAULT_TOP,
     Block,
@@ -35,6 +35,14 @@ from .sections import (
 )
 
 __all__ = ["summary_lines"]
+
+def _ranges_line(ranges: RankRanges, top: int | None) -> str:
+    """The best and worst positions the first systems (at the median fill) can still reach: 10 at most."""
+    shown = min(10, top) if top else 10
+    order = sorted(range(len(ranges.systems)), key=lambda k: (ranges.median_position[k], ranges.best[k], k))[:shown]
+    items = ", ".join(f"{ranges.systems[k]} {ranges.best[k]}-{ranges.worst[k]}" for k in order)
+    return f"rank ranges under the mean (best-worst), first {len(order)} at the median fill: {items}"
+
 
 def _winners_line(analysis: Analysis, top: int | None) -> str:
     """``winner per rule: A (borda, kemeny); B = C (dowdall)``: rules grouped by their winners."""
@@ -132,6 +140,8 @@ def summary_lines(analysis: Analysis, top: int | None = DEFAULT_TOP) -> list[str
                         f"range): {name_list(pw.possible_winners, top) or 'none'}; in every case: "
                         f"{name_list(pw.necessary_winners, top) or 'none'}")
             text.append(pw.next_evaluations)
+            if analysis.ranges is not None:
+                text.append(_ranges_line(analysis.ranges, top))
             continue
         few = min(top, 5) if top else 0  # a shorter line per rank rule (any position of each missing cell)
         text.append(f"who can still win under {rule} (any position): {name_list(pw.possible_winners, few) or 'none'}; "

@@ -96,6 +96,10 @@ class Analysis(Displayed):
         any size, Borda and Copeland up to 20 systems (each program stopped after 0.2 s; a system
         left undecided says so), and Kemeny at any size (certified bounds; exact enumeration on
         small boards; undecided systems counted). None for a complete board.
+    ranges : RankRanges or None
+        When the scores have holes: each system's best and worst position under the mean
+        over every completion (each cell within its task's observed range; exact, closed
+        form; :func:`consensus.missing.rank_ranges`). None for a complete board.
     significance : SignificanceResult or None
         With ``analyze(significance=...)``: which systems differ beyond noise on each task, and
         the leaderboard's rows in groups (:attr:`SignificanceResult.row_groups`); the rules and
@@ -116,6 +120,7 @@ class Analysis(Displayed):
     coverage_threshold: float = 0.5  # consensus.board._coverage.LOW_COVERAGE
     possible: Any = None
     significance: Any = None
+    ranges: Any = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "checks", tuple(self.checks))
@@ -184,8 +189,8 @@ class Analysis(Displayed):
             ``source``, ``majority``, ``kemeny`` (the full KemenyResult), ``rules`` (rule ->
             RuleResult, Kemeny excluded), ``comparison``, ``prospective`` (None when not
             computed), ``checks``, ``notes``, ``coverage`` (system -> share of the task
-            weight scored), ``coverage_flags``, ``possible`` (None for a complete board) and
-            ``significance`` (None without it).
+            weight scored), ``coverage_flags``, ``possible`` and ``ranges`` (None for a complete
+            board) and ``significance`` (None without it).
         """
         comparison = self.comparison
         return {
@@ -201,4 +206,5 @@ class Analysis(Displayed):
             "coverage_flags": list(self.coverage_flags),
             "possible": None if self.possible is None else {rule: r.to_dict() for rule, r in self.possible.items()},
             "significance": None if self.significance is None else self.significance.to_dict(),
+            "ranges": None if self.ranges is None else self.ranges.to_dict(),
         }
