@@ -14,8 +14,8 @@ limit; its statuses and its total extrapolated to every system, and the ratio to
 time.
 
 Pivotal cells (Borda, Copeland, Minimax): the same call with ``pivotal=True`` on every seed, the
-cells found and those left undecided; above 20 systems under a total ``--pivotal-budget``
-(default 120 s), since their searches take far longer than the possible winners there.
+cells found and those left undecided, under a total ``--pivotal-budget`` (default 60 s: their
+searches can take far longer than the possible winners).
 
 Run: ``python benchmarks/possible_winners.py [--seeds 3] [--sizes 20x10,100x20,350x8] [--time-limit 2]``.
 """
@@ -77,9 +77,9 @@ def naive(lb: cs.Leaderboard, rule: str, sample: int, time_limit: float) -> tupl
 
 
 def pivotal_cells(n: int, t: int, rule: str, args: argparse.Namespace) -> None:
-    """The whole call with the pivotal cells (every seed), its total under ``--pivotal-budget`` when
-    the board has more than 20 systems; the cells found, those left undecided, the programs."""
-    budget = args.pivotal_budget if n > 20 else None
+    """The whole call with the pivotal cells (every seed) under a total ``--pivotal-budget``; the
+    cells found, those left undecided, the programs."""
+    budget = args.pivotal_budget
     times, found = [], []
     for seed in range(args.seeds):
         lb = board(n, t, args.missing, seed)
@@ -87,7 +87,7 @@ def pivotal_cells(n: int, t: int, rule: str, args: argparse.Namespace) -> None:
         res = possible_winners(lb, rule, time_limit=args.time_limit, budget=budget)
         times.append(time.perf_counter() - begin)
         found.append((len(res.pivotal or {}), len(res.pivotal_undecided or {}), res.programs))
-    cap = f"budget {budget:g} s" if budget is not None else "no budget"
+    cap = f"budget {budget:g} s"
     print(f"{'':16}with the cells that can change who can win ({cap}): {min(times):.2f} / "
           f"{statistics.median(times):.2f} / {max(times):.2f} s; (pivotal cells, undecided cells, programs) "
           f"per seed {found}")
@@ -101,8 +101,8 @@ def main() -> None:
     parser.add_argument("--rules", default="mean,condorcet,borda,copeland,minimax,kemeny")
     parser.add_argument("--time-limit", type=float, default=2.0)
     parser.add_argument("--sample", type=int, default=3)
-    parser.add_argument("--pivotal-budget", type=float, default=120.0,
-                        help="seconds for the whole call with the pivotal cells, above 20 systems")
+    parser.add_argument("--pivotal-budget", type=float, default=60.0,
+                        help="seconds for the whole call with the pivotal cells")
     args = parser.parse_args()
     print(f"possible winners: {args.missing:.0%} of cells missing, seeds 0-{args.seeds - 1}, "
           f"Borda, Copeland and Minimax time limit {args.time_limit:g} s per integer program")

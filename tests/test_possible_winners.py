@@ -356,7 +356,7 @@ def test_the_searched_pivotal_cells_can_be_skipped(tmp_path, capsys):
     assert full.pivotal["z|a"] == ("z",) and full.pivotal_undecided == {}
     assert full.next_evaluations.startswith("3 cell(s) can still change who can win: w|b, x|c, z|a")
     bare = possible_winners(lb, "borda", pivotal=False)
-    assert bare.pivotal is None and bare.pivotal_undecided is None and bare.programs < full.programs
+    assert bare.pivotal is None and bare.pivotal_undecided is None and bare.programs <= full.programs
     assert bare.possible == full.possible and "were not computed" in bare.next_evaluations
     with pytest.raises(InvalidOptionError, match="pivotal must be True or False, got 'no'"):
         possible_winners(lb, "copeland", pivotal="no")

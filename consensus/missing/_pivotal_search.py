@@ -14,7 +14,11 @@ with that cell fixed at some class, which is the question the searches already a
 2. **The witness, moved.** ``w``'s witness completion with the cell moved to the class is a
    completion of the fixed board: when ``w`` is still first there, the class keeps it
    possible (Borda: the moved cell's task rescored in closed form, every class at once).
-3. **The search on the fixed board** (bounds, greedy completions, integer programs, as for
+3. **A local search** on the fixed board from the witness with the cell moved (Copeland: the
+   possible-winner search's own, one missing cell moved at a time; Borda: rivals' cells moved
+   just below the winner while they stay behind it; none for Minimax): a witness when it ends
+   first.
+4. **The search on the fixed board** (bounds, greedy completions, integer programs, as for
    the possible winners) for the classes the witness does not settle: impossible there
    means pivotal; a search that stops at its time limit leaves the pair undecided
    (``pivotal_undecided``).
@@ -104,6 +108,7 @@ def searched_pivotal(
     search: Callable[[np.ndarray, int], SearchAnswer],
     tol: float,
     borda: bool,
+    repair: Callable[[np.ndarray, np.ndarray, int], np.ndarray] | None = None,
 ) -> PivotalCells:
     """The missing cells that can knock each possible winner out (module notes).
 
@@ -124,6 +129,9 @@ def searched_pivotal(
         Scores within `tol` tie.
     borda : bool
         The rule is Borda (the witness is moved in closed form).
+    repair : callable, optional
+        ``repair(fixed, start, target)``: a local search on the board `fixed` from the
+        completion `start` (a known witness with the cell moved), tried before the search.
 
     Returns
     -------
@@ -159,6 +167,15 @@ def searched_pivotal(
                     continue
                 fixed = values.copy()
                 fixed[x, t] = options[j]
+                if repair is not None:  # the witness moved, then repaired by a local search
+                    start = witness.copy()
+                    start[x, t] = options[j]
+                    repaired = repair(fixed, start, w)
+                    s = rescore(repaired)
+                    if s[w] >= s.max() - tol:
+                        pool.append((repaired, s))
+                        kept[j:] |= kept_by_pool(x, t, options)[j:]
+                        continue
                 found = search(fixed, w)
                 out.programs += found.programs
                 if found.possible is False:

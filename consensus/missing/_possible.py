@@ -407,6 +407,7 @@ def _searched(lb: Leaderboard, rule: str, time_limit: float | None, options: Map
     """possible_winners under Borda, Copeland or Minimax: bounds, a greedy completion, then integer programs."""
     from ._pivotal_search import searched_pivotal
     from ._possible_borda import (
+        _improve,
         _scores,
         board_arrays,
         borda_search,
@@ -414,6 +415,7 @@ def _searched(lb: Leaderboard, rule: str, time_limit: float | None, options: Map
         tolerance,
     )
     from ._possible_majority import MajorityBoard, majority_necessary, majority_search
+    from ._possible_majority import _improve as majority_improve
 
     values, weights = board_arrays(lb)
     n = lb.n_systems
@@ -472,13 +474,15 @@ def _searched(lb: Leaderboard, rule: str, time_limit: float | None, options: Map
         cells = searched_pivotal(
             values, weights, found_witness, lambda c: _scores(c, weights),
             lambda fixed, k: borda_search(fixed, weights, pair_bounds(fixed, weights), k, clock.limit()),
-            tolerance(weights, n), borda=True)
+            tolerance(weights, n), borda=True, repair=lambda fixed, start, k: _improve(fixed, weights, k, start))
     else:
         variant = str(options.get("variant", "winning_votes"))
         cells = searched_pivotal(
             values, weights, found_witness, board.scores,
             lambda fixed, k: majority_search(MajorityBoard.of(fixed, weights, rule, variant), k, clock.limit()),
-            board.tol, borda=False)
+            board.tol, borda=False,
+            repair=(lambda fixed, start, k: majority_improve(fixed, weights, board.step, k, start))
+            if rule == "copeland" else None)  # the local search of the Copeland possible-winner search
     programs += cells.programs if cells is not None else 0
 
     def named(found: dict[tuple[int, int], list[int]] | None) -> dict[str, tuple[str, ...]] | None:
