@@ -109,6 +109,7 @@ def searched_pivotal(
     tol: float,
     borda: bool,
     repair: Callable[[np.ndarray, np.ndarray, int], np.ndarray] | None = None,
+    spent: Callable[[], bool] | None = None,
 ) -> PivotalCells:
     """The missing cells that can knock each possible winner out (module notes).
 
@@ -132,6 +133,10 @@ def searched_pivotal(
     repair : callable, optional
         ``repair(fixed, start, target)``: a local search on the board `fixed` from the
         completion `start` (a known witness with the cell moved), tried before the search.
+    spent : callable, optional
+        ``spent()``: True once the caller's total budget is spent; the repairs and searches
+        left are then skipped and their pairs reported undecided (the moved witnesses still
+        decide what they can).
 
     Returns
     -------
@@ -165,6 +170,9 @@ def searched_pivotal(
             for j in np.flatnonzero(~kept):
                 if kept[j]:  # a witness found for an earlier class covers this one too
                     continue
+                if spent is not None and spent():
+                    open_ = True
+                    break
                 fixed = values.copy()
                 fixed[x, t] = options[j]
                 if repair is not None:  # the witness moved, then repaired by a local search

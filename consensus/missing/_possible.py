@@ -114,9 +114,10 @@ def possible_winners(
         ``"borda"``, ``"copeland"``, ``"minimax"``: seconds for the whole call. The systems are
         searched in turn and each integer program gets at most the budget left (and at most
         `time_limit`); once it is spent, the programs get 1 ms each, so only the bounds and
-        greedy completions still decide (the others are undecided and say so). Checked
-        between programs: the call can overrun it by one program's granularity. None (the
-        default): no total.
+        greedy completions still decide (the others are undecided and say so), and the
+        pivotal cells' searches stop (what the known witnesses leave open is in
+        ``pivotal_undecided``). Checked between programs: the call can overrun it by one
+        program's granularity. None (the default): no total.
     pivotal : bool, default=True
         ``"borda"``, ``"copeland"``, ``"minimax"``: find the missing cells that can still
         change who can win (``pivotal``; :mod:`._pivotal_search`): a search on the board with
@@ -392,6 +393,12 @@ class _Budget:
         self.time_limit = time_limit
         self.spent = False
 
+    def over(self) -> bool:
+        """Whether the budget is spent (then also :attr:`spent`)."""
+        if self.deadline is not None and self.clock() >= self.deadline:
+            self.spent = True
+        return self.spent
+
     def limit(self) -> float | None:
         if self.deadline is None:
             return self.time_limit
@@ -474,7 +481,8 @@ def _searched(lb: Leaderboard, rule: str, time_limit: float | None, options: Map
         cells = searched_pivotal(
             values, weights, found_witness, lambda c: _scores(c, weights),
             lambda fixed, k: borda_search(fixed, weights, pair_bounds(fixed, weights), k, clock.limit()),
-            tolerance(weights, n), borda=True, repair=lambda fixed, start, k: _improve(fixed, weights, k, start))
+            tolerance(weights, n), borda=True, repair=lambda fixed, start, k: _improve(fixed, weights, k, start),
+            spent=clock.over)
     else:
         variant = str(options.get("variant", "winning_votes"))
         cells = searched_pivotal(
@@ -482,7 +490,8 @@ def _searched(lb: Leaderboard, rule: str, time_limit: float | None, options: Map
             lambda fixed, k: majority_search(MajorityBoard.of(fixed, weights, rule, variant), k, clock.limit()),
             board.tol, borda=False,
             repair=(lambda fixed, start, k: majority_improve(fixed, weights, board.step, k, start))
-            if rule == "copeland" else None)  # the local search of the Copeland possible-winner search
+            if rule == "copeland" else None,  # the local search of the Copeland possible-winner search
+            spent=clock.over)
     programs += cells.programs if cells is not None else 0
 
     def named(found: dict[tuple[int, int], list[int]] | None) -> dict[str, tuple[str, ...]] | None:

@@ -132,11 +132,14 @@ class PossibleWinners(Displayed):
 
         open_ = [c for c in (self.pivotal_undecided or {}) if c not in self.pivotal]
         unsure = [s for s, p in zip(self.systems, self.possible) if p is None]
-        tail = (f"; {len(open_)} more cell(s) not decided within the time limit: {listed(open_)}" if open_ else "")
+        more = "more " if self.pivotal else ""
+        tail = (f"; {len(open_)} {more}cell(s) not decided within the time limit: {listed(open_)}" if open_ else "")
         if unsure:
             tail += f"; not known for the {len(unsure)} system(s) whose own search stopped undecided"
         if not self.pivotal:
-            return "no single missing cell, once known, changes who can win" + tail
+            lead = ("no missing cell is proven to change who can win" if open_ or unsure
+                    else "no single missing cell, once known, changes who can win")
+            return lead + tail
         cells = list(self.pivotal)
         return f"{len(cells)} cell(s) can still change who can win: {listed(cells)}" + tail
 
