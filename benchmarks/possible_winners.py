@@ -91,6 +91,41 @@ def pivotal_cells(n: int, t: int, rule: str, args: argparse.Namespace) -> None:
     print(f"{'':16}with the cells that can change who can win ({cap}): {min(times):.2f} / "
           f"{statistics.median(times):.2f} / {max(times):.2f} s; (pivotal cells, undecided cells, programs) "
           f"per seed {found}")
+    per_pair, pairs = naive_pivotal(board(n, t, args.missing, 0), rule, args.sample, args.time_limit)
+    print(f"{'':16}naive pivotal cells (a search for every position class of every cell, per possible winner; "
+          f"{args.sample} pairs sampled, seed 0): {per_pair:.2f} s a (winner, cell) pair, {pairs} pairs: "
+          f"{per_pair * pairs:.0f} s extrapolated, {per_pair * pairs / times[0]:.1f}x the package's seed 0")
+
+
+def naive_pivotal(lb: cs.Leaderboard, rule: str, sample: int, time_limit: float) -> tuple[float, int]:
+    """Seconds per (possible winner, missing cell) pair when every position class is searched."""
+    from consensus.missing._pivotal_search import classes
+    from consensus.missing._possible_borda import (
+        board_arrays,
+        borda_search,
+        pair_bounds,
+    )
+    from consensus.missing._possible_majority import MajorityBoard, majority_search
+
+    values, weights = board_arrays(lb)
+    winners = [lb.systems.index(s) for s in possible_winners(lb, rule, time_limit=time_limit, pivotal=False)
+               .possible_winners]
+    holes = np.argwhere(np.isnan(values)).tolist()
+    pairs = [(w, x, k) for w in winners for x, k in holes]
+    rng = np.random.default_rng(0)
+    spent = 0.0
+    for j in rng.choice(len(pairs), size=min(sample, len(pairs)), replace=False):
+        w, x, k = pairs[j]
+        begin = time.perf_counter()
+        for v in classes(values[:, k]):
+            fixed = values.copy()
+            fixed[x, k] = v
+            if rule == "borda":
+                borda_search(fixed, weights, pair_bounds(fixed, weights), w, time_limit)
+            else:
+                majority_search(MajorityBoard.of(fixed, weights, rule), w, time_limit)
+        spent += time.perf_counter() - begin
+    return spent / max(min(sample, len(pairs)), 1), len(pairs)
 
 
 def main() -> None:
