@@ -33,7 +33,7 @@ from ..board._leaderboard import Leaderboard
 from ..rules.spec import SCORE_TOL
 from ._docs import SECTIONS
 
-__all__ = ["SearchAnswer", "borda_search", "generated"]
+__all__ = ["SearchAnswer", "borda_search", "counted", "generated"]
 
 
 @dataclass(frozen=True)
@@ -343,7 +343,6 @@ def best_position(values: np.ndarray, weights: np.ndarray, upper: np.ndarray, ta
     BestPosition
     """
     from solvers.completion_borda import best_borda_completion
-    from solvers.status import SolveStatus
 
     n = values.shape[0]
     tol = tolerance(weights, n)
@@ -358,17 +357,57 @@ def best_position(values: np.ndarray, weights: np.ndarray, upper: np.ndarray, ta
     found, witness = 1 + counts[best], tried[best]
     if counts[best] == always:
         return BestPosition(found, found, witness, "greedy completion", 0)
-    scores = _scores(witness, weights)
+    return counted(
+        target, found, witness, always, unsure, tol,
+        lambda modelled: best_borda_completion(values, weights, target, modelled, objective="count", tol=tol,
+                                               big_m=upper[:, target], time_limit=time_limit),
+        lambda completed: _scores(completed, weights),
+    )
+
+
+def counted(target: int, found: int, witness: np.ndarray, always: int, unsure: np.ndarray, tol: float,
+            solve: Callable[[np.ndarray], Any], rescore: Callable[[np.ndarray], np.ndarray]) -> BestPosition:
+    """Constraint generation for a best position (Borda, Copeland): model the rivals that may be either side
+    and are ahead in the best completion so far, minimize those ahead, add any that a solution lets through.
+
+    Parameters
+    ----------
+    target : int
+        The system.
+    found : int
+        1 + the rivals ahead in `witness`, the best completion so far.
+    witness : numpy.ndarray
+        That completion (oriented, complete).
+    always : int
+        Rivals ahead under every completion (not modelled: counted).
+    unsure : numpy.ndarray of bool
+        Rivals that may end on either side.
+    tol : float
+        Scores within `tol` tie.
+    solve : callable
+        ``solve(modelled)``: a :class:`~solvers.completion_borda.CompletionOutcome` minimizing
+        the modelled rivals strictly ahead (a relaxation: the others are free).
+    rescore : callable
+        ``rescore(values)``: the rule's scores of a complete board.
+
+    Returns
+    -------
+    BestPosition
+        Optimal when a real completion meets the program's count (a lower bound); else the
+        best completion found and the solver's bound.
+    """
+    from solvers.status import SolveStatus
+
+    scores = rescore(witness)
     modelled = (scores - scores[target] > tol) & unsure
     programs = 0
     while True:
-        out = best_borda_completion(values, weights, target, modelled, objective="count", tol=tol,
-                                    big_m=upper[:, target], time_limit=time_limit)
+        out = solve(modelled)
         programs += out.solves
         if out.status is not SolveStatus.OPTIMAL or out.values is None or out.objective is None:
             lower = 1 + always + (int(np.ceil(out.bound - 1e-6)) if out.bound is not None else 0)
             return BestPosition(found, min(max(lower, 1 + always), found), witness, out.status.value, programs)
-        scores = _scores(out.values, weights)
+        scores = rescore(out.values)
         ahead = scores - scores[target] > tol
         if 1 + int(ahead.sum()) < found:
             found, witness = 1 + int(ahead.sum()), out.values

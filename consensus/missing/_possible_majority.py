@@ -45,7 +45,7 @@ import numpy as np
 
 from .._docstrings import fill_doc
 from ._docs import SECTIONS
-from ._possible_borda import BestPosition, SearchAnswer, generated
+from ._possible_borda import BestPosition, SearchAnswer, counted, generated
 
 __all__ = ["MajorityBoard", "copeland_best_position", "majority_necessary", "majority_search", "weight_unit"]
 
@@ -375,7 +375,6 @@ def copeland_best_position(board: MajorityBoard, target: int, time_limit: float 
     BestPosition
     """
     from solvers.completion_majority import best_copeland_completion
-    from solvers.status import SolveStatus
 
     values, weights = board.values, board.weights
     n = len(values)
@@ -394,23 +393,12 @@ def copeland_best_position(board: MajorityBoard, target: int, time_limit: float 
     if board.unit is None:
         return BestPosition(found, 1 + always, witness, "weights without a common measure", 0)
     units = np.round(weights / board.unit)
-    scores = board.scores(witness)
-    modelled = (scores - scores[target] > board.tol) & unsure
-    programs = 0
-    while True:
-        out = best_copeland_completion(values, units, target, modelled, 1.0, objective="count", time_limit=time_limit)
-        programs += out.solves
-        if out.status is not SolveStatus.OPTIMAL or out.values is None or out.objective is None:
-            lower = 1 + always + (int(np.ceil(out.bound - 1e-6)) if out.bound is not None else 0)
-            return BestPosition(found, min(max(lower, 1 + always), found), witness, out.status.value, programs)
-        scores = board.scores(out.values)
-        ahead = scores - scores[target] > board.tol
-        if 1 + int(ahead.sum()) < found:
-            found, witness = 1 + int(ahead.sum()), out.values
-        extra = ahead & unsure & ~modelled
-        if not extra.any():  # a real completion meets the modelled count, a lower bound: optimal
-            return BestPosition(found, found, witness, "integer program", programs)
-        modelled |= extra
+    return counted(
+        target, found, witness, always, unsure, board.tol,
+        lambda modelled: best_copeland_completion(values, units, target, modelled, 1.0, objective="count",
+                                                  time_limit=time_limit),
+        board.scores,
+    )
 
 
 @fill_doc(SECTIONS)
