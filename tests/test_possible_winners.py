@@ -364,9 +364,21 @@ def test_the_searched_pivotal_cells_can_be_skipped(tmp_path, capsys):
     frame.to_csv(path, index_label="model")
     assert main(["possible", str(path), "--rule", "copeland", "--no-pivotal", "--format", "json"]) == 0
     assert json.loads(capsys.readouterr().out)["result"]["pivotal"] is None
-    for bad in (["--no-pivotal"], ["--rule", "borda", "--no-pivotal", "--ranges"]):  # the mean's are closed form
-        assert main(["possible", str(path), *bad]) == 2
-        assert "--no-pivotal applies to who can still win under borda" in capsys.readouterr().err
+    for bad in (["--no-pivotal"], ["--rule", "kemeny", "--pivotal"], ["--rule", "borda", "--no-pivotal", "--ranges"]):
+        assert main(["possible", str(path), *bad]) == 2  # the mean's cells are closed form, Kemeny's not computed
+        assert "--pivotal and --no-pivotal apply to who can still win under borda" in capsys.readouterr().err
+    # above 20 systems the command skips them unless asked, and says so; --pivotal searches them
+    big = pd.DataFrame(np.arange(22 * 3, dtype=float).reshape(22, 3) % 7, index=[f"s{i}" for i in range(22)],
+                       columns=list("abc"))
+    big.iloc[0, 0] = np.nan
+    big_path = tmp_path / "big.csv"
+    big.to_csv(big_path, index_label="model")
+    assert main(["possible", str(big_path), "--rule", "borda", "--format", "json"]) == 0
+    out = capsys.readouterr()
+    assert json.loads(out.out)["result"]["pivotal"] is None and "not searched above 20 systems" in out.err
+    assert main(["possible", str(big_path), "--rule", "borda", "--pivotal", "--format", "json"]) == 0
+    out = capsys.readouterr()
+    assert json.loads(out.out)["result"]["pivotal"] is not None and "not searched" not in out.err
 
 
 def _ranges_from(scores: np.ndarray, tol: float) -> tuple[np.ndarray, np.ndarray]:
@@ -510,7 +522,8 @@ def test_a_total_budget_leaves_the_rest_to_the_bounds_and_says_so():
     assert time.perf_counter() - start < 10
     if quick.pivotal_undecided:
         left = len(set(quick.pivotal_undecided) - set(quick.pivotal))
-        assert f"{left} {'more ' if quick.pivotal else ''}cell(s) not decided" in quick.next_evaluations
+        assert f"{left} {'more ' if quick.pivotal else ''}cell(s) not decided within the time limit or budget" \
+            in quick.next_evaluations
     for a, b, how in zip(full.possible, quick.possible, quick.decided_by):
         if b is not None:
             assert a == b  # whatever the budget still decides is right

@@ -559,7 +559,7 @@ def cmd_possible(args: argparse.Namespace) -> int:
         Bad scores, or bounds the rule does not take (:func:`consensus.cli.main` prints it as one
         line and returns 2).
     """
-    from ..missing._possible import possible_winners
+    from ..missing._possible import POSSIBLE_SEARCH_SYSTEMS, possible_winners
 
     table, source, _ = load(args, leaderboard=True)
     bounds: dict[str, tuple[float, float]] = {}
@@ -578,16 +578,21 @@ def cmd_possible(args: argparse.Namespace) -> int:
     limit = args.time_limit if args.rule in ("borda", "copeland", "minimax") else None
     if args.budget is not None and args.ranges:
         raise UsageError("--budget applies to who can still win, not to --ranges")
-    if args.no_pivotal and (args.ranges or args.rule not in ("borda", "copeland", "minimax")):
-        raise UsageError("--no-pivotal applies to who can still win under borda, copeland and minimax (the other rules "
-                         "give the cells that can change it in closed form)")
+    searched = args.rule in ("borda", "copeland", "minimax")
+    if args.pivotal is not None and (args.ranges or not searched):
+        raise UsageError("--pivotal and --no-pivotal apply to who can still win under borda, copeland and minimax (the "
+                         "mean and condorcet give the cells that can change it in closed form; kemeny does not)")
     if args.ranges:
         from ..missing._possible import rank_ranges
 
         ranges = rank_ranges(table, args.rule, bounds=bounds or None, time_limit=limit, rule_options=_given_options(args))
         return deliver(args, ranges, table, source, ("plot_rank_ranges", lambda plot: plot(ranges)))
+    pivotal = args.pivotal if args.pivotal is not None else table.n_systems <= POSSIBLE_SEARCH_SYSTEMS
+    if searched and not pivotal and args.pivotal is None:
+        note(args, f"the cells that can still change who can win are not searched above {POSSIBLE_SEARCH_SYSTEMS} "
+                   "systems (their searches can take far longer than the question): --pivotal searches them, "
+                   "--budget S bounds the whole question")
     result = possible_winners(table, args.rule, bounds=bounds or None, time_limit=limit, rule_options=_given_options(args),
-                              budget=args.budget if args.rule in ("borda", "copeland", "minimax") else None,
-                              pivotal=not args.no_pivotal)
+                              budget=args.budget if searched else None, pivotal=pivotal)
     return deliver(args, result, table, source)
 

@@ -440,18 +440,18 @@ def build_parser() -> argparse.ArgumentParser:
                    help="the rule's options: normalized_mean baseline=V or a JSON object '{\"TASK\": V}', maximum=..., "
                    "clip=false; minimax variant=margins (repeatable)")
     p.add_argument("--ranges", action="store_true",
-                   help="each system's best and worst position over every completion instead (mean, normalized_mean "
-                   "or borda; "
-                   "--plot draws them)")
+                   help="each system's best and worst position over every completion instead (mean, normalized_mean, "
+                   "borda or copeland; --plot draws them)")
     p.add_argument("--time-limit", type=_positive, default=5.0, metavar="S",
                    help="borda, copeland, minimax: seconds per integer program before the system is reported undecided "
                    "(default: 5)")
     p.add_argument("--budget", type=_positive, metavar="S",
                    help="borda, copeland, minimax: seconds for the whole question; once spent, only the bounds and "
                    "greedy completions still decide (default: none)")
-    p.add_argument("--no-pivotal", action="store_true",
-                   help="borda, copeland, minimax: skip the search for the cells that can still change who can win "
-                   "(a search per possible winner, cell and position; often several times the rest)")
+    p.add_argument("--pivotal", action=argparse.BooleanOptionalAction, default=None,
+                   help="borda, copeland, minimax: search the cells that can still change who can win (a search per "
+                   "possible winner, cell and position; often several times the rest); default: up to 20 systems, "
+                   "--budget bounds the whole question")
     p.add_argument("--bounds", metavar="TASK=LOW:HIGH", action="append",
                    help="mean: the values a missing cell of TASK may take, in its own units (default: the task's "
                    "observed range); repeatable")

@@ -68,12 +68,18 @@ def classes(column: np.ndarray) -> np.ndarray:
     scored = np.unique(column[~np.isnan(column)])[::-1]
     if not scored.size:
         return np.zeros(1)
-    span = float(scored[0] - scored[-1]) if scored.size > 1 else 1.0
+    with np.errstate(over="ignore"):  # scores near the float64 limit: an infinite span, the ends below
+        span = float(scored[0] - scored[-1]) if scored.size > 1 else 1.0
     # a step that moves the scores' magnitude (1 beside 1e300 would vanish in rounding)
     span = max(span if span > 0 else 1.0, 1e-6 * float(np.abs(scored).max()))
-    gaps = (scored[:-1] + scored[1:]) / 2.0
+    gaps = scored[:-1] / 2.0 + scored[1:] / 2.0  # halves first: no overflow near the float64 limit
     out = np.empty(2 * scored.size + 1)
-    out[0], out[-1] = scored[0] + span, scored[-1] - span
+    with np.errstate(over="ignore"):
+        out[0], out[-1] = scored[0] + span, scored[-1] - span
+    if not np.isfinite(out[0]):  # past the largest float: the next one up (infinite only above it)
+        out[0] = np.nextafter(scored[0], np.inf)
+    if not np.isfinite(out[-1]):
+        out[-1] = np.nextafter(scored[-1], -np.inf)
     out[1::2] = scored
     out[2:-1:2] = gaps
     return out
@@ -166,12 +172,13 @@ def searched_pivotal(
         for x, t in holes.tolist():
             options = per_task[t][-1:] if x == w else per_task[t]
             kept = kept_by_pool(x, t, options)
-            open_ = False
+            unsettled = np.zeros(len(options), dtype=bool)  # classes whose search stopped undecided
+            pivotal = False
             for j in np.flatnonzero(~kept):
                 if kept[j]:  # a witness found for an earlier class covers this one too
                     continue
-                if spent is not None and spent():
-                    open_ = True
+                if spent is not None and spent():  # the budget is spent: this class and the rest stay open
+                    unsettled[j:] |= ~kept[j:]
                     break
                 fixed = values.copy()
                 fixed[x, t] = options[j]
@@ -182,18 +189,19 @@ def searched_pivotal(
                     s = rescore(repaired)
                     if s[w] >= s.max() - tol:
                         pool.append((repaired, s))
-                        kept[j:] |= kept_by_pool(x, t, options)[j:]
+                        kept |= kept_by_pool(x, t, options)
                         continue
                 found = search(fixed, w)
                 out.programs += found.programs
                 if found.possible is False:
-                    out.pivotal.setdefault((x, t), []).append(w)
-                    open_ = False
+                    pivotal = True
                     break
-                open_ = open_ or found.possible is None
+                unsettled[j] = found.possible is None
                 if found.possible and found.witness is not None:
                     pool.append((found.witness, rescore(found.witness)))
-                    kept[j:] |= kept_by_pool(x, t, options)[j:]
-            if open_:  # no class knocks it out for sure, and a search stopped undecided
+                    kept |= kept_by_pool(x, t, options)  # earlier unsettled classes too
+            if pivotal:
+                out.pivotal.setdefault((x, t), []).append(w)
+            elif (unsettled & ~kept).any():  # no class knocks it out for sure, and some class is open
                 out.undecided.setdefault((x, t), []).append(w)
     return out

@@ -123,8 +123,9 @@ def possible_winners(
         change who can win (``pivotal``; :mod:`._pivotal_search`): a search on the board with
         the cell fixed, for each possible winner, missing cell and position class its known
         witnesses do not settle, within `time_limit` and `budget`. Often several times the
-        cost of the possible winners themselves; False leaves ``pivotal`` None. The other
-        rules give the pivotal cells in closed form, always.
+        cost of the possible winners themselves; False leaves ``pivotal`` None. The mean, the
+        normalized mean and the Condorcet winner give the pivotal cells in closed form,
+        always; ``"kemeny"`` does not compute them (``pivotal`` None).
 
     Returns
     -------
@@ -543,7 +544,8 @@ def rank_ranges(
         ``"borda"``, ``"copeland"``: seconds per integer program; a system whose programs stop
         there gets its best-found positions and proven bounds, with `exact` False.
     rule_options : mapping, optional
-        ``"normalized_mean"`` only, as in :func:`possible_winners`.
+        As in :func:`possible_winners` (``"normalized_mean"``'s options; ``"copeland"``'s
+        ``variant``, whose two values order the systems the same).
 
     Returns
     -------

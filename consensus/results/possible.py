@@ -57,8 +57,9 @@ class PossibleWinners(Displayed):
         What to evaluate next: every missing cell (``"system|task"``) whose value can still
         change the set of possible winners, with the possible winners it can knock out (the
         set can only shrink once a cell is known). Empty: no single cell changes who can win.
-        None where not computed (``pivotal=False``). Borda, Copeland and Minimax: proven by a
-        search on the board with the cell fixed; only for the systems known to be possible.
+        None where not computed (``pivotal=False``, and Kemeny). Borda, Copeland and Minimax:
+        proven by a search on the board with the cell fixed; only for the systems known to be
+        possible.
     pivotal_undecided : Mapping[str, tuple of str] or None
         Borda, Copeland, Minimax: per cell, the possible winners it may knock out, not decided:
         some search on the board with the cell fixed stopped at its time limit (a cell can be
@@ -133,7 +134,8 @@ class PossibleWinners(Displayed):
         open_ = [c for c in (self.pivotal_undecided or {}) if c not in self.pivotal]
         unsure = [s for s, p in zip(self.systems, self.possible) if p is None]
         more = "more " if self.pivotal else ""
-        tail = (f"; {len(open_)} {more}cell(s) not decided within the time limit: {listed(open_)}" if open_ else "")
+        tail = (f"; {len(open_)} {more}cell(s) not decided within the time limit or budget: {listed(open_)}"
+                if open_ else "")
         if unsure:
             tail += f"; not known for the {len(unsure)} system(s) whose own search stopped undecided"
         if not self.pivotal:
