@@ -175,6 +175,7 @@ def test_memory_setting():
     assert memory_setting(None) >= _instance_source.MIN_MEMORY
     assert block_items(2000, 2**30) % _item_blocks.BUCKET_ITEMS == 0
     assert block_items(10**6, 2**30) == _item_blocks.BUCKET_ITEMS  # at least one bucket
+    assert block_items(2000, 2**30, cell_bytes=4) == 2 * block_items(2000, 2**30)  # float32 blocks: twice the items
     for bad in ("lots", -5, 0, True, 1.5):
         with pytest.raises(InvalidOptionError, match="memory"):
             cs.missing.InstanceSource("logs", memory=bad)
@@ -366,3 +367,65 @@ def test_empty_instances_and_tasks_are_named_as_in_memory(tmp_path, small_blocks
         with pytest.raises(cs.errors.EmptyTaskError) as got:
             cs.sigma_l(cs.missing.InstanceSource(str(folder), memory=small_blocks), scheduler=scheduler)
         assert (got.value.task, got.value.instances) == (want.value.task, want.value.instances)
+
+
+def test_local_parquet_files_are_scanned_by_pyarrow_threads_in_file_order(long, tmp_path, monkeypatch):
+    """Local Parquet files of one schema go through pyarrow's dataset scanner (its own threads), in
+    file order: the same systems in the same order and the same sums as the files read one by one."""
+    from consensus.missing import _source_rows
+
+    reference = write_by_model(long, tmp_path)
+    files = [(str(p), "parquet") for p in sorted(tmp_path.glob("*.parquet"))]
+    columns = ["system", "task", "instance", "score"]
+    scanned = list(_source_rows.parquet_scan(files, columns, ("system", "task"), budget=1))
+    assert [k for k, batch in scanned if batch is None] == list(range(len(files)))  # each file once, in order
+    one_by_one = [b for path, fmt in files for b in _source_rows._frames(path, fmt, columns, labels=("system", "task"))]
+    assert [b for _, b in scanned if b is not None] == one_by_one
+    calls = []
+    monkeypatch.setattr(_item_blocks, "parquet_scan", lambda *a, **k: calls.append(1) or _source_rows.parquet_scan(*a, **k))
+    assert_same_everything(source(str(tmp_path)), in_memory(reference))
+    assert calls
+
+
+def test_files_of_other_schemas_or_formats_are_read_one_by_one(tmp_path):
+    from consensus.missing._source_rows import parquet_scan
+
+    columns = ["system", "task", "instance", "score"]
+    _parquet(tmp_path / "a.parquet", ["a", "a"], [1, 2], [1.0, 0.0])
+    _parquet(tmp_path / "b.parquet", ["b", "b"], ["1", "2"], [0.0, 1.0])  # text ids: another type
+    assert parquet_scan([(str(tmp_path / "a.parquet"), "parquet")], columns, ("system", "task"), 10**6) is not None
+    assert parquet_scan([(str(tmp_path / f"{s}.parquet"), "parquet") for s in "ab"], columns, (), 10**6) is None
+    pd.DataFrame({"system": ["c"], "task": ["t"], "instance": [1], "score": [1.0]}).to_csv(tmp_path / "c.csv", index=False)
+    assert parquet_scan([(str(tmp_path / "a.parquet"), "parquet"), (str(tmp_path / "c.csv"), "csv")], columns, (), 10**6) is None
+    assert parquet_scan([(str(tmp_path / "a.parquet"), "parquet")], columns + ["extra"], (), 10**6) is None
+
+
+def test_a_page_that_does_not_decode_names_its_file(tmp_path):
+    """A file whose footer reads but whose data does not: a LeaderboardError naming it, on one line
+    (scanned or read one by one)."""
+    import pyarrow.parquet as pq
+
+    rng = np.random.default_rng(0)
+    for s in "abc":
+        _parquet(tmp_path / f"{s}.parquet", [s] * 500, list(range(500)), rng.random(500).tolist())
+    path = tmp_path / "b.parquet"
+    data = bytearray(path.read_bytes())
+    start = pq.ParquetFile(path).metadata.row_group(0).column(3).data_page_offset
+    data[start + 30 : start + 300] = b"\xff" * 270  # the score column's page header and data
+    path.write_bytes(bytes(data))
+    for files in (str(tmp_path), str(path)):
+        with pytest.raises(LeaderboardError, match=r"cannot read '.+b\.parquet' as parquet: [^\n]+$"):
+            cs.sigma_l(source(files))
+
+
+@pytest.mark.parametrize("scores", [[0.0, 1.0], [0.1, 0.7]])
+def test_dense_blocks_are_float32_only_when_every_score_is(tmp_path, monkeypatch, scores):
+    """0/1 scores (exactly float32) are summed from float32 blocks, other scores from float64 ones;
+    the sums equal the in-memory ones either way."""
+    seen = []
+    real = _item_blocks._block_sums
+    monkeypatch.setattr(_item_blocks, "_block_sums", lambda *a: seen.append(a[-1][0].dtype) or real(*a))
+    for k, system in enumerate("abc"):
+        _parquet(tmp_path / f"{system}.parquet", [system] * 4, [1, 2, 3, 4], [scores[(k + j) % 2] for j in range(4)])
+    assert_same_imputation(cs.sigma_l(cs.missing.InstanceSource(str(tmp_path))), cs.sigma_l(cs.read_instances(tmp_path)))
+    assert set(seen) == {np.dtype(np.float32 if scores == [0.0, 1.0] else np.float64)}

@@ -6,7 +6,9 @@ tasks in the same order, the same counts, the same sums up to the order of float
 (within ``1e-12`` relative). It never holds the systems x items array, nor the long table:
 
 1. **One pass over the files** (in :func:`~consensus.missing._dask_sums.source_files` order),
-   chunk by chunk (row groups of a Parquet file, a million rows of a CSV file). Each row gets
+   chunk by chunk (row groups of a Parquet file, a million rows of a CSV file; local Parquet files
+   of one schema decoded ahead by pyarrow's dataset scanner on its own threads,
+   :func:`~consensus.missing._source_rows.parquet_scan`, the others by one reading thread). Each row gets
    its system's code and its item's code, both in order of first appearance (an item is a
    (task, instance id) pair; ids compared as :func:`consensus.read_instances` compares them),
    and its score parsed as there. A chunk is kept as three compact arrays: system code,
@@ -18,7 +20,9 @@ tasks in the same order, the same counts, the same sums up to the order of float
    on. Files whose rows come in any order need this (evaluation logs usually list a model's
    items in its own order): an item's scores are in every file.
 3. **Blocks.** Consecutive buckets make a block of items whose dense systems x items array
-   fits an eighth of the memory setting. For each block its rows are gathered (from the
+   (float32 when every score read is exactly a float32, as 0/1 correctness is: the same
+   comparisons, half the bytes, so twice the items a block; else float64) fits
+   :data:`BLOCK_BYTES` and an eighth of the memory setting. For each block its rows are gathered (from the
    chunks kept and the block's spill files), written into the dense array (a repeated
    (system, task, instance) is an error naming both files), and the block's columns are
    added to one :class:`~consensus.missing._partial_sums.PartialSums`, task by task (a task
@@ -27,8 +31,11 @@ tasks in the same order, the same counts, the same sums up to the order of float
 **Cost model** (``R`` rows, ``N`` systems, ``K`` items, ``M`` the memory setting): every file
 is read once; ``R`` rows of 6-16 bytes are held, or written and read back once when they do
 not fit ``M / 2`` (the bytes spilled are printed by ``benchmarks/instance_scale.py``); the
-dense blocks hold ``N x K`` cells of 8 bytes in total, ``min(64 MB, M / 8)`` at a time (but at
-least :data:`BUCKET_ITEMS` items a block); the kernel's work is that of the in-memory sums.
+dense blocks hold ``N x K`` cells of 4 bytes (0/1 scores) or 8 in total, ``min(64 MB, M / 8)``
+at a time (but at least :data:`BUCKET_ITEMS` items a block); the kernel's work is that of the
+in-memory sums (a block that splits a task splits its products: blocks wide enough to hold a
+few thousand items of each task keep that cost down, which is what float32 blocks buy at 2,000
+systems: 3 blocks instead of 5, 7.1 s instead of 7.7 s, measured).
 Outside ``M``: three ``N x N`` float64 accumulators (five when weights differ within a run of
 items; 100 MB at 2,000 systems), for ``sigma_2l`` one ``N x N`` bool matrix per task, the item
 codes (a table of 8 bytes per id below 2**20 per task, a Python object per item), and the
@@ -79,6 +86,7 @@ from ._source_rows import (
     _prefetched,
     decoded,
     label_columns,
+    parquet_scan,
     source_columns,
 )
 
@@ -136,10 +144,12 @@ class _Store:
         self.buckets: set[int] = set()
         self.width = 0  # rows kept sorted by blocks of this many items (0: not sorted)
         self.cuts: list[np.ndarray] = []
+        self.float32 = True  # every score read is exactly a float32 (the dense blocks can be float32)
 
     def add(self, chunk: _Chunk) -> None:
         self.kept.append(chunk)
         self.kept_bytes += chunk.nbytes
+        self.float32 &= chunk.scores.dtype == np.float32
         if self.kept_bytes > self.limit:
             self._spill()
 
@@ -239,8 +249,8 @@ def matrices_held(n_tasks: int, per_task: bool) -> int:
     return 8 + (-(-n_tasks // 8) if per_task else 0)
 
 
-def block_items(n_systems: int, memory: int) -> int:
-    """Items per block: whole buckets whose dense array (8 bytes a cell) fits :data:`BLOCK_BYTES`
+def block_items(n_systems: int, memory: int, cell_bytes: int = 8) -> int:
+    """Items per block: whole buckets whose dense array (`cell_bytes` a cell) fits :data:`BLOCK_BYTES`
     and an eighth of `memory`; at least one bucket.
 
     Parameters
@@ -248,6 +258,8 @@ def block_items(n_systems: int, memory: int) -> int:
     n_systems : int
     memory : int
         The memory setting, in bytes.
+    cell_bytes : int, default=8
+        8 for float64 scores, 4 when every score is exactly a float32 (0/1 correctness).
 
     Returns
     -------
@@ -260,7 +272,7 @@ def block_items(n_systems: int, memory: int) -> int:
     4096
     """
     budget = min(BLOCK_BYTES, memory // 8)
-    return max(1, budget // (max(n_systems, 1) * 8 * BUCKET_ITEMS)) * BUCKET_ITEMS
+    return max(1, budget // (max(n_systems, 1) * cell_bytes * BUCKET_ITEMS)) * BUCKET_ITEMS
 
 
 # ---------------------------------------------------------------------- reading
@@ -323,10 +335,11 @@ def sum_blocks(store: _Store, items: _ItemCodes, context: _Context, acc: Partial
     int
         The number of blocks.
     """
-    width = block_items(len(context.systems), context.memory)
+    dtype = np.float32 if store.float32 else np.float64  # float32 blocks: the same comparisons, half the bytes
+    width = block_items(len(context.systems), context.memory, np.dtype(dtype).itemsize)
     store.arrange(width)
     cells = len(context.systems) * min(width, items.count)
-    buffers = (np.empty(cells), np.empty(cells, dtype=bool))
+    buffers = (np.empty(cells, dtype=dtype), np.empty(cells, dtype=bool))
     task_of_item = np.array(items.task_of_item, dtype=np.int64)
     blocks = 0
     for first in range(0, items.count, width):
@@ -452,7 +465,7 @@ def _streamed(source: InstanceSource, *, per_task: bool,
     memory = memory_setting(source.memory)
     columns = source_columns(source)
     harness = None
-    ahead = None
+    ahead = scan = None
     if source.layout == "harness-samples":
         from ..formats.harness import HarnessSamples
 
@@ -472,10 +485,15 @@ def _streamed(source: InstanceSource, *, per_task: bool,
         names = [path for path, _ in files]
 
         labels = label_columns(source)
-        ahead = _files_ahead(files, lambda path, fmt: list(_frames(path, fmt, columns, labels=labels)),
-                             budget=max(memory // 16, 1))
+        scan = parquet_scan(files, columns, labels, budget=max(memory // 16, 1))
+        if scan is None:
+            ahead = _files_ahead(files, lambda path, fmt: list(_frames(path, fmt, columns, labels=labels)),
+                                 budget=max(memory // 16, 1))
 
         def chunks() -> Iterator[tuple[int, Any]]:
+            if scan is not None:  # local Parquet files of one schema: pyarrow's threads decode ahead
+                yield from scan
+                return
             if ahead is not None:  # small local files: decoded whole, ahead, by a thread
                 for file_no, frames in enumerate(ahead):
                     for frame in frames:
@@ -503,13 +521,17 @@ def _streamed(source: InstanceSource, *, per_task: bool,
     try:
         # Parquet and CSV decoding release the GIL: a thread decodes ahead. JSON lines are parsed in
         # Python: a second thread would only contend for the GIL (1.3x slower, measured)
-        streamed = harness is None and ahead is None  # one thread decodes ahead, chunk by chunk
+        streamed = harness is None and ahead is None and scan is None  # one thread decodes ahead, chunk by chunk
         for file_no, frame in (_prefetched(chunks()) if streamed else chunks()):
             if frame is None:
                 if progress is not None:
                     progress(file_no + 1, len(names))
             elif len(frame):
                 store.add(reader.chunk(frame, file_no, names[file_no]))
+        if scan is not None:  # the decoded batches are gone: their memory back to the system before the sums
+            import pyarrow as pa
+
+            pa.default_memory_pool().release_unused()
         lower = set(harness.finish()) if harness is not None else set()  # the metrics' directions
         if harness is not None:
             for note in harness.notes:
@@ -530,8 +552,9 @@ def _streamed(source: InstanceSource, *, per_task: bool,
         acc = context.empty_sums()
         blocks = sum_blocks(store, reader.items, context, acc)
     finally:
-        if ahead is not None:
-            ahead.close()  # files still decoding ahead are dropped (on an error)
+        for pending in (ahead, scan):
+            if pending is not None:
+                pending.close()  # files still decoding ahead are dropped (on an error)
         store.close()
         if bar is not None:
             bar.close()

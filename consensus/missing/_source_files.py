@@ -168,8 +168,10 @@ def source_files(data: object) -> list[tuple[str, str]]:
     return out
 
 
-def _check_file(path: str, fmt: str, columns: Sequence[str], limits: tuple[int, bool]) -> None:
-    """Read the header (CSV, a bounded line) or schema (Parquet) of one file: every column must be there."""
+def _check_file(path: str, fmt: str, columns: Sequence[str], limits: tuple[int, bool]) -> int:
+    """Read the header (CSV, a bounded line) or schema (Parquet) of one file: every column must be
+    there. Returns its rows, for planning (:func:`_file_rows_estimate`; a Parquet file's from the
+    footer just read)."""
     import fsspec
 
     names: list[str] | None
@@ -177,8 +179,11 @@ def _check_file(path: str, fmt: str, columns: Sequence[str], limits: tuple[int, 
         if fmt == "parquet":
             import pyarrow.parquet as pq
 
-            with fsspec.open(path, "rb") as fh:
-                names = list(pq.ParquetFile(fh).schema_arrow.names)
+            local = "://" not in path  # opened directly: fsspec's layer costs more than the footer
+            with (open(path, "rb") if local else fsspec.open(path, "rb")) as fh:
+                meta = pq.ParquetFile(fh).metadata
+                names = list(meta.schema.to_arrow_schema().names)
+                rows = int(meta.num_rows)
         else:
             with _opened(path, limits) as fh:
                 names = next((row for row in csv.reader(bounded_lines(fh, path), delimiter=_SEPARATORS[fmt]) if row),
@@ -192,6 +197,7 @@ def _check_file(path: str, fmt: str, columns: Sequence[str], limits: tuple[int, 
     missing = [c for c in columns if c not in names]
     if missing:
         raise LeaderboardError(_missing_columns(f"file {path!r}", missing, names))
+    return rows if fmt == "parquet" else _file_rows_estimate(path, fmt)
 
 
 def _missing_columns(where: str, missing: Sequence[str], found: Sequence[object]) -> str:
