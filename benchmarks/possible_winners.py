@@ -2,9 +2,9 @@
 
 Boards: latent quality plus task noise (sd 1 each, two decimals), a share of cells missing at
 random (``--missing``, default 30%), every task weighted 1; seeds 0-2 (``--seeds``), min / median /
-max over the seeds. Per rule (mean, condorcet, borda, copeland, minimax, kemeny) and size (``--sizes``, default
+max over the seeds. Per rule (mean, condorcet, borda, copeland, minimax, kemeny; plurality and dowdall on request) and size (``--sizes``, default
 100x20 and 350x8): the wall time of the whole call, the possible and necessary winners counted, and
-for Borda, Copeland and Minimax what decided each system (pairwise bound, set bound, greedy completion, integer program, or the
+for Borda, Copeland, Minimax, plurality and Dowdall what decided each system (pairwise bound, set bound, greedy completion, integer program, or the
 solver's status when a system's programs reach ``--time-limit`` seconds undecided) and the
 integer programs solved.
 
@@ -34,7 +34,7 @@ import pandas as pd
 import consensus as cs
 from consensus.missing import possible_winners
 
-SEARCHED = ("borda", "copeland", "minimax")  # the rules decided by integer programs
+SEARCHED = ("borda", "copeland", "minimax", "plurality", "dowdall")  # the rules decided by integer programs
 
 
 def board(n: int, t: int, missing: float, seed: int) -> cs.Leaderboard:
@@ -69,8 +69,12 @@ def naive(lb: cs.Leaderboard, rule: str, sample: int, time_limit: float) -> tupl
             out = best_borda_completion(values, weights, int(target), everyone, time_limit=time_limit)
         elif rule == "copeland":
             out = best_copeland_completion(values, weights, int(target), everyone, 1.0, time_limit=time_limit)
-        else:
+        elif rule == "minimax":
             out = best_minimax_completion(values, weights, int(target), everyone, 1.0, time_limit=time_limit)
+        else:  # plurality, dowdall: the positional program
+            from consensus.missing._possible_positional import PositionalBoard
+
+            out = PositionalBoard.of(values, weights, rule).solve(int(target), everyone, time_limit)
         spent += time.perf_counter() - begin
         statuses[out.status.value] += 1
     return spent / sample, statuses
@@ -106,6 +110,7 @@ def naive_pivotal(lb: cs.Leaderboard, rule: str, sample: int, time_limit: float)
         pair_bounds,
     )
     from consensus.missing._possible_majority import MajorityBoard, majority_search
+    from consensus.missing._possible_positional import PositionalBoard, positional_search
 
     values, weights = board_arrays(lb)
     winners = [lb.systems.index(s) for s in possible_winners(lb, rule, time_limit=time_limit, pivotal=False)
@@ -122,6 +127,8 @@ def naive_pivotal(lb: cs.Leaderboard, rule: str, sample: int, time_limit: float)
             fixed[x, k] = v
             if rule == "borda":
                 borda_search(fixed, weights, pair_bounds(fixed, weights), w, time_limit)
+            elif rule in ("plurality", "dowdall"):
+                positional_search(PositionalBoard.of(fixed, weights, rule), w, time_limit)
             else:
                 majority_search(MajorityBoard.of(fixed, weights, rule), w, time_limit)
         spent += time.perf_counter() - begin

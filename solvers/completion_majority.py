@@ -65,6 +65,8 @@ class _PairModel:
     behind: dict[tuple[int, int], Linear] = field(default_factory=dict)
     d_of: list[dict[int, list[int]]] = field(default_factory=list)
     relation_pairs: list[list[tuple[int, int, int, int]]] = field(default_factory=list)
+    #: per task, each pair's ([a ahead of z], [z ahead of a]) on that task (the positional rules' counts)
+    per_task: list[dict[tuple[int, int], tuple[Linear, Linear]]] = field(default_factory=list)
 
     def column(self, lower: float, upper: float, cost: float = 0.0, continuous: bool = False) -> int:
         self.m.add_columns([lower], [upper], [cost], continuous=continuous)
@@ -119,6 +121,7 @@ def _build(values: FloatArray, weights: FloatArray, target: int, rivals: NDArray
 
         boundary_index = {g: q + 1 for q, g in enumerate(task.boundary)}
         task_pairs: list[tuple[int, int, int, int]] = []
+        relations: dict[tuple[int, int], tuple[Linear, Linear]] = {}
         for a, z in pairs:
             a_miss, z_miss = bool(np.isnan(col_t[a])), bool(np.isnan(col_t[z]))
             win: Linear
@@ -174,7 +177,9 @@ def _build(values: FloatArray, weights: FloatArray, target: int, rivals: NDArray
                 win, loss = ({up: 1.0}, 0.0), ({down: 1.0}, 0.0)
             parts[a, z].append((win, w))
             against[a, z].append((loss, w))
+            relations[a, z] = (win, loss)
         pm.relation_pairs.append(task_pairs)
+        pm.per_task.append(relations)
     for pair in pairs:
         pm.ahead[pair] = _combine(*parts[pair])
         pm.behind[pair] = _combine(*against[pair])
@@ -206,8 +211,9 @@ def _row(lower: float, upper: float, *parts: tuple[Linear, float]) -> Row:
 
 
 def _solve(pm: _PairModel, values: FloatArray, target: int, rivals: NDArray[np.bool_], cap: float,
-           time_limit: float | None, rounds_gap: float) -> CompletionOutcome:
-    """Solve (transitivity cuts added while a solution breaks one) and read the completion."""
+           time_limit: float | None, rounds_gap: float, highs: dict[str, float] | None = None) -> CompletionOutcome:
+    """Solve (transitivity cuts added while a solution breaks one) and read the completion. `highs`:
+    more HiGHS options (e.g. tighter feasibility tolerances)."""
     _flush(pm.m, pm.rows)
     pm.m.set_integer(True)
     solves = 0
@@ -215,9 +221,11 @@ def _solve(pm: _PairModel, values: FloatArray, target: int, rivals: NDArray[np.b
     while True:
         solves += 1
         left = None if end is None else end - time.perf_counter()
-        sol = pm.m.solve(time_limit=left, gap_abs=rounds_gap, highs_options={"mip_rel_gap": 0.0})
+        sol = pm.m.solve(time_limit=left, gap_abs=rounds_gap, highs_options={"mip_rel_gap": 0.0, **(highs or {})})
         if sol.x is None or sol.status is not SolveStatus.OPTIMAL or sol.objective is None:
-            return CompletionOutcome(sol.status, sol.objective, sol.dual_bound, None, solves)
+            # the time spent between rounds of cuts is a time limit too (not "not solved")
+            status = SolveStatus.TIME_LIMIT if sol.status is SolveStatus.NOT_SOLVED and sol.limit_reached else sol.status
+            return CompletionOutcome(status, sol.objective, sol.dual_bound, None, solves)
         point = np.round(sol.x)
         cuts = _transitivity_cuts(point, pm.relation_pairs)
         if not cuts:

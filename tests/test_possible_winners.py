@@ -301,16 +301,24 @@ def test_lower_is_better_tasks_fill_in_the_right_direction():
 
 def test_bad_options_are_named():
     toy = cs.load_example("votenrank-toy")
-    with pytest.raises(InvalidOptionError, match="rule must be one of 'mean', 'normalized_mean', 'condorcet', 'borda', 'copeland', 'minimax', 'kemeny'"):
-        possible_winners(toy, "dowdall")
+    with pytest.raises(InvalidOptionError, match="rule must be one of 'mean', 'normalized_mean', 'condorcet', 'borda'"):
+        possible_winners(toy, "schulze")
     with pytest.raises(UnknownTaskError):
         possible_winners(toy, bounds={"nope": (0, 1)})
     with pytest.raises(InvalidOptionError, match="low <= high"):
         possible_winners(toy, bounds={"t1": (2, 1)})
     with pytest.raises(InvalidOptionError, match="bounds apply to score rules"):
         possible_winners(toy, "condorcet", bounds={"t1": (0, 1)})
+    with pytest.raises(InvalidOptionError, match="'ties' do not apply to rule 'copeland'"):
+        possible_winners(toy, "copeland", rule_options={"ties": "min"})
+    with pytest.raises(InvalidOptionError, match="'vector' do not apply to rule 'dowdall'"):
+        possible_winners(toy, "dowdall", rule_options={"vector": (3, 1)})
+    with pytest.raises(InvalidOptionError, match="ties must be 'average', 'min' or 'max', got 'best'"):
+        possible_winners(toy, "plurality", rule_options={"ties": "best"})
+    with pytest.raises(InvalidOptionError, match="rule 'scoring' needs vector="):
+        possible_winners(toy, "scoring")
     with pytest.raises(InvalidOptionError, match="'ties' do not apply to rule 'borda'"):
-        possible_winners(toy, "borda", rule_options={"ties": "min"})
+        cs.missing.rank_ranges(toy, "borda", rule_options={"ties": "min"})
     with pytest.raises(InvalidOptionError, match="baseline"):  # the rule's own check names the option
         possible_winners(toy, "normalized_mean", rule_options={"baseline": {"t1": "x"}})
     assert "Who can still win (mean)" in cs.render(possible_winners(toy))
@@ -340,6 +348,17 @@ def test_the_possible_command(tmp_path, capsys):
     assert doc["possible_winners"] == ["a"] and doc["rule_options"] == {"baseline": {"qa": 0.75}}
     assert main(["possible", str(path), "--rule", "normalized_mean", "--option", "ties=min"]) == 2
     assert "'ties' do not apply to rule 'normalized_mean'" in capsys.readouterr().err
+    # plurality: a wins qa; nli's point goes to a unless b is placed above it (then a and b tie, 1 point each)
+    assert main(["possible", str(path), "--rule", "plurality", "--format", "json"]) == 0
+    doc = json.loads(capsys.readouterr().out)["result"]
+    assert doc["possible_winners"] == ["a", "b"] and doc["necessary_winners"] == ["a"] and doc["pivotal"] == {"b|nli": ["b"]}
+    # ties=max (the worst shared position): b tied with a on nli leaves both 0 there; b above a still ties a
+    assert main(["possible", str(path), "--rule", "scoring", "--option", "vector=[1]", "--option", "ties=max",
+                 "--format", "json"]) == 0
+    doc = json.loads(capsys.readouterr().out)["result"]
+    assert doc["possible_winners"] == ["a", "b"] and doc["rule_options"] == {"vector": [1], "ties": "max"}
+    assert main(["possible", str(path), "--rule", "scoring"]) == 2
+    assert "needs vector=" in capsys.readouterr().err
     for bad in (["--bounds", "nli"], ["--bounds", "nli=0:1", "--bounds", "nli=0:2"], ["--plot", str(tmp_path / "p.png")]):
         assert main(["possible", str(path), *bad]) == 2
         err = capsys.readouterr().err
@@ -545,6 +564,40 @@ def test_the_budget_on_the_command_line(tmp_path, capsys):
     assert "--budget applies to who can still win" in capsys.readouterr().err
 
 
+def _positional_scores(values: np.ndarray, weights: np.ndarray, rule: str, ties: str, vector=None) -> np.ndarray:
+    """Scores of complete oriented boards (..., systems, tasks) under a scoring vector: on each task a
+    system with ``a`` systems strictly ahead and ``c`` tied (itself included) gets the mean, the first
+    or the last of the points of positions a+1 .. a+c."""
+    n = values.shape[-2]
+    points = np.array({"plurality": [1.0] + [0.0] * (n - 1), "dowdall": [1.0 / (p + 1) for p in range(n)],
+                       "borda": [n - 1.0 - p for p in range(n)], "eurovision": ([12.0, 10, 8, 7] + [0.0] * n)[:n],
+                       "scoring": list(vector or []) + [0.0] * (n - len(vector or []))}[rule])
+    ahead = (values[..., None, :, :] > values[..., :, None, :]).sum(axis=-2)
+    tied = (values[..., None, :, :] == values[..., :, None, :]).sum(axis=-2)
+    cum = np.concatenate(([0.0], np.cumsum(points)))
+    got = {"min": points[ahead], "max": points[ahead + tied - 1], "average": (cum[ahead + tied] - cum[ahead]) / tied}[ties]
+    return got @ weights
+
+
+POSITIONAL_CASES = [("plurality", {}), ("plurality", {"ties": "min"}), ("plurality", {"ties": "max"}),
+                    ("dowdall", {}), ("dowdall", {"ties": "max"}), ("borda", {"ties": "min"}), ("borda", {"ties": "max"}),
+                    ("eurovision", {}), ("scoring", {"vector": (2.0, 1.0)}), ("scoring", {"vector": (3.0, 1.0), "ties": "min"})]
+
+
+@examples(1)  # the brute force over every position with ties owns this property (up to 23**3 completions each)
+@given(score_tables(max_systems=5, max_tasks=4, missing=True, weighted=True), st.sampled_from(POSITIONAL_CASES))
+def test_positional_rules_match_every_position_of_the_missing_cells(lb, case):
+    """Plurality, Dowdall, Eurovision, a scoring vector, Borda with min / max ties: possible and
+    necessary winners (strict and not), witnesses and the program's proofs, against every completion."""
+    rule, options = case
+    holes = _holes(lb)
+    assume(1 <= len(holes) <= 3)
+    res = possible_winners(lb, rule, rule_options=options)
+    w = lb.weight_array
+    scores = _positional_scores(_all_completions(lb, holes), w, rule, options.get("ties", "average"), options.get("vector"))
+    _check_against_every_completion(lb, res, scores, 1e-9 * max(1.0, float(w.sum()) * 12.0 * lb.n_systems), **options)
+
+
 def _class_of(column: np.ndarray, value: float) -> tuple[str, int]:
     """The position class of a value among a task's scores: tied with the j-th best, or in the j-th gap."""
     scored = np.unique(column[~np.isnan(column)])[::-1]
@@ -555,18 +608,21 @@ def _class_of(column: np.ndarray, value: float) -> tuple[str, int]:
 @examples(1)  # brute force over every position with ties (up to 23**3 completions each)
 @given(score_tables(max_systems=5, max_tasks=4, missing=True, weighted=True),
        st.sampled_from([("borda", None), ("copeland", None), ("minimax", "winning_votes"), ("minimax", "margins"),
-                        ("minimax", "pairwise_opposition")]))
+                        ("minimax", "pairwise_opposition"), *POSITIONAL_CASES]))
 def test_searched_pivotal_cells_match_every_position(lb, rule_variant):
     """A cell is pivotal iff, fixed in some position class (tied with a score, or in a gap, the
     task's other missing cells free around it), the completions left lose a possible winner."""
     rule, variant = rule_variant
     holes = _holes(lb)
     assume(1 <= len(holes) <= 3)
-    options = {} if variant is None else {"variant": variant}
+    options = variant if isinstance(variant, dict) else {} if variant is None else {"variant": variant}
     res = possible_winners(lb, rule, rule_options=options)
     boards = _all_completions(lb, holes)
     w = lb.weight_array
-    if rule == "borda":
+    if isinstance(variant, dict):
+        scores = _positional_scores(boards, w, rule, options.get("ties", "average"), options.get("vector"))
+        tol = 1e-9 * max(1.0, float(w.sum()) * 12.0 * lb.n_systems)
+    elif rule == "borda":
         scores, tol = _borda_scores(boards, w), 1e-9 * max(1.0, float(w.sum()) * lb.n_systems)
     else:
         scores = _copeland_scores(boards, w) if rule == "copeland" else _minimax_scores(boards, w, variant)

@@ -559,7 +559,11 @@ def cmd_possible(args: argparse.Namespace) -> int:
         Bad scores, or bounds the rule does not take (:func:`consensus.cli.main` prints it as one
         line and returns 2).
     """
-    from ..missing._possible import POSSIBLE_SEARCH_SYSTEMS, possible_winners
+    from ..missing._possible import (
+        POSSIBLE_SEARCH_SYSTEMS,
+        SEARCHED_RULES,
+        possible_winners,
+    )
 
     table, source, _ = load(args, leaderboard=True)
     bounds: dict[str, tuple[float, float]] = {}
@@ -575,13 +579,14 @@ def cmd_possible(args: argparse.Namespace) -> int:
         if task in bounds:
             raise UsageError(f"--bounds gives task {task!r} twice")
         bounds[task] = pair
-    limit = args.time_limit if args.rule in ("borda", "copeland", "minimax") else None
+    searched = args.rule in SEARCHED_RULES
+    limit = args.time_limit if searched else None
     if args.budget is not None and args.ranges:
         raise UsageError("--budget applies to who can still win, not to --ranges")
-    searched = args.rule in ("borda", "copeland", "minimax")
     if args.pivotal is not None and (args.ranges or not searched):
-        raise UsageError("--pivotal and --no-pivotal apply to who can still win under borda, copeland and minimax (the "
-                         "mean and condorcet give the cells that can change it in closed form; kemeny does not)")
+        raise UsageError("--pivotal and --no-pivotal apply to who can still win under borda, copeland, minimax and the "
+                         "other positional rules (the mean and condorcet give the cells that can change it in closed "
+                         "form; kemeny does not)")
     if args.ranges:
         from ..missing._possible import rank_ranges
 

@@ -432,24 +432,26 @@ def build_parser() -> argparse.ArgumentParser:
                        "(docs/possible.md): who is first under some completion, who under every one, a witness "
                        "completion for each possible winner and the rivals in the way of the others.")
     _input_options(p, file_required=True)
-    p.add_argument("--rule", choices=("mean", "normalized_mean", "condorcet", "borda", "copeland", "minimax", "kemeny"),
+    p.add_argument("--rule", choices=("mean", "normalized_mean", "condorcet", "borda", "copeland", "minimax", "kemeny",
+                                      "plurality", "dowdall", "scoring", "rank_complement", "top_ten", "eurovision"),
                    default="mean", help="mean (default) or normalized_mean (a missing cell within its task's bounds), "
-                   "condorcet, borda, copeland, minimax or kemeny (any position, ties included; kemeny: certified "
-                   "bounds at any size, exact on small boards, the rest reported undecided)")
+                   "condorcet, borda, copeland, minimax, kemeny or another positional rule (any position, ties "
+                   "included; kemeny: certified bounds at any size, exact on small boards, the rest reported undecided)")
     p.add_argument("--option", metavar="KEY=VALUE", action="append",
                    help="the rule's options: normalized_mean baseline=V or a JSON object '{\"TASK\": V}', maximum=..., "
-                   "clip=false; minimax variant=margins (repeatable)")
+                   "clip=false; minimax variant=margins; positional rules ties=min|max, scoring vector=[3,1] "
+                   "(repeatable)")
     p.add_argument("--ranges", action="store_true",
                    help="each system's best and worst position over every completion instead (mean, normalized_mean, "
                    "borda or copeland; --plot draws them)")
     p.add_argument("--time-limit", type=_positive, default=5.0, metavar="S",
-                   help="borda, copeland, minimax: seconds per integer program before the system is reported undecided "
-                   "(default: 5)")
+                   help="borda, copeland, minimax, the other positional rules: seconds per integer program before the "
+                   "system is reported undecided (default: 5)")
     p.add_argument("--budget", type=_positive, metavar="S",
-                   help="borda, copeland, minimax: seconds for the whole question; once spent, only the bounds and "
-                   "greedy completions still decide (default: none)")
+                   help="borda, copeland, minimax, the other positional rules: seconds for the whole question; once "
+                   "spent, only the bounds and greedy completions still decide (default: none)")
     p.add_argument("--pivotal", action=argparse.BooleanOptionalAction, default=None,
-                   help="borda, copeland, minimax: search the cells that can still change who can win (a search per "
+                   help="borda, copeland, minimax, the other positional rules: search the cells that can still change who can win (a search per "
                    "possible winner, cell and position; often several times the rest); default: up to 20 systems, "
                    "--budget bounds the whole question")
     p.add_argument("--bounds", metavar="TASK=LOW:HIGH", action="append",

@@ -3,34 +3,36 @@
 The names below are this stage's public API; each lives in a private module (imported on
 first use, so importing the stage costs nothing until a name is used):
 
-==========================  ======================================================================
-module                      what it holds
-==========================  ======================================================================
-:mod:`._preparation`        The preparation stage: what every question does to a leaderboard
-                            before it is asked
-:mod:`._impute`             Missing scores: pairwise matrices of compatible rankings (Himmi et al.
-                            2023)
-:mod:`._imputation_sums`    The sums behind the imputed pairwise matrix: every partial ranking's
-                            compatible-permutation matrix, added up
-:mod:`._partial_sums`       Additive partial sums of the imputed pairwise matrix, and the two
-                            kernels that fill them
-:mod:`._confidence`         How sure is each pairwise comparison? Hoeffding intervals from the
-                            direct comparisons only
-:mod:`._instance_source`    Instance-level scores that stay where they are: a path, a glob or a
-                            Dask DataFrame, summed in place
-:mod:`._source_files`       The files an :class:`~consensus.missing.InstanceSource` names, opened
-                            within the reading limits
-:mod:`._source_rows`        The rows of instance-level files, decoded chunk by chunk: labels, item
-                            ids and scores as arrays
-:mod:`._item_blocks`        Instance-level files summed by item blocks: one pass over the files, in
-                            bounded memory, no Dask
-:mod:`._dask_sums`          The pairwise sums of an :class:`~consensus.missing.InstanceSource` on
-                            Dask, by item blocks: every block a task
-:mod:`._possible`           Who can still win? Possible and necessary winners and rank ranges
-                            over every completion of the missing scores
-:mod:`._possible_borda`     Borda under missing scores: bounds, greedy completions and the
-                            integer programs of :mod:`solvers.completion_borda`
-==========================  ======================================================================
+==============================  ======================================================================
+module                          what it holds
+==============================  ======================================================================
+:mod:`._preparation`            The preparation stage: what every question does to a leaderboard
+                                before it is asked
+:mod:`._impute`                 Missing scores: pairwise matrices of compatible rankings (Himmi et al.
+                                2023)
+:mod:`._imputation_sums`        The sums behind the imputed pairwise matrix: every partial ranking's
+                                compatible-permutation matrix, added up
+:mod:`._partial_sums`           Additive partial sums of the imputed pairwise matrix, and the two
+                                kernels that fill them
+:mod:`._confidence`             How sure is each pairwise comparison? Hoeffding intervals from the
+                                direct comparisons only
+:mod:`._instance_source`        Instance-level scores that stay where they are: a path, a glob or a
+                                Dask DataFrame, summed in place
+:mod:`._source_files`           The files an :class:`~consensus.missing.InstanceSource` names, opened
+                                within the reading limits
+:mod:`._source_rows`            The rows of instance-level files, decoded chunk by chunk: labels, item
+                                ids and scores as arrays
+:mod:`._item_blocks`            Instance-level files summed by item blocks: one pass over the files, in
+                                bounded memory, no Dask
+:mod:`._dask_sums`              The pairwise sums of an :class:`~consensus.missing.InstanceSource` on
+                                Dask, by item blocks: every block a task
+:mod:`._possible`               Who can still win? Possible and necessary winners and rank ranges
+                                over every completion of the missing scores
+:mod:`._possible_borda`         Borda under missing scores: bounds, greedy completions and the
+                                integer programs of :mod:`solvers.completion_borda`
+:mod:`._possible_positional`    Positional rules under missing scores (plurality, Dowdall, any
+                                scoring vector): possible and necessary winners, exactly
+==============================  ======================================================================
 """
 
 from typing import TYPE_CHECKING

@@ -56,7 +56,7 @@ from ..rules.spec import SCORE_TOL
 from ._docs import SECTIONS
 from ._preparation import Prepared, with_scores
 
-__all__ = ["POSSIBLE_RULES", "RANGE_RULES", "possible_winners", "rank_ranges"]
+__all__ = ["POSSIBLE_RULES", "RANGE_RULES", "SEARCHED_RULES", "possible_winners", "rank_ranges"]
 
 #: ``analyze`` asks who can still win under Borda and Copeland (integer programs) only up to this
 #: many systems, each program stopped after :data:`POSSIBLE_SEARCH_SECONDS` (the mean and the
@@ -67,7 +67,12 @@ POSSIBLE_SEARCH_SECONDS = 0.2
 #: The rules :func:`possible_winners` decides, and the completion model of each.
 POSSIBLE_RULES: Mapping[str, str] = {"mean": "bounds", "normalized_mean": "bounds", "condorcet": "positions",
                                      "borda": "positions", "copeland": "positions", "minimax": "positions",
-                                     "kemeny": "positions"}
+                                     "kemeny": "positions", "plurality": "positions", "dowdall": "positions",
+                                     "scoring": "positions", "rank_complement": "positions", "top_ten": "positions",
+                                     "eurovision": "positions"}
+#: The rules decided by searches and integer programs (the others in closed form or by bounds).
+SEARCHED_RULES = ("borda", "copeland", "minimax", "plurality", "dowdall", "scoring", "rank_complement", "top_ten",
+                  "eurovision")
 
 
 @fill_doc(SECTIONS)
@@ -88,8 +93,8 @@ def possible_winners(
     data : Leaderboard or Prepared
         The scores (prepared data: its leaderboard; no system is set aside here, the question
         is what each could still reach).
-    rule : {"mean", "normalized_mean", "condorcet", "borda", "copeland", "minimax", "kemeny"}, default "mean"
-        ``"mean"``: the weighted mean of the oriented scores, ``"normalized_mean"``: the
+    rule : str, default "mean"
+        One of :data:`POSSIBLE_RULES`. ``"mean"``: the weighted mean of the oriented scores, ``"normalized_mean"``: the
         Open LLM Leaderboard's mean of scores rescaled per task from a fixed baseline to a
         fixed maximum (both ``"bounds"`` model: each system's score moves only with its own
         cells, monotonically, clipping included); ``"condorcet"``: the weighted-majority
@@ -97,21 +102,25 @@ def possible_winners(
         weighted majority), ``"minimax"`` (the smallest worst defeat) and ``"kemeny"`` (first
         in some optimal Kemeny ranking; alone: in every one; :mod:`._possible_kemeny`: bounds
         from the majority structure at any size, enumeration on small boards, the rest None
-        with ``decided_by`` saying why): the ``"positions"`` model.
+        with ``decided_by`` saying why); ``"plurality"``, ``"dowdall"``, ``"scoring"``,
+        ``"rank_complement"``, ``"top_ten"``, ``"eurovision"`` (and ``"borda"`` with ``ties``
+        ``"min"`` or ``"max"``; :mod:`._possible_positional`): the ``"positions"`` model.
     bounds : mapping task -> (low, high), optional
         ``"mean"`` and ``"normalized_mean"``: the values a missing cell of each task may
         take, in the task's own units; other tasks use their observed minimum and maximum.
     time_limit : float, optional
-        ``"borda"``, ``"copeland"``, ``"minimax"``: seconds per integer program; a system
+        The rules of :data:`SEARCHED_RULES` (Borda, Copeland, Minimax, the positional rules):
+        seconds per integer program; a system
         whose search stops there undecided has `possible` None and its solver status in
         ``decided_by`` (Copeland, Minimax: `necessary` None likewise). None (the default):
         no limit.
     rule_options : mapping, optional
         The rule's own options: ``"normalized_mean"``: ``baseline``, ``maximum`` and
         ``clip`` (:func:`consensus.rules.normalized_mean`); ``"copeland"``, ``"minimax"``:
-        ``variant``. The rule's defaults otherwise.
+        ``variant``; the positional rules: ``ties`` (``"average"``, ``"min"``, ``"max"``), and
+        ``vector`` for ``"scoring"``. The rule's defaults otherwise.
     budget : float, optional
-        ``"borda"``, ``"copeland"``, ``"minimax"``: seconds for the whole call. The systems are
+        The rules of :data:`SEARCHED_RULES`: seconds for the whole call. The systems are
         searched in turn and each integer program gets at most the budget left (and at most
         `time_limit`); once it is spent, the programs get 1 ms each, so only the bounds and
         greedy completions still decide (the others are undecided and say so), and the
@@ -119,7 +128,7 @@ def possible_winners(
         ``pivotal_undecided``). Checked between programs: the call can overrun it by one
         program's granularity. None (the default): no total.
     pivotal : bool, default=True
-        ``"borda"``, ``"copeland"``, ``"minimax"``: find the missing cells that can still
+        The rules of :data:`SEARCHED_RULES`: find the missing cells that can still
         change who can win (``pivotal``; :mod:`._pivotal_search`): a search on the board with
         the cell fixed, for each possible winner, missing cell and position class its known
         witnesses do not settle, within `time_limit` and `budget`. Often several times the
@@ -160,7 +169,7 @@ def possible_winners(
     if budget is not None:
         budget = check_seconds(budget, "budget")
     pivotal = check_flag(pivotal, "pivotal")
-    if rule in ("borda", "copeland", "minimax"):
+    if rule in SEARCHED_RULES:
         return _searched(lb, rule, time_limit, options, budget, pivotal)
     top, bottom, used = _extremes(lb, model, bounds)
     if rule == "kemeny":
@@ -424,18 +433,28 @@ def _searched(lb: Leaderboard, rule: str, time_limit: float | None, options: Map
     )
     from ._possible_majority import MajorityBoard, majority_necessary, majority_search
     from ._possible_majority import _improve as majority_improve
+    from ._possible_positional import (
+        PositionalBoard,
+        positional_necessary,
+        positional_search,
+    )
 
     values, weights = board_arrays(lb)
     n = lb.n_systems
     necessary: list[bool | None] = []
     necessary_strict: list[bool | None] = []
-    if rule == "borda":
+    kind = ("borda" if rule == "borda" and options.get("ties", "average") == "average"
+            else "majority" if rule in ("copeland", "minimax") else "positional")
+    board: Any
+    if kind == "borda":  # averaged ties: points linear in the pairwise relations (its own model)
         upper = pair_bounds(values, weights)  # upper[k, i]: the most k can score above i
         tol = tolerance(weights, n)
         necessary = [bool((upper[:, i] <= tol).all()) for i in range(n)]
         necessary_strict = [bool((np.delete(upper[:, i], i) < -tol).all()) for i in range(n)]
-    else:
+    elif kind == "majority":
         board = MajorityBoard.of(values, weights, rule, str(options.get("variant", "winning_votes")))
+    else:
+        board = PositionalBoard.of(values, weights, rule, str(options.get("ties", "average")), options.get("vector"))
     possible: list[bool | None] = []
     possible_strict: list[bool | None] = []
     witnesses: dict[str, dict[str, float]] = {}
@@ -447,7 +466,8 @@ def _searched(lb: Leaderboard, rule: str, time_limit: float | None, options: Map
     program_bounds: dict[str, tuple[float | None, float | None]] = {}
     for i, system in enumerate(lb.systems):
         limit = clock.limit()
-        found = borda_search(values, weights, upper, i, limit) if rule == "borda" else majority_search(board, i, limit)
+        found = (borda_search(values, weights, upper, i, limit) if kind == "borda"
+                 else majority_search(board, i, limit) if kind == "majority" else positional_search(board, i, limit))
         programs += found.programs
         if found.margin is not None or found.bound is not None:
             program_bounds[system] = (found.margin, found.bound)
@@ -467,17 +487,24 @@ def _searched(lb: Leaderboard, rule: str, time_limit: float | None, options: Map
             found_witness[i] = found.witness
         elif found.possible is False:
             beaten_by[system] = tuple(lb.systems[k] for k in found.beaten_by)
-        if rule != "borda":  # necessary winners are possible ones
+        if kind != "borda":  # necessary winners are possible ones
             if found.possible is False:
                 necessary.append(False)
                 necessary_strict.append(False)
             else:
-                first, alone, solved = majority_necessary(board, i, clock.limit())
+                first, alone, solved = (majority_necessary(board, i, clock.limit()) if kind == "majority"
+                                        else positional_necessary(board, i, clock.limit()))
                 programs += solved
                 necessary.append(first)
                 necessary_strict.append(alone)
     if not pivotal:
         cells = None
+    elif kind == "positional":
+        ties, vector = str(options.get("ties", "average")), options.get("vector")
+        cells = searched_pivotal(
+            values, weights, found_witness, board.scores,
+            lambda fixed, k: positional_search(PositionalBoard.of(fixed, weights, rule, ties, vector), k, clock.limit()),
+            board.tol, borda=False, repair=None, spent=clock.over)
     elif rule == "borda":
         cells = searched_pivotal(
             values, weights, found_witness, lambda c: _scores(c, weights),
@@ -592,9 +619,15 @@ def _checked(name: str, rules: Mapping[str, str], data: object, rule: str,
         raise InvalidOptionError(f"{name}: bounds apply to score rules; rule {rule!r} only uses positions")
     options = dict(rule_options or {})
     allowed = {"normalized_mean": {"baseline", "maximum", "clip"}, "copeland": {"variant"},
-               "minimax": {"variant"}}.get(rule, set())
+               "minimax": {"variant"}, "scoring": {"ties", "vector"}}.get(rule, set())
+    if rule in SEARCHED_RULES and rule not in ("copeland", "minimax", "scoring"):
+        allowed = {"ties"}
+    if name == "rank_ranges" and rule == "borda":
+        allowed = set()  # averaged ties only
     variants = {"copeland": ("wins_minus_losses", "wins_plus_half_ties"),
                 "minimax": ("winning_votes", "margins", "pairwise_opposition")}
+    if "ties" in options and options["ties"] not in ("average", "min", "max"):
+        raise InvalidOptionError(f"{name}: ties must be 'average', 'min' or 'max', got {options['ties']!r}")
     if "variant" in options and rule in variants and options["variant"] not in variants[rule]:
         raise InvalidOptionError(f"{name}: rule {rule!r} takes variant {' or '.join(map(repr, variants[rule]))}, "
                                  f"got {options['variant']!r}")

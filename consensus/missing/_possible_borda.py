@@ -33,7 +33,7 @@ from ..board._leaderboard import Leaderboard
 from ..rules.spec import SCORE_TOL
 from ._docs import SECTIONS
 
-__all__ = ["SearchAnswer", "borda_search", "counted", "generated"]
+__all__ = ["SearchAnswer", "borda_search", "counted", "generated", "necessary_by_programs"]
 
 
 @dataclass(frozen=True)
@@ -292,6 +292,66 @@ def generated(target: int, scores: np.ndarray, tol: float, solve: Callable[[np.n
             return SearchAnswer(bool((gap >= -tol).all()), bool((gap > tol).all()), completion, (), "integer program",
                                programs)
         modelled[blocking] = True
+
+
+def necessary_by_programs(target: int, n: int, tol: float, reaches: Callable[[int], bool],
+                          solve: Callable[[int, np.ndarray], Any], rescore: Callable[[np.ndarray], np.ndarray],
+                          rule: str) -> tuple[bool | None, bool | None, int]:
+    """Whether `target` is first (alone) under every completion: for each rival that `reaches` it, one
+    program favouring that rival with the target modelled alone (exact for the pair).
+
+    Parameters
+    ----------
+    target : int
+    n : int
+        Number of systems.
+    tol : float
+        Scores within `tol` tie.
+    reaches : callable
+        ``reaches(k)``: whether the bounds leave rival `k` able to tie or pass the target.
+    solve : callable
+        ``solve(k, only)``: the completion best for `k` against the systems flagged in `only`.
+    rescore : callable
+        The rule's scores of a completion.
+    rule : str
+        For messages.
+
+    Returns
+    -------
+    necessary, necessary_strict : bool or None
+        None when a program stopped at its time limit before the answer was known.
+    programs : int
+        Integer programs solved.
+    """
+    from solvers.status import SolveStatus
+
+    necessary: bool | None = True
+    strict: bool | None = True
+    programs = 0
+    only = np.zeros(n, dtype=bool)
+    only[target] = True
+    for k in range(n):
+        if k == target or not reaches(k):
+            continue  # k never ties or passes the target
+        out = solve(k, only)
+        programs += out.solves
+        if out.status is not SolveStatus.OPTIMAL or out.values is None or out.objective is None:
+            bound = out.bound
+            if bound is None or bound > -tol:  # k might still tie or pass the target
+                strict = None if strict else strict
+                if bound is None or bound > tol:
+                    necessary = None if necessary else necessary
+            continue
+        scores = rescore(out.values)
+        if out.objective > tol:
+            if scores[k] <= scores[target] + tol:
+                raise RuntimeError(f"possible_winners: a {rule} completion passing the target did not")
+            return False, False, programs
+        if out.objective > -tol:
+            if scores[k] < scores[target] - tol:
+                raise RuntimeError(f"possible_winners: a {rule} completion tying the target did not")
+            strict = False
+    return necessary, strict, programs
 
 
 def board_arrays(lb: Leaderboard) -> tuple[np.ndarray, np.ndarray]:

@@ -45,7 +45,13 @@ import numpy as np
 
 from .._docstrings import fill_doc
 from ._docs import SECTIONS
-from ._possible_borda import BestPosition, SearchAnswer, counted, generated
+from ._possible_borda import (
+    BestPosition,
+    SearchAnswer,
+    counted,
+    generated,
+    necessary_by_programs,
+)
 
 __all__ = ["MajorityBoard", "copeland_best_position", "majority_necessary", "majority_search", "weight_unit"]
 
@@ -419,43 +425,16 @@ def majority_necessary(board: MajorityBoard, target: int, time_limit: float | No
     programs : int
         Integer programs solved.
     """
-    from solvers.status import SolveStatus
-
     n = len(board.values)
-    necessary: bool | None = True
-    strict: bool | None = True
-    programs = 0
-    only = np.zeros(n, dtype=bool)
-    only[target] = True
-    for k in range(n):
-        if k == target:
-            continue
+
+    def reaches(k: int) -> bool:
         if board.rule == "copeland":  # the most k can gain on the target (their own pair counted for both)
-            reach = board.high[k].sum() - board.low[target].sum() >= 0
-        else:  # k's smallest worst defeat against the target's largest
-            others = np.arange(n) != k
-            mine = np.arange(n) != target
-            reach = board.low[others, k].max(initial=-np.inf) <= board.high[mine, target].max(initial=-np.inf) + board.tol
-        if not reach:
-            continue  # k never ties or passes the target
-        if board.unit is None:
-            return None, None, programs
-        out = board.solve(k, only, time_limit)
-        programs += out.solves
-        if out.status is not SolveStatus.OPTIMAL or out.values is None or out.objective is None:
-            bound = out.bound
-            if bound is None or bound > -board.tol:  # k might still tie or pass the target
-                strict = None if strict else strict
-                if bound is None or bound > board.tol:
-                    necessary = None if necessary else necessary
-            continue
-        scores = board.scores(out.values)
-        if out.objective > board.tol:
-            if scores[k] <= scores[target] + board.tol:
-                raise RuntimeError(f"possible_winners: a {board.rule} completion passing the target did not")
-            return False, False, programs
-        if out.objective > -board.tol:
-            if scores[k] < scores[target] - board.tol:
-                raise RuntimeError(f"possible_winners: a {board.rule} completion tying the target did not")
-            strict = False
-    return necessary, strict, programs
+            return bool(board.high[k].sum() - board.low[target].sum() >= 0)
+        others = np.arange(n) != k  # k's smallest worst defeat against the target's largest
+        mine = np.arange(n) != target
+        return bool(board.low[others, k].max(initial=-np.inf) <= board.high[mine, target].max(initial=-np.inf) + board.tol)
+
+    if board.unit is None and any(reaches(k) for k in range(n) if k != target):
+        return None, None, 0
+    return necessary_by_programs(target, n, board.tol, reaches, lambda k, only: board.solve(k, only, time_limit),
+                                 board.scores, board.rule)

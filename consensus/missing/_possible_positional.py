@@ -1,0 +1,229 @@
+"""Positional rules under missing scores: possible and necessary winners, exactly.
+
+Plurality, Dowdall, top ten, Eurovision, rank complement, a user's scoring vector, and Borda with
+``ties="min"`` / ``"max"`` (:mod:`consensus.rules.positional`) over the positions model. A
+system's points on a task depend on the systems strictly ahead of it and those tied with it, so
+a rival's position moves the others' points, as under Borda; deciding a possible winner is
+NP-complete for most scoring vectors (Xia and Conitzer 2011; Betzler and Dorn 2010). Each system
+goes through the cheapest step that settles it:
+
+1. **The system first wherever it is missing** (raising a system on a task only moves the
+   systems it passes down one position, which never earns them points), the other missing
+   cells last, tied: a witness when the system ends first alone (``"greedy completion"``).
+2. **Per-system bounds, exact**: on each task a system's points range over a table indexed by
+   (systems ahead, systems tied), each count moving only with the task's missing cells; the
+   sums of the per-task extremes bound each score. A rival whose smallest score beats the
+   system's largest is ahead under every completion (``"pairwise bound"``, the rival named);
+   a rival whose largest score stays below the system's smallest never ties it (skipped by the
+   necessary-winner search).
+3. **Integer programs with constraint generation**
+   (:func:`solvers.completion_positional.best_positional_completion`): the completion best for
+   the system against the rivals modelled so far, the rule run on it, a rival not modelled that
+   still gets ahead added, as for Borda. Necessary winners: for each rival the bounds leave
+   open, one small program with that rival favoured and the system modelled alone (exact).
+
+Scores within the rules' relative tolerance of each other tie (:func:`tolerance`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from .._docstrings import fill_doc
+from ..rules.positional import position_points, scoring_vector
+from ..rules.spec import SCORE_TOL
+from ._docs import SECTIONS
+from ._possible_borda import SearchAnswer, _greedy, generated, necessary_by_programs
+
+if TYPE_CHECKING:
+    from solvers.completion_borda import CompletionOutcome
+
+__all__ = ["POSITIONAL_RULES", "PositionalBoard", "positional_necessary", "positional_search"]
+
+#: The positional rules decided here (Borda with averaged ties has its own, linear model).
+POSITIONAL_RULES = ("plurality", "dowdall", "scoring", "rank_complement", "top_ten", "eurovision", "borda")
+
+
+@dataclass(frozen=True)
+class PositionalBoard:
+    """A board with holes under one scoring vector, and each system's score bounds over its completions.
+
+    ``low[i]`` / ``high[i]``: the smallest and largest score system ``i`` can get (each task's
+    extreme points summed: exact per system, not jointly reachable).
+    """
+
+    values: np.ndarray
+    weights: np.ndarray
+    points: np.ndarray
+    ties: str
+    low: np.ndarray
+    high: np.ndarray
+
+    @classmethod
+    @fill_doc(SECTIONS)
+    def of(cls, values: np.ndarray, weights: np.ndarray, rule: str, ties: str = "average",
+           vector: object = None) -> PositionalBoard:
+        """The board's scoring vector and bounds.
+
+        Parameters
+        ----------
+        {values}
+        {weights}
+        rule : str
+            A positional rule (:data:`POSITIONAL_RULES`).
+        ties : {{"average", "min", "max"}}, default="average"
+            The rule's points of tied systems.
+        vector : sequence of float, optional
+            ``"scoring"``: the points of positions 1, 2, ...
+
+        Returns
+        -------
+        PositionalBoard
+        """
+        n = values.shape[0]
+        points = scoring_vector(rule, n, vector)  # type: ignore[arg-type]
+        low, high = np.zeros(n), np.zeros(n)
+        for t in range(values.shape[1]):
+            lo, hi = _task_extremes(values[:, t], points, ties)
+            low += weights[t] * lo
+            high += weights[t] * hi
+        return cls(values, weights, points, ties, low, high)
+
+    def scores(self, completed: np.ndarray) -> np.ndarray:
+        """The rule's scores of a complete oriented board (systems x tasks, no NaN).
+
+        Parameters
+        ----------
+        completed : numpy.ndarray
+
+        Returns
+        -------
+        numpy.ndarray
+        """
+        return position_points(self.points, completed, self.ties) @ self.weights
+
+    @property
+    def tol(self) -> float:
+        """Scores within it tie: the rules' relative tolerance at the largest possible score."""
+        return tolerance(self.weights, self.points)
+
+    def solve(self, target: int, rivals: np.ndarray, time_limit: float | None, cap: float | None = None
+              ) -> CompletionOutcome:
+        """The integer program best for `target` against `rivals`.
+
+        Parameters
+        ----------
+        target : int
+        rivals : numpy.ndarray of bool
+        time_limit : float or None
+        cap : float, optional
+            The largest margin sought; by default a little past the ties and the solver's tolerances.
+
+        Returns
+        -------
+        solvers.completion_borda.CompletionOutcome
+        """
+        from solvers.completion_positional import best_positional_completion
+
+        if cap is None:  # well past the ties and the solver's tolerances; more buys nothing
+            cap = max(4.0 * self.tol, 1e-6 * max(1.0, float(np.abs(self.weights).sum() * np.abs(self.points).max())))
+        return best_positional_completion(self.values, self.weights, target, rivals, self.points, self.ties,
+                                          cap=cap, time_limit=time_limit)
+
+
+def tolerance(weights: np.ndarray, points: np.ndarray) -> float:
+    """How far apart two scores may be and still tie: the rules' relative tolerance at the largest
+    possible score (every weight times the best position's points).
+
+    Parameters
+    ----------
+    weights : numpy.ndarray
+    points : numpy.ndarray
+
+    Returns
+    -------
+    float
+    """
+    return SCORE_TOL * max(1.0, float(np.abs(weights).sum()) * float(np.abs(points).max(initial=0.0)))
+
+
+def _task_extremes(column: np.ndarray, points: np.ndarray, ties: str) -> tuple[np.ndarray, np.ndarray]:
+    """Per system, its fewest and most points on one task over every completion of the task."""
+    from solvers.completion_positional import tie_points
+
+    n = len(column)
+    holes = np.isnan(column)
+    m = int(holes.sum())
+    lo, hi = np.zeros(n), np.zeros(n)
+    table: dict[tuple[int, int], float] = {}
+
+    def extremes(places: list[tuple[int, int, int]]) -> tuple[float, float]:
+        """Over places (scored ahead, group size, other missing cells free): every (a, c) reachable."""
+        got = [table.setdefault((a + j, g + k), tie_points(points, a + j, g + k, ties))
+               for a, g, free in places for j in range(free + 1) for k in range(free + 1 - j)]
+        return min(got), max(got)
+
+    scored = np.sort(column[~holes])[::-1]
+    levels, sizes = np.unique(-scored, return_counts=True)  # the scored groups, best first
+    above = np.concatenate(([0], np.cumsum(sizes)))  # scored systems ahead of group j (and of gap j)
+    anywhere = [(int(above[j]), int(sizes[j]) + 1, m - 1) for j in range(len(sizes))]  # tied with group j
+    anywhere += [(int(above[j]), 1, m - 1) for j in range(len(sizes) + 1)]  # alone (or with missing ones) in gap j
+    for i in range(n):
+        if holes[i]:
+            lo[i], hi[i] = extremes(anywhere)
+        else:
+            j = int(np.searchsorted(levels, -column[i]))
+            lo[i], hi[i] = extremes([(int(above[j]), int(sizes[j]), m)])
+    return lo, hi
+
+
+@fill_doc(SECTIONS)
+def positional_search(board: PositionalBoard, target: int, time_limit: float | None) -> SearchAnswer:
+    """Whether `target` is first (alone) under some completion of the board (module notes).
+
+    Parameters
+    ----------
+    {board}
+    {target}
+    {time_limit}
+
+    Returns
+    -------
+    {search_answer}
+    """
+    always = tuple(int(k) for k in np.flatnonzero(board.low > board.high[target] + board.tol) if k != target)
+    if always:
+        return SearchAnswer(False, False, None, always, "pairwise bound", 0)
+    completion = _greedy(board.values, target)
+    scores = board.scores(completion)
+    if (scores[target] - np.delete(scores, target) > board.tol).all():
+        return SearchAnswer(True, True, completion, (), "greedy completion", 0)
+    return generated(target, scores, board.tol, lambda modelled: board.solve(target, modelled, time_limit),
+                     board.scores)
+
+
+@fill_doc(SECTIONS)
+def positional_necessary(board: PositionalBoard, target: int, time_limit: float | None
+                         ) -> tuple[bool | None, bool | None, int]:
+    """Whether `target` is first (alone) under every completion of the board.
+
+    Parameters
+    ----------
+    {board}
+    {target}
+    {time_limit}
+
+    Returns
+    -------
+    necessary, necessary_strict : bool or None
+        None when a program stopped at its time limit before the answer was known.
+    programs : int
+        Integer programs solved.
+    """
+    return necessary_by_programs(
+        target, len(board.values), board.tol, lambda k: bool(board.high[k] >= board.low[target] - board.tol),
+        lambda k, only: board.solve(k, only, time_limit, cap=float(board.high[k] - board.low[target]) + 1.0),
+        board.scores, "positional")
