@@ -82,6 +82,7 @@ def best_positional_completion(
     ties: str = "average",
     *,
     cap: float = 1.0,
+    objective: str = "margin",
     time_limit: float | None = None,
     backend: str = "highs",
 ) -> CompletionOutcome:
@@ -103,6 +104,9 @@ def best_positional_completion(
         Points of tied systems (module notes).
     cap : float, default=1.0
         The largest margin sought.
+    objective : {"margin", "count"}, default="margin"
+        Maximize ``min_k score(target) - score(k)`` over the modelled rivals, or minimize the
+        number of them strictly ahead of the target (its best position among them).
     time_limit : float, optional
         Seconds for the whole search.
     backend : str, default="highs"
@@ -112,7 +116,8 @@ def best_positional_completion(
     -------
     CompletionOutcome
         ``objective``: the best ``min_k score(target) - score(k)`` over the modelled rivals, at
-        most `cap`; ``bound``: the solver's proven bound on it.
+        most `cap` (``"count"``: the fewest modelled rivals strictly ahead); ``bound``: the
+        solver's proven bound on it.
 
     Examples
     --------
@@ -140,14 +145,27 @@ def best_positional_completion(
             score_terms = _picks(pm, ahead, tied, points, ties, n)
             total[x].append(((score_terms, 0.0), w))
     score = {x: _combine(*parts) for x, parts in total.items()}
+    if objective == "count":  # ahead[k] = 1 unless score(k) <= score(target); maximize -count
+        spread = float(np.abs(weights).sum()) * float(points.max() - points.min()) + 1.0
+        for k in pm.active[1:]:
+            passes = pm.column(0.0, 1.0, -1.0)
+            terms, constant = _combine((score[k], 1.0), (score[target], -1.0))
+            pm.rows.append((-np.inf, -constant, {**terms, passes: -spread}))
+        out = _solve(pm, values, target, rivals, 0.0, time_limit, 1e-6, highs=FEASIBILITY)  # whole counts
+        return CompletionOutcome(out.status, None if out.objective is None else -float(np.round(out.objective)),
+                                 None if out.bound is None else -float(out.bound), out.values, out.solves)
     worst = pm.column(-np.inf, float(cap), 1.0, continuous=True)
     for k in pm.active[1:]:  # worst <= score(target) - score(k)
         terms, constant = _combine((score[target], 1.0), (score[k], -1.0))
         pm.rows.append((-np.inf, constant, {**{c: -v for c, v in terms.items()}, worst: 1.0}))
     # scores are sums of fractions (Dowdall's 1/99 - 1/100 apart): feasibility tolerances far below
     # HiGHS's defaults (1e-6 on a MIP row), so that a margin the program promises is a margin the rule sees
-    return _solve(pm, values, target, rivals, cap, time_limit, 1e-9 * max(1.0, float(np.abs(weights).sum())),
-                  highs=FEASIBILITY)
+    return _solve(pm, values, target, rivals, cap, time_limit, _gap(weights, points), highs=FEASIBILITY)
+
+
+def _gap(weights: FloatArray, points: FloatArray) -> float:
+    """The absolute MIP gap: a tenth of the rules' tie tolerance at the largest possible score."""
+    return 1e-10 * max(1.0, float(np.abs(weights).sum()) * float(np.abs(points).max(initial=0.0)))
 
 
 #: HiGHS tolerances of the positional programs (the smallest HiGHS takes).

@@ -199,6 +199,26 @@ def _all_completions(lb: cs.Leaderboard, holes: list[tuple[int, int]]) -> np.nda
     return boards
 
 
+def _positional_scores(values: np.ndarray, weights: np.ndarray, rule: str, ties: str, vector=None) -> np.ndarray:
+    """Scores of complete oriented boards (..., systems, tasks) under a scoring vector: on each task a
+    system with ``a`` systems strictly ahead and ``c`` tied (itself included) gets the mean, the first
+    or the last of the points of positions a+1 .. a+c."""
+    n = values.shape[-2]
+    points = np.array({"plurality": [1.0] + [0.0] * (n - 1), "dowdall": [1.0 / (p + 1) for p in range(n)],
+                       "borda": [n - 1.0 - p for p in range(n)], "eurovision": ([12.0, 10, 8, 7, 6, 5, 4, 3, 2, 1] + [0.0] * n)[:n],
+                       "scoring": list(vector or []) + [0.0] * (n - len(vector or []))}[rule])
+    ahead = (values[..., None, :, :] > values[..., :, None, :]).sum(axis=-2)
+    tied = (values[..., None, :, :] == values[..., :, None, :]).sum(axis=-2)
+    cum = np.concatenate(([0.0], np.cumsum(points)))
+    got = {"min": points[ahead], "max": points[ahead + tied - 1], "average": (cum[ahead + tied] - cum[ahead]) / tied}[ties]
+    return got @ weights
+
+
+POSITIONAL_CASES = [("plurality", {}), ("plurality", {"ties": "min"}), ("plurality", {"ties": "max"}),
+                    ("dowdall", {}), ("dowdall", {"ties": "max"}), ("borda", {"ties": "min"}), ("borda", {"ties": "max"}),
+                    ("eurovision", {}), ("scoring", {"vector": (2.0, 1.0)}), ("scoring", {"vector": (3.0, 1.0), "ties": "min"})]
+
+
 @examples(1)  # the brute force over every position with ties owns this property (up to 23**3 completions each)
 @given(score_tables(max_systems=5, max_tasks=4, missing=True, weighted=True))
 def test_borda_matches_every_position_of_the_missing_cells(lb):
@@ -317,8 +337,8 @@ def test_bad_options_are_named():
         possible_winners(toy, "plurality", rule_options={"ties": "best"})
     with pytest.raises(InvalidOptionError, match="rule 'scoring' needs vector="):
         possible_winners(toy, "scoring")
-    with pytest.raises(InvalidOptionError, match="'ties' do not apply to rule 'borda'"):
-        cs.missing.rank_ranges(toy, "borda", rule_options={"ties": "min"})
+    with pytest.raises(InvalidOptionError, match="'ties' do not apply to rule 'copeland'"):
+        cs.missing.rank_ranges(toy, "copeland", rule_options={"ties": "min"})
     with pytest.raises(InvalidOptionError, match="baseline"):  # the rule's own check names the option
         possible_winners(toy, "normalized_mean", rule_options={"baseline": {"t1": "x"}})
     assert "Who can still win (mean)" in cs.render(possible_winners(toy))
@@ -359,6 +379,8 @@ def test_the_possible_command(tmp_path, capsys):
     assert doc["possible_winners"] == ["a", "b"] and doc["rule_options"] == {"vector": [1], "ties": "max"}
     assert main(["possible", str(path), "--rule", "scoring"]) == 2
     assert "needs vector=" in capsys.readouterr().err
+    assert main(["possible", str(path), "--rule", "plurality", "--option", "ties=min"]) == 0
+    assert "Who can still win (plurality, ties=min)" in capsys.readouterr().out  # the options in the title
     for bad in (["--bounds", "nli"], ["--bounds", "nli=0:1", "--bounds", "nli=0:2"], ["--plot", str(tmp_path / "p.png")]):
         assert main(["possible", str(path), *bad]) == 2
         err = capsys.readouterr().err
@@ -437,13 +459,18 @@ def test_mean_rank_ranges_match_every_vertex(lb, rule):
 
 
 @examples(1)  # brute force over every position with ties (up to 23**3 completions each)
-@given(score_tables(max_systems=5, max_tasks=4, missing=True, weighted=True), st.sampled_from(["borda", "copeland"]))
-def test_searched_rank_ranges_match_every_position(lb, rule):
+@given(score_tables(max_systems=5, max_tasks=4, missing=True, weighted=True),
+       st.sampled_from([("borda", {}), ("copeland", {}), *POSITIONAL_CASES]))
+def test_searched_rank_ranges_match_every_position(lb, case):
+    rule, options = case
     holes = _holes(lb)
     assume(1 <= len(holes) <= 3)
-    res = cs.missing.rank_ranges(lb, rule)
+    res = cs.missing.rank_ranges(lb, rule, rule_options=options)
     boards = _all_completions(lb, holes)
-    if rule == "borda":
+    if options or rule not in ("borda", "copeland"):
+        scores = _positional_scores(boards, lb.weight_array, rule, options.get("ties", "average"), options.get("vector"))
+        tol = 1e-9 * max(1.0, float(lb.weight_array.sum()) * 12.0 * lb.n_systems)
+    elif rule == "borda":
         scores = _borda_scores(boards, lb.weight_array)
         tol = 1e-9 * max(1.0, float(lb.weight_array.sum()) * lb.n_systems)
     else:
@@ -460,7 +487,7 @@ def test_searched_rank_ranges_match_every_position(lb, rule):
             for key, value in cells.items():
                 s, t = key.split("|")
                 values[lb.systems.index(s), lb.tasks.index(t)] = value
-            ranking = cs.rank(_board(lb, values), rule, min_coverage=0).ranking
+            ranking = cs.rank(_board(lb, values), rule, min_coverage=0, **options).ranking
             before = 0
             for group in ranking:
                 if system in group:
@@ -564,27 +591,7 @@ def test_the_budget_on_the_command_line(tmp_path, capsys):
     assert "--budget applies to who can still win" in capsys.readouterr().err
 
 
-def _positional_scores(values: np.ndarray, weights: np.ndarray, rule: str, ties: str, vector=None) -> np.ndarray:
-    """Scores of complete oriented boards (..., systems, tasks) under a scoring vector: on each task a
-    system with ``a`` systems strictly ahead and ``c`` tied (itself included) gets the mean, the first
-    or the last of the points of positions a+1 .. a+c."""
-    n = values.shape[-2]
-    points = np.array({"plurality": [1.0] + [0.0] * (n - 1), "dowdall": [1.0 / (p + 1) for p in range(n)],
-                       "borda": [n - 1.0 - p for p in range(n)], "eurovision": ([12.0, 10, 8, 7] + [0.0] * n)[:n],
-                       "scoring": list(vector or []) + [0.0] * (n - len(vector or []))}[rule])
-    ahead = (values[..., None, :, :] > values[..., :, None, :]).sum(axis=-2)
-    tied = (values[..., None, :, :] == values[..., :, None, :]).sum(axis=-2)
-    cum = np.concatenate(([0.0], np.cumsum(points)))
-    got = {"min": points[ahead], "max": points[ahead + tied - 1], "average": (cum[ahead + tied] - cum[ahead]) / tied}[ties]
-    return got @ weights
-
-
-POSITIONAL_CASES = [("plurality", {}), ("plurality", {"ties": "min"}), ("plurality", {"ties": "max"}),
-                    ("dowdall", {}), ("dowdall", {"ties": "max"}), ("borda", {"ties": "min"}), ("borda", {"ties": "max"}),
-                    ("eurovision", {}), ("scoring", {"vector": (2.0, 1.0)}), ("scoring", {"vector": (3.0, 1.0), "ties": "min"})]
-
-
-@examples(1)  # the brute force over every position with ties owns this property (up to 23**3 completions each)
+@examples(4)  # the brute force over every position with ties owns this property; ten rule cases share it
 @given(score_tables(max_systems=5, max_tasks=4, missing=True, weighted=True), st.sampled_from(POSITIONAL_CASES))
 def test_positional_rules_match_every_position_of_the_missing_cells(lb, case):
     """Plurality, Dowdall, Eurovision, a scoring vector, Borda with min / max ties: possible and
@@ -596,6 +603,27 @@ def test_positional_rules_match_every_position_of_the_missing_cells(lb, case):
     w = lb.weight_array
     scores = _positional_scores(_all_completions(lb, holes), w, rule, options.get("ties", "average"), options.get("vector"))
     _check_against_every_completion(lb, res, scores, 1e-9 * max(1.0, float(w.sum()) * 12.0 * lb.n_systems), **options)
+
+
+def test_a_strict_win_is_found_at_the_problem_scale():
+    """Review: a margin capped near the solver's tolerances (8e-6) made HiGHS's presolve call a tie
+    optimal, so a strict possible winner was reported tie-only. a wins alone with c|t1 = d|t1 = 0
+    (each other system then shares or loses t1's top positions)."""
+    frame = pd.DataFrame({"t0": [1, 1, 3, 2, 3], "t1": [3, 2, None, None, 0]}, index=list("abcde"))
+    res = possible_winners(cs.Leaderboard.from_frame(frame, infer=False), "borda", rule_options={"ties": "max"})
+    assert res.possible_strict[0] is True and res.decided_by[0] in ("greedy completion", "integer program")
+
+
+def test_a_scoring_vector_must_stay_non_increasing_once_padded():
+    """Review: (-1, -2, -5) on four systems is padded with a 0 for position 4, which earns more than
+    position 3: refused, by the rule and by possible_winners alike."""
+    frame = pd.DataFrame({"t0": [1, 2, 1, 3], "t1": [3, None, None, 0]}, index=list("abcd"))
+    lb = cs.Leaderboard.from_frame(frame, infer=False)
+    for call in (lambda: cs.rank(lb, "scoring", vector=(-1, -2, -5), missing="median", min_coverage=0),
+                 lambda: possible_winners(lb, "scoring", rule_options={"vector": (-1, -2, -5)})):
+        with pytest.raises(InvalidOptionError, match=r"position 4 gets 0\.0 > -5\.0 \(the positions past the vector earn 0\)"):
+            call()
+    assert possible_winners(lb, "scoring", rule_options={"vector": (-1, -2, -5, -6)}).possible_winners
 
 
 def _class_of(column: np.ndarray, value: float) -> tuple[str, int]:

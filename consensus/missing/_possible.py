@@ -112,7 +112,7 @@ def possible_winners(
         The rules of :data:`SEARCHED_RULES` (Borda, Copeland, Minimax, the positional rules):
         seconds per integer program; a system
         whose search stops there undecided has `possible` None and its solver status in
-        ``decided_by`` (Copeland, Minimax: `necessary` None likewise). None (the default):
+        ``decided_by`` (all but Borda with averaged ties: `necessary` None likewise). None (the default):
         no limit.
     rule_options : mapping, optional
         The rule's own options: ``"normalized_mean"``: ``baseline``, ``maximum`` and
@@ -487,16 +487,17 @@ def _searched(lb: Leaderboard, rule: str, time_limit: float | None, options: Map
             found_witness[i] = found.witness
         elif found.possible is False:
             beaten_by[system] = tuple(lb.systems[k] for k in found.beaten_by)
-        if kind != "borda":  # necessary winners are possible ones
-            if found.possible is False:
+    if kind != "borda":  # necessary winners are possible ones, and none beside a system first alone somewhere
+        for i in range(n):
+            if possible[i] is False or any(possible_strict[j] for j in range(n) if j != i):
                 necessary.append(False)
                 necessary_strict.append(False)
-            else:
-                first, alone, solved = (majority_necessary(board, i, clock.limit()) if kind == "majority"
-                                        else positional_necessary(board, i, clock.limit()))
-                programs += solved
-                necessary.append(first)
-                necessary_strict.append(alone)
+                continue
+            first, alone, solved = (majority_necessary(board, i, clock.limit()) if kind == "majority"
+                                    else positional_necessary(board, i, clock.limit()))
+            programs += solved
+            necessary.append(first)
+            necessary_strict.append(alone)
     if not pivotal:
         cells = None
     elif kind == "positional":
@@ -540,7 +541,9 @@ def _searched(lb: Leaderboard, rule: str, time_limit: float | None, options: Map
 
 #: The rules :func:`rank_ranges` decides, and the completion model of each.
 RANGE_RULES: Mapping[str, str] = {"mean": "bounds", "normalized_mean": "bounds", "borda": "positions",
-                                  "copeland": "positions"}
+                                  "copeland": "positions", "plurality": "positions", "dowdall": "positions",
+                                  "scoring": "positions", "rank_complement": "positions", "top_ten": "positions",
+                                  "eurovision": "positions"}
 
 
 @fill_doc(SECTIONS)
@@ -558,21 +561,23 @@ def rank_ranges(
     ----------
     data : Leaderboard or Prepared
         The scores (no system is set aside: the question is what each could still reach).
-    rule : {"mean", "normalized_mean", "borda", "copeland"}, default="mean"
-        ``"mean"``, ``"normalized_mean"`` (``"bounds"`` model): exact in closed form, one completion per end (the
+    rule : str, default="mean"
+        One of :data:`RANGE_RULES`. ``"mean"``, ``"normalized_mean"`` (``"bounds"`` model): exact in closed form, one completion per end (the
         system's own missing cells at their best and every rival's at its worst, and the
-        reverse). ``"borda"``, ``"copeland"`` (``"positions"`` model): pairwise bounds, greedy
-        completions (Copeland: and a local search), then integer programs minimizing the
-        rivals ahead (the worst end on the reversed board, every task read the other way
-        round, which negates both rules' scores).
+        reverse). ``"borda"``, ``"copeland"`` and the other positional rules (``"positions"``
+        model): bounds, greedy completions (Copeland: and a local search), then integer
+        programs minimizing the rivals ahead (the worst end on the reversed board, every task
+        read the other way round, which negates Borda's and Copeland's scores, and a scoring
+        vector's under the vector ``-points[::-1]``).
     bounds : mapping task -> (low, high), optional
         ``"mean"`` only, as in :func:`possible_winners`.
     time_limit : float, optional
-        ``"borda"``, ``"copeland"``: seconds per integer program; a system whose programs stop
+        The positions model: seconds per integer program; a system whose programs stop
         there gets its best-found positions and proven bounds, with `exact` False.
     rule_options : mapping, optional
         As in :func:`possible_winners` (``"normalized_mean"``'s options; ``"copeland"``'s
-        ``variant``, whose two values order the systems the same).
+        ``variant``, whose two values order the systems the same; the positional rules'
+        ``ties`` and ``"scoring"``'s ``vector``).
 
     Returns
     -------
@@ -600,7 +605,7 @@ def rank_ranges(
     median_position = tuple(_positions(median.ranking, lb.systems)[0])
     if model == "bounds":
         return _mean_ranges(lb, rule, options, bounds, median_position)
-    return _searched_ranges(lb, rule, time_limit, median_position)
+    return _searched_ranges(lb, rule, time_limit, median_position, options)
 
 
 def _checked(name: str, rules: Mapping[str, str], data: object, rule: str,
@@ -622,19 +627,17 @@ def _checked(name: str, rules: Mapping[str, str], data: object, rule: str,
                "minimax": {"variant"}, "scoring": {"ties", "vector"}}.get(rule, set())
     if rule in SEARCHED_RULES and rule not in ("copeland", "minimax", "scoring"):
         allowed = {"ties"}
-    if name == "rank_ranges" and rule == "borda":
-        allowed = set()  # averaged ties only
     variants = {"copeland": ("wins_minus_losses", "wins_plus_half_ties"),
                 "minimax": ("winning_votes", "margins", "pairwise_opposition")}
+    unknown = sorted(set(options) - allowed)
+    if unknown:
+        raise InvalidOptionError(f"{name}: rule_options {', '.join(map(repr, unknown))} do not apply to rule {rule!r} "
+                                 + (f"(it takes {', '.join(sorted(allowed))})" if allowed else "(it takes none here)"))
     if "ties" in options and options["ties"] not in ("average", "min", "max"):
         raise InvalidOptionError(f"{name}: ties must be 'average', 'min' or 'max', got {options['ties']!r}")
     if "variant" in options and rule in variants and options["variant"] not in variants[rule]:
         raise InvalidOptionError(f"{name}: rule {rule!r} takes variant {' or '.join(map(repr, variants[rule]))}, "
                                  f"got {options['variant']!r}")
-    unknown = sorted(set(options) - allowed)
-    if unknown:
-        raise InvalidOptionError(f"{name}: rule_options {', '.join(map(repr, unknown))} do not apply to rule {rule!r} "
-                                 + (f"(it takes {', '.join(sorted(allowed))})" if allowed else "(it takes none here)"))
     return lb, rules[rule], check_seconds(time_limit, "time_limit"), options
 
 
@@ -683,12 +686,19 @@ def _mean_ranges(lb: Leaderboard, rule: str, options: Mapping[str, Any], bounds:
                       median_position=median_position, witnesses=witnesses, decided_by=("one completion",) * n)
 
 
-def _best_position_search(rule: str, oriented: np.ndarray, weights: np.ndarray, time_limit: float | None
-                          ) -> Callable[[int], Any]:
-    """``search(i)``: system i's best position on the board `oriented` (a BestPosition)."""
+def _best_position_search(rule: str, oriented: np.ndarray, weights: np.ndarray, time_limit: float | None,
+                          options: Mapping[str, Any], reverse: bool) -> Callable[[int], Any]:
+    """``search(i)``: system i's best position on the board `oriented` (a BestPosition), the board
+    read the other way round when `reverse` (``oriented`` is then already negated)."""
     from ._possible_borda import best_position, pair_bounds
     from ._possible_majority import MajorityBoard, copeland_best_position
+    from ._possible_positional import PositionalBoard, positional_best_position
 
+    if rule not in ("borda", "copeland") or options.get("ties", "average") != "average":
+        ties, vector = str(options.get("ties", "average")), options.get("vector")
+        positional = PositionalBoard.of(-oriented if reverse else oriented, weights, rule, ties, vector)
+        positional = positional.reversed() if reverse else positional
+        return lambda i: positional_best_position(positional, i, time_limit)
     if rule == "borda":
         upper = pair_bounds(oriented, weights)
         return lambda i: best_position(oriented, weights, upper, i, time_limit)
@@ -696,15 +706,17 @@ def _best_position_search(rule: str, oriented: np.ndarray, weights: np.ndarray, 
     return lambda i: copeland_best_position(board, i, time_limit)
 
 
-def _searched_ranges(lb: Leaderboard, rule: str, time_limit: float | None, median_position: tuple[int, ...]
-                     ) -> RankRanges:
-    """Borda and Copeland ranges: each end a best-position search, the worst on the reversed board
-    (every task read the other way round negates both rules' scores)."""
+def _searched_ranges(lb: Leaderboard, rule: str, time_limit: float | None, median_position: tuple[int, ...],
+                     options: Mapping[str, Any]) -> RankRanges:
+    """Borda, Copeland and positional ranges: each end a best-position search, the worst on the
+    reversed board (every task read the other way round negates Borda's and Copeland's scores, and
+    a scoring vector's under the vector ``-points[::-1]``)."""
     from ._possible_borda import board_arrays
 
     values, weights = board_arrays(lb)
     n = lb.n_systems
-    search = [_best_position_search(rule, oriented, weights, time_limit) for oriented in (values, -values)]
+    search = [_best_position_search(rule, oriented, weights, time_limit, options, reverse)
+              for oriented, reverse in ((values, False), (-values, True))]
     best, worst, best_bound, worst_bound, exact, decided_by = [], [], [], [], [], []
     witnesses: dict[str, dict[str, dict[str, float]]] = {}
     programs = 0

@@ -4,8 +4,9 @@ Plurality, Dowdall, top ten, Eurovision, rank complement, a user's scoring vecto
 ``ties="min"`` / ``"max"`` (:mod:`consensus.rules.positional`) over the positions model. A
 system's points on a task depend on the systems strictly ahead of it and those tied with it, so
 a rival's position moves the others' points, as under Borda; deciding a possible winner is
-NP-complete for most scoring vectors (Xia and Conitzer 2011; Betzler and Dorn 2010). Each system
-goes through the cheapest step that settles it:
+NP-complete for most scoring vectors when the votes are partial orders (Xia and Conitzer 2011;
+Betzler and Dorn 2010; plurality is polynomial there). Each system goes through the cheapest step
+that settles it:
 
 1. **The system first wherever it is missing** (raising a system on a task only moves the
    systems it passes down one position, which never earns them points), the other missing
@@ -36,12 +37,20 @@ from .._docstrings import fill_doc
 from ..rules.positional import position_points, scoring_vector
 from ..rules.spec import SCORE_TOL
 from ._docs import SECTIONS
-from ._possible_borda import SearchAnswer, _greedy, generated, necessary_by_programs
+from ._possible_borda import (
+    BestPosition,
+    SearchAnswer,
+    _greedy,
+    counted,
+    generated,
+    necessary_by_programs,
+)
 
 if TYPE_CHECKING:
     from solvers.completion_borda import CompletionOutcome
 
-__all__ = ["POSITIONAL_RULES", "PositionalBoard", "positional_necessary", "positional_search"]
+__all__ = ["POSITIONAL_RULES", "PositionalBoard", "positional_best_position", "positional_necessary",
+           "positional_search"]
 
 #: The positional rules decided here (Borda with averaged ties has its own, linear model).
 POSITIONAL_RULES = ("plurality", "dowdall", "scoring", "rank_complement", "top_ten", "eurovision", "borda")
@@ -83,8 +92,25 @@ class PositionalBoard:
         -------
         PositionalBoard
         """
+        return cls.with_points(values, weights, scoring_vector(rule, values.shape[0], vector), ties)  # type: ignore[arg-type]
+
+    @classmethod
+    def with_points(cls, values: np.ndarray, weights: np.ndarray, points: np.ndarray, ties: str = "average"
+                    ) -> PositionalBoard:
+        """The board under the scoring vector `points` (positions 1..n, non-increasing).
+
+        Parameters
+        ----------
+        values : numpy.ndarray
+        weights : numpy.ndarray
+        points : numpy.ndarray
+        ties : {"average", "min", "max"}, default="average"
+
+        Returns
+        -------
+        PositionalBoard
+        """
         n = values.shape[0]
-        points = scoring_vector(rule, n, vector)  # type: ignore[arg-type]
         low, high = np.zeros(n), np.zeros(n)
         for t in range(values.shape[1]):
             lo, hi = _task_extremes(values[:, t], points, ties)
@@ -110,6 +136,18 @@ class PositionalBoard:
         """Scores within it tie: the rules' relative tolerance at the largest possible score."""
         return tolerance(self.weights, self.points)
 
+    def reversed(self) -> PositionalBoard:
+        """The board with every task read the other way round and the vector ``-points[::-1]``
+        (``"min"`` and ``"max"`` ties swapped): every score negated, so its best positions are this
+        board's worst.
+
+        Returns
+        -------
+        PositionalBoard
+        """
+        swap = {"min": "max", "max": "min"}.get(self.ties, self.ties)
+        return PositionalBoard.with_points(-self.values, self.weights, -self.points[::-1], swap)
+
     def solve(self, target: int, rivals: np.ndarray, time_limit: float | None, cap: float | None = None
               ) -> CompletionOutcome:
         """The integer program best for `target` against `rivals`.
@@ -120,7 +158,7 @@ class PositionalBoard:
         rivals : numpy.ndarray of bool
         time_limit : float or None
         cap : float, optional
-            The largest margin sought; by default a little past the ties and the solver's tolerances.
+            The largest margin sought; by default half of the top position's points on the lightest task.
 
         Returns
         -------
@@ -128,8 +166,11 @@ class PositionalBoard:
         """
         from solvers.completion_positional import best_positional_completion
 
-        if cap is None:  # well past the ties and the solver's tolerances; more buys nothing
-            cap = max(4.0 * self.tol, 1e-6 * max(1.0, float(np.abs(self.weights).sum() * np.abs(self.points).max())))
+        if cap is None:  # half of the top position's points on the lightest task, as Borda's program: a
+            # margin at the problem's own scale (a cap near the solver's tolerances misled HiGHS's presolve)
+            positive = self.weights[self.weights > 0]
+            lightest = float(positive.min()) if positive.size else 1.0
+            cap = max(4.0 * self.tol, lightest * float(np.abs(self.points).max(initial=1.0)) / 2.0)
         return best_positional_completion(self.values, self.weights, target, rivals, self.points, self.ties,
                                           cap=cap, time_limit=time_limit)
 
@@ -227,3 +268,43 @@ def positional_necessary(board: PositionalBoard, target: int, time_limit: float 
         target, len(board.values), board.tol, lambda k: bool(board.high[k] >= board.low[target] - board.tol),
         lambda k, only: board.solve(k, only, time_limit, cap=float(board.high[k] - board.low[target]) + 1.0),
         board.scores, "positional")
+
+
+@fill_doc(SECTIONS)
+def positional_best_position(board: PositionalBoard, target: int, time_limit: float | None) -> BestPosition:
+    """1 + the fewest rivals strictly ahead of `target` over every completion (its best position).
+
+    As for Borda and Copeland: the rivals whose smallest score beats the target's largest are ahead
+    under every completion (counted); the greedy completion gives a position a completion reaches;
+    when the two differ, integer programs minimize the rivals ahead among those that can be on
+    either side (``objective="count"``), adding the rivals a solution lets through. The worst
+    position is the best one on :meth:`PositionalBoard.reversed`.
+
+    Parameters
+    ----------
+    {board}
+    {target}
+    {time_limit}
+
+    Returns
+    -------
+    BestPosition
+    """
+    from solvers.completion_positional import best_positional_completion
+
+    n = len(board.values)
+    others = np.arange(n) != target
+    ahead_always = others & (board.low > board.high[target] + board.tol)
+    always = int(ahead_always.sum())
+    unsure = others & ~ahead_always & (board.high > board.low[target] + board.tol)
+    witness = _greedy(board.values, target)
+    scores = board.scores(witness)
+    found = 1 + int((scores - scores[target] > board.tol).sum())
+    if found == 1 + always:
+        return BestPosition(found, found, witness, "greedy completion", 0)
+    return counted(
+        target, found, witness, always, unsure, board.tol,
+        lambda modelled: best_positional_completion(board.values, board.weights, target, modelled, board.points,
+                                                    board.ties, objective="count", time_limit=time_limit),
+        board.scores,
+    )

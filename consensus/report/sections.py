@@ -653,7 +653,8 @@ def _(result: PossibleWinners, *, top: int | None = DEFAULT_TOP) -> list[Block]:
             result.next_evaluations)
     frame = result.to_frame()
     order = sorted(range(len(frame)), key=lambda k: (not result.necessary[k], not result.possible[k], k))
-    return _frame_blocks(f"Who can still win ({result.rule})", frame.iloc[order], "system", text, top)
+    options = "".join(f", {key}={value}" for key, value in (result.rule_options or {}).items())  # ties, vector, ...
+    return _frame_blocks(f"Who can still win ({result.rule}{options})", frame.iloc[order], "system", text, top)
 
 
 @csv_text.register

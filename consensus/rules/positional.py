@@ -109,13 +109,15 @@ def _user_vector(vector: Sequence[float] | None, n: int) -> np.ndarray:
         raise InvalidOptionError(
             f"rule 'scoring': vector has {len(c)} entries but there are only {n} systems (positions)"
         )
-    if np.any(np.diff(c) > 0):
-        k = int(np.nonzero(np.diff(c) > 0)[0][0])
+    padded = np.concatenate([c, np.zeros(n - len(c))])  # the positions not listed earn 0
+    if np.any(np.diff(padded) > 0):
+        k = int(np.nonzero(np.diff(padded) > 0)[0][0])
+        padding = " (the positions past the vector earn 0)" if k + 1 >= len(c) else ""
         raise InvalidOptionError(
             f"rule 'scoring': vector must be non-increasing (a better position never earns fewer points), "
-            f"but position {k + 2} gets {c[k + 1]!r} > {c[k]!r}"
+            f"but position {k + 2} gets {float(padded[k + 1])!r} > {float(padded[k])!r}{padding}"
         )
-    return np.concatenate([c, np.zeros(n - len(c))])
+    return padded
 
 
 def tie_ranges(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
