@@ -46,7 +46,7 @@ from .completion_borda import (
 from .model import LinearModel
 from .status import SolveStatus
 
-__all__ = ["best_copeland_completion", "best_minimax_completion"]
+__all__ = ["best_copeland_completion", "best_minimax_completion", "minimax_position_completion"]
 
 FloatArray = NDArray[np.float64]
 Row = tuple[float, float, dict[int, float]]
@@ -67,6 +67,11 @@ class _PairModel:
     relation_pairs: list[list[tuple[int, int, int, int]]] = field(default_factory=list)
     #: per task, each pair's ([a ahead of z], [z ahead of a]) on that task (the positional rules' counts)
     per_task: list[dict[tuple[int, int], tuple[Linear, Linear]]] = field(default_factory=list)
+
+    @property
+    def n(self) -> int:
+        """Systems on the board."""
+        return self.tasks[0].n if self.tasks else 0
 
     def column(self, lower: float, upper: float, cost: float = 0.0, continuous: bool = False) -> int:
         self.m.add_columns([lower], [upper], [cost], continuous=continuous)
@@ -302,7 +307,7 @@ def best_copeland_completion(
             pm.rows.append(_row(-np.inf, 0.0, *score[k], *((e, -s) for e, s in score[target]),
                                 (({ahead: 1.0}, 0.0), -spread)))
         out = _solve(pm, values, target, rivals, 0.0, time_limit, 1e-6)
-        return CompletionOutcome(out.status, None if out.objective is None else -float(np.round(out.objective)),
+        return CompletionOutcome(out.status, None if out.objective is None else -float(np.round(out.objective)) + 0.0,
                                  None if out.bound is None else -float(out.bound), out.values, out.solves)
     worst = pm.column(-np.inf, float(cap), 1.0, continuous=True)
     for k in pm.active[1:]:  # worst <= score(target) - score(k)
@@ -312,6 +317,134 @@ def best_copeland_completion(
     if out.objective is not None and out.values is not None:
         return CompletionOutcome(out.status, float(np.round(out.objective)), out.bound, out.values, out.solves)
     return out
+
+
+def _defeat_of(pm: _PairModel, outcome: dict[tuple[int, int], tuple[Linear, Linear]], variant: str, by: int,
+               of: int) -> tuple[Linear, Linear | None]:
+    """The defeat of `of` by `by` (Minimax's `variant`) as a linear expression, and [by beats of]
+    (winning votes: the defeat counts only then; None for the other variants)."""
+    pair, flip = ((of, by), False) if (of, by) in pm.ahead else ((by, of), True)
+    won = pm.behind[pair] if not flip else pm.ahead[pair]  # the weight of the tasks `by` wins
+    margin = _combine((pm.margin(pair), -1.0 if not flip else 1.0))
+    beats = outcome[pair][1] if not flip else outcome[pair][0]
+    if variant == "margins":
+        return margin, None
+    if variant == "pairwise_opposition":
+        return won, None
+    return won, beats
+
+
+def _worst_at_most(pm: _PairModel, outcome: dict[tuple[int, int], tuple[Linear, Linear]], variant: str, big: float,
+                   of: int, level: Linear) -> None:
+    """Rows: every defeat of `of` is at most `level` (its worst defeat is)."""
+    for y in range(pm.n):
+        if y == of:
+            continue
+        expr, beats = _defeat_of(pm, outcome, variant, y, of)
+        if beats is None:
+            pm.rows.append(_row(-np.inf, 0.0, (expr, 1.0), (level, -1.0)))
+        else:  # counted only when y beats it: expr - big (1 - beats) <= level
+            pm.rows.append(_row(-np.inf, big, (expr, 1.0), (beats, big), (level, -1.0)))
+
+
+def _worst_at_least(pm: _PairModel, outcome: dict[tuple[int, int], tuple[Linear, Linear]], variant: str, big: float,
+                    of: int, level: Linear, instead: tuple[int, ...] = ()) -> None:
+    """Rows: some defeat of `of` is at least `level` (its worst defeat is), by selection binaries
+    (winning votes: or it is unbeaten and `level` <= 0); a column of `instead` set to 1 also does."""
+    picks = list(instead)
+    for z in range(pm.n):
+        if z == of:
+            continue
+        u = pm.column(0.0, 1.0)
+        picks.append(u)
+        expr, beats = _defeat_of(pm, outcome, variant, z, of)
+        pm.rows.append(_row(-big, np.inf, (expr, 1.0), (level, -1.0), (({u: 1.0}, 0.0), -big)))  # >= level - big (1 - u)
+        if beats is not None:
+            pm.rows.append(_row(-np.inf, 0.0, (({u: 1.0}, 0.0), 1.0), (beats, -1.0)))  # only a defeat counts
+    if variant == "winning_votes":
+        u = pm.column(0.0, 1.0)
+        picks.append(u)
+        pm.rows.append(_row(-big, np.inf, (level, -1.0), (({u: 1.0}, 0.0), -big)))
+    pm.rows.append((1.0, np.inf, dict.fromkeys(picks, 1.0)))
+
+
+def minimax_position_completion(
+    values: FloatArray,
+    weights: FloatArray,
+    target: int,
+    rivals: NDArray[np.bool_],
+    unit: float,
+    *,
+    variant: str = "winning_votes",
+    end: str = "best",
+    time_limit: float | None = None,
+    backend: str = "highs",
+) -> CompletionOutcome:
+    """The fewest modelled rivals strictly ahead of (``end="best"``) or strictly behind (``"worst"``) `target` under Minimax.
+
+    ``"best"`` is the target-favouring model of :func:`best_minimax_completion`: a rival is not
+    ahead when some defeat of it is at least the target's worst defeat. ``"worst"`` builds the
+    same model on the board read the other way round (`values` negated), which places the target
+    last wherever it is missing and the modelled rivals at the top of their regions, and reads
+    every pair's tasks won the other way round: the model of the completions worst for the
+    target. A rival is not behind when every defeat of it is at most the target's worst defeat,
+    itself at most the defeat it picks (selection binaries). Minimax has no symmetry that would
+    turn one end into the other (Borda's and Copeland's scores negate on the reversed board).
+
+    Parameters
+    ----------
+    values : numpy.ndarray
+        Oriented scores (systems x tasks, higher is better), NaN for a missing cell.
+    weights : numpy.ndarray
+        One weight per task, each a multiple of `unit`.
+    target : int
+    rivals : numpy.ndarray of bool
+        The rivals modelled (one flag per system; the target's is ignored).
+    unit : float
+        A common measure of the weights.
+    variant : {"winning_votes", "margins", "pairwise_opposition"}, default="winning_votes"
+    end : {"best", "worst"}, default="best"
+    time_limit : float, optional
+    backend : str, default="highs"
+
+    Returns
+    -------
+    CompletionOutcome
+        ``objective``: the fewest modelled rivals strictly ahead (behind); ``bound``: the
+        solver's proven lower bound on it; ``values``: the completion, in the orientation of
+        `values`.
+
+    Examples
+    --------
+    >>> v = np.array([[1.0, np.nan, 0.0], [0.0, 1.0, 1.0], [np.nan, 0.0, 2.0]])
+    >>> best = minimax_position_completion(v, np.ones(3), 0, np.array([False, True, True]), 1.0)
+    >>> worst = minimax_position_completion(v, np.ones(3), 0, np.array([False, True, True]), 1.0, end="worst")
+    >>> best.objective, worst.objective   # 0 can be first; at worst both rivals tie or pass it
+    (0.0, 0.0)
+    """
+    total = float(np.abs(weights).sum())
+    big = 4.0 * total + 4.0 * unit
+    reverse = end == "worst"
+    pm = _build(-values if reverse else values, weights, target, rivals, backend)
+    if reverse:  # the pairs' tasks won, read on the board itself
+        pm.ahead, pm.behind = pm.behind, pm.ahead
+    outcome = _outcomes(pm, unit, total + unit)
+    mine = pm.column(-total, total, 0.0, continuous=True)  # the target's worst defeat
+    one: Linear = ({mine: 1.0}, 0.0)
+    if not reverse:  # at least each defeat of the target (the program keeps it as small as it can)
+        _worst_at_most(pm, outcome, variant, big, target, one)
+    else:  # at most the defeat it picks (the program makes it as large as it can)
+        _worst_at_least(pm, outcome, variant, big, target, one)
+    for x in pm.active[1:]:
+        counted = pm.column(0.0, 1.0, -1.0)  # ahead (best) or behind (worst) of the target: minimized
+        if not reverse:  # not ahead: some defeat of x at least the target's worst (or counted)
+            _worst_at_least(pm, outcome, variant, big, x, one, instead=(counted,))
+        else:  # not behind: every defeat of x at most the target's worst (or counted)
+            _worst_at_most(pm, outcome, variant, big, x, ({mine: 1.0, counted: big}, 0.0))
+    out = _solve(pm, -values if reverse else values, target, rivals, 0.0, time_limit, 1e-6)
+    return CompletionOutcome(out.status, None if out.objective is None else -float(np.round(out.objective)) + 0.0,
+                             None if out.bound is None else -float(out.bound),
+                             None if out.values is None else (-out.values if reverse else out.values), out.solves)
 
 
 def best_minimax_completion(
@@ -372,48 +505,12 @@ def best_minimax_completion(
     big = 2.0 * total + 2.0 * unit + abs(cap)
     pm = _build(values, weights, target, rivals, backend)
     outcome = _outcomes(pm, unit, total + unit)
-    n = values.shape[0]
-
-    def defeat(by: int, of: int) -> tuple[Linear, Linear | None]:
-        """The defeat of `of` by `by` as a linear expression, and [by beats of] (winning votes)."""
-        pair, flip = ((of, by), False) if (of, by) in pm.ahead else ((by, of), True)
-        won = pm.behind[pair] if not flip else pm.ahead[pair]  # the weight of the tasks `by` wins
-        margin = _combine((pm.margin(pair), -1.0 if not flip else 1.0))
-        beats = outcome[pair][1] if not flip else outcome[pair][0]
-        if variant == "margins":
-            return margin, None
-        if variant == "pairwise_opposition":
-            return won, None
-        return won, beats
-
     # the target's worst defeat: at least each rival's defeat of it
     mine = pm.column(0.0 if variant != "margins" else -total, total, 0.0, continuous=True)
-    for y in range(n):
-        if y == target:
-            continue
-        expr, beats = defeat(y, target)
-        if beats is None:
-            pm.rows.append(_row(-np.inf, 0.0, (expr, 1.0), (({mine: 1.0}, 0.0), -1.0)))
-        else:  # counted only when y beats the target: expr - big (1 - beats) <= mine
-            pm.rows.append(_row(-np.inf, big, (expr, 1.0), (beats, big), (({mine: 1.0}, 0.0), -1.0)))
+    _worst_at_most(pm, outcome, variant, big, target, ({mine: 1.0}, 0.0))
     gap = pm.column(-np.inf, cap, 1.0, continuous=True)
     for x in pm.active[1:]:  # some rival defeats x by at least mine + gap
-        picks = []
-        for z in range(n):
-            if z == x:
-                continue
-            u = pm.column(0.0, 1.0)
-            picks.append(u)
-            expr, beats = defeat(z, x)
-            # expr >= mine + gap - big (1 - u)
-            pm.rows.append(_row(-big, np.inf, (expr, 1.0), (({mine: 1.0, gap: 1.0}, 0.0), -1.0), (({u: 1.0}, 0.0), -big)))
-            if beats is not None:
-                pm.rows.append(_row(-np.inf, 0.0, (({u: 1.0}, 0.0), 1.0), (beats, -1.0)))  # only a defeat counts
-        if variant == "winning_votes":  # or x is unbeaten: its worst defeat is 0
-            u = pm.column(0.0, 1.0)
-            picks.append(u)
-            pm.rows.append(_row(-big, np.inf, (({mine: 1.0, gap: 1.0}, 0.0), -1.0), (({u: 1.0}, 0.0), -big)))
-        pm.rows.append((1.0, np.inf, dict.fromkeys(picks, 1.0)))
+        _worst_at_least(pm, outcome, variant, big, x, ({mine: 1.0, gap: 1.0}, 0.0))
     out = _solve(pm, values, target, rivals, cap, time_limit, 1e-6 * max(1.0, total))
     if out.objective is not None and out.values is not None:  # the gap is a multiple of the unit
         return CompletionOutcome(out.status, float(np.round(out.objective / unit) * unit), out.bound, out.values,

@@ -152,7 +152,7 @@ def best_positional_completion(
             terms, constant = _combine((score[k], 1.0), (score[target], -1.0))
             pm.rows.append((-np.inf, -constant, {**terms, passes: -spread}))
         out = _solve(pm, values, target, rivals, 0.0, time_limit, 1e-6, highs=FEASIBILITY)  # whole counts
-        return CompletionOutcome(out.status, None if out.objective is None else -float(np.round(out.objective)),
+        return CompletionOutcome(out.status, None if out.objective is None else -float(np.round(out.objective)) + 0.0,
                                  None if out.bound is None else -float(out.bound), out.values, out.solves)
     worst = pm.column(-np.inf, float(cap), 1.0, continuous=True)
     for k in pm.active[1:]:  # worst <= score(target) - score(k)

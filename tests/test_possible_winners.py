@@ -460,14 +460,18 @@ def test_mean_rank_ranges_match_every_vertex(lb, rule):
 
 @examples(1)  # brute force over every position with ties (up to 23**3 completions each)
 @given(score_tables(max_systems=5, max_tasks=4, missing=True, weighted=True),
-       st.sampled_from([("borda", {}), ("copeland", {}), *POSITIONAL_CASES]))
+       st.sampled_from([("borda", {}), ("copeland", {}), ("minimax", {"variant": "winning_votes"}),
+                        ("minimax", {"variant": "margins"}), ("minimax", {"variant": "pairwise_opposition"}),
+                        *POSITIONAL_CASES]))
 def test_searched_rank_ranges_match_every_position(lb, case):
     rule, options = case
     holes = _holes(lb)
     assume(1 <= len(holes) <= 3)
     res = cs.missing.rank_ranges(lb, rule, rule_options=options)
     boards = _all_completions(lb, holes)
-    if options or rule not in ("borda", "copeland"):
+    if rule == "minimax":
+        scores, tol = _minimax_scores(boards, lb.weight_array, options["variant"]), 1e-9
+    elif options or rule not in ("borda", "copeland"):
         scores = _positional_scores(boards, lb.weight_array, rule, options.get("ties", "average"), options.get("vector"))
         tol = 1e-9 * max(1.0, float(lb.weight_array.sum()) * 12.0 * lb.n_systems)
     elif rule == "borda":
@@ -512,6 +516,11 @@ def test_the_ranges_command_and_its_figure(tmp_path, capsys):
     assert figure.stat().st_size > 0
     assert main(["possible", str(path), "--ranges", "--rule", "borda"]) == 0
     assert "Rank ranges under the missing scores (borda)" in capsys.readouterr().out
+    # minimax: b above a on nli leaves a and b unbeaten (1-1) and c beaten twice; b below a loses to a 0-2 and
+    # ties c 1-1, so b and c share places 2-3
+    assert main(["possible", str(path), "--ranges", "--rule", "minimax", "--format", "json"]) == 0
+    result = json.loads(capsys.readouterr().out)["result"]
+    assert result["best"] == [1, 1, 2] and result["worst"] == [2, 3, 3] and all(result["exact"])
     assert main(["possible", str(path), "--ranges", "--rule", "condorcet"]) == 2
     assert "rank_ranges: rule must be one of 'mean', 'normalized_mean', 'borda'" in capsys.readouterr().err
 

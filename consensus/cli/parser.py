@@ -443,7 +443,7 @@ def build_parser() -> argparse.ArgumentParser:
                    "(repeatable)")
     p.add_argument("--ranges", action="store_true",
                    help="each system's best and worst position over every completion instead (mean, normalized_mean, "
-                   "borda, copeland or another positional rule; --plot draws them)")
+                   "borda, copeland, minimax or another positional rule; --plot draws them)")
     p.add_argument("--time-limit", type=_positive, default=5.0, metavar="S",
                    help="borda, copeland, minimax, the other positional rules: seconds per integer program before the "
                    "system is reported undecided (default: 5)")

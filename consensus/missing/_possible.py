@@ -40,6 +40,7 @@ References
 
 from __future__ import annotations
 
+import dataclasses
 import warnings
 from collections.abc import Callable, Mapping
 from typing import Any
@@ -541,7 +542,7 @@ def _searched(lb: Leaderboard, rule: str, time_limit: float | None, options: Map
 
 #: The rules :func:`rank_ranges` decides, and the completion model of each.
 RANGE_RULES: Mapping[str, str] = {"mean": "bounds", "normalized_mean": "bounds", "borda": "positions",
-                                  "copeland": "positions", "plurality": "positions", "dowdall": "positions",
+                                  "copeland": "positions", "minimax": "positions", "plurality": "positions", "dowdall": "positions",
                                   "scoring": "positions", "rank_complement": "positions", "top_ten": "positions",
                                   "eurovision": "positions"}
 
@@ -568,7 +569,7 @@ def rank_ranges(
         model): bounds, greedy completions (Copeland: and a local search), then integer
         programs minimizing the rivals ahead (the worst end on the reversed board, every task
         read the other way round, which negates Borda's and Copeland's scores, and a scoring
-        vector's under the vector ``-points[::-1]``).
+        vector's under the vector ``-points[::-1]``; ``"minimax"``: each end its own program).
     bounds : mapping task -> (low, high), optional
         ``"mean"`` only, as in :func:`possible_winners`.
     time_limit : float, optional
@@ -691,9 +692,24 @@ def _best_position_search(rule: str, oriented: np.ndarray, weights: np.ndarray, 
     """``search(i)``: system i's best position on the board `oriented` (a BestPosition), the board
     read the other way round when `reverse` (``oriented`` is then already negated)."""
     from ._possible_borda import best_position, pair_bounds
-    from ._possible_majority import MajorityBoard, copeland_best_position
+    from ._possible_majority import (
+        MajorityBoard,
+        copeland_best_position,
+        minimax_position,
+    )
     from ._possible_positional import PositionalBoard, positional_best_position
 
+    if rule == "minimax":  # no symmetry: the worst end has its own program, on the board itself
+        board_m = MajorityBoard.of(-oriented if reverse else oriented, weights, "minimax",
+                                   str(options.get("variant", "winning_votes")))
+        if not reverse:
+            return lambda i: minimax_position(board_m, i, time_limit)
+
+        def worst(i: int) -> Any:
+            found = minimax_position(board_m, i, time_limit, end="worst")
+            return dataclasses.replace(found, witness=-found.witness)  # in the reversed frame, as the caller reads it
+
+        return worst
     if rule not in ("borda", "copeland") or options.get("ties", "average") != "average":
         ties, vector = str(options.get("ties", "average")), options.get("vector")
         positional = PositionalBoard.of(-oriented if reverse else oriented, weights, rule, ties, vector)
@@ -708,9 +724,10 @@ def _best_position_search(rule: str, oriented: np.ndarray, weights: np.ndarray, 
 
 def _searched_ranges(lb: Leaderboard, rule: str, time_limit: float | None, median_position: tuple[int, ...],
                      options: Mapping[str, Any]) -> RankRanges:
-    """Borda, Copeland and positional ranges: each end a best-position search, the worst on the
-    reversed board (every task read the other way round negates Borda's and Copeland's scores, and
-    a scoring vector's under the vector ``-points[::-1]``)."""
+    """Borda, Copeland, Minimax and positional ranges: each end a best-position search, the worst on
+    the reversed board (every task read the other way round negates Borda's and Copeland's scores,
+    and a scoring vector's under the vector ``-points[::-1]``; Minimax's worst end is its own
+    program, its witness handed over in the reversed frame)."""
     from ._possible_borda import board_arrays
 
     values, weights = board_arrays(lb)

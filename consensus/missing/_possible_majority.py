@@ -53,7 +53,8 @@ from ._possible_borda import (
     necessary_by_programs,
 )
 
-__all__ = ["MajorityBoard", "copeland_best_position", "majority_necessary", "majority_search", "weight_unit"]
+__all__ = ["MajorityBoard", "copeland_best_position", "majority_necessary", "majority_search", "minimax_position",
+           "weight_unit"]
 
 
 #: The integer programs count weights in units: at most this many units per weight, so that
@@ -404,6 +405,69 @@ def copeland_best_position(board: MajorityBoard, target: int, time_limit: float 
         lambda modelled: best_copeland_completion(values, units, target, modelled, 1.0, objective="count",
                                                   time_limit=time_limit),
         board.scores,
+    )
+
+
+@fill_doc(SECTIONS)
+def minimax_position(board: MajorityBoard, target: int, time_limit: float | None, end: str = "best") -> BestPosition:
+    """Minimax: 1 + the fewest rivals strictly ahead of `target` (``end="best"``: its best position),
+    or strictly behind it (``"worst"``: its worst position is ``n + 1`` minus that).
+
+    Each system's worst defeat ranges between its smallest and largest possible value (the pairwise
+    bounds of step 2), which count the rivals ahead (behind) under every completion and those that
+    can be either side; the greedy completion (the target first, or for the worst end last, wherever
+    it is missing) gives a count some completion reaches; when the two differ, integer programs
+    (:func:`solvers.completion_majority.minimax_position_completion`) minimize the count among the
+    rivals that can be either side, adding those a solution lets through (:func:`counted`).
+
+    Parameters
+    ----------
+    {board}
+    {target}
+    {time_limit}
+    end : {{"best", "worst"}}, default="best"
+
+    Returns
+    -------
+    BestPosition
+        ``"worst"``: ``found`` and ``lower`` count the rivals behind (the position is ``n + 1 -
+        found``); the witness is a completion of the board.
+    """
+    from solvers.completion_majority import minimax_position_completion
+
+    values, weights = board.values, board.weights
+    n = len(values)
+    off = ~np.eye(n, dtype=bool)
+    low = np.where(off, board.low, -np.inf).max(axis=0)  # each system's smallest possible worst defeat
+    high = np.where(off, board.high, -np.inf).max(axis=0)
+    low, high = np.where(np.isfinite(low), low, 0.0), np.where(np.isfinite(high), high, 0.0)
+    others = np.arange(n) != target
+    sign = 1.0 if end == "best" else -1.0  # "ahead" in the scores given to counted: behind for the worst end
+    if end == "best":
+        surely = others & (high < low[target] - board.tol)
+        unsure = others & ~surely & (low < high[target] - board.tol)
+        witness = _greedy(values, target)
+    else:
+        surely = others & (low > high[target] + board.tol)
+        unsure = others & ~surely & (high > low[target] + board.tol)
+        witness = -_greedy(-values, target)  # the target last wherever it is missing, the others first
+
+    def rescore(completed: np.ndarray) -> np.ndarray:
+        return sign * board.scores(completed)
+
+    scores = rescore(witness)
+    found = 1 + int((scores - scores[target] > board.tol).sum())
+    always = int(surely.sum())
+    if found == 1 + always:
+        return BestPosition(found, found, witness, "greedy completion", 0)
+    if board.unit is None:
+        return BestPosition(found, 1 + always, witness, "weights without a common measure", 0)
+    units = np.round(weights / board.unit)
+    return counted(
+        target, found, witness, always, unsure, board.tol,
+        lambda modelled: minimax_position_completion(values, units, target, modelled, 1.0, variant=board.variant,
+                                                     end=end, time_limit=time_limit),
+        rescore,
     )
 
 
