@@ -84,7 +84,7 @@ def plot_rank_ranges(result: RankRanges, *, ax: Axes | None = None) -> Figure:
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     ax.set_xlabel("position (1 = first)")
     exact = sum(result.exact)
-    ax.set_title(f"Rank ranges under the missing scores ({result.rule}): bar best to worst, dot median fill"
-                 + ("" if exact == n else f"; {n - exact} not proven (dashed: proven bounds)"), fontsize=9)
+    ax.set_title(f"Rank ranges under the missing scores ({result.rule})\nbar best to worst, dot median fill"  # two lines:
+                 + ("" if exact == n else f"; {n - exact} not proven (dashed: proven bounds)"), fontsize=9)  # fits 6 in
     ax.grid(axis="x", alpha=0.3)
     return fig
