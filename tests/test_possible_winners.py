@@ -333,7 +333,7 @@ def test_bad_options_are_named():
         possible_winners(toy, "copeland", rule_options={"ties": "min"})
     with pytest.raises(InvalidOptionError, match="'vector' do not apply to rule 'dowdall'"):
         possible_winners(toy, "dowdall", rule_options={"vector": (3, 1)})
-    with pytest.raises(InvalidOptionError, match="ties must be 'average', 'min' or 'max', got 'best'"):
+    with pytest.raises(InvalidOptionError, match="ties='best' is not one of 'average', 'min', 'max'"):
         possible_winners(toy, "plurality", rule_options={"ties": "best"})
     with pytest.raises(InvalidOptionError, match="rule 'scoring' needs vector="):
         possible_winners(toy, "scoring")

@@ -634,8 +634,10 @@ def _checked(name: str, rules: Mapping[str, str], data: object, rule: str,
     if unknown:
         raise InvalidOptionError(f"{name}: rule_options {', '.join(map(repr, unknown))} do not apply to rule {rule!r} "
                                  + (f"(it takes {', '.join(sorted(allowed))})" if allowed else "(it takes none here)"))
-    if "ties" in options and options["ties"] not in ("average", "min", "max"):
-        raise InvalidOptionError(f"{name}: ties must be 'average', 'min' or 'max', got {options['ties']!r}")
+    if "ties" in options:  # the positional rules' own check
+        from ..rules.positional import check_ties
+
+        check_ties(options["ties"], rule)
     if "variant" in options and rule in variants and options["variant"] not in variants[rule]:
         raise InvalidOptionError(f"{name}: rule {rule!r} takes variant {' or '.join(map(repr, variants[rule]))}, "
                                  f"got {options['variant']!r}")

@@ -412,43 +412,42 @@ def best_position(values: np.ndarray, weights: np.ndarray, upper: np.ndarray, ta
     safe = others & (upper[:, target] <= tol)
     tried = [_greedy(values, target), _greedy(values, target, safe)]
     tried.append(_improve(values, weights, target, tried[-1]))
-    counts = [int((_scores(c, weights) - _scores(c, weights)[target] > tol).sum()) for c in tried]
-    best = int(np.argmin(counts))
-    found, witness = 1 + counts[best], tried[best]
-    if counts[best] == always:
-        return BestPosition(found, found, witness, "greedy completion", 0)
     return counted(
-        target, found, witness, always, unsure, tol,
+        target, [(c, "greedy completion") for c in tried], always, unsure, tol,
         lambda modelled: best_borda_completion(values, weights, target, modelled, objective="count", tol=tol,
                                                big_m=upper[:, target], time_limit=time_limit),
         lambda completed: _scores(completed, weights),
     )
 
 
-def counted(target: int, found: int, witness: np.ndarray, always: int, unsure: np.ndarray, tol: float,
-            solve: Callable[[np.ndarray], Any], rescore: Callable[[np.ndarray], np.ndarray]) -> BestPosition:
-    """Constraint generation for a best position (Borda, Copeland): model the rivals that may be either side
-    and are ahead in the best completion so far, minimize those ahead, add any that a solution lets through.
+def counted(target: int, tried: list[tuple[np.ndarray, str]], always: int, unsure: np.ndarray, tol: float,
+            solve: Callable[[np.ndarray], Any] | None, rescore: Callable[[np.ndarray], np.ndarray],
+            unsolved: str = "") -> BestPosition:
+    """A best position (Borda, Copeland, Minimax, the positional rules): the best of real completions,
+    then constraint generation: model the rivals that may be either side and are ahead in the best
+    completion so far, minimize those ahead, add any that a solution lets through.
 
     Parameters
     ----------
     target : int
         The system.
-    found : int
-        1 + the rivals ahead in `witness`, the best completion so far.
-    witness : numpy.ndarray
-        That completion (oriented, complete).
+    tried : list of (numpy.ndarray, str)
+        Completions (oriented, complete) and what made each (``"greedy completion"``, ...): the
+        best is kept, and decides when it meets `always`.
     always : int
         Rivals ahead under every completion (not modelled: counted).
     unsure : numpy.ndarray of bool
         Rivals that may end on either side.
     tol : float
         Scores within `tol` tie.
-    solve : callable
+    solve : callable or None
         ``solve(modelled)``: a :class:`~solvers.completion_borda.CompletionOutcome` minimizing
-        the modelled rivals strictly ahead (a relaxation: the others are free).
+        the modelled rivals strictly ahead (a relaxation: the others are free). None: no program
+        can be posed (`unsolved` says why); the best completion and the bound `always` are returned.
     rescore : callable
         ``rescore(values)``: the rule's scores of a complete board.
+    unsolved : str, optional
+        Why `solve` is None.
 
     Returns
     -------
@@ -458,6 +457,13 @@ def counted(target: int, found: int, witness: np.ndarray, always: int, unsure: n
     """
     from solvers.status import SolveStatus
 
+    counts = [int((scores - scores[target] > tol).sum()) for scores in (rescore(c) for c, _ in tried)]
+    best = int(np.argmin(counts))
+    found, (witness, how) = 1 + counts[best], tried[best]
+    if counts[best] == always:
+        return BestPosition(found, found, witness, how, 0)
+    if solve is None:
+        return BestPosition(found, 1 + always, witness, unsolved, 0)
     scores = rescore(witness)
     modelled = (scores - scores[target] > tol) & unsure
     programs = 0

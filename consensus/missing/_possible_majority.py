@@ -390,21 +390,15 @@ def copeland_best_position(board: MajorityBoard, target: int, time_limit: float 
     bottom = board.low[target].sum()
     always = int((others & (low > top + board.tol)).sum())
     unsure = others & ~(low > top + board.tol) & (high > bottom + board.tol)
-    tried = [_greedy(values, target)]
-    tried.append(_improve(values, weights, board.step, target, tried[0]))
-    counts = [int((board.scores(c) - board.scores(c)[target] > board.tol).sum()) for c in tried]
-    best = int(np.argmin(counts))
-    found, witness = 1 + counts[best], tried[best]
-    if counts[best] == always:
-        return BestPosition(found, found, witness, ("greedy completion", "local search")[best], 0)
-    if board.unit is None:
-        return BestPosition(found, 1 + always, witness, "weights without a common measure", 0)
-    units = np.round(weights / board.unit)
+    greedy = _greedy(values, target)
+    tried = [(greedy, "greedy completion"), (_improve(values, weights, board.step, target, greedy), "local search")]
+    units = None if board.unit is None else np.round(weights / board.unit)
     return counted(
-        target, found, witness, always, unsure, board.tol,
+        target, tried, always, unsure, board.tol,
+        None if units is None else
         lambda modelled: best_copeland_completion(values, units, target, modelled, 1.0, objective="count",
                                                   time_limit=time_limit),
-        board.scores,
+        board.scores, "weights without a common measure",
     )
 
 
@@ -455,19 +449,13 @@ def minimax_position(board: MajorityBoard, target: int, time_limit: float | None
     def rescore(completed: np.ndarray) -> np.ndarray:
         return sign * board.scores(completed)
 
-    scores = rescore(witness)
-    found = 1 + int((scores - scores[target] > board.tol).sum())
-    always = int(surely.sum())
-    if found == 1 + always:
-        return BestPosition(found, found, witness, "greedy completion", 0)
-    if board.unit is None:
-        return BestPosition(found, 1 + always, witness, "weights without a common measure", 0)
-    units = np.round(weights / board.unit)
+    units = None if board.unit is None else np.round(weights / board.unit)
     return counted(
-        target, found, witness, always, unsure, board.tol,
+        target, [(witness, "greedy completion")], int(surely.sum()), unsure, board.tol,
+        None if units is None else
         lambda modelled: minimax_position_completion(values, units, target, modelled, 1.0, variant=board.variant,
                                                      end=end, time_limit=time_limit),
-        rescore,
+        rescore, "weights without a common measure",
     )
 
 

@@ -297,13 +297,8 @@ def positional_best_position(board: PositionalBoard, target: int, time_limit: fl
     ahead_always = others & (board.low > board.high[target] + board.tol)
     always = int(ahead_always.sum())
     unsure = others & ~ahead_always & (board.high > board.low[target] + board.tol)
-    witness = _greedy(board.values, target)
-    scores = board.scores(witness)
-    found = 1 + int((scores - scores[target] > board.tol).sum())
-    if found == 1 + always:
-        return BestPosition(found, found, witness, "greedy completion", 0)
     return counted(
-        target, found, witness, always, unsure, board.tol,
+        target, [(_greedy(board.values, target), "greedy completion")], always, unsure, board.tol,
         lambda modelled: best_positional_completion(board.values, board.weights, target, modelled, board.points,
                                                     board.ties, objective="count", time_limit=time_limit),
         board.scores,

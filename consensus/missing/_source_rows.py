@@ -471,8 +471,8 @@ def parquet_scan(files: list[tuple[str, str]], columns: list[str], labels: tuple
                  budget: int) -> Generator[tuple[int, Any], None, None] | None:
     """Every chunk of `files` with its file's number, then ``(number, None)`` once that file is read,
     decoded by pyarrow's dataset scanner on its own threads (they hold no GIL, so the decoding runs
-    beside the coding of the chunks already read: 2,000 small files of one model each in 1.3 s,
-    coding included, against 2.5 s with one decoding thread, measured); in file order, as
+    beside the coding of the chunks already read: 2,000 small files of one model each in about 1.3 s,
+    coding included, against 2.5 s with one decoding thread, measured once); in file order, as
     :func:`_frames` gives them (label columns marked the same way). None when it does not apply:
     some file is not a local Parquet file of at most :data:`AHEAD_FILE_BYTES`, a column is missing
     from a file or has another type than in the first file, or a file cannot be opened; the files
