@@ -42,6 +42,7 @@ from .completion_borda import (
     _flush,
     _Task,
     _transitivity_cuts,
+    no_time_no_model,
 )
 from .model import LinearModel
 from .status import SolveStatus
@@ -243,6 +244,7 @@ def _solve(pm: _PairModel, values: FloatArray, target: int, rivals: NDArray[np.b
     return CompletionOutcome(SolveStatus.OPTIMAL, objective, sol.dual_bound, completed, solves)
 
 
+@no_time_no_model
 def best_copeland_completion(
     values: FloatArray,
     weights: FloatArray,
@@ -368,6 +370,7 @@ def _worst_at_least(pm: _PairModel, outcome: dict[tuple[int, int], tuple[Linear,
     pm.rows.append((1.0, np.inf, dict.fromkeys(picks, 1.0)))
 
 
+@no_time_no_model
 def minimax_position_completion(
     values: FloatArray,
     weights: FloatArray,
@@ -447,6 +450,7 @@ def minimax_position_completion(
                              None if out.values is None else (-out.values if reverse else out.values), out.solves)
 
 
+@no_time_no_model
 def best_minimax_completion(
     values: FloatArray,
     weights: FloatArray,

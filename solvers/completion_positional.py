@@ -29,7 +29,7 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import NDArray
 
-from .completion_borda import CompletionOutcome
+from .completion_borda import CompletionOutcome, no_time_no_model
 from .completion_majority import Linear, _build, _combine, _PairModel, _solve
 
 __all__ = ["best_positional_completion", "tie_points"]
@@ -73,6 +73,7 @@ def _range(expr: Linear) -> tuple[int, int]:
     return int(np.ceil(low - 1e-9)), int(np.floor(high + 1e-9))
 
 
+@no_time_no_model
 def best_positional_completion(
     values: FloatArray,
     weights: FloatArray,

@@ -123,7 +123,7 @@ def possible_winners(
     budget : float, optional
         The rules of :data:`SEARCHED_RULES`: seconds for the whole call. The systems are
         searched in turn and each integer program gets at most the budget left (and at most
-        `time_limit`); once it is spent, the programs get 1 ms each, so only the bounds and
+        `time_limit`); once it is spent, no more programs are built or solved, so only the bounds and
         greedy completions still decide (the others are undecided and say so), and the
         pivotal cells' searches stop (what the known witnesses leave open is in
         ``pivotal_undecided``). Checked between programs: the call can overrun it by one
@@ -416,7 +416,7 @@ class _Budget:
         left = self.deadline - self.clock()
         if left <= 0:
             self.spent = True
-        left = max(left, 0.001)
+        left = max(left, 0.0)  # spent: 0, and the programs return at once, unbuilt
         return left if self.time_limit is None else min(self.time_limit, left)
 
 

@@ -192,32 +192,55 @@ def tolerance(weights: np.ndarray, points: np.ndarray) -> float:
 
 
 def _task_extremes(column: np.ndarray, points: np.ndarray, ties: str) -> tuple[np.ndarray, np.ndarray]:
-    """Per system, its fewest and most points on one task over every completion of the task."""
-    from solvers.completion_positional import tie_points
+    """Per system, its fewest and most points on one task over every completion of the task.
 
+    A system's points depend on (a, c): the systems strictly ahead, and those tied with it, itself
+    included. A place (A, g, free) reaches (A + j, g + k) for every j + k <= free: the `free` other
+    missing cells each go ahead, into the tie or behind. Every scored group is one place (its
+    systems share the answer); a missing system can be tied with any group or alone in any gap,
+    the other m - 1 missing cells free. The points of every (a, c) are one table, each place a
+    triangle of it (vectorized: 350 systems x 12 tasks with a third missing in well under a second).
+    """
     n = len(column)
     holes = np.isnan(column)
     m = int(holes.sum())
-    lo, hi = np.zeros(n), np.zeros(n)
-    table: dict[tuple[int, int], float] = {}
+    a = np.arange(n)[:, None]
+    c = np.arange(n + 1)[None, :]
+    valid = (c >= 1) & (a + c <= n)
+    cum = np.concatenate(([0.0], np.cumsum(points)))
+    last = np.clip(a + c - 1, 0, n - 1)
+    if ties == "min":
+        table = np.broadcast_to(points[:, None], (n, n + 1)).astype(np.float64)
+    elif ties == "max":
+        table = points[last]
+    else:
+        table = (cum[np.clip(a + c, 0, n)] - cum[a]) / np.maximum(c, 1)
+    table = np.where(valid, table, np.nan)
+    tri = np.add.outer(np.arange(m + 1), np.arange(m + 1))  # j + k
 
     def extremes(places: list[tuple[int, int, int]]) -> tuple[float, float]:
         """Over places (scored ahead, group size, other missing cells free): every (a, c) reachable."""
-        got = [table.setdefault((a + j, g + k), tie_points(points, a + j, g + k, ties))
-               for a, g, free in places for j in range(free + 1) for k in range(free + 1 - j)]
-        return min(got), max(got)
+        low, high = np.inf, -np.inf
+        for first, size, free in places:
+            block = table[first : first + free + 1, size : size + free + 1]
+            reach = block[tri[: block.shape[0], : block.shape[1]] <= free]
+            reach = reach[~np.isnan(reach)]
+            if reach.size:
+                low, high = min(low, float(reach.min())), max(high, float(reach.max()))
+        return low, high
 
     scored = np.sort(column[~holes])[::-1]
     levels, sizes = np.unique(-scored, return_counts=True)  # the scored groups, best first
     above = np.concatenate(([0], np.cumsum(sizes)))  # scored systems ahead of group j (and of gap j)
-    anywhere = [(int(above[j]), int(sizes[j]) + 1, m - 1) for j in range(len(sizes))]  # tied with group j
-    anywhere += [(int(above[j]), 1, m - 1) for j in range(len(sizes) + 1)]  # alone (or with missing ones) in gap j
-    for i in range(n):
-        if holes[i]:
-            lo[i], hi[i] = extremes(anywhere)
-        else:
-            j = int(np.searchsorted(levels, -column[i]))
-            lo[i], hi[i] = extremes([(int(above[j]), int(sizes[j]), m)])
+    lo, hi = np.zeros(n), np.zeros(n)
+    if m:
+        anywhere = [(int(above[j]), int(sizes[j]) + 1, m - 1) for j in range(len(sizes))]  # tied with group j
+        anywhere += [(int(above[j]), 1, m - 1) for j in range(len(sizes) + 1)]  # alone (or with missing ones) in gap j
+        lo[holes], hi[holes] = extremes(anywhere)
+    group = np.searchsorted(levels, -column[~holes])
+    per_group = [extremes([(int(above[j]), int(sizes[j]), m)]) for j in range(len(sizes))]
+    lo[~holes] = [per_group[j][0] for j in group]
+    hi[~holes] = [per_group[j][1] for j in group]
     return lo, hi
 
 
