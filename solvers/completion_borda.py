@@ -84,7 +84,18 @@ F = TypeVar("F", bound=Callable[..., CompletionOutcome])
 
 def no_time_no_model(func: F) -> F:
     """A completion program called with ``time_limit <= 0`` returns ``TIME_LIMIT`` at once, without
-    building its model (at 350 systems a build alone takes seconds: a spent budget must cost nothing)."""
+    building its model (at 350 systems a build alone takes seconds: a spent budget must cost nothing).
+
+    Parameters
+    ----------
+    func : callable
+        A completion program taking ``time_limit=`` by keyword.
+
+    Returns
+    -------
+    callable
+        `func`, returning ``CompletionOutcome(TIME_LIMIT, None, None, None, 0)`` when no time is left.
+    """
 
     @functools.wraps(func)
     def run(*args: Any, **kwargs: Any) -> CompletionOutcome:
