@@ -48,7 +48,8 @@ from numpy.typing import NDArray
 from .model import LinearModel
 from .status import SolveStatus
 
-__all__ = ["CompletionOutcome", "best_borda_completion", "borda_pair_bounds"]
+__all__ = ["CompletionOutcome", "MixtureOutcome", "best_borda_completion", "borda_mixture", "borda_pair_bounds",
+           "borda_weighted_bound"]
 
 FloatArray = NDArray[np.float64]
 
@@ -254,9 +255,7 @@ def best_borda_completion(
     const = dict.fromkeys(score, 0.0)
     rows: list[tuple[float, float, dict[int, float]]] = []
 
-    def column(lower: float, upper: float, cost: float = 0.0, continuous: bool = False) -> int:
-        m.add_columns([lower], [upper], [cost], continuous=continuous)
-        return m.n_cols - 1
+    column = m.add_column
 
     def add(row: dict[int, float], lower: float, upper: float) -> None:
         rows.append((lower, upper, row))
@@ -482,4 +481,266 @@ def _completion(
             for j in members:
                 rank_from_bottom = (top - level[j]) if modelled[j] else top + 1
                 out[j, t] = low + (high - low) * rank_from_bottom / (steps + 1)
+    return out
+
+
+@dataclass(frozen=True)
+class MixtureOutcome:
+    """What :func:`borda_mixture` found: a weighting of the rivals and, maybe, a completion.
+
+    Attributes
+    ----------
+    rival_weights : numpy.ndarray
+        ``lam``: one non-negative weight per system summing to 1 (0 for the target and the
+        rivals not considered), the best weighting found.
+    bound : float
+        ``borda_weighted_bound(values, weights, target, rival_weights)[0]``: under every
+        completion, ``sum_k lam_k (score(k) - score(target)) >= bound``.
+    lp_bound : float or None
+        The master LP's value when its column generation converged: no weighting proves more
+        (``bound == lp_bound`` then, up to rounding). None when the time ran out first.
+    values : numpy.ndarray or None
+        The completion the small integer program built from one generated column per task
+        (the best for the target it found), or None.
+    solves : int
+        Linear and integer programs solved.
+    """
+
+    rival_weights: FloatArray
+    bound: float
+    lp_bound: float | None
+    values: FloatArray | None
+    solves: int
+
+
+def _task_points(column: FloatArray) -> FloatArray:
+    """Borda points (averaged ties) of every system on one complete task column."""
+    ordered = np.sort(column)
+    below = np.searchsorted(ordered, column, side="left")
+    return below + 0.5 * (np.searchsorted(ordered, column, side="right") - below - 1)
+
+
+def borda_weighted_bound(values: FloatArray, weights: FloatArray, target: int, lam: FloatArray,
+                         ) -> tuple[float, FloatArray]:
+    """The smallest ``sum_k lam_k score(k) - (sum_k lam_k) score(target)`` over every completion (Borda, averaged ties).
+
+    The weighted sum is a sum over the pairs of systems on each task, and each pair's share
+    takes its smallest value independently of the others: a missing system ``x`` at the
+    position among the task's scored systems that costs least,
+    ``min_s A(s) + lam_x B(s)`` (``A``: the weights of the scored systems above the
+    position, ``B``: the scored systems below it; the target counts with weight
+    ``-sum(lam)``; a tie with a scored group costs the mean of its two sides, never less),
+    and two missing systems in the order that costs ``min(lam_x, lam_z)``. The independent
+    choices fit together in one completion (a missing system of larger weight never sits
+    higher: the positions are taken lowest among the equally good), so the value is the
+    minimum, not only a bound. With ``lam = e_k`` it is the pair bound of
+    :func:`borda_pair_bounds` (negated); with uniform weights on a set, the set bound.
+
+    Parameters
+    ----------
+    values : numpy.ndarray
+        Oriented scores (systems x tasks, higher is better), NaN for a missing cell.
+    weights : numpy.ndarray
+        One weight per task.
+    target : int
+        The system compared against the weighted rivals.
+    lam : numpy.ndarray
+        One non-negative weight per system (the target's is ignored).
+
+    Returns
+    -------
+    value : float
+        The smallest weighted sum.
+    completion : numpy.ndarray
+        A completion attaining it (floats permitting: equal or adjacent group values can
+        merge positions; the caller scores it).
+
+    Examples
+    --------
+    >>> v = np.array([[1.0, np.nan], [0.0, 1.0], [np.nan, 0.0]])
+    >>> value, _ = borda_weighted_bound(v, np.ones(2), 0, np.array([0.0, 1.0, 0.0]))
+    >>> value, -borda_pair_bounds(v, np.ones(2), 1)[0]   # rival 1 ends at least 3 points behind system 0
+    (-3.0, np.float64(-3.0))
+    """
+    lam = np.asarray(lam, dtype=np.float64).copy()
+    lam[target] = -(lam.sum() - lam[target])
+    total = 0.0
+    out = values.copy()
+    for t in range(values.shape[1]):
+        column = values[:, t]
+        scored = np.flatnonzero(~np.isnan(column))
+        missing = np.flatnonzero(np.isnan(column))
+        groups = np.unique(column[scored])[::-1]  # best first
+        of = np.searchsorted(-groups, -column[scored])
+        size = np.bincount(of, minlength=len(groups)).astype(np.float64)
+        weight = np.bincount(of, weights=lam[scored], minlength=len(groups))
+        below = size.sum() - np.cumsum(size)
+        among = float(lam[scored] @ (below[of] + 0.5 * (size[of] - 1.0)))
+        above_w = np.concatenate([[0.0], np.cumsum(weight)])  # A(s): gap s lies below groups 0..s-1
+        below_n = size.sum() - np.concatenate([[0.0], np.cumsum(size)])  # B(s)
+        cost = above_w[None, :] + lam[missing, None] * below_n[None, :]
+        gap = cost.shape[1] - 1 - np.argmin(cost[:, ::-1], axis=1)  # the lowest of the best gaps
+        pairs = np.sort(lam[missing])
+        total += float(weights[t]) * (among + float(cost.min(axis=1, initial=np.inf).sum() if len(missing) else 0.0)
+                                      + float(pairs @ (len(pairs) - 1.0 - np.arange(len(pairs)))))
+        if len(groups):
+            span = max(float(groups[0] - groups[-1]), 1.0)
+            high = np.concatenate([[groups[0] + span], groups])
+            low = np.concatenate([groups, [groups[-1] - span]])
+        else:
+            high, low = np.array([1.0]), np.array([-1.0])
+        for s in np.unique(gap):
+            members = missing[gap == s]
+            members = members[np.argsort(-lam[members], kind="stable")]  # the heaviest lowest
+            steps = np.arange(1, len(members) + 1) / (len(members) + 1.0)
+            out[members, t] = low[s] + (high[s] - low[s]) * steps
+    return total, out
+
+
+def borda_mixture(values: FloatArray, weights: FloatArray, target: int, rivals: NDArray[np.bool_], *,
+                  time_limit: float | None = None, stop_above: float = np.inf, accept: float = 0.0) -> MixtureOutcome:
+    """The best weighting of the `rivals` against `target`, by column generation; then a completion built from its columns.
+
+    The question "is the target first under some completion?" asks for one completion with
+    every ``score(k) - score(target) <= 0``. Its relaxation to mixtures, task by task, is
+    the linear program (a Dantzig-Wolfe master with one block per task) whose dual is
+    ``max over lam of borda_weighted_bound(lam)``: cuts ``pi_t <= sum_k lam_k d_k(column)``
+    for the task columns generated so far, each new column the closed-form minimizer of
+    :func:`borda_weighted_bound` at the current ``lam``. A weighting with a positive value
+    proves the target behind some rival under every completion (stopped as soon as the
+    value exceeds `stop_above`). When none can, a small integer program picks one generated
+    column per task to minimize the largest rival's lead: a real completion, often the
+    target's witness where the full program stalls.
+
+    Parameters
+    ----------
+    values : numpy.ndarray
+        Oriented scores (systems x tasks, higher is better), NaN for a missing cell.
+    weights : numpy.ndarray
+        One weight per task.
+    target : int
+        The system.
+    rivals : numpy.ndarray of bool
+        The rivals weighted (those that can tie or pass the target); the target's flag is ignored.
+    time_limit : float, optional
+        Seconds for the whole search.
+    stop_above : float, default=inf
+        Stop the column generation once a weighting's value exceeds it.
+    accept : float, default=0.0
+        Skip the integer program when the completion made of each task's column of largest
+        share in the mixture already keeps every weighted rival more than `accept` behind.
+
+    Returns
+    -------
+    MixtureOutcome
+
+    Examples
+    --------
+    >>> v = np.array([[2.0, np.nan], [1.0, 1.0], [0.0, 0.0]])
+    >>> out = borda_mixture(v, np.ones(2), 0, np.array([False, True, True]))
+    >>> out.lp_bound, bool(out.values[0, 1] > 1.0)   # system 0 first on task 2: 2 points ahead of system 1
+    (-2.0, True)
+    """
+    n, n_tasks = values.shape
+    end = None if time_limit is None else time.perf_counter() + float(time_limit)
+    cand = np.flatnonzero(np.asarray(rivals, dtype=bool) & (np.arange(n) != target))
+    nc = len(cand)
+    lam = np.zeros(n)
+    if nc == 0:
+        return MixtureOutcome(lam, 0.0, 0.0, None, 0)
+    lam[cand] = 1.0 / nc
+    # dual master: max sum_t pi_t, lam on the simplex, pi_t <= sum_k lam_k d_k for each task column
+    m = LinearModel(sense="max")
+    m.add_columns(np.zeros(nc), np.full(nc, np.inf), np.zeros(nc))
+    m.add_columns(np.full(n_tasks, -np.inf), np.full(n_tasks, np.inf), np.ones(n_tasks), continuous=True)
+    m.add_rows([1.0], [1.0], np.array([0]), np.arange(nc), np.ones(nc))
+    columns: list[tuple[int, FloatArray, FloatArray]] = []  # (task, column values, d over cand)
+    best = (-np.inf, lam.copy())
+    lp_bound = None
+    solves = 0
+    mixture: FloatArray | None = None
+    pi: FloatArray | None = None  # the master's last values per task (none yet: every column goes in)
+    while True:
+        value, completion = borda_weighted_bound(values, weights, target, lam)
+        if value > best[0]:
+            best = (value, lam.copy())
+        if value > stop_above:
+            break
+        cuts = []
+        for t in range(n_tasks):
+            points = _task_points(completion[:, t])
+            d = float(weights[t]) * (points[cand] - points[target])
+            if pi is None or d @ lam[cand] < pi[t] - 1e-9 * max(1.0, abs(pi[t])):
+                cuts.append((t, completion[:, t].copy(), d))
+        if not cuts and pi is not None:  # no task column prices out: the master is optimal
+            lp_bound = float(pi.sum())
+            break
+        if end is not None and time.perf_counter() >= end:
+            break
+        starts: list[int] = []
+        index: list[int] = []
+        coef: list[float] = []
+        for t, _, d in cuts:
+            starts.append(len(index))
+            index.extend([*range(nc), nc + t])
+            coef.extend([*(-d).tolist(), 1.0])
+        m.add_rows(np.full(len(cuts), -np.inf), np.zeros(len(cuts)), np.array(starts), np.array(index), np.array(coef))
+        columns.extend(cuts)
+        sol = m.solve(time_limit=None if end is None else end - time.perf_counter())
+        solves += 1
+        if sol.status is not SolveStatus.OPTIMAL or sol.x is None:
+            break
+        mixture = None if sol.row_duals is None else np.abs(sol.row_duals[1:])  # each column's share
+        lam = np.zeros(n)
+        lam[cand] = np.clip(sol.x[:nc], 0.0, None)
+        lam[cand] /= max(lam[cand].sum(), 1e-300)
+        pi = sol.x[nc:]
+    value, lam = best
+    picked = None
+    if value <= stop_above and mixture is not None and len(mixture) == len(columns):
+        # each task's column of largest share: a real completion, often the answer already
+        share = np.full(n_tasks, -1.0)
+        picked = values.copy()
+        for (t, column, _), weight in zip(columns, mixture):
+            if weight > share[t]:
+                share[t], picked[:, t] = weight, column
+        lead = np.zeros(nc)
+        for t in range(n_tasks):
+            points = _task_points(picked[:, t])
+            lead += float(weights[t]) * (points[cand] - points[target])
+        if lead.max() < -accept:
+            return MixtureOutcome(lam, float(value), lp_bound, picked, solves)
+        picked = None
+    if value <= stop_above and columns and (end is None or time.perf_counter() < end):
+        picked = _pick_columns(values, weights, target, cand, columns, n_tasks,
+                               None if end is None else end - time.perf_counter())
+        solves += 1
+    return MixtureOutcome(lam, float(value), lp_bound, picked, solves)
+
+
+def _pick_columns(values: FloatArray, weights: FloatArray, target: int, cand: NDArray[np.int64],
+                  columns: list[tuple[int, FloatArray, FloatArray]], n_tasks: int, time_limit: float | None,
+                  ) -> FloatArray | None:
+    """One generated column per task minimizing the largest lead of a rival over the target (an integer program)."""
+    nc, k = len(cand), len(columns)
+    m = LinearModel(sense="min")
+    m.add_columns(np.zeros(k), np.ones(k), np.zeros(k))
+    m.add_columns([-np.inf], [np.inf], [1.0], continuous=True)  # eta: the largest lead
+    d = np.array([c[2] for c in columns])  # k x nc
+    task = np.array([c[0] for c in columns])
+    rows = [(np.flatnonzero(d[:, i]).tolist() + [k], d[d[:, i] != 0, i].tolist() + [-1.0]) for i in range(nc)]
+    rows += [(np.flatnonzero(task == t).tolist(), [1.0] * int((task == t).sum())) for t in range(n_tasks)]
+    starts = np.cumsum([0] + [len(r[0]) for r in rows[:-1]])
+    lower = np.concatenate([np.full(nc, -np.inf), np.ones(n_tasks)])
+    upper = np.concatenate([np.zeros(nc), np.ones(n_tasks)])
+    m.add_rows(lower, upper, starts, np.concatenate([r[0] for r in rows]).astype(np.int32),
+               np.concatenate([r[1] for r in rows]))
+    m.set_integer(True)
+    sol = m.solve(time_limit=time_limit)
+    if sol.x is None:
+        return None
+    out = values.copy()
+    for t in range(n_tasks):
+        own = np.flatnonzero(task == t)
+        out[:, t] = columns[int(own[np.argmax(sol.x[own])])][1]
     return out

@@ -75,8 +75,7 @@ class _PairModel:
         return self.tasks[0].n if self.tasks else 0
 
     def column(self, lower: float, upper: float, cost: float = 0.0, continuous: bool = False) -> int:
-        self.m.add_columns([lower], [upper], [cost], continuous=continuous)
-        return self.m.n_cols - 1
+        return self.m.add_column(lower, upper, cost, continuous=continuous)
 
     def margin(self, pair: tuple[int, int]) -> Linear:
         """``ahead - behind`` of `pair`."""

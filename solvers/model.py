@@ -132,12 +132,21 @@ class LinearModel:
         self.threads = threads
         self.is_highs = backend_name(backend) == "HiGHS"
         self._impl: _HighsImpl | _PulpImpl = _HighsImpl(self) if self.is_highs else _PulpImpl(self)
+        self._pending: list[tuple[float, float, float, bool]] = []  # columns of add_column not yet sent
+
+    def _sync(self) -> None:
+        """Send the columns of :meth:`add_column` to the back-end in one call."""
+        if not self._pending:
+            return
+        pending, self._pending = self._pending, []
+        lower, upper, cost, kept = (np.array(part) for part in zip(*pending))
+        self._impl.add_columns(lower, upper, cost, kept.astype(bool))
 
     # ---- structure
     @property
     def n_cols(self) -> int:
         """Number of columns (variables) in the model."""
-        return self._impl.n_cols
+        return self._impl.n_cols + len(self._pending)
 
     @property
     def n_rows(self) -> int:
@@ -171,7 +180,39 @@ class LinearModel:
         """
         cost = np.asarray(cost, dtype=np.float64).reshape(-1)
         n = cost.shape[0]
+        self._sync()
         self._impl.add_columns(_as_f64(lower, n, "lower"), _as_f64(upper, n, "upper"), cost, bool(continuous))
+
+    def add_column(self, lower: float, upper: float, cost: float = 0.0, *, continuous: bool = False) -> int:
+        """Append one column and return its index; the back-end gets it with the next call that needs it.
+
+        A model built one variable at a time (the completion programs: tens of thousands of
+        columns) would otherwise pay one back-end call per column.
+
+        Parameters
+        ----------
+        lower, upper : float
+            Bounds; ``-inf`` / ``+inf`` for none.
+        cost : float, default=0.0
+            Objective coefficient.
+        continuous : bool, default=False
+            As in :meth:`add_columns`.
+
+        Returns
+        -------
+        int
+            The column's index.
+
+        Examples
+        --------
+        >>> m = LinearModel()
+        >>> [m.add_column(0.0, 1.0), m.add_column(0.0, np.inf, 1.0, continuous=True)]
+        [0, 1]
+        >>> m.n_cols
+        2
+        """
+        self._pending.append((float(lower), float(upper), float(cost), bool(continuous)))
+        return self.n_cols - 1
 
     def add_rows(self, lower: ArrayLike, upper: ArrayLike, starts: ArrayLike, index: ArrayLike, value: ArrayLike) -> None:
         """Append rows ``lower <= A x <= upper``, ``A`` in compressed-row form (see :func:`dense_rows`).
@@ -205,6 +246,7 @@ class LinearModel:
         if n == 0:
             return
         upper = _as_f64(upper, n, "upper")
+        self._sync()
         self._impl.add_rows(lower, upper, *_csr(starts, index, value, n))
 
     def delete_rows(self, rows: ArrayLike) -> None:
@@ -226,6 +268,7 @@ class LinearModel:
         """
         idx = np.unique(np.asarray(rows, dtype=np.int64))
         if len(idx):
+            self._sync()
             self._impl.delete_rows(idx)
 
     def set_sense(self, sense: Sense) -> None:
@@ -253,6 +296,7 @@ class LinearModel:
             True: a MIP (columns added later are integer too), except the columns added with
             ``continuous=True``; False: an LP.
         """
+        self._sync()
         self._impl.set_integer(bool(integer))
 
     def forget_basis(self) -> None:
@@ -261,6 +305,7 @@ class LinearModel:
 
     def clear(self) -> None:
         """Remove every column and row (the back-end object is kept)."""
+        self._pending = []
         self._impl.clear()
 
     # ---- solve
@@ -312,5 +357,6 @@ class LinearModel:
         """
         if time_limit is not None and not time_limit > 0:
             return ModelSolution(SolveStatus.NOT_SOLVED, None, None, None, None, 0.0, "no time left", True)
+        self._sync()
         start = None if mip_start is None else _as_f64(mip_start, self.n_cols, "mip_start")
         return self._impl.solve(time_limit, start, gap_abs, dict(highs_options or {}), on_dual_bound)

@@ -205,8 +205,9 @@ class _HighsImpl:
         kind = self.hs.ObjSense.kMaximize if self.owner.sense == "max" else self.hs.ObjSense.kMinimize
         self._check(self.h.changeObjectiveSense(kind), "changeObjectiveSense")
 
-    def add_columns(self, lower: FloatArray, upper: FloatArray, cost: FloatArray, continuous: bool) -> None:
+    def add_columns(self, lower: FloatArray, upper: FloatArray, cost: FloatArray, continuous: bool | NDArray[np.bool_]) -> None:
         n = len(cost)
+        kept = np.broadcast_to(np.asarray(continuous, dtype=bool), (n,))
         inf = self.hs.kHighsInf
         lo = np.where(np.isfinite(lower), lower, -inf)
         hi = np.where(np.isfinite(upper), upper, inf)
@@ -214,10 +215,10 @@ class _HighsImpl:
         self._check(
             self.h.addCols(n, cost, lo, hi, 0, np.zeros(n, dtype=np.int32), empty_i, np.zeros(0)), "addCols"
         )
-        if self.integer and not continuous:
-            self._integrality(np.arange(self.n_cols, self.n_cols + n), True)
+        if self.integer and not kept.all():
+            self._integrality(np.arange(self.n_cols, self.n_cols + n)[~kept], True)
         self.cost = np.concatenate([self.cost, cost])
-        self.continuous = np.concatenate([self.continuous, np.full(n, continuous)])
+        self.continuous = np.concatenate([self.continuous, kept])
 
     def add_rows(self, lower: FloatArray, upper: FloatArray, starts: Any, index: Any, value: Any) -> None:
         inf = self.hs.kHighsInf

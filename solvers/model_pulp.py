@@ -126,8 +126,8 @@ class _PulpImpl:
     def n_rows(self) -> int:
         return len(self.rows)
 
-    def add_columns(self, lower: FloatArray, upper: FloatArray, cost: FloatArray, continuous: bool) -> None:
-        self.continuous = np.concatenate([self.continuous, np.full(len(cost), continuous)])
+    def add_columns(self, lower: FloatArray, upper: FloatArray, cost: FloatArray, continuous: bool | NDArray[np.bool_]) -> None:
+        self.continuous = np.concatenate([self.continuous, np.broadcast_to(np.asarray(continuous, dtype=bool), (len(cost),))])
         self.lower = np.concatenate([self.lower, lower])
         self.upper = np.concatenate([self.upper, upper])
         self.cost = np.concatenate([self.cost, cost])

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
@@ -51,9 +52,24 @@ class SearchAnswer:
 
 
 def _scores(values: np.ndarray, weights: np.ndarray) -> np.ndarray:
-    """Borda scores (averaged ties) of complete oriented `values`."""
-    v = values
-    points = (v[:, None, :] > v[None, :, :]).sum(axis=1) + 0.5 * ((v[:, None, :] == v[None, :, :]).sum(axis=1) - 1)
+    """Borda scores (averaged ties) of complete oriented `values`, exact comparisons (no tolerance).
+
+    Each column sorted once: a system in the run of equal values at sorted positions
+    ``first .. last`` beats ``first`` systems and ties ``last - first`` others, so its points are
+    ``(first + last) / 2``.
+    """
+    n = values.shape[0]
+    order = np.argsort(values, axis=0, kind="stable")
+    ordered = np.take_along_axis(values, order, axis=0)
+    starts = np.ones(values.shape, dtype=bool)
+    starts[1:] = ordered[1:] != ordered[:-1]
+    ends = np.ones(values.shape, dtype=bool)
+    ends[:-1] = starts[1:]
+    index = np.broadcast_to(np.arange(n)[:, None], values.shape)
+    first = np.maximum.accumulate(np.where(starts, index, 0), axis=0)
+    last = np.minimum.accumulate(np.where(ends, index, n)[::-1], axis=0)[::-1]
+    points = np.empty(values.shape)
+    np.put_along_axis(points, order, (first + last) / 2.0, axis=0)
     return points @ weights
 
 
@@ -108,19 +124,22 @@ def _improve(values: np.ndarray, weights: np.ndarray, target: int, completion: n
     tol = tolerance(weights, values.shape[0])
     out = completion.copy()
     holes = np.isnan(values)
-    scores = _scores(out, weights)
-    for x in np.argsort(scores, kind="stable"):
-        if x == target or not holes[x].any():
+
+    def own(board: np.ndarray, k: int) -> float:  # k's Borda score on a complete board
+        return float(((board < board[k]).sum(axis=0) + 0.5 * ((board == board[k]).sum(axis=0) - 1)) @ weights)
+
+    for x in np.argsort(_scores(out, weights), kind="stable"):
+        tasks = np.flatnonzero(holes[x] & ~holes[target])
+        if x == target or not tasks.size:
             continue
         trial = out.copy()
-        for t in np.flatnonzero(holes[x] & ~holes[target]):
+        for t in tasks:
             mine = trial[target, t]
             column = np.delete(trial[:, t], x)
             under = column[column < mine]
             trial[x, t] = (mine + (under.max() if under.size else mine - 2.0)) / 2.0
-        new = _scores(trial, weights)
-        if new[x] < new[target] - tol:
-            out, scores = trial, new
+        if own(trial, x) < own(trial, target) - tol:  # only the two scores the rule of the move needs
+            out = trial
     return out
 
 
@@ -160,6 +179,55 @@ def _set_bound(values: np.ndarray, weights: np.ndarray, target: int, rivals: np.
     points = (v[:, None, :] > out[None, :, :]).sum(axis=1) + 0.5 * ((v[:, None, :] == out[None, :, :]).sum(axis=1) - 1)
     scores = points @ weights
     return float(scores[:-1].sum() - size * scores[-1])
+
+
+def weighted_bound_exact(values: np.ndarray, weights: np.ndarray, target: int, lam: np.ndarray) -> tuple[Fraction, np.ndarray]:
+    """The certificate of a weighted bound re-derived in exact arithmetic, independently of the solver.
+
+    `lam` is rounded to integers over ``2**20`` (the certificate is the rounded weighting,
+    returned), the points are doubled so that every count is an integer, and on each task the
+    smallest weighted sum is recounted pair by pair: the scored pairs as they stand, each
+    missing system at the best of every position among the scored systems (counted by
+    comparing with every scored system, not by running sums), each pair of missing systems at
+    ``min(lam_x, lam_z)``. Only the task weights enter as fractions.
+
+    Returns
+    -------
+    value : fractions.Fraction
+        The smallest ``sum_k lam_k score(k) - (sum_k lam_k) score(target)`` over every
+        completion, for the rounded weighting normalized to sum 1.
+    weighting : numpy.ndarray
+        The rounded weighting, normalized (floats).
+    """
+    scale = 1 << 20
+    units = np.rint(np.clip(np.asarray(lam, dtype=np.float64), 0.0, None) * scale).astype(np.int64)
+    units[target] = 0
+    total_units = int(units.sum())
+    if total_units == 0:
+        return Fraction(0), np.zeros(len(units))
+    coef = units.copy()
+    coef[target] = -total_units
+    total = Fraction(0)
+    for t in range(values.shape[1]):
+        column = values[:, t]
+        scored = np.flatnonzero(~np.isnan(column))
+        missing = np.flatnonzero(np.isnan(column))
+        v = column[scored]
+        doubled = 2 * (v[:, None] > v[None, :]).sum(axis=1) + (v[:, None] == v[None, :]).sum(axis=1) - 1
+        cost = int(coef[scored] @ doubled)
+        if len(missing):
+            levels = np.unique(v)[::-1]
+            # position p (0 .. len(levels)): strictly below levels[:p], strictly above the rest
+            above = v[None, :] >= levels[:, None] if len(levels) else np.zeros((0, len(v)), dtype=bool)
+            above = np.vstack([np.zeros((1, len(v)), dtype=bool), above]).astype(np.int64)
+            theirs = above @ (2 * coef[scored])  # a scored system above x takes x's two half-points
+            under = (1 - above).sum(axis=1)  # x takes two half-points from each scored system below
+            for x in missing:
+                cost += int((theirs + 2 * int(coef[x]) * under).min())
+            ordered = sorted(int(c) for c in coef[missing])
+            cost += sum(2 * c * (len(ordered) - 1 - i) for i, c in enumerate(ordered))
+        total += Fraction(float(weights[t])) * cost
+    return total / (2 * total_units), units / total_units
 
 
 @fill_doc(SECTIONS)
@@ -222,6 +290,9 @@ def borda_search(values: np.ndarray, weights: np.ndarray, upper: np.ndarray, tar
         group[ahead[:size]] = True
         if _set_bound(values, weights, target, group) > tol * size:
             return SearchAnswer(False, False, None, tuple(ahead[:size]), "set bound", 0)
+    mixed = _mixture(values, weights, upper, target, tol, time_limit)
+    if mixed is not None:
+        return mixed
     return generated(
         target, _scores(tried[-1], weights), tol,
         # a margin past a few ties' worth buys nothing: the cap keeps the program from trading the
@@ -231,6 +302,36 @@ def borda_search(values: np.ndarray, weights: np.ndarray, upper: np.ndarray, tar
         lambda completed: _scores(completed, weights),
         lambda completed: _improve(values, weights, target, completed),
     )
+
+
+def _mixture(values: np.ndarray, weights: np.ndarray, upper: np.ndarray, target: int, tol: float,
+             time_limit: float | None) -> SearchAnswer | None:
+    """Step 3 of :func:`borda_search`: the best weighting of the rivals (a proof the target cannot be first,
+    re-checked exactly), else a completion built from its columns (a witness); None when neither decides."""
+    from solvers.completion_borda import borda_mixture
+
+    reach = upper[:, target] > -tol  # the rivals that can tie or pass the target
+    reach[target] = False
+    out = borda_mixture(values, weights, target, reach, time_limit=time_limit, stop_above=2.0 * tol, accept=tol)
+    exact: Fraction | None = None
+    if out.bound > tol:
+        exact, lam = weighted_bound_exact(values, weights, target, out.rival_weights)
+        if exact > tol:  # under every completion the weighted rivals lead on average: one leads
+            support = np.flatnonzero(lam > 0)
+            rivals = tuple(int(k) for k in support[np.argsort(-lam[support], kind="stable")])
+            return SearchAnswer(False, False, None, rivals, "weighted bound", out.solves)
+    if out.values is None:
+        return None
+    scores = _scores(out.values, weights)
+    gaps = scores[target] - np.delete(scores, target)
+    if gaps.min(initial=np.inf) > tol:
+        return SearchAnswer(True, True, out.values, (), "combined completion", out.solves)
+    if gaps.min(initial=np.inf) >= -tol and out.bound > -tol:  # first, tied; alone never, if the bound holds exactly
+        if exact is None:
+            exact, _ = weighted_bound_exact(values, weights, target, out.rival_weights)
+        if exact > -tol:
+            return SearchAnswer(True, False, out.values, (), "combined completion", out.solves)
+    return None
 
 
 @fill_doc(SECTIONS)
