@@ -167,7 +167,7 @@ def main() -> None:
                 kinds = collections.Counter(d.split(" (")[0].split(";")[-1].strip().split(":")[0] for d in decided.elements())
                 print(f"{'':16}decided by (all seeds, systems): {dict(kinds)}")
             if rule in SEARCHED:
-                print(f"{'':16}decided by (all seeds): {dict(decided)}; integer programs per seed {programs}")
+                print(f"{'':16}decided by (all seeds): {dict(decided)}; programs per seed (integer, and for Borda the linear programs of the weighting) {programs}")
                 pivotal_cells(n, t, rule, args)
                 per_system, statuses = naive(board(n, t, args.missing, 0), rule, args.sample, args.time_limit)
                 total = per_system * n

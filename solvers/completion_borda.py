@@ -627,8 +627,9 @@ def borda_mixture(values: FloatArray, weights: FloatArray, target: int, rivals: 
     stop_above : float, default=inf
         Stop the column generation once a weighting's value exceeds it.
     accept : float, default=0.0
-        Skip the integer program when the completion made of each task's column of largest
-        share in the mixture already keeps every weighted rival more than `accept` behind.
+        Stop at once, without the integer program, when the completion made of each task's
+        column of largest share in the master's mixture keeps every weighted rival more than
+        `accept` behind (tried after every round whose mixture does).
 
     Returns
     -------
@@ -638,8 +639,8 @@ def borda_mixture(values: FloatArray, weights: FloatArray, target: int, rivals: 
     --------
     >>> v = np.array([[2.0, np.nan], [1.0, 1.0], [0.0, 0.0]])
     >>> out = borda_mixture(v, np.ones(2), 0, np.array([False, True, True]))
-    >>> out.lp_bound, bool(out.values[0, 1] > 1.0)   # system 0 first on task 2: 2 points ahead of system 1
-    (-2.0, True)
+    >>> bool(out.values[0, 1] > 1.0), out.rival_weights.tolist()   # system 0 first on task 2, 2 points ahead of 1
+    (True, [0.0, 0.5, 0.5])
     """
     n, n_tasks = values.shape
     end = None if time_limit is None else time.perf_counter() + float(time_limit)
@@ -658,7 +659,6 @@ def borda_mixture(values: FloatArray, weights: FloatArray, target: int, rivals: 
     best = (-np.inf, lam.copy())
     lp_bound = None
     solves = 0
-    mixture: FloatArray | None = None
     pi: FloatArray | None = None  # the master's last values per task (none yet: every column goes in)
     while True:
         value, completion = borda_weighted_bound(values, weights, target, lam)
@@ -690,32 +690,38 @@ def borda_mixture(values: FloatArray, weights: FloatArray, target: int, rivals: 
         solves += 1
         if sol.status is not SolveStatus.OPTIMAL or sol.x is None:
             break
-        mixture = None if sol.row_duals is None else np.abs(sol.row_duals[1:])  # each column's share
+        if sol.row_duals is not None and sol.objective is not None and sol.objective < -accept:
+            # a mixture keeps every rival behind: each task's column of largest share in it is a
+            # real completion, and often already one that does
+            rounded = _largest_shares(values, columns, np.abs(sol.row_duals[1:]), n_tasks)
+            if rounded is not None and rounded[1].max() < -accept:
+                return MixtureOutcome(best[1], float(best[0]), lp_bound, rounded[0], solves)
         lam = np.zeros(n)
         lam[cand] = np.clip(sol.x[:nc], 0.0, None)
         lam[cand] /= max(lam[cand].sum(), 1e-300)
         pi = sol.x[nc:]
     value, lam = best
     picked = None
-    if value <= stop_above and mixture is not None and len(mixture) == len(columns):
-        # each task's column of largest share: a real completion, often the answer already
-        share = np.full(n_tasks, -1.0)
-        picked = values.copy()
-        for (t, column, _), weight in zip(columns, mixture):
-            if weight > share[t]:
-                share[t], picked[:, t] = weight, column
-        lead = np.zeros(nc)
-        for t in range(n_tasks):
-            points = _task_points(picked[:, t])
-            lead += float(weights[t]) * (points[cand] - points[target])
-        if lead.max() < -accept:
-            return MixtureOutcome(lam, float(value), lp_bound, picked, solves)
-        picked = None
     if value <= stop_above and columns and (end is None or time.perf_counter() < end):
         picked = _pick_columns(values, weights, target, cand, columns, n_tasks,
                                None if end is None else end - time.perf_counter())
         solves += 1
     return MixtureOutcome(lam, float(value), lp_bound, picked, solves)
+
+
+def _largest_shares(values: FloatArray, columns: list[tuple[int, FloatArray, FloatArray]], shares: FloatArray,
+                    n_tasks: int) -> tuple[FloatArray, FloatArray] | None:
+    """Each task's column of largest share in a mixture, and the rivals' leads it gives (None: a task has no column)."""
+    best = np.full(n_tasks, -1)
+    for j, (t, _, _) in enumerate(columns):
+        if best[t] < 0 or shares[j] > shares[best[t]]:
+            best[t] = j
+    if (best < 0).any():
+        return None
+    out = values.copy()
+    for t, j in enumerate(best):
+        out[:, t] = columns[j][1]
+    return out, np.sum([columns[j][2] for j in best], axis=0)
 
 
 def _pick_columns(values: FloatArray, weights: FloatArray, target: int, cand: NDArray[np.int64],

@@ -2,7 +2,7 @@
 
 Borda (averaged ties) is not decided by one completion per system: a rival's position on a task
 moves the others' points, and deciding a possible winner is NP-complete in general (Xia and
-Conitzer 2011). The package answers it in three steps, cheapest first:
+Conitzer 2011). The package answers it in four steps, cheapest first:
 
 1. **Pairwise bounds, closed form.** For every pair, the largest and smallest difference of
    Borda scores over all completions (:func:`solvers.completion_borda.borda_pair_bounds`).
@@ -11,7 +11,12 @@ Conitzer 2011). The package answers it in three steps, cheapest first:
    completion (that rival is named).
 2. **A greedy completion**: the system first on every task it misses, every missing rival
    last, tied. When the system is first there alone, that is its witness.
-3. **An integer program with constraint generation** for the rest
+3. **The best weighting of the rivals** (:func:`solvers.completion_borda.borda_mixture`): a
+   weighting whose smallest weighted lead over every completion is positive proves the system
+   impossible (closed form per task, re-checked in exact integers by
+   :func:`weighted_bound_exact`); when none does, one task column per task from the column
+   generation, picked by a small integer program, is tried as the witness.
+4. **An integer program with constraint generation** for the rest
    (:func:`solvers.completion_borda.best_borda_completion`): it models the rivals the last
    completion let through, finds the completion best for the system against them, and runs
    the rule on it; a rival it did not model that still gets ahead is added and the program

@@ -48,11 +48,13 @@ class PossibleWinners(Displayed):
         task's own units.
     decided_by : tuple of str
         Per system, what decided it (Borda, Copeland: ``"pairwise bound"``, ``"set bound"``,
-        ``"greedy completion"``, ``"local search"`` (Copeland), ``"integer program"``, or the
+        ``"greedy completion"``, ``"weighted bound"`` and ``"combined completion"`` (Borda),
+        ``"local search"`` (Copeland), ``"integer program"``, or the
         solver's status such as ``"time_limit"``, with `possible` None); empty for the rules
         decided by one completion per system.
     programs : int
-        Integer programs solved.
+        Programs solved: integer programs, and Borda's linear programs of the weighting of the
+        rivals (one per round of its column generation).
     pivotal : Mapping[str, tuple of str] or None
         What to evaluate next: every missing cell (``"system|task"``) whose value can still
         change the set of possible winners, with the possible winners it can knock out (the
