@@ -186,6 +186,7 @@ def _set_bound(values: np.ndarray, weights: np.ndarray, target: int, rivals: np.
     return float(scores[:-1].sum() - size * scores[-1])
 
 
+@fill_doc(SECTIONS)
 def weighted_bound_exact(values: np.ndarray, weights: np.ndarray, target: int, lam: np.ndarray) -> tuple[Fraction, np.ndarray]:
     """The certificate of a weighted bound re-derived in exact arithmetic, independently of the solver.
 
@@ -195,6 +196,14 @@ def weighted_bound_exact(values: np.ndarray, weights: np.ndarray, target: int, l
     missing system at the best of every position among the scored systems (counted by
     comparing with every scored system, not by running sums), each pair of missing systems at
     ``min(lam_x, lam_z)``. Only the task weights enter as fractions.
+
+    Parameters
+    ----------
+    {values}
+    {weights}
+    {target}
+    lam : numpy.ndarray
+        One non-negative weight per system (the target's is ignored).
 
     Returns
     -------

@@ -648,7 +648,7 @@ def _(result: PossibleWinners, *, top: int | None = DEFAULT_TOP) -> list[Block]:
                f"{name_list(result.necessary_winners, top) or 'none'}")
     undecided = [s for s, p in zip(result.systems, result.possible) if p is None]
     text = (verdict, f"{result.n_missing_cells} missing cell(s); {model}"
-            + (f"; {result.programs} integer program(s)" if result.programs else "")
+            + (f"; {result.programs} program(s) solved" if result.programs else "")
             + (f"; undecided within the time limit: {name_list(tuple(undecided), top)}" if undecided else ""),
             result.next_evaluations)
     frame = result.to_frame()
