@@ -559,8 +559,8 @@ def borda_weighted_bound(values: FloatArray, weights: FloatArray, target: int, l
     --------
     >>> v = np.array([[1.0, np.nan], [0.0, 1.0], [np.nan, 0.0]])
     >>> value, _ = borda_weighted_bound(v, np.ones(2), 0, np.array([0.0, 1.0, 0.0]))
-    >>> value, -borda_pair_bounds(v, np.ones(2), 1)[0]   # rival 1 ends at least 3 points behind system 0
-    (-3.0, np.float64(-3.0))
+    >>> value, float(-borda_pair_bounds(v, np.ones(2), 1)[0])   # rival 1 ends at least 3 points behind system 0
+    (-3.0, -3.0)
     """
     lam = np.asarray(lam, dtype=np.float64).copy()
     lam[target] = -(lam.sum() - lam[target])
@@ -598,7 +598,8 @@ def borda_weighted_bound(values: FloatArray, weights: FloatArray, target: int, l
 
 
 def borda_mixture(values: FloatArray, weights: FloatArray, target: int, rivals: NDArray[np.bool_], *,
-                  time_limit: float | None = None, stop_above: float = np.inf, accept: float = 0.0) -> MixtureOutcome:
+                  time_limit: float | None = None, stop_above: float = np.inf, accept: float = 0.0,
+                  big_m: FloatArray | None = None) -> MixtureOutcome:
     """The best weighting of the `rivals` against `target`, by column generation; then a completion built from its columns.
 
     The question "is the target first under some completion?" asks for one completion with
@@ -630,6 +631,10 @@ def borda_mixture(values: FloatArray, weights: FloatArray, target: int, rivals: 
         Stop at once, without the integer program, when the completion made of each task's
         column of largest share in the master's mixture keeps every weighted rival more than
         `accept` behind (tried after every round whose mixture does).
+    big_m : numpy.ndarray, optional
+        Per system, its largest lead over the target (:func:`borda_pair_bounds`): the integer
+        program then picks the columns leaving the fewest weighted rivals more than ``-accept``
+        ahead (a best position) instead of the smallest largest lead.
 
     Returns
     -------
@@ -703,8 +708,8 @@ def borda_mixture(values: FloatArray, weights: FloatArray, target: int, rivals: 
     value, lam = best
     picked = None
     if value <= stop_above and columns and (end is None or time.perf_counter() < end):
-        picked = _pick_columns(values, weights, target, cand, columns, n_tasks,
-                               None if end is None else end - time.perf_counter())
+        picked = _pick_columns(values, cand, columns, n_tasks, None if end is None else end - time.perf_counter(),
+                               None if big_m is None else (np.asarray(big_m, dtype=np.float64)[cand], -accept))
         solves += 1
     return MixtureOutcome(lam, float(value), lp_bound, picked, solves)
 
@@ -724,21 +729,30 @@ def _largest_shares(values: FloatArray, columns: list[tuple[int, FloatArray, Flo
     return out, np.sum([columns[j][2] for j in best], axis=0)
 
 
-def _pick_columns(values: FloatArray, weights: FloatArray, target: int, cand: NDArray[np.int64],
-                  columns: list[tuple[int, FloatArray, FloatArray]], n_tasks: int, time_limit: float | None,
+def _pick_columns(values: FloatArray, cand: NDArray[np.int64], columns: list[tuple[int, FloatArray, FloatArray]],
+                  n_tasks: int, time_limit: float | None, count: tuple[FloatArray, float] | None = None,
                   ) -> FloatArray | None:
-    """One generated column per task minimizing the largest lead of a rival over the target (an integer program)."""
+    """One generated column per task minimizing the largest lead of a rival over the target, or with
+    ``count = (big_m, tol)`` the rivals more than `tol` ahead (an integer program)."""
     nc, k = len(cand), len(columns)
     m = LinearModel(sense="min")
     m.add_columns(np.zeros(k), np.ones(k), np.zeros(k))
-    m.add_columns([-np.inf], [np.inf], [1.0], continuous=True)  # eta: the largest lead
+    if count is None:
+        m.add_columns([-np.inf], [np.inf], [1.0], continuous=True)  # eta: the largest lead
+        link = [[-1.0]] * nc
+        bound = np.zeros(nc)
+    else:  # u_k = 1 when rival k may be ahead: lead_k <= tol + (big_m_k - tol) u_k
+        m.add_columns(np.zeros(nc), np.ones(nc), np.ones(nc))
+        link = [[-max(float(count[0][i]) - count[1], 0.0)] for i in range(nc)]
+        bound = np.full(nc, count[1])
     d = np.array([c[2] for c in columns])  # k x nc
     task = np.array([c[0] for c in columns])
-    rows = [(np.flatnonzero(d[:, i]).tolist() + [k], d[d[:, i] != 0, i].tolist() + [-1.0]) for i in range(nc)]
+    rows = [(np.flatnonzero(d[:, i]).tolist() + [k + (0 if count is None else i)], d[d[:, i] != 0, i].tolist() + link[i])
+            for i in range(nc)]
     rows += [(np.flatnonzero(task == t).tolist(), [1.0] * int((task == t).sum())) for t in range(n_tasks)]
     starts = np.cumsum([0] + [len(r[0]) for r in rows[:-1]])
     lower = np.concatenate([np.full(nc, -np.inf), np.ones(n_tasks)])
-    upper = np.concatenate([np.zeros(nc), np.ones(n_tasks)])
+    upper = np.concatenate([bound, np.ones(n_tasks)])
     m.add_rows(lower, upper, starts, np.concatenate([r[0] for r in rows]).astype(np.int32),
                np.concatenate([r[1] for r in rows]))
     m.set_integer(True)

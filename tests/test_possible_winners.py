@@ -229,6 +229,17 @@ def test_borda_matches_every_position_of_the_missing_cells(lb):
     _check_against_every_completion(lb, res, scores, 1e-9 * max(1.0, float(lb.weight_array.sum()) * lb.n_systems))
 
 
+@given(score_tables(max_systems=7, max_tasks=4, missing=True, weighted=True))
+def test_the_pair_bound_matrix_is_the_per_system_bounds(lb):
+    """Every pair of a task at once equals the single-target closed form, system by system."""
+    from consensus.missing._possible_borda import pair_bounds
+    from solvers.completion_borda import borda_pair_bounds
+
+    values, weights = np.array(lb.values, dtype=float), lb.weight_array
+    expected = np.column_stack([borda_pair_bounds(values, weights, i) for i in range(lb.n_systems)])
+    assert np.allclose(pair_bounds(values, weights), expected, rtol=1e-12, atol=1e-9)
+
+
 @examples(1)  # the brute force over every completion owns this property
 @given(score_tables(max_systems=5, max_tasks=3, missing=True, weighted=True), st.data())
 def test_the_weighted_bound_is_the_least_over_every_completion(lb, data):

@@ -91,11 +91,26 @@ def pair_bounds(values: np.ndarray, weights: np.ndarray) -> np.ndarray:
     -------
     numpy.ndarray
         ``upper[k, i]``: the largest ``score(k) - score(i)`` (closed form,
-        :func:`solvers.completion_borda.borda_pair_bounds`).
+        :func:`solvers.completion_borda.borda_pair_bounds`, every pair of a task at once).
     """
-    from solvers.completion_borda import borda_pair_bounds
-
-    return np.column_stack([borda_pair_bounds(values, weights, i) for i in range(values.shape[0])])
+    n = values.shape[0]
+    upper = np.zeros((n, n))
+    for t in range(values.shape[1]):  # the cases of borda_pair_bounds, every pair at once
+        column = values[:, t]
+        scored = ~np.isnan(column)
+        m = float((~scored).sum())
+        v = column[scored]
+        points = np.zeros(n)
+        points[scored] = _scores(v[:, None], np.ones(1))
+        both = scored[:, None] & scored[None, :]
+        ahead = np.zeros((n, n), dtype=bool)
+        ahead[np.ix_(scored, scored)] = v[:, None] > v[None, :]
+        per = np.where(both, points[:, None] - points[None, :] + m * ahead,
+                       np.where(scored[None, :], n - 1.0 - points[None, :],  # k missing, i scored
+                                np.where(scored[:, None], points[:, None] + m, n - 1.0)))  # i missing
+        upper += float(weights[t]) * per
+    np.fill_diagonal(upper, 0.0)
+    return upper
 
 
 def _greedy(values: np.ndarray, target: int, safe: np.ndarray | None = None) -> np.ndarray:
@@ -527,17 +542,40 @@ def best_position(values: np.ndarray, weights: np.ndarray, upper: np.ndarray, ta
     safe = others & (upper[:, target] <= tol)
     tried = [_greedy(values, target), _greedy(values, target, safe)]
     tried.append(_improve(values, weights, target, tried[-1]))
+    named = [(c, "greedy completion") for c in tried]
+    more = 0  # unsure rivals proven ahead under every completion besides the `always` ones
+    if unsure.any():
+        mixed = _mixture_position(values, weights, upper, target, unsure, tol, time_limit)
+        if mixed is not None:
+            if mixed[0] is not None:
+                named.append((mixed[0], "combined completion"))
+            more = mixed[1]
     return counted(
-        target, [(c, "greedy completion") for c in tried], always, unsure, tol,
+        target, named, always, unsure, tol,
         lambda modelled: best_borda_completion(values, weights, target, modelled, objective="count", tol=tol,
                                                big_m=upper[:, target], time_limit=time_limit),
-        lambda completed: _scores(completed, weights),
+        lambda completed: _scores(completed, weights), more=more,
     )
+
+
+def _mixture_position(values: np.ndarray, weights: np.ndarray, upper: np.ndarray, target: int, unsure: np.ndarray,
+                      tol: float, time_limit: float | None) -> tuple[np.ndarray | None, int] | None:
+    """The weighting of the unsure rivals for a best position: a completion leaving few of them ahead
+    (one column per task, fewest ahead), and 1 when a weighting proves one of them always ahead
+    (re-checked exactly), else 0."""
+    from solvers.completion_borda import borda_mixture
+
+    out = borda_mixture(values, weights, target, unsure, time_limit=time_limit, stop_above=2.0 * tol, accept=-tol,
+                        big_m=upper[:, target])
+    proven = 0
+    if out.bound > tol and weighted_bound_exact(values, weights, target, out.rival_weights)[0] > tol:
+        proven = 1
+    return out.values, proven
 
 
 def counted(target: int, tried: list[tuple[np.ndarray, str]], always: int, unsure: np.ndarray, tol: float,
             solve: Callable[[np.ndarray], Any] | None, rescore: Callable[[np.ndarray], np.ndarray],
-            unsolved: str = "") -> BestPosition:
+            unsolved: str = "", more: int = 0) -> BestPosition:
     """A best position (Borda, Copeland, Minimax, the positional rules): the best of real completions,
     then constraint generation: model the rivals that may be either side and are ahead in the best
     completion so far, minimize those ahead, add any that a solution lets through.
@@ -563,6 +601,9 @@ def counted(target: int, tried: list[tuple[np.ndarray, str]], always: int, unsur
         ``rescore(values)``: the rule's scores of a complete board.
     unsolved : str, optional
         Why `solve` is None.
+    more : int, default=0
+        Unsure rivals proven ahead under every completion (Borda's weighted bound): the best
+        position is at least ``1 + always + more``.
 
     Returns
     -------
@@ -575,10 +616,10 @@ def counted(target: int, tried: list[tuple[np.ndarray, str]], always: int, unsur
     counts = [int((scores - scores[target] > tol).sum()) for scores in (rescore(c) for c, _ in tried)]
     best = int(np.argmin(counts))
     found, (witness, how) = 1 + counts[best], tried[best]
-    if counts[best] == always:
-        return BestPosition(found, found, witness, how, 0)
+    if counts[best] == always + more:
+        return BestPosition(found, found, witness, how if not more else f"{how}; weighted bound", 0)
     if solve is None:
-        return BestPosition(found, 1 + always, witness, unsolved, 0)
+        return BestPosition(found, 1 + always + more, witness, unsolved, 0)
     scores = rescore(witness)
     modelled = (scores - scores[target] > tol) & unsure
     programs = 0
@@ -587,7 +628,7 @@ def counted(target: int, tried: list[tuple[np.ndarray, str]], always: int, unsur
         programs += out.solves
         if out.status is not SolveStatus.OPTIMAL or out.values is None or out.objective is None:
             lower = 1 + always + (int(np.ceil(out.bound - 1e-6)) if out.bound is not None else 0)
-            return BestPosition(found, min(max(lower, 1 + always), found), witness, out.status.value, programs)
+            return BestPosition(found, min(max(lower, 1 + always + more), found), witness, out.status.value, programs)
         scores = rescore(out.values)
         ahead = scores - scores[target] > tol
         if 1 + int(ahead.sum()) < found:
