@@ -17,7 +17,10 @@ Pivotal cells (Borda, Copeland, Minimax): the same call with ``pivotal=True`` on
 cells found and those left undecided, under a total ``--pivotal-budget`` (default 60 s: their
 searches can take far longer than the possible winners).
 
-Run: ``python benchmarks/possible_winners.py [--seeds 3] [--sizes 20x10,100x20,350x8] [--time-limit 2]``.
+Rank ranges (``--ranges``): ``rank_ranges`` of every system on every seed, its time and the
+systems whose both ends are exact. ``--no-pivotal`` skips the pivotal cells.
+
+Run: ``python benchmarks/possible_winners.py [--seeds 3] [--sizes 20x10,100x20,350x8] [--time-limit 2] [--ranges]``.
 """
 
 from __future__ import annotations
@@ -135,6 +138,19 @@ def naive_pivotal(lb: cs.Leaderboard, rule: str, sample: int, time_limit: float)
     return spent / max(min(sample, len(pairs)), 1), len(pairs)
 
 
+def ranges(n: int, t: int, rule: str, args: argparse.Namespace) -> None:
+    """Rank ranges of every system (``rank_ranges``) on every seed: seconds, systems exact, programs."""
+    times, exact = [], []
+    for seed in range(args.seeds):
+        lb = board(n, t, args.missing, seed)
+        begin = time.perf_counter()
+        res = cs.missing.rank_ranges(lb, rule, time_limit=args.time_limit)
+        times.append(time.perf_counter() - begin)
+        exact.append(sum(res.exact))
+    print(f"{'':16}rank ranges (both ends, {args.time_limit:g} s per program): {min(times):.2f} / "
+          f"{statistics.median(times):.2f} / {max(times):.2f} s; systems exact per seed {exact} of {n}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seeds", type=int, default=3)
@@ -145,6 +161,8 @@ def main() -> None:
     parser.add_argument("--sample", type=int, default=3)
     parser.add_argument("--pivotal-budget", type=float, default=60.0,
                         help="seconds for the whole call with the pivotal cells")
+    parser.add_argument("--ranges", action="store_true", help="also time rank_ranges (Borda, Copeland, Minimax, ...)")
+    parser.add_argument("--no-pivotal", action="store_true", help="skip the pivotal cells and their naive baseline")
     args = parser.parse_args()
     print(f"possible winners: {args.missing:.0%} of cells missing, seeds 0-{args.seeds - 1}, "
           f"Borda, Copeland and Minimax time limit {args.time_limit:g} s per integer program")
@@ -168,7 +186,10 @@ def main() -> None:
                 print(f"{'':16}decided by (all seeds, systems): {dict(kinds)}")
             if rule in SEARCHED:
                 print(f"{'':16}decided by (all seeds): {dict(decided)}; programs per seed (integer, and for Borda the linear programs of the weighting) {programs}")
-                pivotal_cells(n, t, rule, args)
+                if args.ranges:
+                    ranges(n, t, rule, args)
+                if not args.no_pivotal:
+                    pivotal_cells(n, t, rule, args)
                 per_system, statuses = naive(board(n, t, args.missing, 0), rule, args.sample, args.time_limit)
                 total = per_system * n
                 print(f"{'':16}naive (one full program per system, {args.sample} sampled): {per_system:.2f} s each, "

@@ -622,7 +622,8 @@ def borda_mixture(values: FloatArray, weights: FloatArray, target: int, rivals: 
     target : int
         The system.
     rivals : numpy.ndarray of bool
-        The rivals weighted (those that can tie or pass the target); the target's flag is ignored.
+        The rivals weighted (for a possible winner those that can tie or pass the target; for a
+        best position those that can end on either side); the target's flag is ignored.
     time_limit : float, optional
         Seconds for the whole search.
     stop_above : float, default=inf

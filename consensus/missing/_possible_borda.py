@@ -27,6 +27,7 @@ Conitzer 2011). The package answers it in four steps, cheapest first:
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
@@ -319,14 +320,16 @@ def borda_search(values: np.ndarray, weights: np.ndarray, upper: np.ndarray, tar
         group[ahead[:size]] = True
         if _set_bound(values, weights, target, group) > tol * size:
             return SearchAnswer(False, False, None, tuple(ahead[:size]), "set bound", 0)
+    began = time.perf_counter()
     mixed = _mixture(values, weights, upper, target, tol, time_limit)
     if mixed is not None:
         return mixed
+    left = _left(time_limit, began)
     return generated(
         target, _scores(tried[-1], weights), tol,
         # a margin past a few ties' worth buys nothing: the cap keeps the program from trading the
         # unmodelled rivals' standing for one modelled rival's
-        lambda modelled: best_borda_completion(values, weights, target, modelled, objective="margin", time_limit=time_limit,
+        lambda modelled: best_borda_completion(values, weights, target, modelled, objective="margin", time_limit=left,
                                                cap=float(weights[weights > 0].min(initial=1.0)) / 2.0),
         lambda completed: _scores(completed, weights),
         lambda completed: _improve(values, weights, target, completed),
@@ -407,7 +410,10 @@ def generated(target: int, scores: np.ndarray, tol: float, solve: Callable[[np.n
         if out.objective < -tol:  # even the modelled rivals alone keep it from first place
             return SearchAnswer(False, False, None, tuple(np.flatnonzero(modelled).tolist()), "integer program", programs,
                                 out.objective, out.bound)
-        promise = out.objective  # every modelled rival at least this far behind
+        # every modelled rival at least this far behind; a margin within the solver's own tolerances
+        # of 0 (its slack: about 1e-6 of the scores' scale, 1000 times the tie tolerance) is a tie
+        slack = 1e3 * tol
+        promise = out.objective if out.objective > slack else min(out.objective, 0.0)
         completion = out.values if polish is None else polish(out.values)
         scores = rescore(completion)
         if (scores[target] - scores[modelled] < promise - tol).any():  # polishing lost a modelled rival: undo it
@@ -416,7 +422,7 @@ def generated(target: int, scores: np.ndarray, tol: float, solve: Callable[[np.n
             if (scores[target] - scores[modelled] < promise - tol).any():  # floats cannot hold the positions
                 return SearchAnswer(None, None, None, (), "completion not representable in floats", programs)
         gap = scores[target] - scores[others]
-        strict_wanted = out.objective > tol
+        strict_wanted = out.objective > slack
         blocking = others[(gap <= tol) if strict_wanted else (gap < -tol)]
         if not (blocking[~modelled[blocking]]).size:
             return SearchAnswer(bool((gap >= -tol).all()), bool((gap > tol).all()), completion, (), "integer program",
@@ -544,22 +550,27 @@ def best_position(values: np.ndarray, weights: np.ndarray, upper: np.ndarray, ta
     tried.append(_improve(values, weights, target, tried[-1]))
     named = [(c, "greedy completion") for c in tried]
     more = 0  # unsure rivals proven ahead under every completion besides the `always` ones
+    began = time.perf_counter()
     if unsure.any():
-        mixed = _mixture_position(values, weights, upper, target, unsure, tol, time_limit)
-        if mixed is not None:
-            if mixed[0] is not None:
-                named.append((mixed[0], "combined completion"))
-            more = mixed[1]
+        completion, more = _mixture_position(values, weights, upper, target, unsure, tol, time_limit)
+        if completion is not None:
+            named.append((completion, "combined completion"))
+    left = _left(time_limit, began)
     return counted(
         target, named, always, unsure, tol,
         lambda modelled: best_borda_completion(values, weights, target, modelled, objective="count", tol=tol,
-                                               big_m=upper[:, target], time_limit=time_limit),
+                                               big_m=upper[:, target], time_limit=left),
         lambda completed: _scores(completed, weights), more=more,
     )
 
 
+def _left(time_limit: float | None, began: float) -> float | None:
+    """What is left of a system's `time_limit` (seconds) since `began`: the weighting's time counts."""
+    return None if time_limit is None else max(time_limit - (time.perf_counter() - began), 0.0)
+
+
 def _mixture_position(values: np.ndarray, weights: np.ndarray, upper: np.ndarray, target: int, unsure: np.ndarray,
-                      tol: float, time_limit: float | None) -> tuple[np.ndarray | None, int] | None:
+                      tol: float, time_limit: float | None) -> tuple[np.ndarray | None, int]:
     """The weighting of the unsure rivals for a best position: a completion leaving few of them ahead
     (one column per task, fewest ahead), and 1 when a weighting proves one of them always ahead
     (re-checked exactly), else 0."""
