@@ -138,9 +138,9 @@ class LinearModel:
         """Send the columns of :meth:`add_column` to the back-end in one call."""
         if not self._pending:
             return
-        pending, self._pending = self._pending, []
-        lower, upper, cost, kept = (np.array(part) for part in zip(*pending))
+        lower, upper, cost, kept = (np.array(part) for part in zip(*self._pending))
         self._impl.add_columns(lower, upper, cost, kept.astype(bool))
+        self._pending = []  # only once the back-end has them (a failed call keeps them, and says so)
 
     # ---- structure
     @property
