@@ -669,7 +669,7 @@ def _(result: RankRanges, *, top: int | None = DEFAULT_TOP) -> list[Block]:
     open_ = [s for s, e in zip(result.systems, result.exact) if not e]
     text = ("positions count ties as rankings do: best = 1 + the systems strictly ahead, worst = the systems "
             f"ahead or tied; median_position: the missing cells filled by their task's median; {model}"
-            + (f"; {result.programs} integer program(s)" if result.programs else "")
+            + (f"; {result.programs} program(s) solved" if result.programs else "")
             + (f"; not proven within the time limit (bounds given): {name_list(tuple(open_), top)}" if open_ else ""),)
     frame = result.to_frame()
     order = sorted(range(len(frame)), key=lambda k: (result.median_position[k], result.best[k], k))
