@@ -48,7 +48,7 @@ from numpy.typing import NDArray
 from .model import LinearModel
 from .status import SolveStatus
 
-__all__ = ["CompletionOutcome", "MixtureOutcome", "best_borda_completion", "borda_mixture", "borda_pair_bounds",
+__all__ = ["CompletionOutcome", "MixtureOutcome", "best_borda_completion", "borda_mixture", "borda_pair_bounds", "borda_points",
            "borda_weighted_bound"]
 
 FloatArray = NDArray[np.float64]
@@ -108,11 +108,47 @@ def no_time_no_model(func: F) -> F:
     return run  # type: ignore[return-value]
 
 
+def borda_points(values: FloatArray) -> FloatArray:
+    """Borda points (averaged ties) of every system on every task of complete `values`, exact comparisons.
+
+    Each column sorted once: a system in the run of equal values at sorted positions
+    ``first .. last`` beats ``first`` systems and ties ``last - first`` others, so its points
+    are ``(first + last) / 2``.
+
+    Parameters
+    ----------
+    values : numpy.ndarray
+        Scores (systems x tasks, higher is better), no NaN.
+
+    Returns
+    -------
+    numpy.ndarray
+        Points, the shape of `values`.
+
+    Examples
+    --------
+    >>> borda_points(np.array([[2.0], [1.0], [2.0]])).ravel().tolist()
+    [1.5, 0.0, 1.5]
+    """
+    n = values.shape[0]
+    order = np.argsort(values, axis=0, kind="stable")
+    ordered = np.take_along_axis(values, order, axis=0)
+    starts = np.ones(values.shape, dtype=bool)
+    starts[1:] = ordered[1:] != ordered[:-1]
+    ends = np.ones(values.shape, dtype=bool)
+    ends[:-1] = starts[1:]
+    index = np.broadcast_to(np.arange(n)[:, None], values.shape)
+    first = np.maximum.accumulate(np.where(starts, index, 0), axis=0)
+    last = np.minimum.accumulate(np.where(ends, index, n)[::-1], axis=0)[::-1]
+    points = np.empty(values.shape)
+    np.put_along_axis(points, order, (first + last) / 2.0, axis=0)
+    return points
+
+
 def _scored_points(column: FloatArray, scored: NDArray[np.bool_]) -> FloatArray:
     """Borda points (averaged ties) of each scored system among the scored systems only (0 elsewhere)."""
-    v = column[scored]
     out = np.zeros(len(column))
-    out[scored] = (v[:, None] > v[None, :]).sum(axis=1) + 0.5 * ((v[:, None] == v[None, :]).sum(axis=1) - 1)
+    out[scored] = borda_points(column[scored][:, None])[:, 0]
     return out
 
 
@@ -513,13 +549,6 @@ class MixtureOutcome:
     solves: int
 
 
-def _task_points(column: FloatArray) -> FloatArray:
-    """Borda points (averaged ties) of every system on one complete task column."""
-    ordered = np.sort(column)
-    below = np.searchsorted(ordered, column, side="left")
-    return below + 0.5 * (np.searchsorted(ordered, column, side="right") - below - 1)
-
-
 def borda_weighted_bound(values: FloatArray, weights: FloatArray, target: int, lam: FloatArray,
                          ) -> tuple[float, FloatArray]:
     """The smallest ``sum_k lam_k score(k) - (sum_k lam_k) score(target)`` over every completion (Borda, averaged ties).
@@ -674,7 +703,7 @@ def borda_mixture(values: FloatArray, weights: FloatArray, target: int, rivals: 
             break
         cuts = []
         for t in range(n_tasks):
-            points = _task_points(completion[:, t])
+            points = borda_points(completion[:, [t]])[:, 0]
             d = float(weights[t]) * (points[cand] - points[target])
             if pi is None or d @ lam[cand] < pi[t] - 1e-9 * max(1.0, abs(pi[t])):
                 cuts.append((t, completion[:, t].copy(), d))

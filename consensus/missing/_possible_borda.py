@@ -58,25 +58,10 @@ class SearchAnswer:
 
 
 def _scores(values: np.ndarray, weights: np.ndarray) -> np.ndarray:
-    """Borda scores (averaged ties) of complete oriented `values`, exact comparisons (no tolerance).
+    """Borda scores (averaged ties) of complete oriented `values` (:func:`solvers.completion_borda.borda_points`)."""
+    from solvers.completion_borda import borda_points
 
-    Each column sorted once: a system in the run of equal values at sorted positions
-    ``first .. last`` beats ``first`` systems and ties ``last - first`` others, so its points are
-    ``(first + last) / 2``.
-    """
-    n = values.shape[0]
-    order = np.argsort(values, axis=0, kind="stable")
-    ordered = np.take_along_axis(values, order, axis=0)
-    starts = np.ones(values.shape, dtype=bool)
-    starts[1:] = ordered[1:] != ordered[:-1]
-    ends = np.ones(values.shape, dtype=bool)
-    ends[:-1] = starts[1:]
-    index = np.broadcast_to(np.arange(n)[:, None], values.shape)
-    first = np.maximum.accumulate(np.where(starts, index, 0), axis=0)
-    last = np.minimum.accumulate(np.where(ends, index, n)[::-1], axis=0)[::-1]
-    points = np.empty(values.shape)
-    np.put_along_axis(points, order, (first + last) / 2.0, axis=0)
-    return points @ weights
+    return borda_points(values) @ weights
 
 
 @fill_doc(SECTIONS)
@@ -102,7 +87,7 @@ def pair_bounds(values: np.ndarray, weights: np.ndarray) -> np.ndarray:
         m = float((~scored).sum())
         v = column[scored]
         points = np.zeros(n)
-        points[scored] = _scores(v[:, None], np.ones(1))
+        points[scored] = _scores(v[:, None], np.ones(1))  # among the scored systems
         both = scored[:, None] & scored[None, :]
         ahead = np.zeros((n, n), dtype=bool)
         ahead[np.ix_(scored, scored)] = v[:, None] > v[None, :]
