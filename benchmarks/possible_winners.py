@@ -4,7 +4,8 @@ Boards: latent quality plus task noise (sd 1 each, two decimals), a share of cel
 random (``--missing``, default 30%), every task weighted 1; seeds 0-2 (``--seeds``), min / median /
 max over the seeds. Per rule (mean, condorcet, borda, copeland, minimax, kemeny; plurality and dowdall on request) and size (``--sizes``, default
 100x20 and 350x8): the wall time of the whole call, the possible and necessary winners counted, and
-for Borda, Copeland, Minimax, plurality and Dowdall what decided each system (pairwise bound, set bound, greedy completion, integer program, or the
+for Borda, Copeland, Minimax, plurality and Dowdall what decided each system (pairwise bound, set bound, greedy completion, Borda's weighted bound and combined completion,
+Copeland's rival bound and local search, integer program, or the
 solver's status when a system's programs reach ``--time-limit`` seconds undecided) and the
 integer programs solved.
 

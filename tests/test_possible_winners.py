@@ -395,6 +395,89 @@ def test_copeland_and_minimax_match_every_position_of_the_missing_cells(lb, rule
     _check_against_every_completion(lb, res, scores, 1e-9, **options)
 
 
+
+@examples(1)  # the brute force over every position with ties owns this property (up to 23**3 completions each)
+@given(score_tables(max_systems=5, max_tasks=4, missing=True, weighted=True), st.booleans())
+def test_copeland_rival_leads_are_the_least_over_every_completion(lb, relaxed):
+    """Each rival's least Copeland lead over a system is the least over every completion (with
+    `relaxed`, every system's cells are past EXACT_CELLS: a lower bound), and the cell-by-cell
+    recount of the certificate agrees."""
+    from unittest import mock
+
+    from consensus.missing import _possible_majority as majority
+
+    holes = _holes(lb)
+    assume(1 <= len(holes) <= 3)
+    weights = lb.weight_array
+    unit = majority.weight_unit(weights)
+    assume(unit is not None)
+    units = np.round(weights / unit)
+    every = _copeland_scores(_all_completions(lb, holes), weights)
+    values = np.array(lb.values, dtype=float)
+    with mock.patch.object(majority, "EXACT_CELLS", -1 if relaxed else majority.EXACT_CELLS):
+        for target in range(lb.n_systems):
+            leads = majority.rival_leads(values, units, target)
+            truth = (every - every[:, [target]]).min(axis=0)
+            for k in range(lb.n_systems):
+                if k == target:
+                    assert np.isnan(leads[k])
+                    continue
+                assert leads[k] <= truth[k] if relaxed else leads[k] == truth[k]
+                assert majority.lead_checked(values, units, target, k) == leads[k]
+
+
+@examples(1)  # the brute force over every position with ties owns this property
+@given(score_tables(max_systems=5, max_tasks=4, missing=True, weighted=True))
+def test_copeland_rival_bound_and_annealing_decide_like_brute_force(lb):
+    """The Copeland steps after the greedy completion, alone on every system: a rival bound proves
+    impossible only what is, an annealed completion is a real witness, strictness matches."""
+    from consensus.missing._possible_majority import MajorityBoard, _copeland_steps, _greedy
+
+    holes = _holes(lb)
+    assume(1 <= len(holes) <= 3)
+    values, weights = np.array(lb.values, dtype=float), lb.weight_array
+    board = MajorityBoard.of(values, weights, "copeland")
+    assume(board.unit is not None)
+    every = _copeland_scores(_all_completions(lb, holes), weights)
+    first = every >= every.max(axis=1, keepdims=True)
+    alone = first & (first.sum(axis=1, keepdims=True) == 1)
+    for target in range(lb.n_systems):
+        found = _copeland_steps(board, target, _greedy(values, target))
+        if found is None:
+            continue
+        assert found.possible == bool(first[:, target].any())
+        if found.possible:
+            assert found.possible_strict == bool(alone[:, target].any())
+            got = board.scores(found.witness)
+            assert (got[target] >= got).all() and (np.delete(got, target) < got[target]).all() == found.possible_strict
+        else:
+            assert found.decided_by == "rival bound" and found.beaten_by
+            assert all((every[:, k] > every[:, target]).all() for k in found.beaten_by)
+
+
+
+def test_a_copeland_program_margin_of_one_win_is_strict():
+    """Regression: the search's tie slack (1000 times the tolerance, for float scores) read
+    Copeland's margin of one whole win (tolerance 0.5) as a tie, so b below was reported never
+    first alone; brute force finds it first alone when d's qa and c's nli tie a's. The steps
+    before the programs are switched off so that the programs decide."""
+    from unittest import mock
+
+    from consensus.missing import _possible_majority as majority
+
+    values = np.array([[0.9, 0.6, 0.5], [0.7, 0.8, 0.6], [0.8, np.nan, 0.7], [np.nan, 0.7, 0.4]])
+    completed = values.copy()
+    completed[3, 0], completed[2, 1] = 0.9, 0.6
+    scores = _copeland_scores(completed, np.ones(3))
+    assert scores[1] > np.delete(scores, 1).max()  # b first alone in this completion
+    board = majority.MajorityBoard.of(values, np.ones(3), "copeland")
+    with mock.patch.object(majority, "_copeland_steps", lambda *args, **kwargs: None):
+        found = majority.majority_search(board, 1, None)
+    assert found.decided_by == "integer program" and found.possible and found.possible_strict
+    scored = board.scores(found.witness)
+    assert scored[1] > np.delete(scored, 1).max()
+
+
 def test_complete_board_gives_the_rules_winners_and_necessary_is_possible():
     toy = cs.load_example("votenrank-toy")
     for rule in ("mean", "normalized_mean", "condorcet", "borda", "copeland", "minimax"):
@@ -693,6 +776,28 @@ def test_a_total_budget_leaves_the_rest_to_the_bounds_and_says_so():
     with pytest.raises(InvalidOptionError, match="budget"):
         possible_winners(lb, "borda", budget=-1)
 
+
+
+@pytest.mark.parametrize("rule", ["borda", "copeland", "plurality"])
+def test_under_an_ample_budget_the_deferred_programs_give_the_same_answers(rule):
+    """With a total budget the searches run every system's cheaper steps first and the integer
+    programs after (deferred): with time to spare, the answers are those of the one-pass search,
+    and no system is left "deferred"."""
+    rng = np.random.default_rng(1)  # a board where each rule needs integer programs for some systems
+    n = 10
+    values = rng.integers(0, 5, size=(n, 4)).astype(float)
+    values[rng.random(values.shape) < 0.3] = np.nan
+    frame = pd.DataFrame(values, index=[f"s{i}" for i in range(n)], columns=[f"t{k}" for k in range(4)])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        lb = cs.Leaderboard.from_frame(frame, infer=False)
+    one_pass = possible_winners(lb, rule, pivotal=False, time_limit=30)
+    two_pass = possible_winners(lb, rule, budget=600, pivotal=False, time_limit=30)
+    assert None not in one_pass.possible and "deferred" not in " ".join(two_pass.decided_by)
+    if rule != "borda":
+        assert "integer program" in two_pass.decided_by
+    assert two_pass.possible == one_pass.possible and two_pass.possible_strict == one_pass.possible_strict
+    assert two_pass.necessary == one_pass.necessary
 
 def test_the_budget_on_the_command_line(tmp_path, capsys):
     from consensus.cli import main

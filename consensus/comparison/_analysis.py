@@ -153,19 +153,20 @@ def analyze(
     possible = ranges = None
     if bool(data.missing.to_numpy().any()):  # who can still win, over every system read (set-aside ones too)
         from ..missing._possible import (
+            POSSIBLE_SEARCH_BUDGET,
             POSSIBLE_SEARCH_SECONDS,
-            POSSIBLE_SEARCH_SYSTEMS,
             possible_winners,
             rank_ranges,
         )
 
         possible = {}
-        searched = data.n_systems <= POSSIBLE_SEARCH_SYSTEMS
-        for rule in ("mean", "condorcet", *(("borda", "copeland") if searched else ()), "kemeny"):
+        for rule in ("mean", "condorcet", "borda", "copeland", "kemeny"):
+            searched = rule in ("borda", "copeland")
             try:
                 # the searched rules' pivotal cells take a search per cell and position: not within analyze's time
                 possible[rule] = possible_winners(data, rule, time_limit=POSSIBLE_SEARCH_SECONDS if searched else None,
-                                                  pivotal=rule not in ("borda", "copeland"))
+                                                  budget=POSSIBLE_SEARCH_BUDGET if searched else None,
+                                                  pivotal=not searched)
             except ConsensusError as exc:
                 notes.append(f"who can still win under {rule} not computed: {type(exc).__name__}: {exc}")
         try:  # the positions each system can still reach under the mean (closed form)

@@ -18,6 +18,10 @@ SECTIONS: dict[str, str] = {
     "target": "target : int\n    The system asked about.",
     "time_limit": "time_limit : float or None\n    Seconds for each integer program.",
     "board": "board : MajorityBoard\n    The board, its rule and bounds.",
+    "defer": ("defer : bool, default=False\n"
+              "    Stop before the integer programs and return them as ``resume`` of an undecided answer\n"
+              "    (``decided_by=\"deferred\"``), so that a caller under a total budget runs every system's\n"
+              "    cheaper steps first."),
     "search_answer": ("SearchAnswer\n"
                       "    Possible and possible strictly (None when undecided), the witness completion\n"
                       "    (oriented), the rivals in the way, and what decided it."),

@@ -59,11 +59,17 @@ from ._preparation import Prepared, with_scores
 
 __all__ = ["POSSIBLE_RULES", "RANGE_RULES", "SEARCHED_RULES", "possible_winners", "rank_ranges"]
 
-#: ``analyze`` asks who can still win under Borda and Copeland (integer programs) only up to this
-#: many systems, each program stopped after :data:`POSSIBLE_SEARCH_SECONDS` (the mean and the
-#: Condorcet winner, in closed form, at any size).
+#: ``analyze`` asks who can still win under Borda and Copeland (bounds, searches, then integer
+#: programs) at any size, each program stopped after :data:`POSSIBLE_SEARCH_SECONDS` and each rule
+#: after :data:`POSSIBLE_SEARCH_BUDGET` seconds in all (the systems left are counted undecided);
+#: ``consensus possible`` searches the cells that can change who can win by default only up to
+#: :data:`POSSIBLE_SEARCH_SYSTEMS` systems (a search per cell and position).
 POSSIBLE_SEARCH_SYSTEMS = 20
 POSSIBLE_SEARCH_SECONDS = 0.2
+POSSIBLE_SEARCH_BUDGET = 3.0
+
+#: Appended to ``decided_by`` of the systems left undecided once the total ``budget`` was spent.
+BUDGET_SPENT = "; the total budget was spent"
 
 #: The rules :func:`possible_winners` decides, and the completion model of each.
 POSSIBLE_RULES: Mapping[str, str] = {"mean": "bounds", "normalized_mean": "bounds", "condorcet": "positions",
@@ -465,17 +471,22 @@ def _searched(lb: Leaderboard, rule: str, time_limit: float | None, options: Map
     clock = _Budget(budget, time_limit)
     found_witness: dict[int, np.ndarray] = {}
     program_bounds: dict[str, tuple[float | None, float | None]] = {}
+    # under a total budget, every system's bounds and searches first, then the integer programs of
+    # those still open while the budget lasts (programs are the costly step, and seldom decide more)
+    defer = budget is not None
+    answers = [borda_search(values, weights, upper, i, clock.limit(), defer) if kind == "borda"
+               else majority_search(board, i, clock.limit(), defer) if kind == "majority"
+               else positional_search(board, i, clock.limit(), defer) for i in range(n)]
+    answers = [found if found.resume is None else found.resume(clock.limit()) for found in answers]
     for i, system in enumerate(lb.systems):
-        limit = clock.limit()
-        found = (borda_search(values, weights, upper, i, limit) if kind == "borda"
-                 else majority_search(board, i, limit) if kind == "majority" else positional_search(board, i, limit))
+        found = answers[i]
         programs += found.programs
         if found.margin is not None or found.bound is not None:
             program_bounds[system] = (found.margin, found.bound)
         possible.append(found.possible)
         possible_strict.append(found.possible_strict)
         spent = clock.spent and found.possible is None
-        decided_by.append(found.decided_by + ("; the total budget was spent" if spent else ""))
+        decided_by.append(found.decided_by + (BUDGET_SPENT if spent else ""))
         if found.witness is not None and found.possible:
             board_i = with_scores(lb, pd.DataFrame(np.where([t in lb.lower_is_better for t in lb.tasks],
                                                             -found.witness, found.witness),

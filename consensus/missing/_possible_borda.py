@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
@@ -55,6 +55,9 @@ class SearchAnswer:
     programs: int
     margin: float | None = None  # an impossible or undecided system's last program: its best margin over the
     bound: float | None = None  # rivals it modelled, and the solver's proven upper bound on it
+    #: a search asked to defer its integer programs (``defer=True``) and still undecided: ``resume(time_limit)``
+    #: runs them and returns the answer (``decided_by`` is ``"deferred"`` until then)
+    resume: Callable[[float | None], SearchAnswer] | None = field(default=None, repr=False, compare=False)
 
 
 def _scores(values: np.ndarray, weights: np.ndarray) -> np.ndarray:
@@ -266,7 +269,7 @@ def tolerance(weights: np.ndarray, n: int) -> float:
 
 @fill_doc(SECTIONS)
 def borda_search(values: np.ndarray, weights: np.ndarray, upper: np.ndarray, target: int,
-                 time_limit: float | None) -> SearchAnswer:
+                 time_limit: float | None, defer: bool = False) -> SearchAnswer:
     """Whether `target` is first (alone) under some completion of oriented `values` under Borda.
 
     Parameters
@@ -276,6 +279,7 @@ def borda_search(values: np.ndarray, weights: np.ndarray, upper: np.ndarray, tar
     {upper}
     {target}
     {time_limit}
+    {defer}
 
     Returns
     -------
@@ -309,16 +313,35 @@ def borda_search(values: np.ndarray, weights: np.ndarray, upper: np.ndarray, tar
     mixed = _mixture(values, weights, upper, target, tol, time_limit)
     if mixed is not None:
         return mixed
-    left = _left(time_limit, began)
-    return generated(
-        target, _scores(tried[-1], weights), tol,
-        # a margin past a few ties' worth buys nothing: the cap keeps the program from trading the
-        # unmodelled rivals' standing for one modelled rival's
-        lambda modelled: best_borda_completion(values, weights, target, modelled, objective="margin", time_limit=left,
-                                               cap=float(weights[weights > 0].min(initial=1.0)) / 2.0),
-        lambda completed: _scores(completed, weights),
-        lambda completed: _improve(values, weights, target, completed),
-    )
+
+    def programs(left: float | None) -> SearchAnswer:
+        return generated(
+            target, _scores(tried[-1], weights), tol,
+            # a margin past a few ties' worth buys nothing: the cap keeps the program from trading the
+            # unmodelled rivals' standing for one modelled rival's
+            lambda modelled: best_borda_completion(values, weights, target, modelled, objective="margin",
+                                                   time_limit=left, cap=float(weights[weights > 0].min(initial=1.0)) / 2.0),
+            lambda completed: _scores(completed, weights),
+            lambda completed: _improve(values, weights, target, completed),
+        )
+
+    return deferred(programs) if defer else programs(_left(time_limit, began))
+
+
+def deferred(programs: Callable[[float | None], SearchAnswer]) -> SearchAnswer:
+    """A search's answer before its integer programs: undecided, with `programs` to resume it.
+
+    Parameters
+    ----------
+    programs : callable
+        ``programs(time_limit)``: the search's last step.
+
+    Returns
+    -------
+    SearchAnswer
+        ``decided_by="deferred"``, ``resume=programs``.
+    """
+    return SearchAnswer(None, None, None, (), "deferred", 0, resume=programs)
 
 
 def _mixture(values: np.ndarray, weights: np.ndarray, upper: np.ndarray, target: int, tol: float,
@@ -354,7 +377,7 @@ def _mixture(values: np.ndarray, weights: np.ndarray, upper: np.ndarray, target:
 @fill_doc(SECTIONS)
 def generated(target: int, scores: np.ndarray, tol: float, solve: Callable[[np.ndarray], Any],
               rescore: Callable[[np.ndarray], np.ndarray], polish: Callable[[np.ndarray], np.ndarray] | None = None,
-              ) -> SearchAnswer:
+              slack: float | None = None) -> SearchAnswer:
     """Constraint generation over the rivals: model those in the way, solve, add any that got through.
 
     Parameters
@@ -371,6 +394,11 @@ def generated(target: int, scores: np.ndarray, tol: float, solve: Callable[[np.n
         ``rescore(values)``: the rule's scores of the completion `values` (after `polish`).
     polish : callable, optional
         ``polish(values)``: the completion kept (e.g. improved greedily); the solver's by default.
+    slack : float, optional
+        A program's margin within it of 0 is a tie. Default ``1000 * tol``: scores in floats (Borda,
+        the positional rules), where the solver's own tolerances (about 1e-6 of the scores' scale)
+        exceed the rule's. Rules whose scores move in whole units (Copeland, Minimax: ``tol`` is
+        half a unit) pass `tol`: a margin of one unit is then strict.
 
     Returns
     -------
@@ -397,7 +425,7 @@ def generated(target: int, scores: np.ndarray, tol: float, solve: Callable[[np.n
                                 out.objective, out.bound)
         # every modelled rival at least this far behind; a margin within the solver's own tolerances
         # of 0 (its slack: about 1e-6 of the scores' scale, 1000 times the tie tolerance) is a tie
-        slack = 1e3 * tol
+        slack = 1e3 * tol if slack is None else slack
         promise = out.objective if out.objective > slack else min(out.objective, 0.0)
         completion = out.values if polish is None else polish(out.values)
         scores = rescore(completion)

@@ -17,11 +17,14 @@ so each system goes through the cheapest step that settles it:
    among themselves add up to 0) beat the set's size times its best. Minimax: when one
    rival's largest possible worst defeat stays below the system's smallest. The same bounds
    skip the rivals that can never catch a system (necessary winners).
-3. **A greedy completion** (every other missing cell last, tied), then for Copeland a local
-   search from it (one rival's missing cell moved at a time, to where it most lowers the
-   largest lead of a rival): a witness when the system ends first alone (``"greedy
-   completion"``, ``"local search"``).
-4. **Integer programs with constraint generation**
+3. **A greedy completion** (every other missing cell last, tied): a witness when the system
+   ends first alone (``"greedy completion"``).
+4. **Copeland: each rival's least lead, jointly** (:func:`rival_leads`): a rival ahead under
+   every completion proves the system impossible (``"rival bound"``, recounted by
+   :func:`lead_checked`); one never behind rules out first alone. Then **an annealing search**
+   from the greedy completion (:func:`_anneal`): a witness when the system ends first
+   (``"local search"``).
+5. **Integer programs with constraint generation**
    (:mod:`solvers.completion_majority`): the completion best for the system against the rivals
    modelled so far, checked by computing every score on it; a rival not modelled that gets
    ahead is added and the program solved again. For the necessary winners, one small program
@@ -35,6 +38,7 @@ integer programs are not run and such systems stay undecided (``decided_by`` say
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import reduce
@@ -49,12 +53,13 @@ from ._possible_borda import (
     BestPosition,
     SearchAnswer,
     counted,
+    deferred,
     generated,
     necessary_by_programs,
 )
 
-__all__ = ["MajorityBoard", "copeland_best_position", "majority_necessary", "majority_search", "minimax_position",
-           "weight_unit"]
+__all__ = ["MajorityBoard", "copeland_best_position", "lead_checked", "majority_necessary", "majority_search",
+           "minimax_position", "rival_leads", "weight_unit"]
 
 
 #: The integer programs count weights in units: at most this many units per weight, so that
@@ -310,8 +315,269 @@ def _improve(values: np.ndarray, weights: np.ndarray, unit: float, target: int, 
     return out_values
 
 
+#: Up to this many of a system's missing cells on tasks the target is scored on, every choice of
+#: them is tried (3 ** this many); beyond it, a lower bound (:func:`rival_leads`).
+EXACT_CELLS = 6
+
+TOP, TIED, BELOW = 0, 1, 2  # a cell above everything, tied with the target's score, just below it
+
+
+def _combos(count: int) -> np.ndarray:
+    """Every choice of `count` cells, each ``TOP``, ``TIED`` or ``BELOW`` (past
+    :data:`EXACT_CELLS`: only all at the top, the bound's first part)."""
+    if count > EXACT_CELLS:
+        return np.full((1, count), TOP)
+    return np.array(list(itertools.product((TOP, TIED, BELOW), repeat=count)), dtype=np.int64).reshape(3**count, count)
+
+
 @fill_doc(SECTIONS)
-def majority_search(board: MajorityBoard, target: int, time_limit: float | None) -> SearchAnswer:
+def rival_leads(values: np.ndarray, units: np.ndarray, target: int) -> np.ndarray:
+    """Copeland: each rival's smallest lead over `target` (score minus score) over every completion.
+
+    The rival ``k`` and the target alone, every other system free: the lead ``C_k - C_target``
+    is smallest with the target first and ``k`` last wherever they are missing (each pair's
+    outcome only moves in the target's favour). What is left is a sum over the other systems
+    ``l``, each term depending on ``l``'s own missing cells only (its pairs with ``k`` and with
+    the target): ``l`` should beat ``k`` but not the target, so each of its cells on a task the
+    target is scored on goes above everything, ties the target or goes just below it (any other
+    place is no better on both counts), and where the target is missing just below it. Every
+    such choice is tried per system, so the value is exact (it is the least lead), unless a
+    system has more than :data:`EXACT_CELLS` such cells: its term is then bounded by its two
+    parts apart (a lower bound; the value stays a bound). This is the pairwise bound of
+    :func:`majority_search` (step 2) made joint: there, ``k`` and the target take their worst
+    outcomes against each ``l`` separately, as if ``l`` could beat ``k`` and lose to the target
+    at once on the same cells.
+
+    Parameters
+    ----------
+    {values}
+    units : numpy.ndarray
+        Task weights as whole numbers (the weights over their common measure).
+    {target}
+
+    Returns
+    -------
+    numpy.ndarray
+        Per system, its least lead over `target` (integers, as floats; NaN at `target`). A
+        positive one: that rival is ahead under every completion; zero: never behind.
+
+    Examples
+    --------
+    System 2 is ahead of system 1 under every completion, which the pairwise bounds do not show
+    (apart, system 2 can fall to -1 and system 1 reach 0):
+
+    >>> v = np.array([[np.nan, 2.0, 2.0], [0.0, 2.0, 1.0], [2.0, 0.0, 2.0], [np.nan, 2.0, np.nan]])
+    >>> rival_leads(v, np.ones(3), 1)
+    array([ 0., nan,  1., -3.])
+    >>> board = MajorityBoard.of(v, np.ones(3), "copeland")
+    >>> float(board.low[2].sum()), float(board.high[1].sum())
+    (-1.0, 0.0)
+    """
+    n, n_tasks = values.shape
+    miss = np.isnan(values)
+    mine = values[target]
+    with np.errstate(invalid="ignore"):  # the target first wherever it is missing, every rival last
+        over = np.where(miss[target][None, :] | miss, 1.0, np.sign(mine[None, :] - values))
+    leads = -2.0 * np.sign(over @ units)
+    for other in range(n):
+        if other == target:
+            continue
+        theirs = values[other]
+        free = np.flatnonzero(miss[other] & ~miss[target])
+        fixed = np.flatnonzero(~(miss[other] & ~miss[target]))
+        combos = _combos(free.size)
+        with np.errstate(invalid="ignore"):  # `other` against each rival: +1 ahead (a rival missing is last)
+            ahead = np.where(miss[:, fixed] | miss[other, fixed][None, :], 1.0, np.sign(theirs[fixed][None, :] - values[:, fixed]))
+            beaten = np.where(miss[target, fixed] | miss[other, fixed], 1.0, np.sign(mine[fixed] - theirs[fixed]))
+            level = mine[free][None, :]
+            below = np.where(miss[:, free] | (values[:, free] < level), 1.0, -1.0)  # just below the target
+            tied = np.where(miss[:, free], 1.0, np.sign(level - values[:, free]))  # at the target's score
+        # per free cell and choice, `other`'s weighted result against every rival (TOP, TIED, BELOW)
+        per_cell = np.stack([np.ones_like(below), tied, below]).transpose(2, 0, 1) * units[free][:, None, None]
+        margin = np.broadcast_to(ahead @ units[fixed], (len(combos), n)).copy()
+        mine_margin = np.full(len(combos), float(beaten @ units[fixed]))
+        for j in range(free.size):
+            margin += per_cell[j][combos[:, j]]
+        if free.size > EXACT_CELLS:  # the target's best result apart: a lower bound
+            mine_margin += units[free].sum()
+        else:
+            mine_margin += (np.array([-1.0, 0.0, 1.0])[combos] * units[free]).sum(axis=1)
+        term = (-np.sign(margin) - np.sign(mine_margin)[:, None]).min(axis=0)
+        term[other] = 0.0
+        leads += term
+    leads[target] = np.nan
+    return leads
+
+
+@fill_doc(SECTIONS)
+def lead_checked(values: np.ndarray, units: np.ndarray, target: int, rival: int) -> int:
+    """:func:`rival_leads` of one rival recomputed cell by cell in integers (its certificate's check).
+
+    Parameters
+    ----------
+    {values}
+    units : numpy.ndarray
+        Task weights as whole numbers.
+    {target}
+    rival : int
+        The rival.
+
+    Returns
+    -------
+    int
+        The rival's least lead over `target`, or the same lower bound.
+    """
+    n, n_tasks = values.shape
+    w = [int(round(float(x))) for x in units]
+    cell = [[None if np.isnan(values[s, t]) else float(values[s, t]) for t in range(n_tasks)] for s in range(n)]
+
+    def sign(x: int) -> int:
+        return (x > 0) - (x < 0)
+
+    def rival_over(other: int, t: int, how: str | None) -> int:
+        """The rival's result against `other` on task `t`, `other` placed by `how` where missing."""
+        r, o, mine = cell[rival][t], cell[other][t], cell[target][t]
+        if r is None:  # the rival last
+            return -1
+        if o is not None:
+            return (r > o) - (r < o)
+        if mine is None or how == "top":  # `other` above every score (just below a target first)
+            return -1
+        if how == "tied":
+            return (r > mine) - (r < mine)
+        return -1 if r < mine else 1  # just below the target
+
+    def target_over(other: int, t: int, how: str | None) -> int:
+        """The target's result against `other` on task `t` (the target first where missing)."""
+        mine, theirs = cell[target][t], cell[other][t]
+        if mine is None:
+            return 1
+        if theirs is None:
+            return {"top": -1, "tied": 0}.get(how or "last", 1)
+        return (mine > theirs) - (mine < theirs)
+
+    lead = -2 * sign(sum(w[t] * target_over(rival, t, None) for t in range(n_tasks)))
+    for other in range(n):
+        if other in (target, rival):
+            continue
+        free = [t for t in range(n_tasks) if cell[other][t] is None and cell[target][t] is not None]
+        rest = [t for t in range(n_tasks) if t not in free]
+        exact = len(free) <= EXACT_CELLS
+        base = sum(w[t] * rival_over(other, t, None) for t in rest)
+        mine_base = sum(w[t] * target_over(other, t, None) for t in rest)
+        best = None
+        for choice in (itertools.product(("top", "tied", "below"), repeat=len(free)) if exact
+                       else [("top",) * len(free)]):
+            margin = base + sum(w[t] * rival_over(other, t, how) for t, how in zip(free, choice))
+            mine_margin = mine_base + sum(w[t] * target_over(other, t, how if exact else "last")
+                                          for t, how in zip(free, choice))
+            value = sign(margin) - sign(mine_margin)
+            best = value if best is None else min(best, value)
+        lead += int(best if best is not None else 0)
+    return lead
+
+
+def _anneal(values: np.ndarray, weights: np.ndarray, unit: float, target: int, start: np.ndarray, strict: bool,
+            steps: int = 3000, temperatures: tuple[float, ...] = (0.3, 0.15, 0.6)) -> tuple[np.ndarray, float]:
+    """Copeland: directed annealing searches for a completion with `target` first (alone if `strict`),
+    one from `start` per temperature until one succeeds (:func:`_anneal_once`).
+
+    Returns
+    -------
+    completion : numpy.ndarray
+        The completion of least cost met.
+    cost : float
+        Its cost; 0 when `target` is first (alone if `strict`).
+    """
+    best_out, best = start, np.inf
+    for attempt, temperature in enumerate(temperatures):
+        out, cost = _anneal_once(values, weights, unit, target, start, strict, steps, temperature, attempt)
+        if cost < best:
+            best_out, best = out, cost
+        if best == 0.0:
+            break
+    return best_out, best
+
+
+def _anneal_once(values: np.ndarray, weights: np.ndarray, unit: float, target: int, start: np.ndarray, strict: bool,
+                 steps: int, temperature: float, attempt: int) -> tuple[np.ndarray, float]:
+    """One directed annealing search for a completion with `target` first (alone if `strict`).
+
+    Cost: the total excess of the rivals' scores over the target's (minus 1 when `strict`). Each
+    step takes a rival still in the way, one rival it does not lose to, and one task where one of
+    the two is missing and the first is not behind: the first's cell is moved just below the
+    other's value, or the other's cell just above the first's (a third of the time: level with
+    it, a tie on that task). The move is kept if the cost does not rise, or with probability
+    ``exp(-rise / T)`` as ``T`` falls linearly from `temperature` to 0 over `steps` steps.
+    Seeded by the target and `attempt`: deterministic. Returns as :func:`_anneal`.
+    """
+    rng = np.random.default_rng([target, 0xC0, attempt])
+    n = len(values)
+    out = start.copy()
+    holes = np.isnan(values)
+    holes[target] = False
+    margin = np.sign(out[:, None, :] - out[None, :, :]) @ weights
+    outcome = _outcome(margin, unit)
+    np.fill_diagonal(outcome, 0.0)
+    score = outcome.sum(axis=1)
+    keep = np.arange(n) != target
+    offset = 1.0 if strict else 0.0
+
+    def cost(scores: np.ndarray) -> float:
+        return float(np.maximum(scores[keep] - scores[target] + offset, 0.0).sum())
+
+    current = cost(score)
+    best, best_out = current, out.copy()
+    places = {}
+    for t in range(values.shape[1]):
+        scored = np.unique(values[~np.isnan(values[:, t]), t])
+        places[t] = np.unique(np.concatenate([scored, (scored[1:] + scored[:-1]) / 2, [scored[0] - 1.0, scored[-1] + 1.0]]))
+    for step in range(steps):
+        if best == 0.0:
+            break
+        heat = temperature * (1.0 - step / steps) + 1e-3
+        in_way = np.flatnonzero(keep & (score > score[target] - offset))
+        k = int(in_way[rng.integers(in_way.size)])
+        against = np.flatnonzero(keep & (outcome[k] >= 0.0))
+        against = against[against != k]
+        if not against.size:
+            continue
+        other = int(against[rng.integers(against.size)])
+        tasks = np.flatnonzero((holes[k] | holes[other]) & (out[k] >= out[other]))
+        if not tasks.size:
+            continue
+        t = int(tasks[rng.integers(tasks.size)])
+        spots = places[t]
+        tie = rng.random() < 1.0 / 3.0  # a tie on the task, or the other ahead
+        if holes[other, t] and (not holes[k, t] or rng.random() < 0.5):  # the other level with or just above k
+            y, place = other, (out[k, t] if tie else
+                               spots[min(int(np.searchsorted(spots, out[k, t], side="right")), len(spots) - 1)])
+        else:  # k level with or just below the other
+            y, place = k, out[other, t] if tie else spots[max(int(np.searchsorted(spots, out[other, t], side="left")) - 1, 0)]
+        if place == out[y, t]:
+            continue
+        column = out[:, t]
+        change = weights[t] * (np.sign(place - column) - np.sign(column[y] - column))
+        change[y] = 0.0
+        row = margin[y] + change
+        new = _outcome(row, unit)
+        new[y] = 0.0
+        gained = new - outcome[y]
+        scores = score - gained
+        scores[y] = score[y] + gained.sum()
+        value = cost(scores)
+        if value <= current or rng.random() < np.exp(-(value - current) / heat):
+            out[y, t] = place
+            margin[y], margin[:, y] = row, -row
+            outcome[y], outcome[:, y] = new, -new
+            score, current = scores, value
+            if current < best:
+                best, best_out = current, out.copy()
+    return best_out, best
+
+
+@fill_doc(SECTIONS)
+def majority_search(board: MajorityBoard, target: int, time_limit: float | None, defer: bool = False) -> SearchAnswer:
     """Whether `target` is first (alone) under some completion of the board (module notes).
 
     Parameters
@@ -319,12 +585,13 @@ def majority_search(board: MajorityBoard, target: int, time_limit: float | None)
     {board}
     {target}
     {time_limit}
+    {defer}
 
     Returns
     -------
     {search_answer}
     """
-    values, weights = board.values, board.weights
+    values = board.values
     if board.rule == "copeland":
         top = board.high[target].sum()  # the target's best score: every pair at its best at once (step 1)
         low = board.low.sum(axis=1)  # each rival's worst score
@@ -347,17 +614,43 @@ def majority_search(board: MajorityBoard, target: int, time_limit: float | None)
         if always:
             return SearchAnswer(False, False, None, always, "pairwise bound", 0)
     completion = _greedy(values, target)
-    attempts = 2 if board.rule == "copeland" else 1
-    for attempt in range(attempts):  # the greedy completion, then (Copeland) a local search from it
-        scores = board.scores(completion)
-        if (scores[target] - np.delete(scores, target) > board.tol).all():
-            return SearchAnswer(True, True, completion, (), ("greedy completion", "local search")[attempt], 0)
-        if attempt + 1 < attempts:
-            completion = _improve(values, weights, board.step, target, completion)
+    scores = board.scores(completion)
+    if (scores[target] - np.delete(scores, target) > board.tol).all():
+        return SearchAnswer(True, True, completion, (), "greedy completion", 0)
     if board.unit is None:
         return SearchAnswer(None, None, None, (), "weights without a common measure", 0)
-    return generated(target, scores, board.tol, lambda modelled: board.solve(target, modelled, time_limit), board.scores)
+    if board.rule == "copeland":
+        found = _copeland_steps(board, target, completion, search=time_limit is None or time_limit > 0)
+        if found is not None:
+            return found
 
+    def programs(limit: float | None) -> SearchAnswer:
+        return generated(target, scores, board.tol, lambda modelled: board.solve(target, modelled, limit), board.scores,
+                         slack=board.tol)
+
+    return deferred(programs) if defer else programs(time_limit)
+
+
+def _copeland_steps(board: MajorityBoard, target: int, greedy: np.ndarray, search: bool = True) -> SearchAnswer | None:
+    """Copeland, step 4 of the module notes: the rivals' least leads (a rival always ahead
+    proves the system impossible; one never behind, that it is never first alone), then the
+    annealing search from the greedy completion (not when `search` is False: a total budget
+    spent leaves only the bounds). None: the integer programs decide."""
+    values = board.values
+    units = np.round(board.weights / board.unit)
+    leads = rival_leads(values, units, target)
+    first = int(np.argmax(np.nan_to_num(leads, nan=-np.inf)))  # the rival with the largest least lead
+    if leads[first] > 0:  # its certificate recounted (one rival suffices; each recount takes a while)
+        if lead_checked(values, units, target, first) <= 0:
+            raise RuntimeError(f"possible_winners: the least leads over system {target} do not recount")
+        return SearchAnswer(False, False, None, (first,), "rival bound", 0)
+    strict = not bool(np.nanmax(leads, initial=-np.inf) >= 0)  # a rival never behind: first alone is out
+    if not search:
+        return None
+    completion, cost = _anneal(values, board.weights, board.step, target, greedy, strict)
+    if cost == 0.0:
+        return SearchAnswer(True, strict, completion, (), "local search", 0)
+    return None
 
 @fill_doc(SECTIONS)
 def copeland_best_position(board: MajorityBoard, target: int, time_limit: float | None) -> BestPosition:

@@ -42,6 +42,7 @@ from ._possible_borda import (
     SearchAnswer,
     _greedy,
     counted,
+    deferred,
     generated,
     necessary_by_programs,
 )
@@ -245,7 +246,7 @@ def _task_extremes(column: np.ndarray, points: np.ndarray, ties: str) -> tuple[n
 
 
 @fill_doc(SECTIONS)
-def positional_search(board: PositionalBoard, target: int, time_limit: float | None) -> SearchAnswer:
+def positional_search(board: PositionalBoard, target: int, time_limit: float | None, defer: bool = False) -> SearchAnswer:
     """Whether `target` is first (alone) under some completion of the board (module notes).
 
     Parameters
@@ -253,6 +254,7 @@ def positional_search(board: PositionalBoard, target: int, time_limit: float | N
     {board}
     {target}
     {time_limit}
+    {defer}
 
     Returns
     -------
@@ -265,8 +267,11 @@ def positional_search(board: PositionalBoard, target: int, time_limit: float | N
     scores = board.scores(completion)
     if (scores[target] - np.delete(scores, target) > board.tol).all():
         return SearchAnswer(True, True, completion, (), "greedy completion", 0)
-    return generated(target, scores, board.tol, lambda modelled: board.solve(target, modelled, time_limit),
-                     board.scores)
+
+    def programs(limit: float | None) -> SearchAnswer:
+        return generated(target, scores, board.tol, lambda modelled: board.solve(target, modelled, limit), board.scores)
+
+    return deferred(programs) if defer else programs(time_limit)
 
 
 @fill_doc(SECTIONS)

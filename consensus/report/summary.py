@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..hints import call, hinted, option
-from ..missing._possible import POSSIBLE_SEARCH_SYSTEMS
+from ..missing._possible import BUDGET_SPENT
 from ..results import Analysis, Check, RankRanges
 from .blocks import (
     DEFAULT_TOP,
@@ -144,14 +144,12 @@ def summary_lines(analysis: Analysis, top: int | None = DEFAULT_TOP) -> list[str
                 text.append(_ranges_line(analysis.ranges, top))
             continue
         few = min(top, 5) if top else 0  # a shorter line per rank rule (any position of each missing cell)
+        spent = any(how.endswith(BUDGET_SPENT) for how in pw.decided_by)
         text.append(f"who can still win under {rule} (any position): {name_list(pw.possible_winners, few) or 'none'}; "
                     f"in every case: {name_list(pw.necessary_winners, few) or 'none'}"
-                    + (f"; {undecided} undecided within the time limit" if undecided else "")
+                    + (f"; {undecided} undecided within " + ("the time budget" if spent else "the time limit")
+                       + f" (consensus possible FILE --rule {rule})" if undecided else "")
                     + (" (witnesses: consensus possible FILE --rule R)" if rule == "condorcet" else ""))
-    read = len(next(iter(analysis.possible.values())).systems) if analysis.possible else 0  # every system read
-    if read > POSSIBLE_SEARCH_SYSTEMS and "borda" not in (analysis.possible or {}):
-        text.append(f"who can still win under borda and copeland: not computed above {POSSIBLE_SEARCH_SYSTEMS} systems "
-                    "(integer programs; consensus possible FILE --rule borda)")
     flags, more = capped(list(analysis.coverage_flags), 5)
     text += [f"warning: {flag}" for flag in flags] + ([f"... and {more} more warnings (JSON: coverage_flags)"]
                                                       if more else [])

@@ -49,7 +49,7 @@ class PossibleWinners(Displayed):
     decided_by : tuple of str
         Per system, what decided it (Borda, Copeland: ``"pairwise bound"``, ``"set bound"``,
         ``"greedy completion"``, ``"weighted bound"`` and ``"combined completion"`` (Borda),
-        ``"local search"`` (Copeland), ``"integer program"``, or the
+        ``"rival bound"`` and ``"local search"`` (Copeland), ``"integer program"``, or the
         solver's status such as ``"time_limit"``, with `possible` None); empty for the rules
         decided by one completion per system.
     programs : int
