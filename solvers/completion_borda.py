@@ -413,7 +413,9 @@ def best_borda_completion(
         sol = m.solve(time_limit=left, gap_abs=1e-9 * max(1.0, float(np.abs(weights).sum()) * n),
                       highs_options={"mip_rel_gap": 0.0})
         if sol.x is None or sol.status is not SolveStatus.OPTIMAL:
-            return CompletionOutcome(sol.status, sol.objective, sol.dual_bound, None, solves)
+            # the time spent between rounds of cuts is a time limit too (not "not solved")
+            status = SolveStatus.TIME_LIMIT if sol.status is SolveStatus.NOT_SOLVED and sol.limit_reached else sol.status
+            return CompletionOutcome(status, sol.objective, sol.dual_bound, None, solves)
         point = np.round(sol.x)
         cuts = _transitivity_cuts(point, pairs)
         if not cuts:

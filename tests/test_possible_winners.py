@@ -478,6 +478,27 @@ def test_a_copeland_program_margin_of_one_win_is_strict():
     assert scored[1] > np.delete(scored, 1).max()
 
 
+
+@pytest.mark.parametrize("program", ["borda", "copeland"])
+def test_a_program_stopped_by_its_limit_without_a_point_reports_time_limit(program):
+    """A completion program whose solve hits its time limit before any point (as between rounds
+    of cuts, when the time left is tiny) says time_limit, not not_solved."""
+    from unittest import mock
+
+    from solvers.completion_borda import best_borda_completion
+    from solvers.completion_majority import best_copeland_completion
+    from solvers.model import LinearModel
+    from solvers.status import ModelSolution, SolveStatus
+
+    values = np.array([[1.0, np.nan, 0.0], [0.0, 1.0, 1.0], [np.nan, 0.0, 2.0]])
+    stopped = ModelSolution(SolveStatus.NOT_SOLVED, None, None, None, None, 1.0, "time limit reached", limit_reached=True)
+    with mock.patch.object(LinearModel, "solve", return_value=stopped):
+        if program == "borda":
+            out = best_borda_completion(values, np.ones(3), 0, np.ones(3, dtype=bool), time_limit=1.0)
+        else:
+            out = best_copeland_completion(values, np.ones(3), 0, np.ones(3, dtype=bool), 1.0, time_limit=1.0)
+    assert out.status is SolveStatus.TIME_LIMIT and out.values is None
+
 def test_complete_board_gives_the_rules_winners_and_necessary_is_possible():
     toy = cs.load_example("votenrank-toy")
     for rule in ("mean", "normalized_mean", "condorcet", "borda", "copeland", "minimax"):
