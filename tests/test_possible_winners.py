@@ -426,6 +426,27 @@ def test_copeland_rival_leads_are_the_least_over_every_completion(lb, relaxed):
                 assert majority.lead_checked(values, units, target, k) == leads[k]
 
 
+
+@pytest.mark.parametrize("seed", range(3))
+def test_copeland_rival_leads_are_exact_with_four_cells_of_one_system_free(seed):
+    """Four missing cells of one system, all on tasks the target is scored on (3**4 choices in
+    the exact path), against brute force over every position of the four."""
+    from consensus.missing import _possible_majority as majority
+
+    rng = np.random.default_rng(seed)
+    values = rng.integers(0, 3, size=(4, 5)).astype(float)
+    values[2, 1:] = np.nan
+    frame = pd.DataFrame(values, index=[f"s{i}" for i in range(4)], columns=[f"t{k}" for k in range(5)])
+    weights = np.array([1.0, 2.0, 1.0, 1.0, 3.0])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        lb = cs.Leaderboard.from_frame(frame, weights=dict(zip(frame.columns, weights)), infer=False)
+    every = _copeland_scores(_all_completions(lb, _holes(lb)), weights)
+    for target in (0, 1, 3):
+        leads = majority.rival_leads(np.array(lb.values, dtype=float), weights, target)
+        truth = (every - every[:, [target]]).min(axis=0)
+        assert np.array_equal(np.delete(leads, target), np.delete(truth, target))
+
 @examples(1)  # the brute force over every position with ties owns this property
 @given(score_tables(max_systems=5, max_tasks=4, missing=True, weighted=True))
 def test_copeland_rival_bound_and_annealing_decide_like_brute_force(lb):
@@ -442,7 +463,9 @@ def test_copeland_rival_bound_and_annealing_decide_like_brute_force(lb):
     first = every >= every.max(axis=1, keepdims=True)
     alone = first & (first.sum(axis=1, keepdims=True) == 1)
     for target in range(lb.n_systems):
-        found = _copeland_steps(board, target, _greedy(values, target))
+        found, best = _copeland_steps(board, target, _greedy(values, target))
+        assert _copeland_steps(board, target, _greedy(values, target), search=False)[0] is None  # budget spent
+        assert not np.isnan(best).any() and np.array_equal(best[~np.isnan(values)], values[~np.isnan(values)])
         if found is None:
             continue
         assert found.possible == bool(first[:, target].any())
@@ -471,7 +494,7 @@ def test_a_copeland_program_margin_of_one_win_is_strict():
     scores = _copeland_scores(completed, np.ones(3))
     assert scores[1] > np.delete(scores, 1).max()  # b first alone in this completion
     board = majority.MajorityBoard.of(values, np.ones(3), "copeland")
-    with mock.patch.object(majority, "_copeland_steps", lambda *args, **kwargs: None):
+    with mock.patch.object(majority, "_copeland_steps", lambda board, target, greedy, **kwargs: (None, greedy)):
         found = majority.majority_search(board, 1, None)
     assert found.decided_by == "integer program" and found.possible and found.possible_strict
     scored = board.scores(found.witness)
@@ -799,7 +822,7 @@ def test_a_total_budget_leaves_the_rest_to_the_bounds_and_says_so():
 
 
 
-@pytest.mark.parametrize("rule", ["borda", "copeland", "plurality"])
+@pytest.mark.parametrize("rule", ["borda", "copeland", "minimax", "plurality"])
 def test_under_an_ample_budget_the_deferred_programs_give_the_same_answers(rule):
     """With a total budget the searches run every system's cheaper steps first and the integer
     programs after (deferred): with time to spare, the answers are those of the one-pass search,
@@ -815,10 +838,25 @@ def test_under_an_ample_budget_the_deferred_programs_give_the_same_answers(rule)
     one_pass = possible_winners(lb, rule, pivotal=False, time_limit=30)
     two_pass = possible_winners(lb, rule, budget=600, pivotal=False, time_limit=30)
     assert None not in one_pass.possible and "deferred" not in " ".join(two_pass.decided_by)
-    if rule != "borda":
+    if rule in ("copeland", "plurality"):
         assert "integer program" in two_pass.decided_by
     assert two_pass.possible == one_pass.possible and two_pass.possible_strict == one_pass.possible_strict
     assert two_pass.necessary == one_pass.necessary
+
+
+def test_analyze_leaves_borda_and_copeland_out_above_100_systems_and_says_so():
+    from consensus.missing._possible import POSSIBLE_SEARCH_SYSTEMS
+    from consensus.report import render
+
+    rng = np.random.default_rng(0)
+    n = POSSIBLE_SEARCH_SYSTEMS + 1
+    frame = pd.DataFrame(rng.normal(size=n)[:, None] + rng.normal(size=(n, 4)), index=[f"s{i}" for i in range(n)],
+                         columns=[f"t{k}" for k in range(4)]).mask(rng.random((n, 4)) < 0.2)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        analysis = cs.analyze(cs.Leaderboard.from_frame(frame, infer=False), min_coverage=0, time_limit=5)
+    assert list(analysis.possible) == ["mean", "condorcet", "kemeny"]
+    assert f"who can still win under borda and copeland: not computed above {POSSIBLE_SEARCH_SYSTEMS} systems" in render(analysis)
 
 def test_the_budget_on_the_command_line(tmp_path, capsys):
     from consensus.cli import main

@@ -560,7 +560,7 @@ def cmd_possible(args: argparse.Namespace) -> int:
         line and returns 2).
     """
     from ..missing._possible import (
-        POSSIBLE_SEARCH_SYSTEMS,
+        PIVOTAL_SEARCH_SYSTEMS,
         SEARCHED_RULES,
         possible_winners,
     )
@@ -592,9 +592,9 @@ def cmd_possible(args: argparse.Namespace) -> int:
 
         ranges = rank_ranges(table, args.rule, bounds=bounds or None, time_limit=limit, rule_options=_given_options(args))
         return deliver(args, ranges, table, source, ("plot_rank_ranges", lambda plot: plot(ranges)))
-    pivotal = args.pivotal if args.pivotal is not None else table.n_systems <= POSSIBLE_SEARCH_SYSTEMS
+    pivotal = args.pivotal if args.pivotal is not None else table.n_systems <= PIVOTAL_SEARCH_SYSTEMS
     if searched and not pivotal and args.pivotal is None:
-        note(args, f"the cells that can still change who can win are not searched above {POSSIBLE_SEARCH_SYSTEMS} "
+        note(args, f"the cells that can still change who can win are not searched above {PIVOTAL_SEARCH_SYSTEMS} "
                    "systems (their searches can take far longer than the question): --pivotal searches them, "
                    "--budget S bounds the whole question")
     result = possible_winners(table, args.rule, bounds=bounds or None, time_limit=limit, rule_options=_given_options(args),

@@ -155,12 +155,14 @@ def analyze(
         from ..missing._possible import (
             POSSIBLE_SEARCH_BUDGET,
             POSSIBLE_SEARCH_SECONDS,
+            POSSIBLE_SEARCH_SYSTEMS,
             possible_winners,
             rank_ranges,
         )
 
         possible = {}
-        for rule in ("mean", "condorcet", "borda", "copeland", "kemeny"):
+        small = data.n_systems <= POSSIBLE_SEARCH_SYSTEMS
+        for rule in ("mean", "condorcet", *(("borda", "copeland") if small else ()), "kemeny"):
             searched = rule in ("borda", "copeland")
             try:
                 # the searched rules' pivotal cells take a search per cell and position: not within analyze's time

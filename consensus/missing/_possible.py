@@ -60,13 +60,16 @@ from ._preparation import Prepared, with_scores
 __all__ = ["POSSIBLE_RULES", "RANGE_RULES", "SEARCHED_RULES", "possible_winners", "rank_ranges"]
 
 #: ``analyze`` asks who can still win under Borda and Copeland (bounds, searches, then integer
-#: programs) at any size, each program stopped after :data:`POSSIBLE_SEARCH_SECONDS` and each rule
-#: after :data:`POSSIBLE_SEARCH_BUDGET` seconds in all (the systems left are counted undecided);
-#: ``consensus possible`` searches the cells that can change who can win by default only up to
-#: :data:`POSSIBLE_SEARCH_SYSTEMS` systems (a search per cell and position).
-POSSIBLE_SEARCH_SYSTEMS = 20
+#: programs) up to :data:`POSSIBLE_SEARCH_SYSTEMS` systems, each program stopped after
+#: :data:`POSSIBLE_SEARCH_SECONDS` and each rule after :data:`POSSIBLE_SEARCH_BUDGET` seconds in
+#: all (the systems left are counted undecided). Above it even the bounds and greedy completions
+#: of every system (about n^2 each) pass the budget: Copeland took 10 s at 350 x 8.
+POSSIBLE_SEARCH_SYSTEMS = 100
 POSSIBLE_SEARCH_SECONDS = 0.2
 POSSIBLE_SEARCH_BUDGET = 3.0
+#: ``consensus possible`` searches the cells that can change who can win (a search per cell and
+#: position) by default only up to this many systems.
+PIVOTAL_SEARCH_SYSTEMS = 20
 
 #: Appended to ``decided_by`` of the systems left undecided once the total ``budget`` was spent.
 BUDGET_SPENT = "; the total budget was spent"
@@ -474,10 +477,16 @@ def _searched(lb: Leaderboard, rule: str, time_limit: float | None, options: Map
     # under a total budget, every system's bounds and searches first, then the integer programs of
     # those still open while the budget lasts (programs are the costly step, and seldom decide more)
     defer = budget is not None
-    answers = [borda_search(values, weights, upper, i, clock.limit(), defer) if kind == "borda"
-               else majority_search(board, i, clock.limit(), defer) if kind == "majority"
-               else positional_search(board, i, clock.limit(), defer) for i in range(n)]
-    answers = [found if found.resume is None else found.resume(clock.limit()) for found in answers]
+    answers, cut = [], []  # cut: the budget ran out before or during the system's own steps
+    for i in range(n):
+        answers.append(borda_search(values, weights, upper, i, clock.limit(), defer) if kind == "borda"
+                       else majority_search(board, i, clock.limit(), defer) if kind == "majority"
+                       else positional_search(board, i, clock.limit(), defer))
+        cut.append(clock.over())
+    for i, found in enumerate(answers):
+        if found.resume is not None:
+            answers[i] = found.resume(clock.limit())
+            cut[i] = clock.over()  # the budget ran out before or during this system's programs
     for i, system in enumerate(lb.systems):
         found = answers[i]
         programs += found.programs
@@ -485,8 +494,7 @@ def _searched(lb: Leaderboard, rule: str, time_limit: float | None, options: Map
             program_bounds[system] = (found.margin, found.bound)
         possible.append(found.possible)
         possible_strict.append(found.possible_strict)
-        spent = clock.spent and found.possible is None
-        decided_by.append(found.decided_by + (BUDGET_SPENT if spent else ""))
+        decided_by.append(found.decided_by + (BUDGET_SPENT if cut[i] and found.possible is None else ""))
         if found.witness is not None and found.possible:
             board_i = with_scores(lb, pd.DataFrame(np.where([t in lb.lower_is_better for t in lb.tasks],
                                                             -found.witness, found.witness),

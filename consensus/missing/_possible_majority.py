@@ -620,9 +620,10 @@ def majority_search(board: MajorityBoard, target: int, time_limit: float | None,
     if board.unit is None:
         return SearchAnswer(None, None, None, (), "weights without a common measure", 0)
     if board.rule == "copeland":
-        found = _copeland_steps(board, target, completion, search=time_limit is None or time_limit > 0)
+        found, completion = _copeland_steps(board, target, completion, search=time_limit is None or time_limit > 0)
         if found is not None:
             return found
+        scores = board.scores(completion)  # the rivals still ahead after the search are modelled first
 
     def programs(limit: float | None) -> SearchAnswer:
         return generated(target, scores, board.tol, lambda modelled: board.solve(target, modelled, limit), board.scores,
@@ -631,11 +632,16 @@ def majority_search(board: MajorityBoard, target: int, time_limit: float | None,
     return deferred(programs) if defer else programs(time_limit)
 
 
-def _copeland_steps(board: MajorityBoard, target: int, greedy: np.ndarray, search: bool = True) -> SearchAnswer | None:
+def _copeland_steps(board: MajorityBoard, target: int, greedy: np.ndarray,
+                    search: bool = True) -> tuple[SearchAnswer | None, np.ndarray]:
     """Copeland, step 4 of the module notes: the rivals' least leads (a rival always ahead
     proves the system impossible; one never behind, that it is never first alone), then the
-    annealing search from the greedy completion (not when `search` is False: a total budget
-    spent leaves only the bounds). None: the integer programs decide."""
+    annealing search from the greedy completion. Neither when `search` is False (a total budget
+    spent: each costs about n^2 per system, too much at hundreds of systems). Returns the
+    answer (None: the integer programs decide) and the best completion met, from which the
+    programs' constraint generation starts."""
+    if not search:
+        return None, greedy
     values = board.values
     units = np.round(board.weights / board.unit)
     leads = rival_leads(values, units, target)
@@ -643,14 +649,12 @@ def _copeland_steps(board: MajorityBoard, target: int, greedy: np.ndarray, searc
     if leads[first] > 0:  # its certificate recounted (one rival suffices; each recount takes a while)
         if lead_checked(values, units, target, first) <= 0:
             raise RuntimeError(f"possible_winners: the least leads over system {target} do not recount")
-        return SearchAnswer(False, False, None, (first,), "rival bound", 0)
+        return SearchAnswer(False, False, None, (first,), "rival bound", 0), greedy
     strict = not bool(np.nanmax(leads, initial=-np.inf) >= 0)  # a rival never behind: first alone is out
-    if not search:
-        return None
     completion, cost = _anneal(values, board.weights, board.step, target, greedy, strict)
     if cost == 0.0:
-        return SearchAnswer(True, strict, completion, (), "local search", 0)
-    return None
+        return SearchAnswer(True, strict, completion, (), "local search", 0), completion
+    return None, completion
 
 @fill_doc(SECTIONS)
 def copeland_best_position(board: MajorityBoard, target: int, time_limit: float | None) -> BestPosition:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..hints import call, hinted, option
-from ..missing._possible import BUDGET_SPENT
+from ..missing._possible import BUDGET_SPENT, POSSIBLE_SEARCH_SYSTEMS
 from ..results import Analysis, Check, RankRanges
 from .blocks import (
     DEFAULT_TOP,
@@ -150,6 +150,10 @@ def summary_lines(analysis: Analysis, top: int | None = DEFAULT_TOP) -> list[str
                     + (f"; {undecided} undecided within " + ("the time budget" if spent else "the time limit")
                        + f" (consensus possible FILE --rule {rule})" if undecided else "")
                     + (" (witnesses: consensus possible FILE --rule R)" if rule == "condorcet" else ""))
+    read = len(next(iter(analysis.possible.values())).systems) if analysis.possible else 0  # every system read
+    if read > POSSIBLE_SEARCH_SYSTEMS and "borda" not in (analysis.possible or {}):
+        text.append(f"who can still win under borda and copeland: not computed above {POSSIBLE_SEARCH_SYSTEMS} systems "
+                    "(their searches take about n^2 per system; consensus possible FILE --rule borda)")
     flags, more = capped(list(analysis.coverage_flags), 5)
     text += [f"warning: {flag}" for flag in flags] + ([f"... and {more} more warnings (JSON: coverage_flags)"]
                                                       if more else [])
