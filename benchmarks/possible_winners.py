@@ -148,7 +148,7 @@ def ranges(n: int, t: int, rule: str, args: argparse.Namespace) -> None:
         res = cs.missing.rank_ranges(lb, rule, time_limit=args.time_limit)
         times.append(time.perf_counter() - begin)
         exact.append(sum(res.exact))
-    print(f"{'':16}rank ranges (both ends, {args.time_limit:g} s per program): {min(times):.2f} / "
+    print(f"{'':16}rank ranges (both ends, {args.time_limit:g} s per system and end): {min(times):.2f} / "
           f"{statistics.median(times):.2f} / {max(times):.2f} s; systems exact per seed {exact} of {n}")
 
 
@@ -166,7 +166,7 @@ def main() -> None:
     parser.add_argument("--no-pivotal", action="store_true", help="skip the pivotal cells and their naive baseline")
     args = parser.parse_args()
     print(f"possible winners: {args.missing:.0%} of cells missing, seeds 0-{args.seeds - 1}, "
-          f"Borda, Copeland and Minimax time limit {args.time_limit:g} s per integer program")
+          f"Borda, Copeland and Minimax time limit {args.time_limit:g} s for each system's integer programs")
     for size in args.sizes.split(","):
         n, t = (int(x) for x in size.split("x"))
         for rule in args.rules.split(","):

@@ -445,8 +445,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="each system's best and worst position over every completion instead (mean, normalized_mean, "
                    "borda, copeland, minimax or another positional rule; --plot draws them)")
     p.add_argument("--time-limit", type=_positive, default=5.0, metavar="S",
-                   help="borda, copeland, minimax, the other positional rules: seconds per integer program before the "
-                   "system is reported undecided (default: 5)")
+                   help="borda, copeland, minimax, the other positional rules: seconds for each system's integer "
+                   "programs before it is reported undecided (default: 5)")
     p.add_argument("--budget", type=_positive, metavar="S",
                    help="borda, copeland, minimax, the other positional rules: seconds for the whole question; once "
                    "spent, only the bounds and greedy completions still decide (default: none)")

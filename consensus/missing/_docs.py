@@ -16,7 +16,8 @@ SECTIONS: dict[str, str] = {
     "weights": "weights : numpy.ndarray\n    One weight per task.",
     "upper": "upper : numpy.ndarray\n    :func:`pair_bounds` of `values`.",
     "target": "target : int\n    The system asked about.",
-    "time_limit": "time_limit : float or None\n    Seconds for each integer program.",
+    "time_limit": ("time_limit : float or None\n    Seconds for the system's integer programs together "
+                   "(:func:`~consensus.missing._possible_borda.shared`)."),
     "board": "board : MajorityBoard\n    The board, its rule and bounds.",
     "defer": ("defer : bool, default=False\n"
               "    Stop before the integer programs and return them as ``resume`` of an undecided answer\n"

@@ -120,8 +120,9 @@ def possible_winners(
         take, in the task's own units; other tasks use their observed minimum and maximum.
     time_limit : float, optional
         The rules of :data:`SEARCHED_RULES` (Borda, Copeland, Minimax, the positional rules):
-        seconds per integer program; a system
-        whose search stops there undecided has `possible` None and its solver status in
+        seconds for each system's integer programs together (their builds included; each round
+        of constraint generation gets what the earlier ones left, and the necessary-winner
+        programs of a system share another such limit); a system whose search stops there undecided has `possible` None and its solver status in
         ``decided_by`` (all but Borda with averaged ties: `necessary` None likewise). None (the default):
         no limit.
     rule_options : mapping, optional
@@ -592,8 +593,9 @@ def rank_ranges(
     bounds : mapping task -> (low, high), optional
         ``"mean"`` only, as in :func:`possible_winners`.
     time_limit : float, optional
-        The positions model: seconds per integer program; a system whose programs stop
-        there gets its best-found positions and proven bounds, with `exact` False.
+        The positions model: seconds for each end of each system (its programs together, their
+        builds included); a system whose programs stop there gets its best-found positions and
+        proven bounds, with `exact` False.
     rule_options : mapping, optional
         As in :func:`possible_winners` (``"normalized_mean"``'s options; ``"copeland"``'s
         ``variant``, whose two values order the systems the same; the positional rules'

@@ -314,13 +314,14 @@ def borda_search(values: np.ndarray, weights: np.ndarray, upper: np.ndarray, tar
     if mixed is not None:
         return mixed
 
-    def programs(left: float | None) -> SearchAnswer:
+    def programs(limit: float | None) -> SearchAnswer:
+        left = shared(limit)
         return generated(
             target, _scores(tried[-1], weights), tol,
             # a margin past a few ties' worth buys nothing: the cap keeps the program from trading the
             # unmodelled rivals' standing for one modelled rival's
             lambda modelled: best_borda_completion(values, weights, target, modelled, objective="margin",
-                                                   time_limit=left, cap=float(weights[weights > 0].min(initial=1.0)) / 2.0),
+                                                   time_limit=left(), cap=float(weights[weights > 0].min(initial=1.0)) / 2.0),
             lambda completed: _scores(completed, weights),
             lambda completed: _improve(values, weights, target, completed),
         )
@@ -568,13 +569,33 @@ def best_position(values: np.ndarray, weights: np.ndarray, upper: np.ndarray, ta
         completion, more = _mixture_position(values, weights, upper, target, unsure, tol, time_limit)
         if completion is not None:
             named.append((completion, "combined completion"))
-    left = _left(time_limit, began)
+    left = shared(_left(time_limit, began))
     return counted(
         target, named, always, unsure, tol,
         lambda modelled: best_borda_completion(values, weights, target, modelled, objective="count", tol=tol,
-                                               big_m=upper[:, target], time_limit=left),
+                                               big_m=upper[:, target], time_limit=left()),
         lambda completed: _scores(completed, weights), more=more,
     )
+
+
+def shared(time_limit: float | None) -> Callable[[], float | None]:
+    """The seconds left of `time_limit` from now: one system's programs share it, each round of
+    constraint generation getting what the earlier ones (and the builds) left.
+
+    Parameters
+    ----------
+    time_limit : float or None
+        Seconds for all of them (None: no limit).
+
+    Returns
+    -------
+    callable
+        ``left()``: seconds left, at least 0 (a program given 0 returns at once, unbuilt), or None.
+    """
+    if time_limit is None:
+        return lambda: None
+    end = time.perf_counter() + float(time_limit)
+    return lambda: max(end - time.perf_counter(), 0.0)
 
 
 def _left(time_limit: float | None, began: float) -> float | None:

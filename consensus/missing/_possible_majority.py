@@ -56,6 +56,7 @@ from ._possible_borda import (
     deferred,
     generated,
     necessary_by_programs,
+    shared,
 )
 
 __all__ = ["MajorityBoard", "copeland_best_position", "lead_checked", "majority_necessary", "majority_search",
@@ -626,7 +627,8 @@ def majority_search(board: MajorityBoard, target: int, time_limit: float | None,
         scores = board.scores(completion)  # the rivals still ahead after the search are modelled first
 
     def programs(limit: float | None) -> SearchAnswer:
-        return generated(target, scores, board.tol, lambda modelled: board.solve(target, modelled, limit), board.scores,
+        left = shared(limit)
+        return generated(target, scores, board.tol, lambda modelled: board.solve(target, modelled, left()), board.scores,
                          slack=board.tol)
 
     return deferred(programs) if defer else programs(time_limit)
@@ -690,11 +692,12 @@ def copeland_best_position(board: MajorityBoard, target: int, time_limit: float 
     greedy = _greedy(values, target)
     tried = [(greedy, "greedy completion"), (_improve(values, weights, board.step, target, greedy), "local search")]
     units = None if board.unit is None else np.round(weights / board.unit)
+    left = shared(time_limit)  # the system's programs share its time limit
     return counted(
         target, tried, always, unsure, board.tol,
         None if units is None else
         lambda modelled: best_copeland_completion(values, units, target, modelled, 1.0, objective="count",
-                                                  time_limit=time_limit),
+                                                  time_limit=left()),
         board.scores, "weights without a common measure",
     )
 
@@ -747,11 +750,12 @@ def minimax_position(board: MajorityBoard, target: int, time_limit: float | None
         return sign * board.scores(completed)
 
     units = None if board.unit is None else np.round(weights / board.unit)
+    left = shared(time_limit)  # the system's programs share its time limit
     return counted(
         target, [(witness, "greedy completion")], int(surely.sum()), unsure, board.tol,
         None if units is None else
         lambda modelled: minimax_position_completion(values, units, target, modelled, 1.0, variant=board.variant,
-                                                     end=end, time_limit=time_limit),
+                                                     end=end, time_limit=left()),
         rescore, "weights without a common measure",
     )
 
@@ -785,5 +789,6 @@ def majority_necessary(board: MajorityBoard, target: int, time_limit: float | No
 
     if board.unit is None and any(reaches(k) for k in range(n) if k != target):
         return None, None, 0
-    return necessary_by_programs(target, n, board.tol, reaches, lambda k, only: board.solve(k, only, time_limit),
+    left = shared(time_limit)
+    return necessary_by_programs(target, n, board.tol, reaches, lambda k, only: board.solve(k, only, left()),
                                  board.scores, board.rule)

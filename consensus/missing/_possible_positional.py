@@ -45,6 +45,7 @@ from ._possible_borda import (
     deferred,
     generated,
     necessary_by_programs,
+    shared,
 )
 
 if TYPE_CHECKING:
@@ -269,7 +270,8 @@ def positional_search(board: PositionalBoard, target: int, time_limit: float | N
         return SearchAnswer(True, True, completion, (), "greedy completion", 0)
 
     def programs(limit: float | None) -> SearchAnswer:
-        return generated(target, scores, board.tol, lambda modelled: board.solve(target, modelled, limit), board.scores)
+        left = shared(limit)
+        return generated(target, scores, board.tol, lambda modelled: board.solve(target, modelled, left()), board.scores)
 
     return deferred(programs) if defer else programs(time_limit)
 
@@ -292,9 +294,10 @@ def positional_necessary(board: PositionalBoard, target: int, time_limit: float 
     programs : int
         Integer programs solved.
     """
+    left = shared(time_limit)  # the system's programs share its time limit
     return necessary_by_programs(
         target, len(board.values), board.tol, lambda k: bool(board.high[k] >= board.low[target] - board.tol),
-        lambda k, only: board.solve(k, only, time_limit, cap=float(board.high[k] - board.low[target]) + 1.0),
+        lambda k, only: board.solve(k, only, left(), cap=float(board.high[k] - board.low[target]) + 1.0),
         board.scores, "positional")
 
 
@@ -325,9 +328,10 @@ def positional_best_position(board: PositionalBoard, target: int, time_limit: fl
     ahead_always = others & (board.low > board.high[target] + board.tol)
     always = int(ahead_always.sum())
     unsure = others & ~ahead_always & (board.high > board.low[target] + board.tol)
+    left = shared(time_limit)  # the system's programs share its time limit
     return counted(
         target, [(_greedy(board.values, target), "greedy completion")], always, unsure, board.tol,
         lambda modelled: best_positional_completion(board.values, board.weights, target, modelled, board.points,
-                                                    board.ties, objective="count", time_limit=time_limit),
+                                                    board.ties, objective="count", time_limit=left()),
         board.scores,
     )
