@@ -36,6 +36,7 @@ References
 
 from __future__ import annotations
 
+import contextvars
 import functools
 import time
 from collections.abc import Callable
@@ -49,7 +50,7 @@ from .model import LinearModel
 from .status import SolveStatus
 
 __all__ = ["CompletionOutcome", "MixtureOutcome", "best_borda_completion", "borda_mixture", "borda_pair_bounds", "borda_points",
-           "borda_weighted_bound"]
+           "borda_weighted_bound", "program_end"]
 
 FloatArray = NDArray[np.float64]
 
@@ -103,9 +104,37 @@ def no_time_no_model(func: F) -> F:
         limit = kwargs.get("time_limit")
         if limit is not None and limit <= 0:
             return CompletionOutcome(SolveStatus.TIME_LIMIT, None, None, None, 0)
-        return func(*args, **kwargs)
+        token = _DEADLINE.set(None if limit is None else time.perf_counter() + float(limit))
+        try:
+            return func(*args, **kwargs)
+        finally:
+            _DEADLINE.reset(token)
 
     return run  # type: ignore[return-value]
+
+
+#: The deadline of the completion program running (set by :func:`no_time_no_model` on entry).
+_DEADLINE: contextvars.ContextVar[float | None] = contextvars.ContextVar("completion_deadline", default=None)
+
+
+def program_end(time_limit: float | None) -> float | None:
+    """When the running completion program must stop: `time_limit` counted from its entry, so
+    that building the model (seconds at 350 systems) uses the same time as solving it.
+
+    Parameters
+    ----------
+    time_limit : float or None
+        The program's seconds (None: no limit).
+
+    Returns
+    -------
+    float or None
+        A :func:`time.perf_counter` value, or None.
+    """
+    end = _DEADLINE.get()
+    if end is not None or time_limit is None:
+        return end
+    return time.perf_counter() + float(time_limit)
 
 
 def borda_points(values: FloatArray) -> FloatArray:
@@ -406,10 +435,10 @@ def best_borda_completion(
     _flush(m, rows)
     m.set_integer(True)
     solves = 0
-    end = None if time_limit is None else time.perf_counter() + float(time_limit)
+    end = program_end(time_limit)  # the build counts
     while True:
         solves += 1
-        left = None if end is None else end - time.perf_counter()
+        left = None if end is None else max(end - time.perf_counter(), 0.0)
         sol = m.solve(time_limit=left, gap_abs=1e-9 * max(1.0, float(np.abs(weights).sum()) * n),
                       highs_options={"mip_rel_gap": 0.0})
         if sol.x is None or sol.status is not SolveStatus.OPTIMAL:

@@ -43,6 +43,7 @@ from .completion_borda import (
     _Task,
     _transitivity_cuts,
     no_time_no_model,
+    program_end,
 )
 from .model import LinearModel
 from .status import SolveStatus
@@ -222,10 +223,10 @@ def _solve(pm: _PairModel, values: FloatArray, target: int, rivals: NDArray[np.b
     _flush(pm.m, pm.rows)
     pm.m.set_integer(True)
     solves = 0
-    end = None if time_limit is None else time.perf_counter() + float(time_limit)
+    end = program_end(time_limit)  # the build counts
     while True:
         solves += 1
-        left = None if end is None else end - time.perf_counter()
+        left = None if end is None else max(end - time.perf_counter(), 0.0)
         sol = pm.m.solve(time_limit=left, gap_abs=rounds_gap, highs_options={"mip_rel_gap": 0.0, **(highs or {})})
         if sol.x is None or sol.status is not SolveStatus.OPTIMAL or sol.objective is None:
             # the time spent between rounds of cuts is a time limit too (not "not solved")
