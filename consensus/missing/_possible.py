@@ -122,9 +122,9 @@ def possible_winners(
         The rules of :data:`SEARCHED_RULES` (Borda, Copeland, Minimax, the positional rules):
         seconds for each system's integer programs together (their builds included; each round
         of constraint generation gets what the earlier ones left, and the necessary-winner
-        programs of a system share another such limit); a system whose search stops there undecided has `possible` None and its solver status in
-        ``decided_by`` (all but Borda with averaged ties: `necessary` None likewise). None (the default):
-        no limit.
+        programs of a system share another such limit); a system whose search stops there
+        undecided has `possible` None and its solver status in ``decided_by`` (all but Borda
+        with averaged ties: `necessary` None likewise). None (the default): no limit.
     rule_options : mapping, optional
         The rule's own options: ``"normalized_mean"``: ``baseline``, ``maximum`` and
         ``clip`` (:func:`consensus.rules.normalized_mean`); ``"copeland"``, ``"minimax"``:
