@@ -50,7 +50,7 @@ from .model import LinearModel
 from .status import SolveStatus
 
 __all__ = ["CompletionOutcome", "MixtureOutcome", "best_borda_completion", "borda_mixture", "borda_pair_bounds", "borda_points",
-           "borda_weighted_bound", "program_end"]
+           "borda_weighted_bound", "program_end", "stopped_status"]
 
 FloatArray = NDArray[np.float64]
 
@@ -115,6 +115,23 @@ def no_time_no_model(func: F) -> F:
 
 #: The deadline of the completion program running (set by :func:`no_time_no_model` on entry).
 _DEADLINE: contextvars.ContextVar[float | None] = contextvars.ContextVar("completion_deadline", default=None)
+
+
+def stopped_status(sol: Any) -> SolveStatus:
+    """The status of a completion program's solve that gave no optimum: a time limit hit before
+    any point (as between rounds of cuts, with little time left) is ``TIME_LIMIT``, not
+    ``NOT_SOLVED``.
+
+    Parameters
+    ----------
+    sol : solvers.status.ModelSolution
+        The solve.
+
+    Returns
+    -------
+    SolveStatus
+    """
+    return SolveStatus.TIME_LIMIT if sol.status is SolveStatus.NOT_SOLVED and sol.limit_reached else sol.status
 
 
 def program_end(time_limit: float | None) -> float | None:
@@ -442,9 +459,7 @@ def best_borda_completion(
         sol = m.solve(time_limit=left, gap_abs=1e-9 * max(1.0, float(np.abs(weights).sum()) * n),
                       highs_options={"mip_rel_gap": 0.0})
         if sol.x is None or sol.status is not SolveStatus.OPTIMAL:
-            # the time spent between rounds of cuts is a time limit too (not "not solved")
-            status = SolveStatus.TIME_LIMIT if sol.status is SolveStatus.NOT_SOLVED and sol.limit_reached else sol.status
-            return CompletionOutcome(status, sol.objective, sol.dual_bound, None, solves)
+            return CompletionOutcome(stopped_status(sol), sol.objective, sol.dual_bound, None, solves)
         point = np.round(sol.x)
         cuts = _transitivity_cuts(point, pairs)
         if not cuts:

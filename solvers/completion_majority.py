@@ -44,6 +44,7 @@ from .completion_borda import (
     _transitivity_cuts,
     no_time_no_model,
     program_end,
+    stopped_status,
 )
 from .model import LinearModel
 from .status import SolveStatus
@@ -229,9 +230,7 @@ def _solve(pm: _PairModel, values: FloatArray, target: int, rivals: NDArray[np.b
         left = None if end is None else max(end - time.perf_counter(), 0.0)
         sol = pm.m.solve(time_limit=left, gap_abs=rounds_gap, highs_options={"mip_rel_gap": 0.0, **(highs or {})})
         if sol.x is None or sol.status is not SolveStatus.OPTIMAL or sol.objective is None:
-            # the time spent between rounds of cuts is a time limit too (not "not solved")
-            status = SolveStatus.TIME_LIMIT if sol.status is SolveStatus.NOT_SOLVED and sol.limit_reached else sol.status
-            return CompletionOutcome(status, sol.objective, sol.dual_bound, None, solves)
+            return CompletionOutcome(stopped_status(sol), sol.objective, sol.dual_bound, None, solves)
         point = np.round(sol.x)
         cuts = _transitivity_cuts(point, pm.relation_pairs)
         if not cuts:
