@@ -290,7 +290,9 @@ def files_part(n: int, seeds: int, memory: str | None, use_dask: bool, workers: 
                   f"the in-process item blocks (client peak RSS {max(float(r['rss_mib']) for r in rows[f'dask-{k}']):.0f} MiB)",
                   flush=True)
         blocks = max(workers)  # one block per worker thread, at the largest cluster
-        row_bytes = 2 + 2 + 8 + 4  # system and task codes, a whole-number id, a float32 score
+        # as packed between tasks: one system code per file and block, a uint8 task code, the id in
+        # the smallest unsigned dtype (ids below ITEMS // TASKS), a float32 score
+        row_bytes = 1 + int(np.min_scalar_type(ITEMS // TASKS).itemsize) + 4
         moved = int(last["rows"]) * row_bytes + blocks * 3 * n * n * 8
         print(f"   per block (one block per worker thread, {blocks} blocks): about {statistics.median(float(r['seconds']) for r in rows['memory']) / blocks:.2f} s "
               f"of kernel work on this machine; bytes moved between workers: about {moved / 2**20:,.0f} MiB "

@@ -295,3 +295,89 @@ def test_system_from_the_file_name_on_dask(by_model, tmp_path):
     for path in sorted(folder.glob("*.parquet")):
         pd.read_parquet(path).drop(columns="system").to_parquet(tmp_path / path.name, index=False)
     assert_same_everything(source(str(tmp_path), system=None), in_memory(reference))
+
+
+@pytest.mark.parametrize("offset", [0, 300, 70_000, 2**33])
+def test_packed_ids_of_every_width_give_the_same_sums(long, offset, tmp_path):
+    """Whole-number ids travel between tasks in the smallest unsigned dtype (uint8 ... int64):
+    one task's ids shifted by `offset`, the other tasks' not, so one file holds several widths."""
+    from consensus.missing._dask_sums import _packed_piece
+
+    frame = long.copy()
+    frame.loc[frame["task"] == "qa", "instance"] += offset
+    for system, rows in frame.groupby("system"):
+        rows.to_parquet(tmp_path / f"{system}.parquet", index=False)
+    reference = pd.concat([pd.read_parquet(p) for p in sorted(tmp_path.glob("*.parquet"))], ignore_index=True)
+    assert_same_everything(source(str(tmp_path)), in_memory(reference))
+    packed = _packed_piece(np.array([4, 4, 4]), np.array([0, 1, 1]), np.array([0, offset, 5]), np.zeros(3, np.float32))
+    assert packed.systems.tolist() == [4] and packed.ids.astype(np.int64).tolist() == [0, offset, 5]
+    assert packed.ids.dtype.itemsize == (1 if offset < 256 else 2 if offset < 2**16 else 4 if offset < 2**32 else 8)
+
+
+class _FakeLibc:
+    """Records the glibc calls of :func:`consensus.missing._dask_sums._plain_heap`."""
+
+    def __init__(self) -> None:
+        self.calls: list[tuple[object, ...]] = []
+
+    def mallopt(self, param: int, value: int) -> int:
+        self.calls.append(("mallopt", param, value))
+        return 1
+
+    def malloc_trim(self, pad: int) -> int:
+        self.calls.append(("trim", pad))
+        return 1
+
+
+def test_dask_tasks_run_with_a_plain_heap_and_give_it_back(monkeypatch):
+    """Under Dask's nanny (``MALLOC_TRIM_THRESHOLD_`` set) a task raises glibc's thresholds once
+    for all the worker's threads, and the last one to leave sets the given ones back and trims,
+    also when it fails; without the variable nothing is called."""
+    import threading
+
+    from consensus.missing import _dask_sums as ds
+
+    real = ds._libc
+    real.cache_clear()
+    monkeypatch.delenv("MALLOC_TRIM_THRESHOLD_", raising=False)
+    assert real() is None  # a plain process: nothing to change
+    real.cache_clear()
+    fake = _FakeLibc()
+    monkeypatch.setattr(ds, "_libc", lambda: fake)
+    monkeypatch.setenv("MALLOC_TRIM_THRESHOLD_", "65536")
+    monkeypatch.delenv("MALLOC_MMAP_THRESHOLD_", raising=False)
+    inside, leave = threading.Event(), threading.Event()
+
+    def task() -> None:
+        with ds._plain_heap():
+            inside.set()
+            leave.wait(5)
+
+    other = threading.Thread(target=task)
+    other.start()
+    inside.wait(5)
+    with pytest.raises(ValueError), ds._plain_heap():  # a second task, failing, while the first runs
+        raise ValueError("boom")
+    assert fake.calls == [("mallopt", ds._M_TRIM_THRESHOLD, 256 * 2**20), ("mallopt", ds._M_MMAP_THRESHOLD, 32 * 2**20)]
+    leave.set()
+    other.join(5)
+    assert fake.calls[2:] == [("mallopt", ds._M_TRIM_THRESHOLD, 65536), ("mallopt", ds._M_MMAP_THRESHOLD, 128 * 2**10),
+                              ("trim", 0)]
+    assert ds._heap_users == 0
+
+
+def test_plain_heap_on_glibc_under_the_nanny_variable():
+    """A fresh process started as Dask's nanny starts a worker: glibc is found and a task runs."""
+    import os
+    import subprocess
+    import sys
+
+    if "CS_GNU_LIBC_VERSION" not in getattr(os, "confstr_names", {}) or not os.confstr("CS_GNU_LIBC_VERSION"):
+        pytest.skip("glibc only")
+    code = ("from consensus.missing import _dask_sums as ds\n"
+            "with ds._plain_heap():\n    x = bytearray(50 * 2**20)\n"
+            "print(ds._libc() is not None, ds._heap_users)\n")
+    env = {**os.environ, "MALLOC_TRIM_THRESHOLD_": "65536"}
+    done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["True", "0"]
