@@ -252,9 +252,9 @@ def kemeny_verdicts(values: np.ndarray, w: np.ndarray, up: np.ndarray, down: np.
             for filled in completions:
                 first, _ = kemeny_co_winners(_preferences(filled, w), thr)
                 alone = first & (first.sum() == 1)
-                for i in np.flatnonzero(first & ~ever):
-                    if int(i) not in witnesses:
-                        witnesses[int(i)], alone_there[int(i)] = filled, bool(alone[i])
+                for k in np.flatnonzero(first & ~ever).tolist():
+                    if k not in witnesses:
+                        witnesses[k], alone_there[k] = filled, bool(alone[k])
                 ever |= first
                 ever_alone |= alone
                 always &= first
