@@ -10,7 +10,7 @@ import warnings
 import numpy as np
 import pandas as pd
 import pytest
-from hypothesis import assume, given
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 import consensus as cs
@@ -946,3 +946,35 @@ def test_searched_pivotal_cells_match_every_position(lb, rule_variant):
             truth[f"{lb.systems[i]}|{lb.tasks[k]}"] = tuple(lb.systems[s] for s in sorted(lost))
     assert dict(res.pivotal) == truth
     assert not res.pivotal_undecided  # no time limit: every search decides
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.integers(2, 9), st.integers(1, 4), st.integers(0, 2**32 - 1))
+def test_a_moved_cell_rescored_by_ranges_matches_borda_recomputed(n, n_tasks, seed):
+    """The pivotal search's closed form for one moved cell (sorted ranges) against Borda recomputed
+    on the whole moved board, with ties, every class of the cell and every winner asked."""
+    from consensus.missing._pivotal_search import _BordaTask, classes
+
+    rng = np.random.default_rng(seed)
+    complete = rng.integers(0, 4, size=(n, n_tasks)).astype(float)
+    weights = rng.integers(1, 4, size=n_tasks).astype(float)
+
+    def borda(board):
+        below = (board[None, :, :] < board[:, None, :]) + 0.5 * (board[None, :, :] == board[:, None, :])
+        return ((below.sum(axis=1) - 0.5) * weights).sum(axis=1)
+
+    scores = borda(complete)
+    x, t = int(rng.integers(n)), int(rng.integers(n_tasks))
+    column = complete[:, t].copy()
+    column[x] = np.nan
+    options = classes(column)
+    task = _BordaTask(complete, scores, t, float(weights[t]))
+    movers = rng.integers(n, size=len(options))  # many cells of the task at once, as the witness pass asks
+    for winner in range(n):
+        for xs in (np.full(len(options), x), movers):
+            got = task.first(xs, options, winner, 1e-9)
+            for j, (y, v) in enumerate(zip(xs.tolist(), options)):
+                moved = complete.copy()
+                moved[y, t] = v
+                s = borda(moved)
+                assert got[j] == (s[winner] >= s.max() - 1e-9), (winner, y, v)

@@ -85,25 +85,97 @@ def classes(column: np.ndarray) -> np.ndarray:
     return out
 
 
-def _borda_first(witness: np.ndarray, weights: np.ndarray, scores: np.ndarray, winner: int, cell: tuple[int, int],
-                 values: np.ndarray, tol: float) -> np.ndarray:
-    """Per value of `values`: is `winner` still first (alone or tied) under Borda once the cell is moved there?
+class _RangeMax:
+    """Maxima of ``values[a:b]`` for many ranges at once (a sparse table: ``n log n`` to build,
+    two lookups a range; ``-inf`` for an empty range)."""
 
-    Only the cell's task changes: a system ``y`` gains a point from the moved system where it is
-    now above it (half where tied) and loses the one it had; the moved system scores the
-    systems now below it (half the ties).
+    def __init__(self, values: np.ndarray) -> None:
+        n = len(values)
+        levels = max(int(n).bit_length(), 1)
+        table = np.full((levels, n), -np.inf)  # table[k, i] = max(values[i : i + 2^k]), -inf past the end
+        table[0] = values
+        for k in range(1, levels):
+            half = 1 << (k - 1)
+            table[k, : n - half] = np.maximum(table[k - 1, : n - half], table[k - 1, half:])
+        self.table = table
+
+    def __call__(self, start: np.ndarray, stop: np.ndarray) -> np.ndarray:
+        size = stop - start
+        some = size > 0
+        k = np.zeros(size.shape, dtype=np.int64)
+        k[some] = np.frexp(size[some].astype(np.float64))[1] - 1  # 2^k <= size < 2^(k + 1)
+        a = np.where(some, start, 0)
+        b = np.where(some, stop - np.left_shift(1, k), 0)  # the two windows of 2^k cover [a, stop)
+        out = np.maximum(self.table[k, a], self.table[k, b])
+        return np.where(some, out, -np.inf)
+
+
+class _BordaTask:
+    """One completion's task sorted for moving a single cell (:meth:`first`).
+
+    A system ``y`` gets ``g(v, c_y)`` points from the system moved to ``v`` (``c_y`` its own
+    score; ``g`` is 1 below, 1/2 tied, 0 above); moving it from ``old`` up to ``v`` takes 1/2
+    from the systems tied with ``old`` or with ``v`` and 1 from those strictly between, and
+    moving it down gives the same back, so each system's new score is its old one plus the
+    change of its range of the sorted scores; the largest is the largest of five ranges.
     """
-    x, t = cell
-    col = witness[:, t]
-    others = np.arange(len(col)) != x
-    old = col[x]
-    gain_old = (old < col) + 0.5 * (old == col)  # what each system got from x in the witness
-    gain_new = (values[:, None] < col[None, :]) + 0.5 * (values[:, None] == col[None, :])
-    moved = np.where(others[None, :], scores[None, :] + weights[t] * (gain_new - gain_old[None, :]), 0.0)
-    own_old = ((col < old) + 0.5 * (col == old))[others].sum()
-    own_new = ((col[None, others] < values[:, None]) + 0.5 * (col[None, others] == values[:, None])).sum(axis=1)
-    moved[:, x] = scores[x] + weights[t] * (own_new - own_old)
-    return moved[:, winner] >= moved.max(axis=1) - tol
+
+    def __init__(self, complete: np.ndarray, scores: np.ndarray, t: int, weight: float) -> None:
+        col = complete[:, t]
+        self.order = np.argsort(col, kind="stable")
+        self.position = np.empty_like(self.order)
+        self.position[self.order] = np.arange(len(col))
+        self.col, self.sorted, self.scores, self.weight = col, col[self.order], scores, weight
+        self.range_max = _RangeMax(scores[self.order])
+
+    def first(self, x: int | np.ndarray, values: np.ndarray, winner: int, tol: float) -> np.ndarray:
+        """Per value of `values`: is `winner` first (alone or tied) once the cell of system ``x``
+        (one per value, or one for all) is moved there?"""
+        cs, w = self.sorted, self.weight
+        x = np.broadcast_to(np.asarray(x, dtype=np.int64), values.shape)
+        old, px = self.col[x], self.position[x]
+        lo, hi = np.minimum(values, old), np.maximum(values, old)
+        up = np.sign(old - values)  # what the range between gains: 1 when the cell moves down
+        i1, i2 = np.searchsorted(cs, lo, "left"), np.searchsorted(cs, lo, "right")
+        i3, i4 = np.searchsorted(cs, hi, "left"), np.searchsorted(cs, hi, "right")
+        # six ranges of the sorted scores: below both ends, above them, the tie groups at both ends
+        # split around x itself (which sits at `old`; a move that stays puts both ends on one
+        # group and changes nothing), and the range strictly between
+        in1, in3 = (i1 <= px) & (px < i2), (i3 <= px) & (px < i4)
+        starts = np.concatenate([np.zeros_like(i1), i4, i1, np.where(in1, px + 1, i2), i3, np.where(in3, px + 1, i4), i2])
+        stops = np.concatenate([i1, np.full_like(i4, len(cs)), np.where(in1, px, i2), i2, np.where(in3, px, i4), i4, i3])
+        part = self.range_max(starts, stops).reshape(7, -1)
+        half = 0.5 * w * up
+        best = np.maximum.reduce([part[0], part[1], np.maximum(part[2], part[3]) + half,
+                                  np.maximum(part[4], part[5]) + half, part[6] + w * up])
+        # the moved system's own points: the systems below its value, half those tied (not itself)
+        def own(v: np.ndarray) -> np.ndarray:
+            below = np.searchsorted(cs, v, "left")
+            return below + 0.5 * (np.searchsorted(cs, v, "right") - below)
+
+        moved = self.scores[x] + w * (own(values) - (values > old) - 0.5 * (values == old) - own(old) + 0.5)
+        best = np.maximum(best, moved)
+        c = self.col[winner]
+        gain = (values < c) + 0.5 * (values == c) - (old < c) - 0.5 * (old == c)
+        mine = np.where(x == winner, moved, self.scores[winner] + w * gain)
+        return mine >= best - tol
+
+
+def _witness_moved(witness: np.ndarray, scores: np.ndarray, weights: np.ndarray, winner: int, holes: np.ndarray,
+                   per_task: dict[int, np.ndarray], tol: float) -> dict[tuple[int, int], np.ndarray]:
+    """Borda: per missing cell, which of its classes keep `winner` first once the cell is moved
+    there in its witness (:meth:`_BordaTask.first`, every cell of a task at once; the winner's
+    own cells at their lowest class only, step 1 of the module notes)."""
+    out: dict[tuple[int, int], np.ndarray] = {}
+    for t in np.unique(holes[:, 1]).tolist() if len(holes) else []:
+        xs = holes[holes[:, 1] == t, 0]
+        options = [per_task[t][-1:] if x == winner else per_task[t] for x in xs.tolist()]
+        sizes = np.array([len(o) for o in options])
+        kept = _BordaTask(witness, scores, t, float(weights[t])).first(np.repeat(xs, sizes), np.concatenate(options),
+                                                                      winner, tol)
+        for x, part in zip(xs.tolist(), np.split(kept, np.cumsum(sizes)[:-1])):
+            out[x, t] = part
+    return out
 
 
 def searched_pivotal(
@@ -153,14 +225,20 @@ def searched_pivotal(
     per_task = {int(t): classes(values[:, t]) for t in np.unique(holes[:, 1])} if len(holes) else {}
     for w, witness in winners.items():
         pool = [(witness, rescore(witness))]  # completions that make w first: the witness, then those the searches find
+        sorted_tasks: dict[tuple[int, int], _BordaTask] = {}  # (pool entry, task), built once
+        by_witness = _witness_moved(witness, pool[0][1], weights, w, holes, per_task, tol) if borda else {}
 
         def kept_by_pool(x: int, t: int, options: np.ndarray) -> np.ndarray:
-            kept = np.zeros(len(options), dtype=bool)
-            for complete, scores in pool:
+            kept = by_witness[x, t].copy() if (x, t) in by_witness else np.zeros(len(options), dtype=bool)
+            for k, (complete, scores) in enumerate(pool):
                 if kept.all():
                     break
                 if borda:
-                    kept[~kept] = _borda_first(complete, weights, scores, w, (x, t), options[~kept], tol)
+                    if k == 0 and (x, t) in by_witness:
+                        continue
+                    if (k, t) not in sorted_tasks:
+                        sorted_tasks[k, t] = _BordaTask(complete, scores, t, float(weights[t]))
+                    kept[~kept] = sorted_tasks[k, t].first(x, options[~kept], w, tol)
                     continue
                 for j in np.flatnonzero(~kept):
                     moved = complete.copy()
