@@ -99,6 +99,8 @@ def pivotal_cells(n: int, t: int, rule: str, args: argparse.Namespace) -> None:
     print(f"{'':16}with the cells that can change who can win ({cap}): {min(times):.2f} / "
           f"{statistics.median(times):.2f} / {max(times):.2f} s; (pivotal cells, undecided cells, programs) "
           f"per seed {found}")
+    if args.no_naive:
+        return
     per_pair, pairs = naive_pivotal(board(n, t, args.missing, 0), rule, args.sample, args.time_limit)
     print(f"{'':16}naive pivotal cells (a search for every position class of every cell, per possible winner; "
           f"{args.sample} pairs sampled, seed 0): {per_pair:.2f} s a (winner, cell) pair, {pairs} pairs: "
@@ -164,6 +166,8 @@ def main() -> None:
                         help="seconds for the whole call with the pivotal cells")
     parser.add_argument("--ranges", action="store_true", help="also time rank_ranges (Borda, Copeland, Minimax, ...)")
     parser.add_argument("--no-pivotal", action="store_true", help="skip the pivotal cells and their naive baseline")
+    parser.add_argument("--no-naive", action="store_true",
+                        help="skip the naive baselines (at 350 x 8 one full program takes minutes to build)")
     args = parser.parse_args()
     print(f"possible winners: {args.missing:.0%} of cells missing, seeds 0-{args.seeds - 1}, "
           f"Borda, Copeland and Minimax time limit {args.time_limit:g} s for each system's integer programs")
@@ -191,6 +195,8 @@ def main() -> None:
                     ranges(n, t, rule, args)
                 if not args.no_pivotal:
                     pivotal_cells(n, t, rule, args)
+                if args.no_naive:
+                    continue
                 per_system, statuses = naive(board(n, t, args.missing, 0), rule, args.sample, args.time_limit)
                 total = per_system * n
                 print(f"{'':16}naive (one full program per system, {args.sample} sampled): {per_system:.2f} s each, "
