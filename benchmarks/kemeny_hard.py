@@ -8,13 +8,16 @@ The cells are the targets of the hard-instance work (Gumbel leaderboards, Colomb
 - pure noise at N = 100 with T = 21 (odd: no majority ties) and T = 50;
 - the structured case as a regression check: phi = 0.05, N = 1,000.
 
-Each cell runs seeds 0, 1, 2 (``--seeds``) and prints min / median / max seconds, how many
-seeds were certified optimal, and the worst gap. Every result is checked by independent
+Each cell runs seeds 0, 1, 2 (``--seeds 3``; ``--seeds 100-104`` for a range, the seeds of the
+branch-and-cut issue) and prints min / median / max seconds, how many seeds were certified
+optimal, and the worst gap; ``--per-seed`` also prints each seed's line. ``--log FILE`` keeps
+each (cell, seed) result as a JSON line and reuses the ones already there, so a grid that
+outlasts a session can be resumed (the naive baseline is not logged). Every result is checked by independent
 arithmetic: the returned ranking's objective is recomputed from the pairwise matrix
 (:func:`consensus.kemeny_objective`) and must equal the reported objective, and a certified
 one must have its proven bound equal to that objective. The naive full ILP
 (:func:`solvers.ordering_naive.solve_naive_ilp`: every 3-cycle row up front, one HiGHS
-solve) is the baseline: it runs on seed 0 of the cells with N <= ``--naive-max`` (default
+solve) is the baseline: it runs on the first seed of the cells with N <= ``--naive-max`` (default
 100) under the same time limit, and the ratio naive / ours is printed where the naive model
 finishes (``>x`` when only ours finishes).
 
@@ -23,12 +26,15 @@ Usage::
     python benchmarks/kemeny_hard.py                 # every cell, 3 seeds (about 30-60 minutes)
     python benchmarks/kemeny_hard.py --cell 0:100:20 --cell 0.05:1000:20
     python benchmarks/kemeny_hard.py --quick         # phi = 0 N = 60/80 and phi = 0.05 N = 1000
+    python benchmarks/kemeny_hard.py --cell 0:100:20 --seeds 100-104 --per-seed --log hard.jsonl
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib.metadata as metadata
+import json
+import os
 import platform
 import statistics
 import time
@@ -65,7 +71,9 @@ def _naive(lb, limit: float) -> tuple[float, object]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seeds", type=int, default=3)
+    parser.add_argument("--seeds", default="3", help="a count (seeds 0..k-1) or a range FIRST-LAST")
+    parser.add_argument("--per-seed", action="store_true", help="print each seed's status, objective, bound, seconds")
+    parser.add_argument("--log", help="JSON lines of (cell, seed) results: appended, and reused when rerun")
     parser.add_argument("--cell", action="append", help="phi:N:T, e.g. 0:100:20 (repeatable)")
     parser.add_argument("--quick", action="store_true", help="small cells only (a few minutes)")
     parser.add_argument("--limit", type=float, default=120.0, help="seconds per solve (ours and naive)")
@@ -75,20 +83,41 @@ def main() -> None:
     from solvers.model import highs_version
 
     cells = [tuple(c.split(":")) for c in args.cell] if args.cell else (QUICK if args.quick else CELLS)
+    low, _, high = args.seeds.partition("-")
+    seeds = list(range(int(low), int(high) + 1)) if high else list(range(int(low)))
+    done: dict[tuple[str, str, str, int], dict] = {}
+    if args.log and os.path.exists(args.log):
+        with open(args.log) as handle:
+            for line in handle:
+                row = json.loads(line)
+                if row["limit"] == args.limit:
+                    done[row["phi"], row["n"], row["tasks"], row["seed"]] = row
     print(f"python {platform.python_version()}, pulp {metadata.version('pulp')}, HiGHS {highs_version()}; "
-          f"seeds 0-{args.seeds - 1}, limit {args.limit:g} s per solve", flush=True)
+          f"seeds {seeds[0]}-{seeds[-1]}, limit {args.limit:g} s per solve", flush=True)
     print(f"{'cell':<22}{'min s':>8}{'median s':>10}{'max s':>8}{'certified':>11}{'worst gap':>17}{'naive s0':>10}"
           f"{'ratio s0':>10}")
     for phi, n, tasks in cells:
         times, certified, gaps, first = [], 0, [], None
-        for seed in range(args.seeds):
-            lb = cs.datasets.gumbel_leaderboard(int(n), int(tasks), phi=float(phi), seed=seed)
-            seconds, res = _ours(lb, args.limit)
-            times.append(seconds)
-            certified += res.optimal
-            gaps.append((res.gap, res.relative_gap))
-            if seed == 0:
-                first = (lb, seconds, res)
+        for seed in seeds:
+            key = (phi, n, tasks, seed)
+            if key not in done:
+                lb = cs.datasets.gumbel_leaderboard(int(n), int(tasks), phi=float(phi), seed=seed)
+                seconds, res = _ours(lb, args.limit)
+                done[key] = {"phi": phi, "n": n, "tasks": tasks, "seed": seed, "limit": args.limit,
+                             "seconds": seconds, "status": res.status.value, "objective": res.objective,
+                             "bound": res.lower_bound, "gap": res.gap, "relative_gap": res.relative_gap}
+                if args.log:
+                    with open(args.log, "a") as handle:
+                        handle.write(json.dumps(done[key]) + "\n")
+                if seed == seeds[0]:
+                    first = (lb, seconds, res)
+            row = done[key]
+            times.append(row["seconds"])
+            certified += row["status"] == "optimal"
+            gaps.append((row["gap"], row["relative_gap"]))
+            if args.per_seed:
+                print(f"  seed {seed}: {row['status']}, objective {row['objective']:g}, bound {row['bound']:g}, "
+                      f"{row['seconds']:.1f} s", flush=True)
         naive_text, ratio_text = "-", "-"
         if first is not None and int(n) <= args.naive_max:
             lb, seconds, res = first
