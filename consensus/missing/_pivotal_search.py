@@ -13,7 +13,9 @@ with that cell fixed at some class, which is the question the searches already a
    bottom of its task.
 2. **The witness, moved.** ``w``'s witness completion with the cell moved to the class is a
    completion of the fixed board: when ``w`` is still first there, the class keeps it
-   possible (Borda: the moved cell's task rescored in closed form, every class at once).
+   possible (Borda: the moved cell's task rescored in closed form, every class of every cell
+   of the task at once, each system's new score read from five ranges of the task's sorted
+   scores: :class:`_BordaTask`).
 3. **A local search** on the fixed board from the witness with the cell moved (Copeland: the
    possible-winner search's own, one missing cell moved at a time; Borda: rivals' cells moved
    just below the winner while they stay behind it; none for Minimax): a witness when it ends
