@@ -119,7 +119,8 @@ class _BordaTask:
     score; ``g`` is 1 below, 1/2 tied, 0 above); moving it from ``old`` up to ``v`` takes 1/2
     from the systems tied with ``old`` or with ``v`` and 1 from those strictly between, and
     moving it down gives the same back, so each system's new score is its old one plus the
-    change of its range of the sorted scores; the largest is the largest of five ranges.
+    change of its range of the sorted scores; the largest new score is the largest of seven
+    ranges (each shifted by its change) and the moved system's own.
     """
 
     def __init__(self, complete: np.ndarray, scores: np.ndarray, t: int, weight: float) -> None:
