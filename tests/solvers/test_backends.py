@@ -65,7 +65,10 @@ def test_lp_duals_ranged_rows_and_row_deletion(backend):
     model.add_rows([1.0, 0.0], [3.0, 0.0], *dense_rows([[1.0, 1.0], [1.0, -1.0]]))
     sol = model.solve()
     assert sol.status is SolveStatus.OPTIMAL and sol.x.tolist() == pytest.approx([0.5, 0.5])
-    assert abs(sol.row_duals[0]) == pytest.approx(1.0)
+    if backend == "scip":  # PuLP's SCIP_PY reads no duals: None, and the callers use the LP value instead
+        assert sol.row_duals is None
+    else:
+        assert abs(sol.row_duals[0]) == pytest.approx(1.0)
     model.delete_rows([1])  # x - y == 0 gone: still objective 1
     assert model.n_rows == 1 and model.solve().objective == pytest.approx(1.0)
 
