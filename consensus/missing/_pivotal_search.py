@@ -125,11 +125,11 @@ class _BordaTask:
 
     def __init__(self, complete: np.ndarray, scores: np.ndarray, t: int, weight: float) -> None:
         col = complete[:, t]
-        self.order = np.argsort(col, kind="stable")
-        self.position = np.empty_like(self.order)
-        self.position[self.order] = np.arange(len(col))
-        self.col, self.sorted, self.scores, self.weight = col, col[self.order], scores, weight
-        self.range_max = _RangeMax(scores[self.order])
+        order = np.argsort(col, kind="stable")
+        self.position = np.empty_like(order)
+        self.position[order] = np.arange(len(col))
+        self.col, self.sorted, self.scores, self.weight = col, col[order], scores, weight
+        self.range_max = _RangeMax(scores[order])
 
     def first(self, x: int | np.ndarray, values: np.ndarray, winner: int, tol: float) -> np.ndarray:
         """Per value of `values`: is `winner` first (alone or tied) once the cell of system ``x``
