@@ -89,7 +89,7 @@ def pivotal_cells(n: int, t: int, rule: str, args: argparse.Namespace) -> None:
     cells found, those left undecided, the programs."""
     budget = args.pivotal_budget
     times, found = [], []
-    for seed in range(args.seeds):
+    for seed in args.seed_list:
         lb = board(n, t, args.missing, seed)
         begin = time.perf_counter()
         res = possible_winners(lb, rule, time_limit=args.time_limit, budget=budget)
@@ -144,19 +144,20 @@ def naive_pivotal(lb: cs.Leaderboard, rule: str, sample: int, time_limit: float)
 def ranges(n: int, t: int, rule: str, args: argparse.Namespace) -> None:
     """Rank ranges of every system (``rank_ranges``) on every seed: seconds, systems exact, programs."""
     times, exact = [], []
-    for seed in range(args.seeds):
+    for seed in args.seed_list:
         lb = board(n, t, args.missing, seed)
         begin = time.perf_counter()
         res = cs.missing.rank_ranges(lb, rule, time_limit=args.time_limit)
         times.append(time.perf_counter() - begin)
         exact.append(sum(res.exact))
+        print(f"{'':16}rank ranges, seed {seed}: {times[-1]:.2f} s, {exact[-1]} of {n} systems exact", flush=True)
     print(f"{'':16}rank ranges (both ends, {args.time_limit:g} s per system and end): {min(times):.2f} / "
           f"{statistics.median(times):.2f} / {max(times):.2f} s; systems exact per seed {exact} of {n}")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--seeds", type=int, default=3)
+    parser.add_argument("--seeds", default="3", help="a count (seeds 0..k-1) or a range FIRST-LAST")
     parser.add_argument("--sizes", default="100x20,350x8")
     parser.add_argument("--missing", type=float, default=0.3)
     parser.add_argument("--rules", default="mean,condorcet,borda,copeland,minimax,kemeny")
@@ -169,13 +170,15 @@ def main() -> None:
     parser.add_argument("--no-naive", action="store_true",
                         help="skip the naive baselines (at 350 x 8 one full program takes minutes to build)")
     args = parser.parse_args()
-    print(f"possible winners: {args.missing:.0%} of cells missing, seeds 0-{args.seeds - 1}, "
+    low, _, high = args.seeds.partition("-")
+    args.seed_list = list(range(int(low), int(high) + 1)) if high else list(range(int(low)))
+    print(f"possible winners: {args.missing:.0%} of cells missing, seeds {args.seed_list[0]}-{args.seed_list[-1]}, "
           f"Borda, Copeland and Minimax time limit {args.time_limit:g} s for each system's integer programs")
     for size in args.sizes.split(","):
         n, t = (int(x) for x in size.split("x"))
         for rule in args.rules.split(","):
             times, counts, decided, programs = [], [], collections.Counter(), []
-            for seed in range(args.seeds):
+            for seed in args.seed_list:
                 lb = board(n, t, args.missing, seed)
                 begin = time.perf_counter()
                 res = possible_winners(lb, rule, time_limit=args.time_limit if rule in SEARCHED else None,

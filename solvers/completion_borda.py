@@ -50,7 +50,7 @@ from .model import LinearModel
 from .status import SolveStatus
 
 __all__ = ["CompletionOutcome", "MixtureOutcome", "best_borda_completion", "borda_mixture", "borda_pair_bounds", "borda_points",
-           "borda_weighted_bound", "program_end", "stopped_status"]
+           "borda_weighted_bound", "check_deadline", "program_end", "stopped_status"]
 
 FloatArray = NDArray[np.float64]
 
@@ -86,7 +86,9 @@ F = TypeVar("F", bound=Callable[..., CompletionOutcome])
 
 def no_time_no_model(func: F) -> F:
     """A completion program called with ``time_limit <= 0`` returns ``TIME_LIMIT`` at once, without
-    building its model (at 350 systems a build alone takes seconds: a spent budget must cost nothing).
+    building its model (at 350 systems a build alone takes seconds: a spent budget must cost nothing);
+    one whose time runs out while its model is built (:func:`check_deadline`, called between the
+    build's tasks and stages) returns the same, so a build overruns its limit by one task's share at most.
 
     Parameters
     ----------
@@ -107,10 +109,30 @@ def no_time_no_model(func: F) -> F:
         token = _DEADLINE.set(None if limit is None else time.perf_counter() + float(limit))
         try:
             return func(*args, **kwargs)
+        except _Expired:
+            return CompletionOutcome(SolveStatus.TIME_LIMIT, None, None, None, 0)
         finally:
             _DEADLINE.reset(token)
 
     return run  # type: ignore[return-value]
+
+
+class _Expired(Exception):
+    """The running completion program's time ran out before its first solve (its model unfinished)."""
+
+
+def check_deadline() -> None:
+    """Stop the completion program being built when its time is spent (before its first solve only:
+    a solve's point and bound are never thrown away).
+
+    Raises
+    ------
+    _Expired
+        Past the deadline :func:`no_time_no_model` set; caught by it (``TIME_LIMIT``).
+    """
+    end = _DEADLINE.get()
+    if end is not None and time.perf_counter() >= end:
+        raise _Expired
 
 
 #: The deadline of the completion program running (set by :func:`no_time_no_model` on entry).
@@ -348,6 +370,7 @@ def best_borda_completion(
     d_of: list[dict[int, list[int]]] = []
     pairs: list[list[tuple[int, int, int, int]]] = []  # per task: (j, x, a_jx, a_xj) of modelled missing pairs
     for t, task in enumerate(tasks):
+        check_deadline()
         w = float(weights[t])
         d: dict[int, list[int]] = {}
         for x in task.missing:  # threshold binaries d[s] = [slot >= s], s = 1..2r
@@ -449,6 +472,7 @@ def best_borda_completion(
             add(row, -np.inf, tol - const[k] + const[target])
     if not rivals_list:  # nothing to beat
         m.add_columns([0.0], [0.0], [0.0])
+    check_deadline()
     _flush(m, rows)
     m.set_integer(True)
     solves = 0

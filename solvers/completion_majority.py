@@ -42,6 +42,7 @@ from .completion_borda import (
     _flush,
     _Task,
     _transitivity_cuts,
+    check_deadline,
     no_time_no_model,
     program_end,
     stopped_status,
@@ -109,6 +110,7 @@ def _build(values: FloatArray, weights: FloatArray, target: int, rivals: NDArray
     against: dict[tuple[int, int], list[tuple[Linear, float]]] = {p: [] for p in pairs}
     one: Linear = ({}, 1.0)
     for t, task in enumerate(pm.tasks):
+        check_deadline()
         w = float(weights[t])
         col_t = values[:, t]
         d: dict[int, list[int]] = {}
@@ -196,7 +198,9 @@ def _build(values: FloatArray, weights: FloatArray, target: int, rivals: NDArray
 def _outcomes(pm: _PairModel, unit: float, big: float) -> dict[tuple[int, int], tuple[Linear, Linear]]:
     """Per modelled pair ``(a, z)``: [a beats z] and [z beats a] by weighted majority, as columns or constants."""
     out: dict[tuple[int, int], tuple[Linear, Linear]] = {}
-    for pair in pm.ahead:
+    for i, pair in enumerate(pm.ahead):
+        if i % 512 == 0:
+            check_deadline()
         terms, c0 = pm.margin(pair)
         if not terms:
             out[pair] = (({}, float(c0 >= unit / 2)), ({}, float(c0 <= -unit / 2)))
@@ -221,6 +225,7 @@ def _solve(pm: _PairModel, values: FloatArray, target: int, rivals: NDArray[np.b
            time_limit: float | None, rounds_gap: float, highs: dict[str, float] | None = None) -> CompletionOutcome:
     """Solve (transitivity cuts added while a solution breaks one) and read the completion. `highs`:
     more HiGHS options (e.g. tighter feasibility tolerances)."""
+    check_deadline()
     _flush(pm.m, pm.rows)
     pm.m.set_integer(True)
     solves = 0

@@ -522,6 +522,33 @@ def test_a_program_stopped_by_its_limit_without_a_point_reports_time_limit(progr
             out = best_copeland_completion(values, np.ones(3), 0, np.ones(3, dtype=bool), 1.0, time_limit=1.0)
     assert out.status is SolveStatus.TIME_LIMIT and out.values is None
 
+
+@pytest.mark.parametrize("program", ["borda", "copeland"])
+def test_a_program_whose_time_runs_out_while_it_is_built_stops_there(program):
+    """The build checks the deadline between tasks: a program over the whole 100 x 20 board (its
+    build alone takes seconds) given 0.2 s stops unbuilt, never solved, within a task's share."""
+    from unittest import mock
+
+    from solvers.completion_borda import best_borda_completion
+    from solvers.completion_majority import best_copeland_completion
+    from solvers.model import LinearModel
+    from solvers.status import SolveStatus
+
+    rng = np.random.default_rng(0)
+    values = np.round(rng.normal(size=(100, 1)) + rng.normal(size=(100, 20)), 2)
+    values[rng.random(values.shape) < 0.3] = np.nan
+    everyone = np.ones(100, dtype=bool)
+    with mock.patch.object(LinearModel, "solve", side_effect=AssertionError("solved an unfinished model")):
+        begin = time.perf_counter()
+        if program == "borda":
+            out = best_borda_completion(values, np.ones(20), 50, everyone, time_limit=0.2)
+        else:
+            out = best_copeland_completion(values, np.ones(20), 50, everyone, 1.0, time_limit=0.2)
+        spent = time.perf_counter() - begin
+    assert out.status is SolveStatus.TIME_LIMIT and out.values is None and out.solves == 0
+    assert spent < 1.5  # unbounded, the build takes 3 s or more
+
+
 def test_complete_board_gives_the_rules_winners_and_necessary_is_possible():
     toy = cs.load_example("votenrank-toy")
     for rule in ("mean", "normalized_mean", "condorcet", "borda", "copeland", "minimax"):

@@ -136,8 +136,9 @@ def possible_winners(
         `time_limit`); once it is spent, no more programs are built or solved, so only the bounds and
         greedy completions still decide (the others are undecided and say so), and the
         pivotal cells' searches stop (what the known witnesses leave open is in
-        ``pivotal_undecided``). Checked between programs: the call can overrun it by one
-        program's granularity. None (the default): no total.
+        ``pivotal_undecided``). A program's build checks it between the board's tasks, so
+        the call overruns it by about one task's share of a build, plus HiGHS's own stop.
+        None (the default): no total.
     pivotal : bool, default=True
         The rules of :data:`SEARCHED_RULES`: find the missing cells that can still
         change who can win (``pivotal``; :mod:`._pivotal_search`): a search on the board with
