@@ -524,8 +524,8 @@ def _anneal_once(values: np.ndarray, weights: np.ndarray, unit: float, target: i
     keep = np.arange(n) != target
     offset = 1.0 if strict else 0.0
 
-    def cost(scores: np.ndarray) -> float:
-        return float(np.maximum(scores[keep] - scores[target] + offset, 0.0).sum())
+    def cost(scores: np.ndarray) -> float:  # the target's own term is max(offset, 0) = offset: taken off
+        return float(np.maximum(scores - scores[target] + offset, 0.0).sum()) - offset
 
     current = cost(score)
     best, best_out = current, out.copy()
@@ -537,14 +537,14 @@ def _anneal_once(values: np.ndarray, weights: np.ndarray, unit: float, target: i
         if best == 0.0:
             break
         heat = temperature * (1.0 - step / steps) + 1e-3
-        in_way = np.flatnonzero(keep & (score > score[target] - offset))
+        in_way = (keep & (score > score[target] - offset)).nonzero()[0]
         k = int(in_way[rng.integers(in_way.size)])
-        against = np.flatnonzero(keep & (outcome[k] >= 0.0))
+        against = (keep & (outcome[k] >= 0.0)).nonzero()[0]
         against = against[against != k]
         if not against.size:
             continue
         other = int(against[rng.integers(against.size)])
-        tasks = np.flatnonzero((holes[k] | holes[other]) & (out[k] >= out[other]))
+        tasks = ((holes[k] | holes[other]) & (out[k] >= out[other])).nonzero()[0]
         if not tasks.size:
             continue
         t = int(tasks[rng.integers(tasks.size)])
