@@ -427,6 +427,31 @@ def test_copeland_rival_leads_are_the_least_over_every_completion(lb, relaxed):
 
 
 
+@settings(max_examples=150, deadline=None)
+@given(st.integers(2, 7), st.integers(1, 5), st.integers(0, 2**32 - 1),
+       st.sampled_from([("copeland", "winning_votes"), ("minimax", "winning_votes"), ("minimax", "margins"),
+                        ("minimax", "pairwise_opposition")]))
+def test_a_moved_cell_rescored_by_the_majority_mover_matches_the_rule_recomputed(n, n_tasks, seed, rule_variant):
+    """MajorityBoard.mover (one system's row of margins shifted) gives the scores of the whole
+    moved board, for every value class (ties with each score, between, both ends) and weights."""
+    from consensus.missing._possible_majority import MajorityBoard
+
+    rng = np.random.default_rng(seed)
+    complete = rng.integers(0, 4, size=(n, n_tasks)).astype(float)  # few levels: many ties
+    weights = rng.integers(1, 4, size=n_tasks).astype(float)
+    board = MajorityBoard.of(complete, weights, *rule_variant)
+    moved = board.mover(complete)
+    for x in range(n):
+        for t in range(n_tasks):
+            levels = np.unique(complete[:, t])
+            values = np.concatenate([levels, levels + 0.5, [levels[0] - 1.0]])
+            fast = moved(x, t, values)
+            for j, v in enumerate(values):
+                board_moved = complete.copy()
+                board_moved[x, t] = v
+                np.testing.assert_array_equal(fast[j], board.scores(board_moved))
+
+
 @pytest.mark.parametrize("seed", range(3))
 def test_copeland_rival_leads_are_exact_with_four_cells_of_one_system_free(seed):
     """Four missing cells of one system, all on tasks the target is scored on (3**4 choices in
@@ -846,6 +871,25 @@ def test_a_total_budget_leaves_the_rest_to_the_bounds_and_says_so():
     assert any("budget" in how for how in quick.decided_by) or None not in quick.possible
     with pytest.raises(InvalidOptionError, match="budget"):
         possible_winners(lb, "borda", budget=-1)
+
+
+@pytest.mark.parametrize("rule", ["copeland", "minimax"])
+def test_the_budget_bounds_the_pivotal_cells_of_the_majority_rules(rule):
+    """The known witnesses are moved cell by cell in O(n) each (MajorityBoard.mover), not rescored
+    board by board: on 40 x 10 under a 2 s budget the whole call took 33 s (Copeland) and 21 s
+    (Minimax) before; what the budget leaves open is said (undecided), not guessed."""
+    rng = np.random.default_rng(0)
+    n = 40
+    values = np.round(rng.normal(size=n)[:, None] + rng.normal(size=(n, 10)), 2)
+    values[rng.random(values.shape) < 0.3] = np.nan
+    frame = pd.DataFrame(values, index=[f"s{i}" for i in range(n)], columns=[f"t{k}" for k in range(10)])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        lb = cs.Leaderboard.from_frame(frame, infer=False)
+    start = time.perf_counter()
+    res = possible_winners(lb, rule, time_limit=1, budget=2)
+    assert time.perf_counter() - start < 10
+    assert res.pivotal is not None and res.pivotal_undecided  # searched, and the rest said to be open
 
 
 

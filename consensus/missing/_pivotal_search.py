@@ -15,7 +15,9 @@ with that cell fixed at some class, which is the question the searches already a
    completion of the fixed board: when ``w`` is still first there, the class keeps it
    possible (Borda: the moved cell's task rescored in closed form, every class of every cell
    of the task at once, each system's new score read from five ranges of the task's sorted
-   scores: :class:`_BordaTask`).
+   scores: :class:`_BordaTask`; Copeland and Minimax: only the moved system's row of margins
+   changes, so every class is rescored in ``O(n)``:
+   :meth:`~._possible_majority.MajorityBoard.mover`).
 3. **A local search** on the fixed board from the witness with the cell moved (Copeland: the
    possible-winner search's own, one missing cell moved at a time; Borda: rivals' cells moved
    just below the winner while they stay behind it; none for Minimax): a witness when it ends
@@ -191,6 +193,7 @@ def searched_pivotal(
     borda: bool,
     repair: Callable[[np.ndarray, np.ndarray, int], np.ndarray] | None = None,
     spent: Callable[[], bool] | None = None,
+    mover: Callable[[np.ndarray], Callable[[int, int, np.ndarray], np.ndarray]] | None = None,
 ) -> PivotalCells:
     """The missing cells that can knock each possible winner out (module notes).
 
@@ -217,7 +220,12 @@ def searched_pivotal(
     spent : callable, optional
         ``spent()``: True once the caller's total budget is spent; the repairs and searches
         left are then skipped and their pairs reported undecided (the moved witnesses still
-        decide what they can).
+        decide what they can: Borda's and `mover`'s in closed form; rescoring whole boards
+        stops too).
+    mover : callable, optional
+        ``mover(complete)``: a function ``moved(x, t, values)`` giving the rule's scores of
+        `complete` with cell ``(x, t)`` set to each of `values` (one row each), faster than
+        rescoring each moved board (:meth:`~._possible_majority.MajorityBoard.mover`).
 
     Returns
     -------
@@ -229,6 +237,7 @@ def searched_pivotal(
     for w, witness in winners.items():
         pool = [(witness, rescore(witness))]  # completions that make w first: the witness, then those the searches find
         sorted_tasks: dict[tuple[int, int], _BordaTask] = {}  # (pool entry, task), built once
+        movers: dict[int, Callable[[int, int, np.ndarray], np.ndarray]] = {}  # per pool entry, built once
         by_witness = _witness_moved(witness, pool[0][1], weights, w, holes, per_task, tol) if borda else {}
 
         def kept_by_pool(x: int, t: int, options: np.ndarray) -> np.ndarray:
@@ -243,7 +252,15 @@ def searched_pivotal(
                         sorted_tasks[k, t] = _BordaTask(complete, scores, t, float(weights[t]))
                     kept[~kept] = sorted_tasks[k, t].first(x, options[~kept], w, tol)
                     continue
+                if mover is not None:
+                    if k not in movers:
+                        movers[k] = mover(complete)
+                    s = movers[k](x, t, options[~kept])
+                    kept[~kept] = s[:, w] >= s.max(axis=1) - tol
+                    continue
                 for j in np.flatnonzero(~kept):
+                    if spent is not None and spent():  # a whole board rescored per class: not past the budget
+                        return kept
                     moved = complete.copy()
                     moved[x, t] = options[j]
                     s = rescore(moved)

@@ -542,7 +542,7 @@ def _searched(lb: Leaderboard, rule: str, time_limit: float | None, options: Map
             board.tol, borda=False,
             repair=(lambda fixed, start, k: majority_improve(fixed, weights, board.step, k, start))
             if rule == "copeland" else None,  # the local search of the Copeland possible-winner search
-            spent=clock.over)
+            spent=clock.over, mover=board.mover)
     programs += cells.programs if cells is not None else 0
 
     def named(found: dict[tuple[int, int], list[int]] | None) -> dict[str, tuple[str, ...]] | None:

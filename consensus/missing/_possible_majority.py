@@ -39,6 +39,7 @@ integer programs are not run and such systems stay undecided (``decided_by`` say
 from __future__ import annotations
 
 import itertools
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import reduce
@@ -205,6 +206,70 @@ class MajorityBoard:
         np.fill_diagonal(against, -np.inf)
         worst = against.max(axis=0) if len(against) > 1 else np.zeros(len(against))
         return -np.where(np.isfinite(worst), worst, 0.0)
+
+    def mover(self, complete: np.ndarray) -> Callable[[int, int, np.ndarray], np.ndarray]:
+        """The rule's scores of `complete` with one cell moved, each of several ways, in ``O(n)`` a way.
+
+        Moving system ``x``'s cell on task ``t`` changes only ``x``'s pairs: its row of margins and
+        of tasks won shifts by the task's weight where the order with each system changes, so the
+        Copeland scores change by ``x``'s new outcomes, and each Minimax worst defeat is the larger
+        of the old one without ``x``'s row (computed once per cell) and ``x``'s new defeat of it.
+        Equal to :meth:`scores` on the moved board (a property test checks it).
+
+        Parameters
+        ----------
+        complete : numpy.ndarray
+            A complete oriented board (systems x tasks, no NaN).
+
+        Returns
+        -------
+        callable
+            ``moved(x, t, values)``: the scores (one row per value of `values`, one column per
+            system) with ``complete[x, t]`` set to each value.
+        """
+        w, step = self.weights, self.step
+        sign = np.sign(complete[:, None, :] - complete[None, :, :])
+        margin = sign @ w
+        ahead = (sign > 0).astype(np.float64) @ w
+        if self.rule == "copeland":
+            outcome = _outcome(margin, step)
+            np.fill_diagonal(outcome, 0.0)
+            score = outcome.sum(axis=1)
+        else:
+            against = (margin if self.variant == "margins" else ahead if self.variant == "pairwise_opposition"
+                       else np.where(margin >= step / 2, ahead, 0.0)).copy()
+            np.fill_diagonal(against, -np.inf)
+
+        def moved(x: int, t: int, values: np.ndarray) -> np.ndarray:
+            col, old = complete[:, t], complete[x, t]
+            shift = w[t] * (np.sign(values[:, None] - col[None, :]) - np.sign(old - col)[None, :])
+            shift[:, x] = 0.0
+            row = margin[x][None, :] + shift  # x's margin over each system
+            if self.rule == "copeland":
+                new = _outcome(row, step)
+                new[:, x] = 0.0
+                gained = new - outcome[x][None, :]
+                out = score[None, :] - gained
+                out[:, x] = score[x] + gained.sum(axis=1)
+                return out
+            won = ahead[x][None, :] + w[t] * ((values[:, None] > col[None, :]).astype(np.float64)
+                                              - (old > col)[None, :])
+            lost = ahead[:, x][None, :] + w[t] * ((values[:, None] < col[None, :]).astype(np.float64)
+                                               - (old < col)[None, :])
+            if self.variant == "margins":
+                by_x, of_x = row, -row  # x's defeat of each system, and each system's of x
+            elif self.variant == "pairwise_opposition":
+                by_x, of_x = won, lost
+            else:
+                by_x, of_x = np.where(row >= step / 2, won, 0.0), np.where(-row >= step / 2, lost, 0.0)
+            rest = against.copy()
+            rest[x] = -np.inf
+            worst = np.maximum(rest.max(axis=0)[None, :], by_x)
+            of_x[:, x] = -np.inf
+            worst[:, x] = of_x.max(axis=1) if len(col) > 1 else -np.inf
+            return -np.where(np.isfinite(worst), worst, 0.0)
+
+        return moved
 
     def solve(self, target: int, rivals: np.ndarray, time_limit: float | None) -> Any:
         """The integer program best for `target` against `rivals` (first alone capped).
