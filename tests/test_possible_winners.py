@@ -36,6 +36,17 @@ def _board(lb: cs.Leaderboard, values: np.ndarray) -> cs.Leaderboard:
                                          infer=False)
 
 
+def _holed_board(n: int, n_tasks: int, seed: int = 0) -> cs.Leaderboard:
+    """Latent quality plus task noise, 30% of the cells missing (the benchmark's shape)."""
+    rng = np.random.default_rng(seed)
+    values = np.round(rng.normal(size=n)[:, None] + rng.normal(size=(n, n_tasks)), 2)
+    values[rng.random(values.shape) < 0.3] = np.nan
+    frame = pd.DataFrame(values, index=[f"s{i}" for i in range(n)], columns=[f"t{k}" for k in range(n_tasks)])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return cs.Leaderboard.from_frame(frame, infer=False)
+
+
 def _mean_winners(lb: cs.Leaderboard, values: np.ndarray, rule: str = "mean", **options) -> tuple[str, ...]:
     return cs.rank(_board(lb, values), rule, min_coverage=0, **options).winners
 
@@ -847,14 +858,7 @@ def test_analyze_says_who_can_still_win_on_a_board_with_holes():
 
 
 def test_a_total_budget_leaves_the_rest_to_the_bounds_and_says_so():
-    rng = np.random.default_rng(0)
-    n = 30
-    values = np.round(rng.normal(size=n)[:, None] + rng.normal(size=(n, 8)), 2)
-    values[rng.random(values.shape) < 0.3] = np.nan
-    frame = pd.DataFrame(values, index=[f"s{i}" for i in range(n)], columns=[f"t{k}" for k in range(8)])
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        lb = cs.Leaderboard.from_frame(frame, infer=False)
+    lb = _holed_board(30, 8)
     full = possible_winners(lb, "borda", time_limit=2, pivotal=False)
     start = time.perf_counter()
     quick = possible_winners(lb, "borda", time_limit=2, budget=1e-3)  # the pivotal cells too: their searches stop
@@ -878,14 +882,7 @@ def test_the_budget_bounds_the_pivotal_cells_of_the_majority_rules(rule):
     """The known witnesses are moved cell by cell in O(n) each (MajorityBoard.mover), not rescored
     board by board: on 40 x 10 under a 2 s budget the whole call took 33 s (Copeland) and 21 s
     (Minimax) before; what the budget leaves open is said (undecided), not guessed."""
-    rng = np.random.default_rng(0)
-    n = 40
-    values = np.round(rng.normal(size=n)[:, None] + rng.normal(size=(n, 10)), 2)
-    values[rng.random(values.shape) < 0.3] = np.nan
-    frame = pd.DataFrame(values, index=[f"s{i}" for i in range(n)], columns=[f"t{k}" for k in range(10)])
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        lb = cs.Leaderboard.from_frame(frame, infer=False)
+    lb = _holed_board(40, 10)
     start = time.perf_counter()
     res = possible_winners(lb, rule, time_limit=1, budget=2)
     assert time.perf_counter() - start < 10
