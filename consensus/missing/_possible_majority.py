@@ -116,6 +116,23 @@ def _outcome(margin: np.ndarray, unit: float) -> np.ndarray:
     return np.where(np.abs(margin) < unit / 2, 0.0, np.sign(margin))
 
 
+def _copeland_moved(margin: np.ndarray, outcome: np.ndarray, score: np.ndarray, column: np.ndarray, x: int,
+                    values: np.ndarray, weight: float, step: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Copeland with system `x`'s cell on one task (its scores `column`) moved to each of `values`:
+    per value, ``x``'s new margins and outcomes against every system and every system's new score.
+    Only ``x``'s pairs change, so this costs ``O(n)`` a value (the local search and
+    :meth:`MajorityBoard.mover` share it; the annealing has it inline for one value)."""
+    shift = weight * (np.sign(values[:, None] - column[None, :]) - np.sign(column[x] - column)[None, :])
+    shift[:, x] = 0.0
+    row = margin[x][None, :] + shift
+    new = _outcome(row, step)
+    new[:, x] = 0.0
+    gained = new - outcome[x][None, :]
+    scores = score[None, :] - gained
+    scores[:, x] = score[x] + gained.sum(axis=1)
+    return row, new, scores
+
+
 def _wins(values: np.ndarray, weights: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Per pair: the weight of the tasks both are scored on that the first wins, their margin, and
     the weight of the other tasks (one of the two missing)."""
@@ -242,16 +259,11 @@ class MajorityBoard:
 
         def moved(x: int, t: int, values: np.ndarray) -> np.ndarray:
             col, old = complete[:, t], complete[x, t]
+            if self.rule == "copeland":
+                return _copeland_moved(margin, outcome, score, col, x, values, w[t], step)[2]
             shift = w[t] * (np.sign(values[:, None] - col[None, :]) - np.sign(old - col)[None, :])
             shift[:, x] = 0.0
             row = margin[x][None, :] + shift  # x's margin over each system
-            if self.rule == "copeland":
-                new = _outcome(row, step)
-                new[:, x] = 0.0
-                gained = new - outcome[x][None, :]
-                out = score[None, :] - gained
-                out[:, x] = score[x] + gained.sum(axis=1)
-                return out
             won = ahead[x][None, :] + w[t] * ((values[:, None] > col[None, :]).astype(np.float64)
                                               - (old > col)[None, :])
             lost = ahead[:, x][None, :] + w[t] * ((values[:, None] < col[None, :]).astype(np.float64)
@@ -357,14 +369,7 @@ def _improve(values: np.ndarray, weights: np.ndarray, unit: float, target: int, 
         improved = False
         for y, t in cells:
             column = out_values[:, t]
-            change = weights[t] * (np.sign(places[t][:, None] - column[None, :]) - np.sign(column[y] - column)[None, :])
-            change[:, y] = 0.0
-            row = margin[y][None, :] + change
-            new = _outcome(row, unit)
-            new[:, y] = 0.0
-            gained = new - outcome[y][None, :]
-            scores = score[None, :] - gained
-            scores[:, y] = score[y] + gained.sum(axis=1)
+            row, new, scores = _copeland_moved(margin, outcome, score, column, y, places[t], weights[t], unit)
             tops, counts = worst_lead(scores)
             pick = int(np.lexsort((counts, tops))[0])
             if (tops[pick], counts[pick]) < (lead, count):
@@ -623,6 +628,7 @@ def _anneal_once(values: np.ndarray, weights: np.ndarray, unit: float, target: i
         if place == out[y, t]:
             continue
         column = out[:, t]
+        # _copeland_moved for one value, inline: this loop is the search's hot path (8% slower through it)
         change = weights[t] * (np.sign(place - column) - np.sign(column[y] - column))
         change[y] = 0.0
         row = margin[y] + change
